@@ -1,0 +1,137 @@
+# timersim - GNU make build.
+#
+#   make run         install what is missing, build, replay the bundled trace
+#   make test        install what is missing, build, run every test
+#   make check-asan  the same tests, built with AddressSanitizer + UBSan
+#   make bench       Google Benchmark benches, JSON under build/bench/
+#   make fuzz        libFuzzer targets for the trace readers, run briefly
+#
+# Out-of-tree build in $(BUILD); header dependencies come from -MMD.
+# Sources are found by wildcard: a new file in kernel/, sim/, tests/unit/,
+# tests/bench/ or tests/fuzz/ needs no edit here.
+
+BUILD    ?= build
+SANITIZE ?=
+V        ?=
+JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
+
+Q := $(if $(V),,@)
+
+CXX      := g++
+CXXSTD   := -std=c++20
+WARN     := -Wall -Wextra -Werror
+OPT      := -O2 -g
+SANFLAGS :=
+ifneq ($(SANITIZE),)
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+OPT      := -O1 -g -fno-omit-frame-pointer $(SANFLAGS)
+endif
+
+# Libraries, all through pkg-config. Their headers are system headers to us:
+# -isystem keeps -Werror about our own code only.
+LIB_PKGS  := zlib libtracecmd libtraceevent babeltrace babeltrace-ctf
+TEST_PKGS := check
+BENCH_PKGS := benchmark
+pkg_cflags = $(patsubst -I%,-isystem %,$(shell pkg-config --cflags $(1) 2>/dev/null))
+pkg_libs   = $(shell pkg-config --libs $(1) 2>/dev/null)
+
+CPPFLAGS := -I. -MMD -MP
+CXXFLAGS := $(CXXSTD) $(WARN) $(OPT) $(call pkg_cflags,$(LIB_PKGS))
+LDFLAGS  := $(SANFLAGS)
+LIBS     := $(call pkg_libs,$(LIB_PKGS))
+
+KERNEL_SRCS := $(sort $(wildcard kernel/*.cc))
+SIM_SRCS    := $(sort $(shell find sim -name '*.cc' 2>/dev/null))
+SUPPORT_SRCS := $(sort $(wildcard tests/support/*.cc))
+UNIT_SRCS   := $(sort $(wildcard tests/unit/*.cc))
+BENCH_SRCS  := $(sort $(wildcard tests/bench/*.cc))
+FUZZ_SRCS   := $(sort $(wildcard tests/fuzz/*.cc))
+
+obj = $(patsubst %.cc,$(BUILD)/obj/%.o,$(1))
+
+LIB         := $(BUILD)/libtimersim.a
+TIMERSIM    := $(BUILD)/timersim
+SUPPORT_OBJS := $(call obj,$(SUPPORT_SRCS))
+UNIT_BINS   := $(patsubst tests/unit/%.cc,$(BUILD)/tests/%,$(UNIT_SRCS))
+BENCH_BINS  := $(patsubst tests/bench/%.cc,$(BUILD)/bench/%,$(BENCH_SRCS))
+
+DEFAULT_TRACE := tests/data/default-trace.txt.gz
+
+.PHONY: all deps run test check-asan bench fuzz freestanding clean \
+        _build _test _bench _fuzz
+
+all: deps
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) _build
+
+# Every public target installs first, then re-enters make so that the
+# pkg-config look-ups above see the freshly installed packages.
+deps:
+	$(Q)scripts/setup.sh
+
+run: deps
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) _build
+	$(Q)$(TIMERSIM) replay $(DEFAULT_TRACE)
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) _build _tests
+	$(Q)$(MAKE) --no-print-directory _test
+
+check-asan: deps
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) BUILD=build/asan SANITIZE=1 _build _tests
+	$(Q)$(MAKE) --no-print-directory BUILD=build/asan SANITIZE=1 _test
+
+bench: deps
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) _build _benches
+	$(Q)$(MAKE) --no-print-directory _bench
+
+fuzz: deps
+	$(Q)$(MAKE) --no-print-directory _fuzz
+
+freestanding:
+	$(Q)scripts/check-freestanding.sh
+
+clean:
+	rm -rf build
+
+# ---- internal targets (assume deps are installed) -------------------------
+
+_build: $(TIMERSIM)
+_tests: $(UNIT_BINS)
+_benches: $(BENCH_BINS)
+
+_test:
+	$(Q)scripts/check-freestanding.sh
+	$(Q)TIMERSIM_BIN=$(TIMERSIM) scripts/run-tests.sh $(UNIT_BINS)
+
+_bench:
+	$(Q)scripts/run-benches.sh $(BUILD)/bench $(BENCH_BINS)
+
+_fuzz:
+	$(Q)scripts/fuzz.sh $(FUZZ_SRCS)
+
+$(LIB): $(call obj,$(KERNEL_SRCS) $(SIM_SRCS))
+	@mkdir -p $(dir $@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(TIMERSIM): $(call obj,tools/timersim.cc) $(LIB)
+	@mkdir -p $(dir $@)
+	$(Q)$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/tests/%: $(call obj,tests/unit/%.cc) $(SUPPORT_OBJS) $(LIB)
+	@mkdir -p $(dir $@)
+	$(Q)$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS) $(call pkg_libs,$(TEST_PKGS))
+
+$(BUILD)/bench/%: $(call obj,tests/bench/%.cc) $(LIB)
+	@mkdir -p $(dir $@)
+	$(Q)$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS) $(call pkg_libs,$(BENCH_PKGS))
+
+$(BUILD)/obj/tests/unit/%.o: CXXFLAGS += $(call pkg_cflags,$(TEST_PKGS))
+$(BUILD)/obj/tests/support/%.o: CXXFLAGS += $(call pkg_cflags,$(TEST_PKGS))
+$(BUILD)/obj/tests/bench/%.o: CXXFLAGS += $(call pkg_cflags,$(BENCH_PKGS))
+
+$(BUILD)/obj/%.o: %.cc
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CXX   $<")
+	$(Q)$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c -o $@ $<
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs the Debian packages timersim needs, when any is missing.
+# As root it runs apt-get; otherwise it prints the exact command and fails.
+# One list for everything `make run`, `make test`, `make bench` and
+# `make fuzz` use, so a fresh machine is complete after one call.
+set -euo pipefail
+
+PACKAGES=(
+  g++ make pkg-config           # the build
+  check                         # unit and conformance tests
+  libbenchmark-dev              # make bench
+  zlib1g-dev                    # gzip-compressed traces
+  libtracecmd-dev libtraceevent-dev   # trace-cmd trace.dat reader
+  libbabeltrace-dev libbabeltrace-ctf-dev  # LTTng CTF reader
+  clang libclang-rt-dev         # make fuzz (libFuzzer)
+  trace-cmd                     # make bench: trace-cmd report as the yardstick
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+cmd="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "timersim: missing Debian packages: ${missing[*]}" >&2
+  echo "timersim: run as root:  apt-get update && $cmd" >&2
+  exit 1
+fi
+echo "timersim: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null
+# shellcheck disable=SC2086
+$cmd -qq >/dev/null

@@ -1,0 +1,45 @@
+// The scheme registry: names to constructors, in `compare`'s default order.
+#include <functional>
+
+#include "sim/core/errors.h"
+#include "sim/scheme/scheme.h"
+
+namespace timersim {
+
+namespace {
+struct scheme_entry {
+	const char *name;
+	std::function<std::unique_ptr<scheme>(const scheme_options &)> make;
+};
+
+const std::vector<scheme_entry> &registry()
+{
+	static const std::vector<scheme_entry> entries = {
+	};
+	return entries;
+}
+}  // namespace
+
+std::unique_ptr<scheme> make_scheme(const std::string &name, const scheme_options &opt)
+{
+	for (const auto &e : registry())
+		if (name == e.name)
+			return e.make(opt);
+	std::string known;
+	for (const auto &n : scheme_names())
+		known += (known.empty() ? "" : ", ") + n;
+	throw usage_error("unknown scheme '" + name + "' (known: " + known + ")");
+}
+
+const std::vector<std::string> &scheme_names()
+{
+	static const std::vector<std::string> names = [] {
+		std::vector<std::string> v;
+		for (const auto &e : registry())
+			v.push_back(e.name);
+		return v;
+	}();
+	return names;
+}
+
+}  // namespace timersim

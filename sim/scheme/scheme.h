@@ -1,0 +1,111 @@
+// The scheme layer: every timer scheme behind one small interface, so that a
+// trace replays unchanged through each (after ns-3's Scheduler).
+//
+// The replay core knows only this interface. Time is the simulator's
+// timeline: jiffies as 64-bit numbers that never wrap (the core unwraps a
+// 32-bit kernel's jiffies). A scheme that models a 32-bit kernel narrows them
+// itself.
+//
+//   scheme          start (add/re-arm)   cancel      advance per jiffy
+//   classic         O(1)                 O(1)        O(1) + cascades
+//   v48             O(1)                 O(1)        O(levels) bitmap search
+//   hashed (Netty)  O(1)                 O(1) lazy   O(bucket) walk
+//   kafka           O(1) + delay queue   O(1)        O(log buckets)
+//   heap / heap4    O(log n)             O(log n)    O(log n) per expiry
+//   sorted-list     O(n)                 O(1)        O(1)
+//   list            O(1)                 O(1)        O(n) scan
+//   wheel-overflow  O(1) / O(n) overflow O(1)        O(1) + migration
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace timersim {
+
+using jiffies_t = std::uint64_t;	// unwrapped simulation time
+using timer_id = std::uint32_t;		// dense id the core gives each traced timer
+
+// The cost units every scheme counts, so that they compare side by side.
+struct cost_counters {
+	std::uint64_t insertions = 0;	// a timer linked into the structure by start
+	std::uint64_t removals = 0;	// a timer unlinked by cancel, re-arm or expiry
+	std::uint64_t relinks = 0;	// a timer moved inside the structure: cascade
+					// re-inserts, Kafka re-adds, Netty round decrements
+	std::uint64_t slot_visits = 0;	// buckets/slots/nodes looked at
+	std::uint64_t key_comparisons = 0;	// expiry comparisons (heaps, lists, queues)
+};
+
+// What a scheme reports to the cost accounting as it works. Levels are
+// 1-based wheel levels (tv1..tv5 are 1..5; v48's level 0 is 1), 0 where a
+// scheme has no levels.
+class scheme_observer {
+public:
+	virtual ~scheme_observer() = default;
+	// start/re-arm placed t on `level`.
+	virtual void enqueued(timer_id t, unsigned level) = 0;
+	// A cascade (or another relink between levels) re-inserted t, taken from `from_level`.
+	virtual void moved(timer_id t, unsigned from_level) = 0;
+	// One cascade call on `level` that moved `count` timers (counted when empty too).
+	virtual void cascaded(unsigned level, std::uint32_t count) = 0;
+	// Base `cpu` begins processing `jiffy`.
+	virtual void tick(unsigned cpu, jiffies_t jiffy) = 0;
+	// t fired on base `cpu` while it processed `jiffy`.
+	virtual void expired(timer_id t, unsigned cpu, jiffies_t jiffy) = 0;
+};
+
+class scheme {
+public:
+	virtual ~scheme() = default;
+	virtual std::string name() const = 0;
+	// Parameters in a fixed order, for the report ("hz" -> "250", ...).
+	virtual std::vector<std::pair<std::string, std::string>> params() const = 0;
+
+	// Empties the scheme: `ncpus` bases, each about to process jiffy `start`.
+	// obs receives every enqueue, move, cascade, tick and expiry from now on.
+	virtual void reset(unsigned ncpus, jiffies_t start, scheme_observer *obs) = 0;
+
+	// mod_timer: (re)arm t on base `cpu` to expire at `expires`, with
+	// `flags` (timer_flag bits of sim/trace/event.h). A pending t is detached
+	// first, from whatever base holds it. Returns true when t was pending.
+	virtual bool start(timer_id t, unsigned cpu, jiffies_t expires, std::uint32_t flags) = 0;
+	// del_timer: returns true when t was pending (and is now detached).
+	virtual bool cancel(timer_id t) = 0;
+	virtual bool pending(timer_id t) const = 0;
+
+	// Base `cpu` processes every jiffy up to and including `upto`; a no-op
+	// when it is already past it. Expiries go to the observer, in firing order.
+	virtual void advance(unsigned cpu, jiffies_t upto) = 0;
+	// The next jiffy base `cpu` will process.
+	virtual jiffies_t clock(unsigned cpu) const = 0;
+	// Timers pending on base `cpu`.
+	virtual std::uint64_t pending_on(unsigned cpu) const = 0;
+
+	// The base went idle (NOHZ) or woke, at `now`. Schemes that model
+	// deferrable timers use it; the default ignores it.
+	virtual void set_idle(unsigned cpu, bool idle, jiffies_t now)
+	{
+		(void)cpu; (void)idle; (void)now;
+	}
+
+	virtual const cost_counters &costs() const = 0;
+	// Peak bytes held by the scheme's own structures (not the core's).
+	virtual std::uint64_t peak_memory_bytes() const = 0;
+};
+
+struct scheme_options {
+	unsigned hz = 250;
+	unsigned word_bits = 64;	// 32: a 32-bit kernel's unsigned long jiffies
+	bool base_small = false;	// CONFIG_BASE_SMALL geometry (classic)
+	// Scheme parameters from --param KEY=VALUE, in command-line order.
+	std::vector<std::pair<std::string, std::string>> params;
+};
+
+// Builds a scheme by name; throws usage_error for an unknown name or parameter.
+std::unique_ptr<scheme> make_scheme(const std::string &name, const scheme_options &opt);
+// All scheme names, in the order `compare` lists them by default.
+const std::vector<std::string> &scheme_names();
+
+}  // namespace timersim

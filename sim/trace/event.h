@@ -1,0 +1,75 @@
+// One recorded timer event, as every trace reader hands it to the simulator.
+//
+// The readers (raw tracefs text, trace-cmd report, perf script, trace.dat,
+// LTTng CTF) all map their rendering onto this one record, so the replay
+// core never knows which format it is reading. Field meanings follow
+// include/trace/events/timer.h; see ../shared/docs/trace-formats.md.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace timersim {
+
+enum class event_kind : std::uint8_t {
+	timer_init,
+	timer_start,
+	timer_cancel,
+	timer_expire_entry,
+	timer_expire_exit,
+	timer_base_idle,	// 6.8+: is_idle=%d cpu=%d
+	hrtimer,		// any hrtimer_* event: counted, never fed to a wheel
+	other,			// any other event (itimer_*, tick_stop, sched_*, ...)
+};
+
+// Timer flags, normalised across kernel versions (the raw bit layout of
+// timer->flags changed in 4.2, 4.8 and later; readers translate).
+enum timer_flag : std::uint32_t {
+	TF_MIGRATING  = 1u << 0,	// M
+	TF_DEFERRABLE = 1u << 1,	// D
+	TF_PINNED     = 1u << 2,	// P
+	TF_IRQSAFE    = 1u << 3,	// I
+};
+
+// Which optional fields a record carries (bit set in trace_event::has).
+enum event_field : std::uint32_t {
+	EF_TIMEOUT       = 1u << 0,	// [timeout=%ld]
+	EF_FLAGS         = 1u << 1,	// flags=0x%08x (4.2-4.10) or flags=M|D|P|I (4.11+)
+	EF_TARGET_CPU    = 1u << 2,	// cpu=%u of timer_start (4.11+)
+	EF_IDX           = 1u << 3,	// idx=%u (4.11+)
+	EF_BASECLK       = 1u << 4,	// baseclk=%lu of timer_expire_entry (5.2+)
+	EF_BUCKET_EXPIRY = 1u << 5,	// bucket_expiry=%lu (6.8+)
+	EF_TIMESTAMP     = 1u << 6,	// ts_ns is meaningful
+};
+
+struct trace_event {
+	event_kind kind = event_kind::other;
+	// Event name as recorded, without a "timer:" prefix ("timer_start",
+	// "hrtimer_start", "sched_switch", ...). Valid until the reader's next().
+	std::string_view name;
+	std::uint32_t cpu = 0;		// CPU column: where the event was recorded
+	std::uint64_t ts_ns = 0;	// timestamp, nanoseconds
+	std::uint64_t line = 0;		// 1-based line (text) or record number (binary)
+
+	std::uint64_t timer = 0;	// timer=%p (or hrtimer=%p) as an integer
+	// Callback: a symbol ("process_timeout") or a hex address ("0xffffffff81065e80",
+	// always with 0x). Valid until the reader's next().
+	std::string_view function;
+
+	std::uint64_t expires = 0;	// timer_start: jiffies (hrtimer_start: ns)
+	std::int64_t timeout = 0;	// timer_start: expires - jiffies at the call
+	std::uint64_t now = 0;		// timer_expire_entry: jiffies (hrtimer: ns)
+	std::uint64_t baseclk = 0;	// timer_expire_entry 5.2+
+	std::uint64_t bucket_expiry = 0;	// timer_start 6.8+
+	std::uint32_t target_cpu = 0;	// timer_start cpu= (4.11+); timer_base_idle cpu=
+	std::uint32_t idx = 0;		// timer_start idx= (4.11+)
+	std::uint32_t flags = 0;	// timer_flag bits
+	bool is_idle = false;		// timer_base_idle
+	std::uint32_t has = 0;		// event_field bits
+
+	bool carries(event_field f) const { return (has & f) != 0; }
+};
+
+const char *event_kind_name(event_kind k);
+
+}  // namespace timersim

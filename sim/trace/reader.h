@@ -1,0 +1,94 @@
+// Trace readers: a stream of trace_events from one recorded trace.
+//
+// Every reader is streaming (constant memory in the trace length) and
+// accounts for every unit of its input: each text line (or binary record) is
+// either an event or counted as skipped. Malformed input throws input_error
+// naming the file, the line (or byte offset) and what was wrong - unless the
+// reader is lenient, in which case the unit is counted as malformed (and
+// skipped) and reading goes on.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "sim/trace/event.h"
+
+namespace timersim {
+
+enum class trace_format {
+	auto_detect,
+	ftrace,			// raw /sys/kernel/tracing/trace text
+	trace_cmd_report,	// `trace-cmd report` text
+	perf_script,		// `perf script` text of timer:* events
+	trace_dat,		// trace-cmd binary trace.dat
+	ctf,			// LTTng CTF directory (metadata + channel files)
+};
+
+const char *trace_format_name(trace_format f);	// "ftrace", "trace-cmd-report", ...
+// Parses a --format value; returns false for an unknown name.
+bool parse_trace_format(const std::string &name, trace_format &out);
+
+// Bad input. what() is the full message "FILE:LINE: reason" (or
+// "FILE: offset N: reason" for binary input).
+class input_error : public std::runtime_error {
+public:
+	input_error(const std::string &file, std::uint64_t line, const std::string &reason);
+	// Binary input: a byte offset instead of a line.
+	static input_error at_offset(const std::string &file, std::uint64_t offset,
+				     const std::string &reason);
+	const std::string &file() const { return file_; }
+	std::uint64_t line() const { return line_; }	// 0 when at an offset
+	const std::string &reason() const { return reason_; }
+
+private:
+	input_error(const std::string &msg, const std::string &file, std::uint64_t line,
+		    const std::string &reason);
+	std::string file_;
+	std::uint64_t line_ = 0;
+	std::string reason_;
+};
+
+struct reader_stats {
+	std::uint64_t lines = 0;	// text lines (or binary records) read
+	std::uint64_t events = 0;	// of those, events returned by next()
+	std::uint64_t skipped = 0;	// not events: headers, comments, blank, malformed
+	std::uint64_t malformed = 0;	// of skipped, bad lines passed over by --lenient
+	std::uint64_t bytes = 0;	// input bytes consumed (uncompressed)
+};
+
+struct reader_options {
+	bool lenient = false;
+	std::string symbols;	// System.map or /proc/kallsyms to resolve addresses; may be empty
+};
+
+class trace_reader {
+public:
+	virtual ~trace_reader() = default;
+	// Next event; false at the end of the input. Throws input_error.
+	virtual bool next(trace_event &ev) = 0;
+	virtual const reader_stats &stats() const = 0;
+	virtual trace_format format() const = 0;
+	// Number of CPUs the trace declares (#P:2, cpus=2, ...), 0 if unknown.
+	virtual unsigned declared_cpus() const { return 0; }
+};
+
+// Opens PATH (a file, a gzip-compressed text file, or a CTF directory) with
+// the given format, detecting it from the content when auto_detect.
+// Throws input_error for a missing or unreadable input or unknown content.
+std::unique_ptr<trace_reader> open_trace(const std::string &path, trace_format fmt,
+					 const reader_options &opt);
+
+// Content detection alone (what open_trace uses for auto_detect).
+trace_format detect_trace_format(const std::string &path);
+
+// The per-format constructors behind open_trace.
+std::unique_ptr<trace_reader> make_text_reader(const std::string &path, trace_format fmt,
+					       const reader_options &opt);
+std::unique_ptr<trace_reader> make_trace_dat_reader(const std::string &path,
+						    const reader_options &opt);
+std::unique_ptr<trace_reader> make_ctf_reader(const std::string &path,
+					      const reader_options &opt);
+
+}  // namespace timersim
