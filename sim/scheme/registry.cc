@@ -2,6 +2,7 @@
 #include <functional>
 
 #include "sim/core/errors.h"
+#include "sim/scheme/classic.h"
 #include "sim/scheme/scheme.h"
 
 namespace timersim {
@@ -15,6 +16,7 @@ struct scheme_entry {
 const std::vector<scheme_entry> &registry()
 {
 	static const std::vector<scheme_entry> entries = {
+		{"classic", make_classic_scheme},
 	};
 	return entries;
 }
