@@ -127,7 +127,7 @@ public:
 		cpu_base *old = t->base ? base_of(t->base) : nullptr;
 		bool was_pending = kernel::timer_pending(t);
 
-		t->flags = (flags & TF_DEFERRABLE) ? kernel::TIMER_DEFERRABLE : 0;
+		t->flags = (flags & TF_DEFERRABLE) ? unsigned{kernel::TIMER_DEFERRABLE} : 0u;
 		if (was_pending) {
 			costs_.removals++;
 			old->pending--;
