@@ -1,0 +1,40 @@
+// Kernel symbol table from a System.map or /proc/kallsyms file, to turn the
+// callback addresses of binary traces into function names.
+//
+// Lines are "ADDR TYPE NAME [module]". Only text symbols (t, T, w, W) are
+// kept: callbacks point into code, and data symbols at nearby addresses
+// would only give wrong names.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace timersim {
+
+class symbol_table {
+public:
+	// Loads PATH; throws input_error when it cannot be read or holds no
+	// text symbol at all (a wrong file is better refused than ignored).
+	void load(const std::string &path);
+	bool empty() const { return syms_.empty(); }
+	std::size_t size() const { return syms_.size(); }
+	// The symbol at ADDR, else the nearest one below it; empty when ADDR is
+	// below every symbol. Of several symbols at one address, the first in
+	// the file wins.
+	std::string_view lookup(std::uint64_t addr) const;
+
+private:
+	struct sym {
+		std::uint64_t addr;
+		std::uint32_t order;	// position in the file, for stable ties
+		std::string name;
+	};
+	std::vector<sym> syms_;
+};
+
+// "0x" + lowercase hex, the way every reader prints an unresolved callback.
+std::string hex_address(std::uint64_t addr);
+
+}  // namespace timersim
