@@ -171,6 +171,12 @@ public:
 
 	std::uint64_t pending_on(unsigned cpu) const override { return bases_.at(cpu)->pending; }
 
+	unsigned levels() const override { return Geometry::LEVELS; }
+	std::string level_name(unsigned level) const override
+	{
+		return "tv" + std::to_string(level);
+	}
+
 	const cost_counters &costs() const override { return costs_; }
 
 	std::uint64_t peak_memory_bytes() const override

@@ -90,6 +90,14 @@ public:
 		(void)cpu; (void)idle; (void)now;
 	}
 
+	// Levels the scheme reports enqueues and cascades on (1..levels()),
+	// 0 for schemes without levels, and their names ("tv1", "LVL0", ...).
+	virtual unsigned levels() const { return 0; }
+	virtual std::string level_name(unsigned level) const
+	{
+		return "level" + std::to_string(level);
+	}
+
 	virtual const cost_counters &costs() const = 0;
 	// Peak bytes held by the scheme's own structures (not the core's).
 	virtual std::uint64_t peak_memory_bytes() const = 0;

@@ -52,6 +52,10 @@ struct trace_event {
 	std::uint64_t line = 0;		// 1-based line (text) or record number (binary)
 
 	std::uint64_t timer = 0;	// timer=%p (or hrtimer=%p) as an integer
+	// Hex digits the pointer was printed with, without 0x (8: a 32-bit
+	// kernel, 16: 64-bit); for binary formats 2 * the trace's long size;
+	// 0 when unknown.
+	std::uint8_t timer_digits = 0;
 	// Callback: a symbol ("process_timeout") or a hex address ("0xffffffff81065e80",
 	// always with 0x). Valid until the reader's next().
 	std::string_view function;

@@ -1,0 +1,123 @@
+// Everything a replay measured: the numbers behind the human report, the
+// JSON report (keys of ../shared/docs/replay-contract.md) and `compare`.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/scheme/scheme.h"
+
+namespace timersim {
+
+struct input_summary {
+	std::string path;
+	std::string format;
+	std::uint64_t lines = 0;
+	std::uint64_t events = 0;
+	std::uint64_t skipped = 0;	// non-event lines: headers, comments, malformed
+	std::uint64_t malformed = 0;	// of skipped: bad lines passed over by --lenient
+	std::uint64_t bytes = 0;
+	unsigned cpus = 0;
+	unsigned hz = 0;
+	bool hz_inferred = false;
+	unsigned word_bits = 64;
+	bool word_bits_inferred = false;
+	jiffies_t first_jiffies = 0;
+	jiffies_t last_jiffies = 0;
+};
+
+struct event_counts {
+	std::uint64_t timer_init = 0, timer_start = 0, timer_cancel = 0;
+	std::uint64_t timer_expire_entry = 0, timer_expire_exit = 0;
+	std::uint64_t timer_base_idle = 0, hrtimer = 0, other = 0;
+};
+
+struct timer_counts {
+	std::uint64_t distinct = 0;	// timers (pointers) seen
+	std::uint64_t started = 0;	// timer_start events applied
+	std::uint64_t rearmed = 0;	// of those, found the timer pending
+	std::uint64_t canceled = 0;	// cancels that removed a pending timer
+	std::uint64_t expired = 0;	// simulated expiries (plus forced late ones)
+	std::uint64_t pending_at_end = 0;
+};
+
+struct level_cascade {
+	std::string level;		// "tv2" ...
+	std::uint64_t calls = 0;	// cascade() invocations, empty slots too
+	std::uint64_t moved = 0;	// timers re-inserted from this level
+};
+
+struct level_enqueue {
+	std::string level;		// "tv1" ...
+	std::uint64_t count = 0;
+};
+
+// Moves per processed tick, in power-of-two buckets: [0], [1], [2,3], [4,7]...
+struct moves_bucket {
+	std::uint64_t low = 0, high = 0;	// inclusive bounds
+	std::uint64_t ticks = 0;
+};
+
+struct cascade_summary {
+	std::uint64_t moved_total = 0;
+	// Arming instances moved at least once, then removed by a cancel
+	// (del_timer) without expiring: cascade work wasted.
+	std::uint64_t moved_then_canceled = 0;
+	// The same, ended by a re-arm (mod_timer of the pending timer).
+	std::uint64_t moved_then_rearmed = 0;
+	std::uint64_t max_moved_in_one_tick = 0;
+	jiffies_t max_moved_jiffy = 0;
+	unsigned max_moved_cpu = 0;
+	std::vector<level_cascade> levels;
+	std::vector<moves_bucket> moves_per_tick;
+};
+
+struct fidelity_summary {
+	std::uint64_t compared = 0;	// recorded timer_expire_entry events
+	std::uint64_t exact = 0;	// simulation fired in the same jiffy
+	std::uint64_t early = 0;	// simulation fired earlier
+	std::uint64_t late = 0;		// still pending in the simulation
+	std::uint64_t unmatched = 0;	// the simulation did not know the timer armed
+	// Simulated expiries that no recorded expiry matched (the kernel
+	// canceled, re-armed or never ran the timer there).
+	std::uint64_t simulated_only = 0;
+};
+
+// Lateness of simulated expiries against the requested expiry, in jiffies:
+// [0], [1], [2,3], [4,7], ... Zero everywhere for exact schemes.
+struct lateness_summary {
+	std::uint64_t expiries = 0;
+	std::uint64_t on_time = 0;
+	std::uint64_t max = 0;
+	std::uint64_t total = 0;	// sum of lateness, for the mean
+	std::vector<moves_bucket> buckets;	// low/high in jiffies, `ticks` = expiries
+};
+
+struct function_stats {
+	std::string function;
+	std::uint64_t started = 0, canceled = 0, expired = 0, moved = 0;
+};
+
+struct replay_report {
+	input_summary input;
+	std::string scheme;
+	std::vector<std::pair<std::string, std::string>> scheme_params;
+	event_counts events;
+	timer_counts timers;
+	std::uint64_t ticks_processed = 0;
+	cascade_summary cascade;
+	std::vector<level_enqueue> enqueue;
+	fidelity_summary fidelity;
+	lateness_summary lateness;
+	cost_counters costs;
+	std::uint64_t peak_scheme_bytes = 0;
+	std::vector<function_stats> functions;	// most moved first, then by name
+	bool drained = false;
+	// Wall time of the replay through the scheme; only reported on request
+	// (--timing), since reports are otherwise byte-for-byte reproducible.
+	double wall_seconds = 0;
+};
+
+}  // namespace timersim
