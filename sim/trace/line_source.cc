@@ -1,0 +1,265 @@
+// line_source: buffer management and the file, gzip and memory back ends.
+#include "sim/trace/line_source.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "sim/trace/reader.h"
+
+namespace timersim {
+
+line_source::line_source(std::string name, std::size_t buffer)
+	: name_(std::move(name)), cap_(buffer)
+{
+	if (cap_) {
+		buf_.reset(new char[cap_]);
+		pos_ = end_ = buf_.get();
+	}
+}
+
+line_source::~line_source() = default;
+
+void line_source::show_all(std::string_view data)
+{
+	buf_.reset();
+	cap_ = 0;
+	pos_ = data.data();
+	end_ = data.data() + data.size();
+	eof_ = true;
+}
+
+// Moves the unconsumed tail to the front and reads more behind it. False
+// when nothing more could be read (end of input, or the buffer is full).
+bool line_source::refill()
+{
+	std::size_t keep = end_ - pos_;
+	if (eof_ || keep == cap_)
+		return false;
+	char *buf = buf_.get();
+	if (pos_ != buf)
+		std::memmove(buf, pos_, keep);
+	pos_ = buf;
+	end_ = buf + keep;
+	std::size_t got = fill(buf + keep, cap_ - keep);
+	if (!got)
+		eof_ = true;
+	end_ += got;
+	return got != 0;
+}
+
+// Drops what is left of a line that was too long for the buffer, up to and
+// including its newline. False when the input ended inside it.
+bool line_source::skip_rest_of_overlong()
+{
+	for (;;) {
+		auto *nl = static_cast<const char *>(std::memchr(pos_, '\n', end_ - pos_));
+		if (nl) {
+			bytes_ += nl + 1 - pos_;
+			pos_ = nl + 1;
+			dropping_ = false;
+			return true;
+		}
+		bytes_ += end_ - pos_;
+		pos_ = end_;
+		if (!refill()) {
+			dropping_ = false;
+			return false;
+		}
+	}
+}
+
+bool line_source::take(const char *nl, std::string_view &line)
+{
+	const char *stop = nl ? nl : end_;
+	bytes_ += stop - pos_ + (nl ? 1 : 0);
+	if (stop > pos_ && stop[-1] == '\r')
+		stop--;
+	line = std::string_view(pos_, stop - pos_);
+	pos_ = nl ? nl + 1 : end_;
+	terminated_ = nl != nullptr;
+	line_no_++;
+	return true;
+}
+
+bool line_source::next(std::string_view &line)
+{
+	overlong_ = false;
+	if (dropping_ && !skip_rest_of_overlong())
+		return false;
+	const char *scanned = pos_;	// no newline in [pos_, scanned)
+	for (;;) {
+		auto *nl = static_cast<const char *>(
+			std::memchr(scanned, '\n', end_ - scanned));
+		if (nl)
+			return take(nl, line);
+		std::size_t seen = end_ - pos_;
+		if (refill()) {
+			scanned = pos_ + seen;
+			continue;
+		}
+		if (pos_ == end_)
+			return false;
+		if (!eof_) {
+			// The buffer is full and holds no newline.
+			overlong_ = true;
+			dropping_ = true;
+		}
+		return take(nullptr, line);
+	}
+}
+
+std::string_view line_source::head(std::size_t max)
+{
+	while (!eof_ && std::size_t(end_ - pos_) < std::min(max, cap_)) {
+		char *dst = buf_.get() + (end_ - buf_.get());
+		std::size_t got = fill(dst, cap_ - (end_ - pos_));
+		if (!got)
+			eof_ = true;
+		end_ += got;
+	}
+	return std::string_view(pos_, std::min<std::size_t>(end_ - pos_, max));
+}
+
+namespace {
+
+[[noreturn]] void fail_errno(const std::string &path, const char *what)
+{
+	throw input_error(path, 0, std::string(what) + ": " + std::strerror(errno));
+}
+
+class fd_source final : public line_source {
+public:
+	fd_source(const std::string &path, int fd, std::size_t buffer)
+		: line_source(path, buffer), fd_(fd)
+	{
+	}
+	~fd_source() override { ::close(fd_); }
+
+protected:
+	std::size_t fill(char *dst, std::size_t cap) override
+	{
+		for (;;) {
+			ssize_t n = ::read(fd_, dst, cap);
+			if (n >= 0)
+				return std::size_t(n);
+			if (errno != EINTR)
+				fail_errno(name(), "read error");
+		}
+	}
+
+private:
+	int fd_;
+};
+
+// gzread, not inflate by hand: it follows concatenated gzip members and
+// reports a truncated stream, both of which real .gz traces have.
+class gz_source final : public line_source {
+public:
+	gz_source(const std::string &path, gzFile gz, std::size_t buffer)
+		: line_source(path, buffer), gz_(gz)
+	{
+		compressed_ = true;
+	}
+	~gz_source() override { gzclose(gz_); }
+
+protected:
+	std::size_t fill(char *dst, std::size_t cap) override
+	{
+		int n = gzread(gz_, dst, unsigned(std::min<std::size_t>(cap, 1u << 30)));
+		int err = Z_OK;
+		const char *msg = gzerror(gz_, &err);
+		if (n < 0 || (err != Z_OK && err != Z_BUF_ERROR) ||
+		    (n == 0 && err == Z_BUF_ERROR))
+			throw input_error(name(), line_no() + 1,
+					  std::string("gzip: ") + (msg && *msg ? msg : "read error"));
+		return std::size_t(n);
+	}
+
+private:
+	gzFile gz_;
+};
+
+class memory_view_source final : public line_source {
+public:
+	memory_view_source(std::string_view data, std::string name)
+		: line_source(std::move(name), 0)
+	{
+		show_all(data);
+	}
+
+protected:
+	std::size_t fill(char *, std::size_t) override { return 0; }
+};
+
+class memory_copy_source final : public line_source {
+public:
+	memory_copy_source(std::string_view data, std::string name, std::size_t buffer)
+		: line_source(std::move(name), buffer), data_(data)
+	{
+	}
+
+protected:
+	std::size_t fill(char *dst, std::size_t cap) override
+	{
+		std::size_t n = std::min(cap, data_.size());
+		std::memcpy(dst, data_.data(), n);
+		data_.remove_prefix(n);
+		return n;
+	}
+
+private:
+	std::string_view data_;
+};
+
+bool has_gzip_magic(int fd)
+{
+	unsigned char magic[2];
+	return ::pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+}
+
+}  // namespace
+
+std::unique_ptr<line_source> line_source::open_file(const std::string &path, std::size_t buffer)
+{
+	if (buffer < 64)
+		buffer = 64;
+	int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		fail_errno(path, "cannot open");
+	struct stat st;
+	if (::fstat(fd, &st) != 0) {
+		int e = errno;
+		::close(fd);
+		errno = e;
+		fail_errno(path, "cannot stat");
+	}
+	if (S_ISDIR(st.st_mode)) {
+		::close(fd);
+		throw input_error(path, 0, "is a directory, not a text trace");
+	}
+	// A pipe cannot be peeked at: let zlib decide (it passes plain text through).
+	if (S_ISREG(st.st_mode) && !has_gzip_magic(fd))
+		return std::make_unique<fd_source>(path, fd, buffer);
+	gzFile gz = gzdopen(fd, "rb");
+	if (!gz) {
+		::close(fd);
+		throw input_error(path, 0, "cannot open gzip stream");
+	}
+	gzbuffer(gz, 1u << 18);
+	return std::make_unique<gz_source>(path, gz, buffer);
+}
+
+std::unique_ptr<line_source> line_source::from_memory(std::string_view data, std::string name,
+						      std::size_t buffer)
+{
+	if (!buffer)
+		return std::make_unique<memory_view_source>(data, std::move(name));
+	return std::make_unique<memory_copy_source>(data, std::move(name), std::max<std::size_t>(buffer, 2));
+}
+
+}  // namespace timersim

@@ -1,0 +1,116 @@
+// Column splitting shared by the ftrace, trace-cmd report and perf script
+// readers (and by content detection).
+#include "sim/trace/text_columns.h"
+
+namespace timersim {
+
+namespace {
+
+// Tokens allowed between the CPU column and the timestamp: the flag block
+// ("d..1.", PREEMPT_RT's wider ones); a little slack for variants.
+constexpr int max_between = 3;
+
+// "[NNN]" at LINE[lb], followed by a blank. Sets CPU and returns the index
+// just past the ']', or 0.
+std::size_t cpu_column_at(std::string_view line, std::size_t lb, std::uint32_t &cpu)
+{
+	std::size_t i = lb + 1, start = i;
+	while (i < line.size() && is_digit(line[i]))
+		i++;
+	if (i == start || i - start > 9 || i + 1 >= line.size() || line[i] != ']' ||
+	    !is_blank(line[i + 1]))
+		return 0;
+	return parse_u32(line.substr(start, i - start), cpu) ? i + 1 : 0;
+}
+
+// After the CPU column: [flag block] TIMESTAMP: ... Fills the rest of H.
+bool find_timestamp(std::string_view after, line_head &h)
+{
+	std::string_view s = skip_blanks(after);
+	const char *between = s.data();
+	for (int n = 0; n <= max_between && !s.empty(); n++) {
+		const char *tok_start = s.data();
+		std::string_view tok = next_token(s);
+		if (tok.back() != ':')
+			continue;
+		if (!parse_timestamp(tok.substr(0, tok.size() - 1), h.ts_ns))
+			return false;
+		h.between = trim_right(std::string_view(between, tok_start - between));
+		h.rest = s;
+		return true;
+	}
+	return false;
+}
+
+}  // namespace
+
+bool split_line_head(std::string_view line, line_head &h, line_context &ctx)
+{
+	bool had_cpu = false;
+	for (std::size_t lb = line.find('['); lb != std::string_view::npos;
+	     lb = line.find('[', lb + 1)) {
+		if (lb == 0 || !is_blank(line[lb - 1]))
+			continue;
+		std::size_t past = cpu_column_at(line, lb, h.cpu);
+		if (!past)
+			continue;
+		had_cpu = true;
+		if (find_timestamp(line.substr(past), h)) {
+			h.task = trim_right(skip_blanks(line.substr(0, lb)));
+			return true;
+		}
+	}
+	ctx.fail(had_cpu ? "timestamp missing" : "no [CPU] column");
+	return false;
+}
+
+bool take_event_name(std::string_view &rest, std::string_view &name, name_style style,
+		     line_context &ctx)
+{
+	int extra = style == name_style::subsystem ? max_between : 0;
+	for (int n = 0; n <= extra; n++) {
+		std::string_view tok = next_token(rest);
+		if (tok.empty())
+			break;
+		if (tok.back() != ':' || tok.size() < 2)
+			continue;	// perf -F ...,period: a count before the event
+		tok.remove_suffix(1);
+		if (style == name_style::subsystem) {
+			std::size_t colon = tok.rfind(':');
+			if (colon != std::string_view::npos)
+				tok.remove_prefix(colon + 1);
+		}
+		if (tok.empty())
+			break;
+		name = tok;
+		return true;
+	}
+	ctx.fail("line truncated: no event name");
+	return false;
+}
+
+line_verdict parse_event_line(std::string_view line, trace_event &ev, name_style style,
+			      line_context &ctx)
+{
+	line_head h;
+	std::string_view name;
+	if (!split_line_head(line, h, ctx))
+		return line_verdict::bad;
+	if (!take_event_name(h.rest, name, style, ctx))
+		return line_verdict::bad;
+	ev.name = name;
+	ev.kind = kind_of_event(name);
+	ev.cpu = h.cpu;
+	ev.ts_ns = h.ts_ns;
+	ev.has |= EF_TIMESTAMP;
+	return parse_payload(h.rest, ev, ctx);
+}
+
+bool is_lost_events_note(std::string_view line)
+{
+	line = skip_blanks(line);
+	return line.starts_with("CPU:") &&
+	       (line.ends_with("EVENTS]") || line.ends_with("DROPPED]"));
+}
+
+}  // namespace timersim

@@ -1,0 +1,49 @@
+// The columns in front of the event in the three text renderings:
+//
+//   ftrace     TASK-PID [(TGID)] [CPU] FLAGS TIMESTAMP: event: payload
+//   trace-cmd  TASK-PID [CPU] TIMESTAMP: event:<padding> payload
+//   perf       COMM PID [CPU] TIMESTAMP: [PERIOD] subsys:event: payload
+//
+// The task name may hold blanks, dashes and brackets, so nothing is read
+// out of it: the line is anchored on the first " [NNN] " that is followed,
+// within a few columns (the flag block), by a "SECONDS.FRACTION:" token.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "sim/trace/event.h"
+#include "sim/trace/text_fields.h"
+
+namespace timersim {
+
+struct line_head {
+	std::string_view task;		// everything before the CPU column, trimmed
+	std::uint32_t cpu = 0;
+	std::string_view between;	// between CPU column and timestamp (flag block)
+	std::uint64_t ts_ns = 0;
+	std::string_view rest;		// after "TIMESTAMP:", blanks skipped
+};
+
+// False, with ctx.reason set, when LINE has no CPU column or no timestamp.
+bool split_line_head(std::string_view line, line_head &h, line_context &ctx);
+
+// How the event name is printed after the timestamp.
+enum class name_style {
+	bare,		// "timer_start:" right after the timestamp
+	subsystem,	// perf: "timer:timer_start:", maybe after extra columns
+};
+
+// Takes the event name off the front of REST (leaving the payload). False,
+// with ctx.reason set, when there is none.
+bool take_event_name(std::string_view &rest, std::string_view &name, name_style style,
+		     line_context &ctx);
+
+// split_line_head + take_event_name + parse_payload: one event line.
+line_verdict parse_event_line(std::string_view line, trace_event &ev, name_style style,
+			      line_context &ctx);
+
+// "CPU:1 [LOST 1234 EVENTS]" (tracefs, trace-cmd) - a note, not an event.
+bool is_lost_events_note(std::string_view line);
+
+}  // namespace timersim

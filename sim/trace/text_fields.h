@@ -1,0 +1,118 @@
+// Field parsing shared by the three text renderings (raw tracefs text,
+// trace-cmd report, perf script): numbers, timestamps, pointers, timer flags
+// and the key=value payloads of the timer and hrtimer events.
+//
+// Everything works on string_views into the reader's line buffer and never
+// allocates, except to word the reason of a bad line.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "sim/trace/event.h"
+
+namespace timersim {
+
+// What one text line turned out to be.
+enum class line_verdict { event, skip, bad };
+
+// Payload keys a line carried (line_context::keys); the reader checks that
+// every timer_start of a trace carries the keys of the first one, which is
+// how a line cut short inside its payload is caught.
+enum payload_key : std::uint32_t {
+	K_TIMER = 1u << 0,
+	K_FUNCTION = 1u << 1,
+	K_EXPIRES = 1u << 2,
+	K_TIMEOUT = 1u << 3,
+	K_NOW = 1u << 4,
+	K_BASECLK = 1u << 5,
+	K_BUCKET_EXPIRY = 1u << 6,
+	K_CPU = 1u << 7,
+	K_IDX = 1u << 8,
+	K_FLAGS = 1u << 9,
+	K_IS_IDLE = 1u << 10,
+};
+const char *payload_key_name(std::uint32_t key);	// "expires=", "[timeout=]", ...
+
+// How a rendering prints the timer payloads.
+struct payload_dialect {
+	// Whether flags=M|D|P|I is the kernel's own value. libtraceevent
+	// (trace-cmd report, perf script) prints D|P|I for every timer, so
+	// there the names are checked and dropped; see trace_cmd_report.cc.
+	bool trust_flag_names = true;
+	// trace-cmd's hrtimer plugin prints function=sym/0xADDR.
+	bool strip_function_offset = false;
+};
+
+// Per-reader scratch, reused line after line.
+struct line_context {
+	payload_dialect dialect;
+	std::string reason;		// why the last line was bad
+	std::string function;		// a bare hex function, given its 0x
+	std::uint32_t keys = 0;		// payload_key bits of the last line
+	unsigned cpus = 0;		// CPUs a header line declared
+
+	line_verdict fail(std::string_view why)
+	{
+		reason.assign(why);
+		return line_verdict::bad;
+	}
+};
+
+inline bool is_blank(char c) { return c == ' ' || c == '\t'; }
+inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+inline std::string_view skip_blanks(std::string_view s)
+{
+	std::size_t i = 0;
+	while (i < s.size() && is_blank(s[i]))
+		i++;
+	return s.substr(i);
+}
+
+inline std::string_view trim_right(std::string_view s)
+{
+	while (!s.empty() && is_blank(s.back()))
+		s.remove_suffix(1);
+	return s;
+}
+
+// The next blank-separated token of S; S is left after it (blanks skipped).
+inline std::string_view next_token(std::string_view &s)
+{
+	s = skip_blanks(s);
+	std::size_t i = 0;
+	while (i < s.size() && !is_blank(s[i]))
+		i++;
+	std::string_view tok = s.substr(0, i);
+	s = skip_blanks(s.substr(i));
+	return tok;
+}
+
+// Decimal, no sign, no overflow; false for anything else.
+bool parse_u64(std::string_view s, std::uint64_t &v);
+bool parse_u32(std::string_view s, std::uint32_t &v);
+// Optional '-', then decimal; within int64_t.
+bool parse_i64(std::string_view s, std::int64_t &v);
+// Hex with or without 0x, at most 16 digits ("%p" hashed, raw or 0x); also
+// "(null)" and "(nil)" as 0.
+bool parse_pointer(std::string_view s, std::uint64_t &v);
+// "SECONDS.FRACTION" with 1 to 9 decimals (6 by default, 9 with perf --ns),
+// exactly, in ns. A bare integer (trace_clock counter, x86-tsc) is taken as is.
+bool parse_timestamp(std::string_view s, std::uint64_t &ns);
+
+// timer_flag bits of a raw timer->flags value (flags=0x%08x, 4.2-4.10).
+std::uint32_t normalise_raw_timer_flags(std::uint32_t raw);
+// timer_flag bits of "M|D|P|I" (any subset, possibly empty). False for an
+// unknown name.
+bool parse_timer_flag_names(std::string_view s, std::uint32_t &flags);
+
+// Event name -> kind: the timer_* events, any hrtimer_*, else other.
+event_kind kind_of_event(std::string_view name);
+
+// Parses the payload of EV (kind and name set) into its fields and checks
+// the fields its kind needs. Other events are not looked into.
+line_verdict parse_payload(std::string_view payload, trace_event &ev, line_context &ctx);
+
+}  // namespace timersim

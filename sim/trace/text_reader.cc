@@ -1,0 +1,179 @@
+// The reader loop shared by the text renderings, and make_text_reader.
+#include "sim/trace/text_reader.h"
+
+#include "sim/trace/text_detect.h"
+
+namespace timersim {
+
+namespace {
+
+constexpr std::size_t kinds = std::size_t(event_kind::other) + 1;
+constexpr int header_lines = 64;	// how far the constructor looks for #P:/cpus=
+
+const text_rendering &rendering_of(trace_format fmt)
+{
+	switch (fmt) {
+	case trace_format::trace_cmd_report:	return trace_cmd_report_rendering;
+	case trace_format::perf_script:		return perf_script_rendering;
+	default:				return ftrace_rendering;
+	}
+}
+
+bool is_timer_kind(event_kind k)
+{
+	return k != event_kind::hrtimer && k != event_kind::other;
+}
+
+class text_reader final : public trace_reader {
+public:
+	text_reader(std::unique_ptr<line_source> src, const text_rendering &r,
+		    const reader_options &opt)
+		: src_(std::move(src)), r_(r), lenient_(opt.lenient)
+	{
+		ctx_.dialect = r.dialect;
+		read_header();
+	}
+
+	bool next(trace_event &ev) override;
+	const reader_stats &stats() const override { return stats_; }
+	trace_format format() const override { return r_.format; }
+	unsigned declared_cpus() const override { return ctx_.cpus; }
+
+private:
+	void read_header();
+	line_verdict judge(std::string_view line, trace_event &ev);
+	line_verdict check_generation(const trace_event &ev);
+
+	std::unique_ptr<line_source> src_;
+	const text_rendering &r_;
+	bool lenient_;
+	line_context ctx_;
+	reader_stats stats_;
+	// Payload keys of the first event of each kind, and its line.
+	std::uint32_t first_keys_[kinds] = {};
+	std::uint64_t first_line_[kinds] = {};
+};
+
+// The CPU count is in the header (#P:2, cpus=2), and the replay wants it
+// before the first event: read it from the buffered head, consuming nothing.
+void text_reader::read_header()
+{
+	std::string_view head = src_->head(detect_head_bytes);
+	line_context scratch;
+	scratch.dialect = ctx_.dialect;
+	for (int n = 0; n < header_lines && !head.empty(); n++) {
+		std::size_t nl = head.find('\n');
+		std::string_view line = head.substr(0, nl);
+		head = nl == head.npos ? std::string_view() : head.substr(nl + 1);
+		trace_event ev;
+		if (r_.parse(line, ev, scratch) == line_verdict::event)
+			break;
+	}
+	ctx_.cpus = scratch.cpus;
+}
+
+// The fields a kernel prints for an event do not change within a trace, so
+// an event that lacks one the first event of its kind had (a [timeout=],
+// the cpu= idx= flags= of 4.11+, a baseclk=) was cut short.
+line_verdict text_reader::check_generation(const trace_event &ev)
+{
+	if (!is_timer_kind(ev.kind))
+		return line_verdict::event;
+	std::size_t k = std::size_t(ev.kind);
+	constexpr std::uint32_t seen = 1u << 31;
+	if (!first_keys_[k]) {
+		first_keys_[k] = ctx_.keys | seen;
+		first_line_[k] = src_->line_no();
+		return line_verdict::event;
+	}
+	std::uint32_t missing = first_keys_[k] & ~seen & ~ctx_.keys;
+	if (!missing)
+		return line_verdict::event;
+	ctx_.reason.assign(ev.name);
+	ctx_.reason.append(": missing ").append(payload_key_name(missing & (0 - missing)));
+	ctx_.reason.append(" (the first ").append(ev.name).append(", line ");
+	ctx_.reason.append(std::to_string(first_line_[k])).append(", has it)");
+	return line_verdict::bad;
+}
+
+line_verdict text_reader::judge(std::string_view line, trace_event &ev)
+{
+	if (src_->overlong())
+		return ctx_.fail("line longer than the " + std::to_string(line.size()) +
+				 "-byte read buffer");
+	line_verdict v = r_.parse(line, ev, ctx_);
+	if (v == line_verdict::event)
+		v = check_generation(ev);
+	if (v == line_verdict::bad && !src_->terminated())
+		ctx_.reason.insert(0, "last line cut short (no newline at the end): ");
+	return v;
+}
+
+bool text_reader::next(trace_event &ev)
+{
+	std::string_view line;
+	while (src_->next(line)) {
+		stats_.lines++;
+		ev = trace_event{};
+		line_verdict v = judge(line, ev);
+		stats_.bytes = src_->bytes();
+		if (v == line_verdict::event) {
+			ev.line = src_->line_no();
+			stats_.events++;
+			return true;
+		}
+		stats_.skipped++;
+		if (v == line_verdict::bad) {
+			if (!lenient_)
+				throw input_error(src_->name(), src_->line_no(), ctx_.reason);
+			stats_.malformed++;
+		}
+	}
+	stats_.bytes = src_->bytes();
+	return false;
+}
+
+bool is_text_format(trace_format fmt)
+{
+	return fmt == trace_format::ftrace || fmt == trace_format::trace_cmd_report ||
+	       fmt == trace_format::perf_script;
+}
+
+}  // namespace
+
+std::unique_ptr<trace_reader> make_text_reader(std::unique_ptr<line_source> src,
+					       trace_format fmt, const reader_options &opt)
+{
+	if (!is_text_format(fmt))
+		throw input_error(src->name(), 0,
+				  std::string(trace_format_name(fmt)) + " is not a text format");
+	return std::make_unique<text_reader>(std::move(src), rendering_of(fmt), opt);
+}
+
+std::unique_ptr<trace_reader> make_text_reader(const std::string &path, trace_format fmt,
+					       const reader_options &opt)
+{
+	auto src = line_source::open_file(path);
+	std::string_view head = src->head(detect_head_bytes);
+	if (const char *problem = text_head_problem(head))
+		throw input_error(path, 0, src->compressed() ? std::string(problem) +
+				  " (after gzip decompression)" : std::string(problem));
+	if (fmt == trace_format::auto_detect) {
+		std::string why;
+		fmt = detect_text_format(head, why);
+		if (fmt == trace_format::auto_detect)
+			throw input_error(path, 0, why);
+	}
+	return make_text_reader(std::move(src), fmt, opt);
+}
+
+std::unique_ptr<trace_reader> make_text_reader_from_memory(std::string_view data,
+							   const std::string &name,
+							   trace_format fmt,
+							   const reader_options &opt,
+							   std::size_t buffer)
+{
+	return make_text_reader(line_source::from_memory(data, name, buffer), fmt, opt);
+}
+
+}  // namespace timersim

@@ -1,0 +1,47 @@
+// The text trace readers (raw tracefs text, trace-cmd report, perf script):
+// one reader loop over a line_source, with one line parser per rendering.
+//
+// The reader accounts for every line (lines == events + skipped), turns a
+// bad line into input_error(file, line, reason) or, when lenient, counts it
+// as skipped and malformed and goes on.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "sim/trace/line_source.h"
+#include "sim/trace/reader.h"
+#include "sim/trace/text_fields.h"
+
+namespace timersim {
+
+// One rendering's view of one line: an event (EV filled), a line to skip
+// (header, comment, note), or bad (ctx.reason says why).
+using text_line_parser = line_verdict (*)(std::string_view line, trace_event &ev,
+					   line_context &ctx);
+
+// A rendering: its line parser and how it prints the timer payloads.
+struct text_rendering {
+	trace_format format;
+	text_line_parser parse;
+	payload_dialect dialect;
+};
+extern const text_rendering ftrace_rendering;		// ftrace_text.cc
+extern const text_rendering trace_cmd_report_rendering;	// trace_cmd_report.cc
+extern const text_rendering perf_script_rendering;	// perf_script.cc
+
+// A text reader of format FMT (ftrace, trace_cmd_report or perf_script)
+// over SRC. Does not look at the content first: make_text_reader does.
+std::unique_ptr<trace_reader> make_text_reader(std::unique_ptr<line_source> src,
+					       trace_format fmt, const reader_options &opt);
+
+// The same over DATA in memory (tests, fuzzing, benchmarks); DATA must
+// outlive the reader. BUFFER as for line_source::from_memory.
+std::unique_ptr<trace_reader> make_text_reader_from_memory(std::string_view data,
+							   const std::string &name,
+							   trace_format fmt,
+							   const reader_options &opt,
+							   std::size_t buffer = 0);
+
+}  // namespace timersim
