@@ -5,6 +5,8 @@
 
 #include <cstring>
 
+#include "sim/trace/symbols.h"
+
 namespace timersim {
 
 bool parse_u64(std::string_view s, std::uint64_t &v)
@@ -54,10 +56,12 @@ static int hex_value(char c)
 	return -1;
 }
 
-bool parse_pointer(std::string_view s, std::uint64_t &v)
+bool parse_pointer(std::string_view s, std::uint64_t &v, std::uint8_t *digits)
 {
 	if (s == "(null)" || s == "(nil)") {
 		v = 0;
+		if (digits)
+			*digits = 0;
 		return true;
 	}
 	if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
@@ -72,6 +76,8 @@ bool parse_pointer(std::string_view s, std::uint64_t &v)
 		x = x << 4 | unsigned(d);
 	}
 	v = x;
+	if (digits)
+		*digits = std::uint8_t(s.size());
 	return true;
 }
 
@@ -225,7 +231,8 @@ bool is_bare_hex_address(std::string_view s)
 }
 
 // The callback as given; a bare hex address gets its 0x so that an address
-// reads the same from every rendering.
+// reads the same from every rendering. With a symbol file, an address that
+// the kernel could not name (%pf prints hex then) is named from it.
 std::string_view function_value(std::string_view v, line_context &ctx)
 {
 	if (ctx.dialect.strip_function_offset) {
@@ -233,7 +240,17 @@ std::string_view function_value(std::string_view v, line_context &ctx)
 		if (slash != std::string_view::npos)
 			v = v.substr(0, slash);
 	}
-	if (!is_bare_hex_address(v))
+	bool prefixed = v.size() > 2 && v[0] == '0' && v[1] == 'x';
+	std::string_view digits = prefixed ? v.substr(2) : v;
+	if (!prefixed && !is_bare_hex_address(v))
+		return v;
+	std::uint64_t addr;
+	if (ctx.symbols && parse_pointer(digits, addr)) {
+		std::string_view name = ctx.symbols->lookup(addr);
+		if (!name.empty())
+			return name;
+	}
+	if (prefixed)
 		return v;
 	ctx.function.assign("0x");
 	ctx.function.append(v);
@@ -315,7 +332,7 @@ line_verdict take_field(std::string_view key, std::string_view v, trace_event &e
 	case 5:
 		if (key == "timer") {
 			ctx.keys |= K_TIMER;
-			if (!parse_pointer(v, ev.timer))
+			if (!parse_pointer(v, ev.timer, &ev.timer_digits))
 				return bad_value(ctx, ev, key, "a pointer", v);
 			return line_verdict::event;
 		}
@@ -408,7 +425,7 @@ void parse_hrtimer_payload(std::string_view rest, trace_event &ev, line_context 
 			continue;
 		std::string_view key = tok.substr(0, eq), v = tok.substr(eq + 1);
 		if (key == "hrtimer")
-			parse_pointer(v, ev.timer);
+			parse_pointer(v, ev.timer, &ev.timer_digits);
 		else if (key == "function" && !v.empty())
 			ev.function = function_value(v, ctx);
 		else if (key == "expires")

@@ -14,6 +14,8 @@
 
 namespace timersim {
 
+class symbol_table;
+
 // What one text line turned out to be.
 enum class line_verdict { event, skip, bad };
 
@@ -48,6 +50,8 @@ struct payload_dialect {
 // Per-reader scratch, reused line after line.
 struct line_context {
 	payload_dialect dialect;
+	// reader_options::symbols, loaded: names hex callbacks. May be null.
+	const symbol_table *symbols = nullptr;
 	std::string reason;		// why the last line was bad
 	std::string function;		// a bare hex function, given its 0x
 	std::uint32_t keys = 0;		// payload_key bits of the last line
@@ -96,8 +100,9 @@ bool parse_u32(std::string_view s, std::uint32_t &v);
 // Optional '-', then decimal; within int64_t.
 bool parse_i64(std::string_view s, std::int64_t &v);
 // Hex with or without 0x, at most 16 digits ("%p" hashed, raw or 0x); also
-// "(null)" and "(nil)" as 0.
-bool parse_pointer(std::string_view s, std::uint64_t &v);
+// "(null)" and "(nil)" as 0. DIGITS, when given: how many hex digits were
+// printed (0 for the null forms).
+bool parse_pointer(std::string_view s, std::uint64_t &v, std::uint8_t *digits = nullptr);
 // "SECONDS.FRACTION" with 1 to 9 decimals (6 by default, 9 with perf --ns),
 // exactly, in ns. A bare integer (trace_clock counter, x86-tsc) is taken as is.
 bool parse_timestamp(std::string_view s, std::uint64_t &ns);

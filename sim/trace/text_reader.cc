@@ -1,6 +1,7 @@
 // The reader loop shared by the text renderings, and make_text_reader.
 #include "sim/trace/text_reader.h"
 
+#include "sim/trace/symbols.h"
 #include "sim/trace/text_detect.h"
 
 namespace timersim {
@@ -31,6 +32,10 @@ public:
 		: src_(std::move(src)), r_(r), lenient_(opt.lenient)
 	{
 		ctx_.dialect = r.dialect;
+		if (!opt.symbols.empty()) {
+			symbols_.load(opt.symbols);
+			ctx_.symbols = &symbols_;
+		}
 		read_header();
 	}
 
@@ -48,6 +53,7 @@ private:
 	const text_rendering &r_;
 	bool lenient_;
 	line_context ctx_;
+	symbol_table symbols_;
 	reader_stats stats_;
 	// Payload keys of the first event of each kind, and its line.
 	std::uint32_t first_keys_[kinds] = {};
