@@ -25,6 +25,9 @@ extern "C" {
 // Exported by libtracecmd but declared only in its private header: the
 // recording kernel's `uname -a` line ("Linux host 6.18.44 ..."), or NULL.
 const char *tracecmd_get_uname(struct tracecmd_input *handle);
+// Likewise: the per-CPU ring buffer statistics saved at recording time
+// ("CPU: 0\nentries: 0\n...read events: 17131\n" per CPU), or NULL.
+const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
 // libtraceevent's documented override point for every message that it and
 // libtracecmd print (event-utils.h, which is not C++-clean).
 int tep_vprint(const char *name, enum tep_loglevel level, bool print_err,

@@ -20,6 +20,7 @@
 #include "sim/trace/binary_names.h"
 #include "sim/trace/libtracecmd.h"
 #include "sim/trace/reader.h"
+#include "sim/trace/stderr_capture.h"
 #include "sim/trace/symbols.h"
 #include "sim/trace/trace_dat_layout.h"
 
@@ -95,18 +96,15 @@ std::uint32_t normalise_flags(std::uint32_t raw, const flag_bits &b)
 
 constexpr unsigned timer_arrayshift = 22;	// 4.8+: wheel index above the flags
 
-// "Linux host 4.7.2-arch x86_64": is the release before 4.8?
-bool uname_before_4_8(const char *uname, bool &known)
+// "Linux host 4.7.2-arch x86_64" -> 407; 0 when unknown.
+unsigned kernel_release(const char *uname)
 {
-	known = false;
-	if (!uname)
-		return false;
 	unsigned major, minor;
 	char sys[64], host[256];
-	if (std::sscanf(uname, "%63s %255s %u.%u", sys, host, &major, &minor) != 4)
-		return false;
-	known = true;
-	return major < 4 || (major == 4 && minor < 8);
+	if (!uname || std::sscanf(uname, "%63s %255s %u.%u", sys, host, &major, &minor) != 4 ||
+	    minor > 99)
+		return 0;
+	return major * 100 + minor;
 }
 
 // Per event id: its kind and the fields we read, found once by name.
@@ -150,6 +148,8 @@ private:
 	std::uint64_t file_size_ = 0;
 	std::vector<tep_record *> heads_;	// next record of each CPU
 	std::vector<std::uint64_t> read_;	// records read per CPU
+	std::vector<std::int64_t> read_events_;	// per CPU as the kernel counted, -1 unknown
+	bool target_cpu_ = true;		// hand on cpu= and idx= from the flags
 	std::unordered_map<int, event_info> infos_;
 	flag_bits bits_{};
 	symbol_table symbols_;
@@ -157,6 +157,29 @@ private:
 	reader_stats stats_;
 	bool done_ = false;
 };
+
+// "CPU: 1\n...\nread events: 17034\n" blocks: how many events the kernel
+// handed to trace-cmd from each CPU's buffer, when the file saved it.
+std::vector<std::int64_t> read_events_of(const char *cpustats, unsigned cpus)
+{
+	std::vector<std::int64_t> n(cpus, -1);
+	if (!cpustats)
+		return n;
+	long cpu = -1;
+	for (const char *p = cpustats; *p;) {
+		const char *eol = std::strchr(p, '\n');
+		std::string line(p, eol ? eol - p : std::strlen(p));
+		unsigned long long v;
+		if (std::sscanf(line.c_str(), "CPU: %llu", &v) == 1)
+			cpu = v < cpus ? static_cast<long>(v) : -1;
+		else if (cpu >= 0 && std::sscanf(line.c_str(), "read events: %llu", &v) == 1)
+			n[cpu] = static_cast<std::int64_t>(v);
+		if (!eol)
+			break;
+		p = eol + 1;
+	}
+	return n;
+}
 
 trace_dat_reader::trace_dat_reader(const std::string &path, const reader_options &opt)
 	: path_(path)
@@ -166,34 +189,60 @@ trace_dat_reader::trace_dat_reader(const std::string &path, const reader_options
 	if (!opt.symbols.empty())
 		symbols_.load(opt.symbols);
 
-	// Warnings and errors reach tep_vprint above; nothing is printed.
+	// Warnings and errors reach tep_vprint above; what the libraries
+	// print by other ways (perror) is caught while opening.
 	tracecmd_set_loglevel(TEP_LOG_WARNING);
 	tep_set_loglevel(TEP_LOG_WARNING);
 	std::uint64_t before = messages().count;
-	handle_ = tracecmd_open(path.c_str(),
-				TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
-	if (!handle_)
-		fail("libtracecmd cannot open it" +
-		     (messages().count != before ? " (" + messages().last + ")" : std::string()));
+	auto why = [&](stderr_capture &cap) {
+		std::string text = first_error_line(cap.text());
+		if (!text.empty())
+			return text;
+		if (messages().count != before)
+			return "last library message: " + messages().last;
+		return std::string("no reason given");
+	};
+	{
+		stderr_capture cap;
+		handle_ = tracecmd_open_head(path.c_str(), TRACECMD_FL_LOAD_NO_PLUGINS |
+							     TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+		if (!handle_)
+			fail("libtracecmd cannot read the headers: " + why(cap));
+		if (tracecmd_init_data(handle_) < 0) {
+			// libtracecmd 1.3 crashes in tracecmd_close() on a handle
+			// whose data failed to initialise (seen with a corrupt
+			// compressed chunk); leaking it is the lesser evil.
+			handle_ = nullptr;
+			fail("libtracecmd cannot read the CPU data: " + why(cap));
+		}
+	}
 	tep_ = tracecmd_get_tep(handle_);
 	int cpus = tep_ ? tep_get_cpus(tep_) : -1;
 	if (cpus < 0 || cpus > 65536)
 		fail("bad CPU count " + std::to_string(cpus));
 	cpus_ = cpus;
+	read_events_ = read_events_of(tracecmd_get_cpustats(handle_), cpus_);
 
 	// The flag layout: 6.8+ files say it by their bucket_expiry field,
-	// older ones by the recording kernel's release.
+	// older ones by the recording kernel's release. The base CPU and the
+	// wheel index are in the flags since 4.2 and 4.8, but the text formats
+	// print them (cpu=, idx=) only from 4.11 on; we hand them on from the
+	// same versions, so that every rendering of a trace replays alike.
 	flag_layout layout = flag_layout::v4_8;
+	target_cpu_ = true;
 	tep_event *start = tep_find_event_by_name(tep_, "timer", "timer_start");
 	if (!start || !tep_find_field(start, "bucket_expiry")) {
-		bool known;
-		if (uname_before_4_8(tracecmd_get_uname(handle_), known) && known)
+		unsigned release = kernel_release(tracecmd_get_uname(handle_));
+		if (release && release < 408)
 			layout = flag_layout::v4_2;
+		if (release && release < 411)
+			target_cpu_ = false;
 	}
 	bits_ = layout_bits(layout);
 
 	heads_.assign(cpus_, nullptr);
 	read_.assign(cpus_, 0);
+	stderr_capture cap;	// a page that cannot be mapped is perror()ed
 	for (unsigned c = 0; c < cpus_; c++)
 		heads_[c] = read_cpu(c);
 }
@@ -284,8 +333,10 @@ void trace_dat_reader::decode(const event_info &ei, tep_record *rec, trace_event
 	ev.has = EF_TIMESTAMP;
 	if (ei.kind == event_kind::other)
 		return;
-	if (ei.timer)
+	if (ei.timer) {
 		ev.timer = field(ei.timer, rec);
+		ev.timer_digits = static_cast<std::uint8_t>(2 * ei.timer->size);
+	}
 	if (ei.function) {
 		std::uint64_t addr = field(ei.function, rec);
 		const char *sym = tep_find_function(tep_, addr);
@@ -321,7 +372,7 @@ void trace_dat_reader::decode(const event_info &ei, tep_record *rec, trace_event
 		auto raw = static_cast<std::uint32_t>(field(ei.flags, rec));
 		ev.flags = normalise_flags(raw, bits_);
 		ev.has |= EF_FLAGS;
-		if (ei.kind == event_kind::timer_start) {
+		if (ei.kind == event_kind::timer_start && target_cpu_) {
 			ev.target_cpu = raw & bits_.cpu_mask;
 			ev.has |= EF_TARGET_CPU;
 			if (bits_.has_idx) {
@@ -351,6 +402,16 @@ bool trace_dat_reader::next(trace_event &ev)
 		if (heads_[c] && (best < 0 || heads_[c]->ts < heads_[best]->ts))
 			best = c;
 	if (best < 0) {
+		// A corrupt compressed page can decompress "fine" and end a
+		// CPU's data early; the kernel's count of events handed out
+		// tells.
+		for (unsigned c = 0; c < cpus_; c++)
+			if (read_events_[c] >= 0 &&
+			    read_[c] < static_cast<std::uint64_t>(read_events_[c]))
+				fail("CPU " + std::to_string(c) + " data ends after " +
+				     std::to_string(read_[c]) + " records, but the recording " +
+				     "kernel handed out " + std::to_string(read_events_[c]) +
+				     " events: data lost or corrupt");
 		done_ = true;
 		stats_.bytes = file_size_;
 		return false;

@@ -15,6 +15,24 @@ constexpr char magic[] = "\x17\x08\x44tracing";	// 10 bytes
 constexpr unsigned first_sectioned_version = 7;
 constexpr unsigned option_strings = 15;		// TRACECMD_OPTION_STRINGS
 
+// Section ids are option ids (trace-cmd's TRACECMD_OPTION_*).
+std::string section_name(std::uint64_t id)
+{
+	switch (id) {
+	case 0:		return "options section";
+	case 3:		return "CPU data (buffer) section";
+	case 15:	return "strings section";
+	case 16:	return "header info section";
+	case 17:	return "ftrace formats section";
+	case 18:	return "event formats section";
+	case 19:	return "kallsyms section";
+	case 20:	return "printk formats section";
+	case 21:	return "command lines section";
+	case 22:	return "text buffer section";
+	}
+	return "section " + std::to_string(id);
+}
+
 // Reads the file at explicit offsets; every short read is a truncation.
 class cursor {
 public:
@@ -84,13 +102,13 @@ public:
 		pos += n;
 	}
 
-	void expect(const char *tag, std::size_t n)
+	void expect(const char *tag, std::size_t n, const char *what)
 	{
 		char buf[16];
 		std::uint64_t at = pos;
-		bytes(buf, n, tag);
+		bytes(buf, n, what);
 		if (std::memcmp(buf, tag, n) != 0)
-			fail(at, std::string("expected \"") + tag + "\"");
+			fail(at, std::string("bad ") + what);
 	}
 
 private:
@@ -104,9 +122,9 @@ private:
 // flyrecord blocks.
 void walk_v6(cursor &c)
 {
-	c.expect("header_page", 12);
+	c.expect("header_page", 12, "header_page tag");
 	c.skip(c.number(8, "header page size"), "header page");
-	c.expect("header_event", 13);
+	c.expect("header_event", 13, "header_event tag");
 	c.skip(c.number(8, "header event size"), "header event");
 	for (std::uint64_t n = c.number(4, "ftrace format count"); n; n--)
 		c.skip(c.number(8, "ftrace format size"), "ftrace format");
@@ -165,7 +183,12 @@ void walk_v7(cursor &c, trace_dat_layout &lay)
 		c.number(2, "section flags");
 		c.number(4, "section name");
 		std::uint64_t size = c.number(8, "section size");
-		c.skip(size, ("section " + std::to_string(id)).c_str());
+		if (size > c.size() - c.pos)
+			c.fail(at, "truncated: " + section_name(id) + " of " + std::to_string(size) +
+				   " bytes at offset " + std::to_string(at) +
+				   " runs past the end of the file (" + std::to_string(c.size()) +
+				   " bytes)");
+		c.pos += size;
 		lay.sections++;
 		options_found |= at == options;
 		strings_found |= id == option_strings;
@@ -183,7 +206,7 @@ trace_dat_layout check_trace_dat_layout(const std::string &path)
 	cursor c(path);
 	trace_dat_layout lay;
 	lay.file_size = c.size();
-	c.expect(magic, 10);
+	c.expect(magic, 10, "trace.dat magic");
 	std::string version = c.string("version");
 	if (version.empty() || version.size() > 3 ||
 	    version.find_first_not_of("0123456789") != std::string::npos)
