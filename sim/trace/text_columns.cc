@@ -23,6 +23,16 @@ std::size_t cpu_column_at(std::string_view line, std::size_t lb, std::uint32_t &
 	return parse_u32(line.substr(start, i - start), cpu) ? i + 1 : 0;
 }
 
+bool is_cpu_token(std::string_view tok)
+{
+	if (tok.size() < 3 || tok.front() != '[' || tok.back() != ']')
+		return false;
+	for (char c : tok.substr(1, tok.size() - 2))
+		if (!is_digit(c))
+			return false;
+	return true;
+}
+
 // After the CPU column: [flag block] TIMESTAMP: ... Fills the rest of H.
 bool find_timestamp(std::string_view after, line_head &h)
 {
@@ -31,6 +41,8 @@ bool find_timestamp(std::string_view after, line_head &h)
 	for (int n = 0; n <= max_between && !s.empty(); n++) {
 		const char *tok_start = s.data();
 		std::string_view tok = next_token(s);
+		if (is_cpu_token(tok))
+			return false;	// a later [NNN]: the one before was in the task name
 		if (tok.back() != ':')
 			continue;
 		if (!parse_timestamp(tok.substr(0, tok.size() - 1), h.ts_ns))
@@ -60,7 +72,7 @@ bool split_line_head(std::string_view line, line_head &h, line_context &ctx)
 			return true;
 		}
 	}
-	ctx.fail(had_cpu ? "timestamp missing" : "no [CPU] column");
+	ctx.reject(had_cpu ? "timestamp missing" : "no [CPU] column");
 	return false;
 }
 
@@ -85,7 +97,7 @@ bool take_event_name(std::string_view &rest, std::string_view &name, name_style 
 		name = tok;
 		return true;
 	}
-	ctx.fail("line truncated: no event name");
+	ctx.reject("line truncated: no event name");
 	return false;
 }
 

@@ -448,7 +448,7 @@ line_verdict parse_payload(std::string_view payload, trace_event &ev, line_conte
 	}
 	std::string_view rest = skip_blanks(payload);
 	if (rest.empty())
-		return ctx.fail("line truncated: no event payload");
+		return ctx.reject("line truncated: no event payload");
 	while (!rest.empty()) {
 		std::string_view tok = next_token(rest);
 		line_verdict v;

@@ -57,7 +57,7 @@ struct line_context {
 	std::uint32_t keys = 0;		// payload_key bits of the last line
 	unsigned cpus = 0;		// CPUs a header line declared
 
-	line_verdict fail(std::string_view why)
+	line_verdict reject(std::string_view why)
 	{
 		reason.assign(why);
 		return line_verdict::bad;

@@ -105,7 +105,7 @@ line_verdict text_reader::check_generation(const trace_event &ev)
 line_verdict text_reader::judge(std::string_view line, trace_event &ev)
 {
 	if (src_->overlong())
-		return ctx_.fail("line longer than the " + std::to_string(line.size()) +
+		return ctx_.reject("line longer than the " + std::to_string(line.size()) +
 				 "-byte read buffer");
 	line_verdict v = r_.parse(line, ev, ctx_);
 	if (v == line_verdict::event)
