@@ -90,6 +90,7 @@ struct fidelity_summary {
 struct lateness_summary {
 	std::uint64_t expiries = 0;
 	std::uint64_t on_time = 0;
+	std::uint64_t early = 0;	// fired before the requested expiry (coarse ticks)
 	std::uint64_t max = 0;
 	std::uint64_t total = 0;	// sum of lateness, for the mean
 	std::vector<moves_bucket> buckets;	// low/high in jiffies, `ticks` = expiries

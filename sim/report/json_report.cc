@@ -1,0 +1,229 @@
+// The JSON report. Every key of the replay contract is always present;
+// numbers are integers except the named fractions.
+#include "sim/report/report_writers.h"
+
+namespace timersim {
+
+namespace {
+
+void write_input(json_writer &w, const input_summary &in)
+{
+	w.key("input");
+	w.begin_object();
+	w.field("path", in.path);
+	w.field("format", in.format);
+	w.field("lines", in.lines);
+	w.field("events", in.events);
+	w.field("skipped", in.skipped);
+	w.field("malformed", in.malformed);
+	w.field("bytes", in.bytes);
+	w.field("cpus", in.cpus);
+	w.field("hz", in.hz);
+	w.field("hz_inferred", in.hz_inferred);
+	w.field("word_bits", in.word_bits);
+	w.field("word_bits_inferred", in.word_bits_inferred);
+	w.field("first_jiffies", in.first_jiffies);
+	w.field("last_jiffies", in.last_jiffies);
+	w.end_object();
+}
+
+void write_events(json_writer &w, const event_counts &c)
+{
+	w.key("events");
+	w.begin_object();
+	w.field("timer_init", c.timer_init);
+	w.field("timer_start", c.timer_start);
+	w.field("timer_cancel", c.timer_cancel);
+	w.field("timer_expire_entry", c.timer_expire_entry);
+	w.field("timer_expire_exit", c.timer_expire_exit);
+	w.field("timer_base_idle", c.timer_base_idle);
+	w.field("hrtimer", c.hrtimer);
+	w.field("other", c.other);
+	w.end_object();
+}
+
+void write_timers(json_writer &w, const timer_counts &t)
+{
+	w.key("timers");
+	w.begin_object();
+	w.field("distinct", t.distinct);
+	w.field("started", t.started);
+	w.field("rearmed", t.rearmed);
+	w.field("canceled", t.canceled);
+	w.field("expired", t.expired);
+	w.field("pending_at_end", t.pending_at_end);
+	w.end_object();
+}
+
+void write_buckets(json_writer &w, const char *name, const char *count_key,
+		   const std::vector<moves_bucket> &buckets)
+{
+	w.key(name);
+	w.begin_array();
+	for (const moves_bucket &b : buckets) {
+		w.begin_object();
+		w.field("low", b.low);
+		w.field("high", b.high);
+		w.field(count_key, b.ticks);
+		w.end_object();
+	}
+	w.end_array();
+}
+
+void write_cascade(json_writer &w, const cascade_summary &c)
+{
+	w.key("cascade");
+	w.begin_object();
+	w.field("moved_total", c.moved_total);
+	w.field("moved_then_canceled", c.moved_then_canceled);
+	w.field("moved_then_rearmed", c.moved_then_rearmed);
+	w.field("max_moved_in_one_tick", c.max_moved_in_one_tick);
+	w.field("max_moved_jiffy", c.max_moved_jiffy);
+	w.field("max_moved_cpu", c.max_moved_cpu);
+	w.key("levels");
+	w.begin_array();
+	for (const level_cascade &l : c.levels) {
+		w.begin_object();
+		w.field("level", l.level);
+		w.field("calls", l.calls);
+		w.field("moved", l.moved);
+		w.end_object();
+	}
+	w.end_array();
+	write_buckets(w, "moves_per_tick", "ticks", c.moves_per_tick);
+	w.end_object();
+}
+
+void write_enqueue(json_writer &w, const std::vector<level_enqueue> &levels)
+{
+	w.key("enqueue");
+	w.begin_object();
+	w.key("levels");
+	w.begin_array();
+	for (const level_enqueue &l : levels) {
+		w.begin_object();
+		w.field("level", l.level);
+		w.field("count", l.count);
+		w.end_object();
+	}
+	w.end_array();
+	w.end_object();
+}
+
+void write_fidelity(json_writer &w, const fidelity_summary &f)
+{
+	w.key("fidelity");
+	w.begin_object();
+	w.field("compared", f.compared);
+	w.field("exact", f.exact);
+	w.field("early", f.early);
+	w.field("late", f.late);
+	w.field("unmatched", f.unmatched);
+	w.field("simulated_only", f.simulated_only);
+	w.key("exact_fraction");
+	w.value_fixed(f.compared ? static_cast<double>(f.exact) / f.compared : 0.0, 6);
+	w.end_object();
+}
+
+void write_lateness(json_writer &w, const lateness_summary &l)
+{
+	w.key("lateness");
+	w.begin_object();
+	w.field("expiries", l.expiries);
+	w.field("on_time", l.on_time);
+	w.field("early", l.early);
+	w.field("max", l.max);
+	w.field("total", l.total);
+	write_buckets(w, "buckets", "expiries", l.buckets);
+	w.end_object();
+}
+
+void write_costs(json_writer &w, const replay_report &r, bool timing)
+{
+	w.key("costs");
+	w.begin_object();
+	w.field("insertions", r.costs.insertions);
+	w.field("removals", r.costs.removals);
+	w.field("relinks", r.costs.relinks);
+	w.field("slot_visits", r.costs.slot_visits);
+	w.field("key_comparisons", r.costs.key_comparisons);
+	w.field("peak_scheme_bytes", r.peak_scheme_bytes);
+	if (timing) {
+		w.key("wall_seconds");
+		w.value_fixed(r.wall_seconds, 6);
+		w.key("ns_per_event");
+		w.value_fixed(r.input.events ? r.wall_seconds * 1e9 / r.input.events : 0.0, 1);
+	}
+	w.end_object();
+}
+
+void write_functions(json_writer &w, const std::vector<function_stats> &fns)
+{
+	w.key("functions");
+	w.begin_array();
+	for (const function_stats &f : fns) {
+		w.begin_object();
+		w.field("function", f.function);
+		w.field("started", f.started);
+		w.field("canceled", f.canceled);
+		w.field("expired", f.expired);
+		w.field("moved", f.moved);
+		w.end_object();
+	}
+	w.end_array();
+}
+
+}  // namespace
+
+void write_json_report(json_writer &w, const replay_report &r, bool timing)
+{
+	w.begin_object();
+	write_input(w, r.input);
+	w.key("scheme");
+	w.begin_object();
+	w.field("name", r.scheme);
+	w.key("params");
+	w.begin_object();
+	for (const auto &[k, v] : r.scheme_params)
+		w.field(k, v);
+	w.end_object();
+	w.end_object();
+	write_events(w, r.events);
+	write_timers(w, r.timers);
+	w.key("ticks");
+	w.begin_object();
+	w.field("processed", r.ticks_processed);
+	w.field("drained", r.drained);
+	w.end_object();
+	write_cascade(w, r.cascade);
+	write_enqueue(w, r.enqueue);
+	write_fidelity(w, r.fidelity);
+	write_lateness(w, r.lateness);
+	write_costs(w, r, timing);
+	write_functions(w, r.functions);
+	w.end_object();
+}
+
+std::string json_report(const replay_report &r, bool timing)
+{
+	std::string out;
+	json_writer w(out);
+	write_json_report(w, r, timing);
+	return out;
+}
+
+std::string json_compare(const std::vector<replay_report> &reports, bool timing)
+{
+	std::string out;
+	json_writer w(out);
+	w.begin_object();
+	w.key("schemes");
+	w.begin_array();
+	for (const replay_report &r : reports)
+		write_json_report(w, r, timing);
+	w.end_array();
+	w.end_object();
+	return out;
+}
+
+}  // namespace timersim

@@ -1,0 +1,49 @@
+// A small streaming JSON writer with fixed, two-space indentation: the
+// same report always serialises to the same bytes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace timersim {
+
+class json_writer {
+public:
+	explicit json_writer(std::string &out) : out_(out) {}
+
+	void begin_object() { open('{'); }
+	void end_object() { close('}'); }
+	void begin_array() { open('['); }
+	void end_array() { close(']'); }
+
+	void key(std::string_view k);
+	void value(std::string_view s);
+	void value(const char *s) { value(std::string_view(s)); }
+	void value(std::uint64_t v);
+	void value(unsigned v) { value(static_cast<std::uint64_t>(v)); }
+	void value(bool v);
+	// Fixed-point with `decimals` digits: no locale, no exponent.
+	void value_fixed(double v, int decimals);
+
+	template <class T>
+	void field(std::string_view k, const T &v)
+	{
+		key(k);
+		value(v);
+	}
+
+private:
+	void open(char c);
+	void close(char c);
+	void separate();
+	void indent();
+	void write_string(std::string_view s);
+
+	std::string &out_;
+	std::vector<bool> first_;	// per open container: nothing written yet
+	bool after_key_ = false;
+};
+
+}  // namespace timersim

@@ -1,0 +1,28 @@
+// The three renderings of a replay: the human report, the JSON report (the
+// keys of ../shared/docs/replay-contract.md and more), and `compare`'s table.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/report/replay_report.h"
+#include "sim/report/json_writer.h"
+
+namespace timersim {
+
+struct text_report_options {
+	unsigned top_functions = 10;
+	bool timing = false;	// wall time: off by default, it is not reproducible
+};
+
+std::string text_report(const replay_report &r, const text_report_options &opt);
+
+// One report as a JSON object, into an open writer (so that `compare` can
+// nest several); json_report() is the whole document for one replay.
+void write_json_report(json_writer &w, const replay_report &r, bool timing);
+std::string json_report(const replay_report &r, bool timing);
+std::string json_compare(const std::vector<replay_report> &reports, bool timing);
+
+std::string compare_table(const std::vector<replay_report> &reports, bool timing);
+
+}  // namespace timersim

@@ -1,0 +1,168 @@
+// The human report: what was read, what the scheme did, where the cascade
+// work went, and how closely the simulation followed the recorded kernel.
+#include <cstdio>
+
+#include "sim/report/report_writers.h"
+#include "sim/report/text_table.h"
+
+namespace timersim {
+
+namespace {
+
+std::string fixed(double v, int decimals)
+{
+	char buf[64];
+	std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+	return buf;
+}
+
+std::string params_line(const replay_report &r)
+{
+	std::string s = r.scheme;
+	const char *sep = ": ";
+	for (const auto &[k, v] : r.scheme_params) {
+		s += sep + k + "=" + v;
+		sep = " ";
+	}
+	return s;
+}
+
+std::string buckets_line(const std::vector<moves_bucket> &buckets)
+{
+	std::string s;
+	for (const moves_bucket &b : buckets) {
+		if (!b.ticks)
+			continue;
+		if (!s.empty())
+			s += "   ";
+		s += b.low == b.high ? num(b.low) : num(b.low) + "-" + num(b.high);
+		s += ": " + num(b.ticks);
+	}
+	return s.empty() ? "-" : s;
+}
+
+void input_section(std::string &out, const replay_report &r)
+{
+	const input_summary &in = r.input;
+	out += "timersim replay of " + in.path + "\n";
+	text_table t("  ", text_table::words);
+	t.row({"input", in.format + ", " + num(in.bytes) + " bytes, " + num(in.lines) +
+				" lines: " + num(in.events) + " events, " + num(in.skipped) +
+				" skipped (" + num(in.malformed) + " malformed)"});
+	t.row({"machine", num(in.cpus) + (in.cpus == 1 ? " CPU" : " CPUs") + ", HZ " + num(in.hz) +
+				  (in.hz_inferred ? " (inferred)" : " (given or default)") + ", " +
+				  num(in.word_bits) + "-bit jiffies" +
+				  (in.word_bits_inferred ? " (inferred)" : "") + ", jiffies " +
+				  num(in.first_jiffies) + " .. " + num(in.last_jiffies)});
+	t.row({"scheme", params_line(r)});
+	out += t.render();
+}
+
+void activity_section(std::string &out, const replay_report &r)
+{
+	const event_counts &e = r.events;
+	const timer_counts &tc = r.timers;
+	out += "\n";
+	text_table t("", text_table::words);
+	t.row({"events", "init " + num(e.timer_init), "start " + num(e.timer_start),
+	       "cancel " + num(e.timer_cancel), "expire " + num(e.timer_expire_entry),
+	       "exit " + num(e.timer_expire_exit), "base_idle " + num(e.timer_base_idle),
+	       "hrtimer " + num(e.hrtimer), "other " + num(e.other)});
+	out += t.render();
+	text_table u("", text_table::words);
+	u.row({"timers", "distinct " + num(tc.distinct), "started " + num(tc.started),
+	       "re-armed " + num(tc.rearmed), "canceled " + num(tc.canceled),
+	       "expired " + num(tc.expired), "pending at end " + num(tc.pending_at_end)});
+	out += u.render();
+	out += "ticks   processed " + num(r.ticks_processed) + (r.drained ? " (drained)" : "") + "\n";
+}
+
+void level_section(std::string &out, const replay_report &r)
+{
+	out += "\nenqueues and cascades by level\n";
+	text_table t;
+	t.row({"level", "enqueued", "cascades", "moved out"});
+	for (const level_enqueue &e : r.enqueue) {
+		std::string calls = "-", moved = "-";
+		for (const level_cascade &c : r.cascade.levels)
+			if (c.level == e.level) {
+				calls = num(c.calls);
+				moved = num(c.moved);
+			}
+		t.row({e.level, num(e.count), calls, moved});
+	}
+	out += t.render();
+
+	const cascade_summary &c = r.cascade;
+	out += "cascade moves  " + num(c.moved_total) + " in all; " + num(c.moved_then_canceled) +
+	       " wasted (moved, then canceled); " + num(c.moved_then_rearmed) +
+	       " moved, then re-armed\n";
+	if (c.max_moved_in_one_tick)
+		out += "  worst tick     " + num(c.max_moved_in_one_tick) + " moves at jiffy " +
+		       num(c.max_moved_jiffy) + " on CPU " + num(c.max_moved_cpu) + "\n";
+	out += "  moves per tick " + buckets_line(c.moves_per_tick) + "\n";
+}
+
+void function_section(std::string &out, const replay_report &r, unsigned top)
+{
+	if (r.functions.empty() || !top)
+		return;
+	out += "\ntop callbacks by cascade moves\n";
+	text_table t;
+	t.row({"function", "moved", "started", "canceled", "expired"});
+	unsigned n = 0;
+	for (const function_stats &f : r.functions) {
+		if (n++ == top)
+			break;
+		t.row({f.function, num(f.moved), num(f.started), num(f.canceled), num(f.expired)});
+	}
+	out += t.render();
+	if (r.functions.size() > top)
+		out += "  (" + num(r.functions.size() - top) + " more callbacks in the JSON report)\n";
+}
+
+void fidelity_section(std::string &out, const replay_report &r)
+{
+	const fidelity_summary &f = r.fidelity;
+	out += "\nfidelity against " + num(f.compared) + " recorded expiries\n";
+	out += "  exact " + num(f.exact) + " (" + percent(f.exact, f.compared) + ")   early " +
+	       num(f.early) + "   late " + num(f.late) + "   unmatched " + num(f.unmatched) +
+	       "   simulated only " + num(f.simulated_only) + "\n";
+
+	const lateness_summary &l = r.lateness;
+	out += "lateness of simulated expiries, jiffies after the requested expiry\n";
+	out += "  on time " + num(l.on_time) + " of " + num(l.expiries) + ", early " + num(l.early) +
+	       ", max " + num(l.max) + ", mean " +
+	       fixed(l.expiries ? static_cast<double>(l.total) / l.expiries : 0.0, 2) + "\n";
+	if (l.max)
+		out += "  distribution   " + buckets_line(l.buckets) + "\n";
+}
+
+void cost_section(std::string &out, const replay_report &r, bool timing)
+{
+	const cost_counters &c = r.costs;
+	out += "\ncosts   insertions " + num(c.insertions) + "   removals " + num(c.removals) +
+	       "   relinks " + num(c.relinks) + "   slot visits " + num(c.slot_visits) +
+	       "   key comparisons " + num(c.key_comparisons) + "   peak memory " +
+	       num(r.peak_scheme_bytes) + " bytes\n";
+	if (timing)
+		out += "time    " + fixed(r.wall_seconds, 3) + " s, " +
+		       fixed(r.input.events ? r.wall_seconds * 1e9 / r.input.events : 0.0, 1) +
+		       " ns per event\n";
+}
+
+}  // namespace
+
+std::string text_report(const replay_report &r, const text_report_options &opt)
+{
+	std::string out;
+	input_section(out, r);
+	activity_section(out, r);
+	level_section(out, r);
+	function_section(out, r, opt.top_functions);
+	fidelity_section(out, r);
+	cost_section(out, r, opt.timing);
+	return out;
+}
+
+}  // namespace timersim
