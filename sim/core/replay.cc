@@ -136,6 +136,7 @@ void replay_engine::set_up()
 	in.word_bits_inferred = !opt_.word_bits && shape.word_bits;
 	word_mask_ = word_bits_ == 32 ? 0xffffffffull : ~std::uint64_t{0};
 	in.cpus = opt_.cpus ? opt_.cpus : std::max(shape.cpus, 1u);
+	kernel_of(shape, in.kernel, in.kernel_scheme);
 
 	// A 32-bit timeline starts one wrap up, so that unwrapping never goes
 	// below zero; reports narrow values back to the word.

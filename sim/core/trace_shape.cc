@@ -60,6 +60,11 @@ trace_shape infer_trace_shape(event_stream &stream, unsigned declared_cpus, std:
 		if (ev->is_timer_event() && ev->timer_digits && !digits)
 			digits = ev->timer_digits;
 
+		if (ev->kind == event_kind::timer_start)
+			shape.start_fields |= ev->has;
+		if (ev->kind == event_kind::timer_expire_entry)
+			shape.expire_fields |= ev->has;
+
 		std::uint64_t j;
 		if (!event_jiffies(*ev, j))
 			continue;
@@ -94,6 +99,24 @@ trace_shape infer_trace_shape(event_stream &stream, unsigned declared_cpus, std:
 			shape.hz = nearest_hz(static_cast<double>(dj) / seconds);
 	}
 	return shape;
+}
+
+void kernel_of(const trace_shape &shape, std::string &kernel, std::string &scheme)
+{
+	scheme = "v48";
+	if (shape.start_fields & EF_BUCKET_EXPIRY)
+		kernel = "Linux 6.8+ (bucket_expiry)";
+	else if (shape.expire_fields & EF_BASECLK)
+		kernel = "Linux 5.2+ (baseclk)";
+	else if (shape.start_fields & (EF_TARGET_CPU | EF_IDX))
+		kernel = "Linux 4.11+ (cpu=, idx=)";
+	else if (shape.start_fields & EF_FLAGS) {
+		kernel = "Linux 4.2-4.10 (flags=0x)";
+		scheme = "classic";
+	} else {
+		kernel = "Linux 3.x-4.1 (no flags)";
+		scheme = "classic";
+	}
 }
 
 }  // namespace timersim

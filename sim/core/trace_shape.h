@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "sim/core/event_stream.h"
 #include "sim/scheme/scheme.h"
@@ -16,7 +17,15 @@ struct trace_shape {
 	unsigned cpus = 0;		// highest CPU seen + 1, at least the declared count
 	bool has_jiffies = false;	// some event in the prologue carries jiffies
 	std::uint64_t first_jiffies = 0;	// raw value of the first one
+	std::uint32_t start_fields = 0;	// event_field bits seen on timer_start
+	std::uint32_t expire_fields = 0;	// ... on timer_expire_entry
 };
+
+// The kernel generation the event fields point to, and its scheme:
+// bucket_expiry 6.8+, baseclk 5.2+, cpu=/idx= 4.11+ (all the non-cascading
+// wheel, "v48"); flags=0x.. 4.2-4.10; none of them: 3.x-4.1 ("classic").
+// 4.2-4.10 is ambiguous (the wheel changed in 4.8): "classic" is assumed.
+void kernel_of(const trace_shape &shape, std::string &kernel, std::string &scheme);
 
 // Jiffies an event carries, raw: timer_start's expires - timeout,
 // timer_expire_entry's now. False for events without jiffies.

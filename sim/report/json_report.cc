@@ -24,6 +24,8 @@ void write_input(json_writer &w, const input_summary &in)
 	w.field("word_bits_inferred", in.word_bits_inferred);
 	w.field("first_jiffies", in.first_jiffies);
 	w.field("last_jiffies", in.last_jiffies);
+	w.field("kernel", in.kernel);
+	w.field("kernel_scheme", in.kernel_scheme);
 	w.end_object();
 }
 

@@ -26,6 +26,10 @@ struct input_summary {
 	bool word_bits_inferred = false;
 	jiffies_t first_jiffies = 0;
 	jiffies_t last_jiffies = 0;
+	// The recording kernel's timer code, told by the fields its
+	// timer_start events carry, and the scheme that models it.
+	std::string kernel;		// e.g. "Linux 6.8+"
+	std::string kernel_scheme;	// "classic" or "v48"
 };
 
 struct event_counts {

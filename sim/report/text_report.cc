@@ -54,6 +54,8 @@ void input_section(std::string &out, const replay_report &r)
 				  num(in.word_bits) + "-bit jiffies" +
 				  (in.word_bits_inferred ? " (inferred)" : "") + ", jiffies " +
 				  num(in.first_jiffies) + " .. " + num(in.last_jiffies)});
+	t.row({"kernel", in.kernel + ": its wheel is the `" + in.kernel_scheme + "` scheme" +
+				 (in.kernel_scheme == r.scheme ? "" : "; this replay models another")});
 	t.row({"scheme", params_line(r)});
 	out += t.render();
 }
