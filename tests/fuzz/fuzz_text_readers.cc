@@ -1,0 +1,77 @@
+// libFuzzer target: arbitrary bytes through the three text readers, strict
+// and lenient, straight from memory and through a small refilled buffer;
+// and through content detection. input_error is the only way out.
+//
+// Sources and packages for scripts/fuzz.sh (no libtracecmd, no babeltrace):
+// fuzz-sources: sim/trace/line_source.cc sim/trace/text_fields.cc sim/trace/text_columns.cc
+// fuzz-sources: sim/trace/text_reader.cc sim/trace/text_detect.cc sim/trace/ftrace_text.cc
+// fuzz-sources: sim/trace/trace_cmd_report.cc sim/trace/perf_script.cc sim/trace/names.cc
+// fuzz-sources: sim/trace/symbols.cc
+// fuzz-pkgs: zlib
+// fuzz-seed-lines: linux-3.6-scp_dest/trace.txt linux-6.18-http/trace.txt
+// fuzz-seed-lines: linux-6.18-http/trace-cmd-report.txt linux-6.18-tcp/perf-script.txt
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "sim/trace/reader.h"
+#include "sim/trace/text_detect.h"
+#include "sim/trace/text_reader.h"
+
+using namespace timersim;
+
+namespace {
+
+// Reads everything, touching every view the reader hands out (ASan checks
+// they point into live memory), and checks the accounting.
+void drain(std::string_view data, trace_format fmt, bool lenient, std::size_t buffer)
+{
+	reader_options opt;
+	opt.lenient = lenient;
+	unsigned sum = 0;
+	try {
+		auto r = make_text_reader_from_memory(data, "fuzz", fmt, opt, buffer);
+		trace_event ev;
+		while (r->next(ev)) {
+			for (char c : ev.name)
+				sum += unsigned(c);
+			for (char c : ev.function)
+				sum += unsigned(c);
+			if (ev.line == 0 || ev.line > r->stats().lines)
+				__builtin_trap();
+		}
+		const reader_stats &st = r->stats();
+		if (st.lines != st.events + st.skipped || st.malformed > st.skipped)
+			__builtin_trap();
+		if (st.bytes != data.size())
+			__builtin_trap();	// a reader that ran to the end consumed it all
+		if (!lenient && st.malformed)
+			__builtin_trap();
+	} catch (const input_error &e) {
+		if (lenient && e.line() != 0)
+			__builtin_trap();	// lenient readers do not throw on a line
+		sum += unsigned(e.reason().size());
+	}
+	volatile unsigned sink = sum;
+	(void)sink;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *bytes, std::size_t size)
+{
+	std::string_view data(reinterpret_cast<const char *>(bytes), size);
+	std::string why;
+	text_head_problem(data.substr(0, detect_head_bytes));
+	detect_text_format(data.substr(0, detect_head_bytes), why);
+	// A small buffer, picked by the input, reaches refills and overlong lines.
+	std::size_t small = 16 + (size ? bytes[0] : 0);
+	for (trace_format fmt : {trace_format::ftrace, trace_format::trace_cmd_report,
+				 trace_format::perf_script})
+		for (bool lenient : {false, true}) {
+			drain(data, fmt, lenient, 0);
+			drain(data, fmt, lenient, small);
+		}
+	return 0;
+}
