@@ -68,7 +68,9 @@ trace_shape infer_trace_shape(event_stream &stream, unsigned declared_cpus, std:
 		std::uint64_t j;
 		if (!event_jiffies(*ev, j))
 			continue;
-		if (j >> 32)
+		// Judge by the printed values: expires - timeout may wrap in
+		// 64-bit arithmetic when a 32-bit counter just wrapped.
+		if ((ev->kind == event_kind::timer_start ? ev->expires : ev->now) >> 32)
 			above_32 = true;
 		if (!shape.has_jiffies) {
 			shape.has_jiffies = true;
