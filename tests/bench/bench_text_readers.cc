@@ -1,0 +1,219 @@
+// Parse throughput of the text readers (bytes/s, events/s), per rendering,
+// over inputs built once, before any timing, from the shared recordings:
+// their event lines repeated to BENCH_TEXT_MB (default 64) MiB.
+//   memory  the reader over an in-memory buffer (parsing alone)
+//   file    open_trace on a page-cached temporary file (plus read(2))
+//   gzip    the same file gzip-compressed (plus inflate)
+// TIMERSIM_BIG_TRACE=FILE adds a run over FILE (scripts/gen-big-trace.sh).
+// Renderings whose recording is absent are skipped with a note.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+#include <zlib.h>
+
+#include "sim/trace/reader.h"
+#include "sim/trace/text_reader.h"
+
+using namespace timersim;
+
+namespace {
+
+// Bench binaries link no tests/support: the few helpers they need.
+std::string shared_trace(const std::string &rel)
+{
+	const char *env = std::getenv("TIMERSIM_SHARED");
+	std::string path = std::string(env && *env ? env : "../shared") + "/traces/" + rel;
+	struct stat st;
+	return ::stat(path.c_str(), &st) == 0 ? path : std::string();
+}
+
+std::string read_whole_file(const std::string &path)
+{
+	FILE *f = std::fopen(path.c_str(), "rb");
+	if (!f)
+		throw std::runtime_error("cannot read " + path);
+	std::string out;
+	char buf[1 << 16];
+	std::size_t n;
+	while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
+		out.append(buf, n);
+	std::fclose(f);
+	return out;
+}
+
+std::vector<std::string> temp_files;
+
+void remove_temp_files()
+{
+	for (const auto &f : temp_files)
+		::unlink(f.c_str());
+}
+
+std::string temp_path(const std::string &name)
+{
+	const char *tmp = std::getenv("TMPDIR");
+	std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/timersim-bench-" +
+			   std::to_string(::getpid()) + "-" + name;
+	temp_files.push_back(path);
+	return path;
+}
+
+std::string write_temp(const std::string &name, const std::string &data)
+{
+	std::string path = temp_path(name);
+	FILE *f = std::fopen(path.c_str(), "wb");
+	if (!f || std::fwrite(data.data(), 1, data.size(), f) != data.size() || std::fclose(f))
+		throw std::runtime_error("cannot write " + path);
+	return path;
+}
+
+std::string write_temp_gzip(const std::string &name, const std::string &data)
+{
+	std::string path = temp_path(name);
+	gzFile gz = gzopen(path.c_str(), "wb6");
+	if (!gz)
+		throw std::runtime_error("cannot write " + path);
+	for (std::size_t off = 0; off < data.size(); off += 1u << 20) {
+		unsigned n = unsigned(std::min<std::size_t>(data.size() - off, 1u << 20));
+		if (gzwrite(gz, data.data() + off, n) != int(n))
+			throw std::runtime_error("gzwrite failed on " + path);
+	}
+	if (gzclose(gz) != Z_OK)
+		throw std::runtime_error("gzclose failed on " + path);
+	return path;
+}
+
+struct bench_input {
+	const char *label;
+	const char *rel;
+	trace_format format;
+	std::string data;	// header once, then the events again and again
+	std::string file, gzip;
+};
+
+bench_input inputs[] = {
+	{"ftrace-3.6", "linux-3.6-scp_dest/trace.txt", trace_format::ftrace, {}, {}, {}},
+	{"ftrace-6.18", "linux-6.18-http/trace.txt", trace_format::ftrace, {}, {}, {}},
+	{"trace-cmd-report", "linux-6.18-http/trace-cmd-report.txt", trace_format::trace_cmd_report, {}, {}, {}},
+	{"perf-script", "linux-6.18-tcp/perf-script.txt", trace_format::perf_script, {}, {}, {}},
+};
+
+std::size_t target_bytes()
+{
+	const char *mb = std::getenv("BENCH_TEXT_MB");
+	long n = mb ? std::atol(mb) : 64;
+	return std::size_t(n > 0 ? n : 64) << 20;
+}
+
+// Header lines (# ..., cpus=) kept once; event lines repeated.
+std::string repeat_events(const std::string &text, std::size_t want)
+{
+	std::size_t body = 0;
+	while (body < text.size() && (text[body] == '#' || text.compare(body, 5, "cpus=") == 0)) {
+		std::size_t nl = text.find('\n', body);
+		body = nl == std::string::npos ? text.size() : nl + 1;
+	}
+	std::string out = text.substr(0, body);
+	out.reserve(want + text.size());
+	while (out.size() < want)
+		out.append(text, body, std::string::npos);
+	return out;
+}
+
+// Reads everything; returns the number of events.
+std::uint64_t drain(trace_reader &r)
+{
+	trace_event ev;
+	std::uint64_t n = 0;
+	while (r.next(ev)) {
+		benchmark::DoNotOptimize(ev.expires);
+		n++;
+	}
+	return n;
+}
+
+void report(benchmark::State &state, std::uint64_t bytes, std::uint64_t events)
+{
+	state.SetBytesProcessed(std::int64_t(bytes));
+	state.counters["events/s"] = benchmark::Counter(double(events), benchmark::Counter::kIsRate);
+	state.counters["MB/s"] = benchmark::Counter(double(bytes) / 1e6, benchmark::Counter::kIsRate);
+}
+
+void bm_memory(benchmark::State &state, const bench_input *in)
+{
+	reader_options opt;
+	std::uint64_t bytes = 0, events = 0;
+	for (auto _ : state) {
+		auto r = make_text_reader_from_memory(in->data, in->label, in->format, opt);
+		events += drain(*r);
+		bytes += r->stats().bytes;
+	}
+	report(state, bytes, events);
+}
+
+void bm_path(benchmark::State &state, const std::string *path, trace_format fmt)
+{
+	reader_options opt;
+	std::uint64_t bytes = 0, events = 0;
+	for (auto _ : state) {
+		auto r = open_trace(*path, fmt, opt);
+		events += drain(*r);
+		bytes += r->stats().bytes;
+	}
+	report(state, bytes, events);
+}
+
+std::string big_trace;
+
+void register_all()
+{
+	std::size_t want = target_bytes();
+	for (auto &in : inputs) {
+		std::string path = shared_trace(in.rel);
+		if (path.empty()) {
+			std::fprintf(stderr, "SKIP: ../shared/traces/%s absent: no %s benchmarks\n",
+				     in.rel, in.label);
+			continue;
+		}
+		in.data = repeat_events(read_whole_file(path), want);
+		in.file = write_temp(std::string(in.label) + ".txt", in.data);
+		in.gzip = write_temp_gzip(std::string(in.label) + ".txt.gz", in.data);
+		std::string name = in.label;
+		benchmark::RegisterBenchmark(("text_memory/" + name).c_str(), bm_memory, &in)
+			->Unit(benchmark::kMillisecond);
+		benchmark::RegisterBenchmark(("text_file/" + name).c_str(), bm_path, &in.file,
+					     trace_format::auto_detect)
+			->Unit(benchmark::kMillisecond);
+		benchmark::RegisterBenchmark(("text_gzip/" + name).c_str(), bm_path, &in.gzip,
+					     trace_format::auto_detect)
+			->Unit(benchmark::kMillisecond);
+	}
+	const char *big = std::getenv("TIMERSIM_BIG_TRACE");
+	if (big && *big) {
+		big_trace = big;
+		benchmark::RegisterBenchmark("text_file/big-trace", bm_path, &big_trace,
+					     trace_format::auto_detect)
+			->Unit(benchmark::kMillisecond)->Iterations(1);
+	}
+}
+
+}  // namespace
+
+int main(int argc, char **argv)
+{
+	benchmark::Initialize(&argc, argv);
+	if (benchmark::ReportUnrecognizedArguments(argc, argv))
+		return 1;
+	std::atexit(remove_temp_files);
+	register_all();
+	benchmark::RunSpecifiedBenchmarks();
+	benchmark::Shutdown();
+	return 0;
+}
