@@ -3,6 +3,7 @@
 
 #include "sim/core/errors.h"
 #include "sim/scheme/classic.h"
+#include "sim/scheme/factories.h"
 #include "sim/scheme/scheme.h"
 
 namespace timersim {
@@ -17,6 +18,14 @@ const std::vector<scheme_entry> &registry()
 {
 	static const std::vector<scheme_entry> entries = {
 		{"classic", make_classic_scheme},
+		{"v48", make_v48_scheme},
+		{"hashed", make_hashed_scheme},
+		{"kafka", make_kafka_scheme},
+		{"heap", make_heap_scheme},
+		{"heap4", make_heap4_scheme},
+		{"sorted-list", make_sorted_list_scheme},
+		{"list", make_list_scheme},
+		{"wheel-overflow", make_wheel_overflow_scheme},
 	};
 	return entries;
 }

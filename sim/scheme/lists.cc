@@ -1,0 +1,279 @@
+// `sorted-list` and `list`: Varghese & Lauck's schemes 2 and 1, one
+// doubly linked list per base, linked through each timer (intrusive).
+//
+// sorted-list (scheme 2): kept in due order. A start walks from the tail
+// (recent starts tend to expire last) to the last timer due no later, so
+// timers due in the same jiffy stay in start order; the tick only looks at
+// the head.
+//
+// list (scheme 1): unordered; a start appends. Every tick scans the whole
+// list for timers due (PER_TICK_BOOKKEEPING). The scan's cost is counted
+// for every tick the list is not empty; the simulator itself only walks
+// the list at jiffies where something can be due (no earlier than the
+// least due value seen, a lower bound kept on start and refreshed by each
+// walk) - same expiries, same counts, less waiting.
+//
+// Cost units:
+//                    sorted-list                    list
+//   insertions       starts                         starts
+//   removals         cancels, re-arms, expiries     cancels, re-arms, expiries
+//   relinks          0                              0
+//   slot_visits      nodes passed by a start's      nodes scanned: the list's
+//                    walk; one head look per        length, every tick it is
+//                    jiffy with expiries            not empty
+//   key_comparisons  due comparisons of the walk    one per node scanned
+//                    and of the head look
+//
+// Ticks reported: sorted-list, each jiffy with expiries; list, each jiffy
+// at which the list is not empty.
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/scheme/factories.h"
+#include "sim/scheme/params.h"
+#include "sim/scheme/per_cpu_scheme.h"
+
+namespace timersim {
+
+namespace {
+
+constexpr timer_id NIL = std::numeric_limits<timer_id>::max();
+
+// Intrusive list links, indexed by timer id; each base has a head and tail.
+class list_links {
+public:
+	struct base_list {
+		timer_id head = NIL, tail = NIL;
+		std::uint64_t size = 0;
+	};
+
+	void grow(std::size_t n)
+	{
+		next_.resize(n, NIL);
+		prev_.resize(n, NIL);
+		linked_.resize(n, false);
+	}
+
+	timer_id next(timer_id t) const { return next_[t]; }
+	timer_id prev(timer_id t) const { return prev_[t]; }
+	bool linked(timer_id t) const { return linked_[t]; }
+
+	// Insert t after `at` (NIL: at the head).
+	void insert_after(base_list &l, timer_id at, timer_id t)
+	{
+		timer_id n = at == NIL ? l.head : next_[at];
+		prev_[t] = at;
+		next_[t] = n;
+		if (at == NIL)
+			l.head = t;
+		else
+			next_[at] = t;
+		if (n == NIL)
+			l.tail = t;
+		else
+			prev_[n] = t;
+		linked_[t] = true;
+		l.size++;
+	}
+
+	void remove(base_list &l, timer_id t)
+	{
+		timer_id p = prev_[t], n = next_[t];
+		if (p == NIL)
+			l.head = n;
+		else
+			next_[p] = n;
+		if (n == NIL)
+			l.tail = p;
+		else
+			prev_[n] = p;
+		next_[t] = prev_[t] = NIL;
+		linked_[t] = false;
+		l.size--;
+	}
+
+	std::uint64_t bytes() const { return next_.size() * (2 * sizeof(timer_id) + 1); }
+
+private:
+	std::vector<timer_id> next_, prev_;
+	std::vector<bool> linked_;
+};
+
+class list_scheme_base : public per_cpu_scheme {
+public:
+	using per_cpu_scheme::per_cpu_scheme;
+
+	std::string check() const override
+	{
+		for (unsigned cpu = 0; cpu < lists_.size(); cpu++) {
+			const auto &l = lists_[cpu];
+			std::uint64_t n = 0;
+			timer_id prev = NIL;
+			for (timer_id t = l.head; t != NIL; prev = t, t = links_.next(t), n++) {
+				if (links_.prev(t) != prev)
+					return "broken back link at timer " + std::to_string(t);
+				const record &r = rec_of(t);
+				if (!r.pending || r.cpu != cpu)
+					return "timer " + std::to_string(t) + " listed but not pending here";
+				if (sorted() && prev != NIL && rec_of(prev).due > r.due)
+					return "out of order at timer " + std::to_string(t);
+				if (n > l.size)
+					return "list longer than its count";
+			}
+			if (l.tail != prev || n != l.size || n != pending_on(cpu))
+				return "base " + std::to_string(cpu) + " lists " + std::to_string(n) +
+				       " timers for " + std::to_string(pending_on(cpu)) + " pending";
+		}
+		return "";
+	}
+
+protected:
+	virtual bool sorted() const = 0;
+
+	void reset_bases(unsigned ncpus, jiffies_t) override
+	{
+		lists_.assign(ncpus, {});
+		links_ = {};
+		live_ = peak_ = 0;
+	}
+
+	void timers_grew(std::size_t n) override { links_.grow(n); }
+
+	void unlink(unsigned cpu, timer_id t) override
+	{
+		links_.remove(lists_[cpu], t);
+		live_--;
+	}
+
+	void counted_link() { peak_ = std::max(peak_, ++live_); }
+
+	std::uint64_t peak_structure_bytes() const override
+	{
+		return links_.bytes() + lists_.size() * sizeof(list_links::base_list);
+	}
+
+	std::vector<list_links::base_list> lists_;
+	list_links links_;
+	std::uint64_t live_ = 0, peak_ = 0;
+};
+
+class sorted_list_scheme final : public list_scheme_base {
+public:
+	explicit sorted_list_scheme(const scheme_options &opt)
+		: list_scheme_base("sorted-list", opt, {}) {}
+
+private:
+	bool sorted() const override { return true; }
+
+	void link(unsigned cpu, timer_id t, jiffies_t due, std::uint32_t) override
+	{
+		auto &l = lists_[cpu];
+		timer_id at = l.tail;
+		while (at != NIL) {
+			costs_.slot_visits++;
+			costs_.key_comparisons++;
+			if (rec_of(at).due <= due)
+				break;
+			at = links_.prev(at);
+		}
+		links_.insert_after(l, at, t);
+		counted_link();
+		enqueued(t, 0);
+	}
+
+	void run(unsigned cpu, jiffies_t upto) override
+	{
+		auto &l = lists_[cpu];
+		while (l.head != NIL && rec_of(l.head).due <= upto) {
+			jiffies_t jiffy = rec_of(l.head).due;
+			tick(cpu, jiffy);
+			costs_.slot_visits++;
+			while (l.head != NIL) {
+				costs_.key_comparisons++;
+				if (rec_of(l.head).due != jiffy)
+					break;
+				timer_id t = l.head;
+				links_.remove(l, t);
+				live_--;
+				fire(cpu, t, jiffy);
+			}
+		}
+	}
+};
+
+class list_scheme final : public list_scheme_base {
+public:
+	explicit list_scheme(const scheme_options &opt) : list_scheme_base("list", opt, {}) {}
+
+private:
+	bool sorted() const override { return false; }
+
+	void reset_bases(unsigned ncpus, jiffies_t start) override
+	{
+		list_scheme_base::reset_bases(ncpus, start);
+		least_due_.assign(ncpus, std::numeric_limits<jiffies_t>::max());
+	}
+
+	void link(unsigned cpu, timer_id t, jiffies_t due, std::uint32_t) override
+	{
+		links_.insert_after(lists_[cpu], lists_[cpu].tail, t);
+		least_due_[cpu] = std::min(least_due_[cpu], due);
+		counted_link();
+		enqueued(t, 0);
+	}
+
+	void run(unsigned cpu, jiffies_t upto) override
+	{
+		auto &l = lists_[cpu];
+		jiffies_t jiffy = clock(cpu);
+
+		while (jiffy <= upto && l.size) {
+			// Ticks before anything can be due: each scans the list.
+			jiffies_t scan_at = std::min(std::max(least_due_[cpu], jiffy), upto);
+			for (; jiffy < scan_at; jiffy++)
+				quiet_tick(cpu, jiffy, l.size);
+			quiet_tick(cpu, jiffy, l.size);
+			jiffies_t least = std::numeric_limits<jiffies_t>::max();
+			for (timer_id t = l.head, n; t != NIL; t = n) {
+				n = links_.next(t);
+				jiffies_t due = rec_of(t).due;
+				if (due <= jiffy) {
+					links_.remove(l, t);
+					live_--;
+					fire(cpu, t, jiffy);
+				} else if (due < least) {
+					least = due;
+				}
+			}
+			least_due_[cpu] = least;
+			jiffy++;
+		}
+	}
+
+	void quiet_tick(unsigned cpu, jiffies_t jiffy, std::uint64_t n)
+	{
+		tick(cpu, jiffy);
+		costs_.slot_visits += n;
+		costs_.key_comparisons += n;
+	}
+
+	std::vector<jiffies_t> least_due_;
+};
+
+}  // namespace
+
+std::unique_ptr<scheme> make_sorted_list_scheme(const scheme_options &opt)
+{
+	resolve_params("sorted-list", {}, opt.params);
+	return std::make_unique<sorted_list_scheme>(opt);
+}
+
+std::unique_ptr<scheme> make_list_scheme(const scheme_options &opt)
+{
+	resolve_params("list", {}, opt.params);
+	return std::make_unique<list_scheme>(opt);
+}
+
+}  // namespace timersim

@@ -1,0 +1,365 @@
+// `v48`: the kernel/ non-cascading wheel (Linux 4.8+, 6.x semantics) behind
+// the scheme interface.
+//
+// Each CPU has the kernel's two bases, standard and deferrable; a traced
+// timer is a v48::timer_list whose `data` is its timer_id. A start is
+// __mod_timer() at the base's current jiffy (clock(cpu), the jiffy not yet
+// processed): forward_timer_base(), the same-bucket shortcut for a timer
+// re-armed on the base that holds it (only `expires` changes, nothing is
+// enqueued or reported), else detach, migrate and enqueue. A recorded
+// start on another CPU always moves the timer there (the kernel's shortcut
+// would keep it on its old base, but then no event would have been traced).
+//
+// Running: the timer softirq runs at a jiffy only when a base is due
+// (next_expiry), so advance() jumps from one due jiffy to the next and
+// reports a tick only for those.
+//
+// Bases and idle (6.9+, parameters tmigr=on, idle=on): pinned timers go to
+// the CPU's local base, other timers to its global base, deferrable ones to
+// its deferrable base. Global timers are expired when due by whichever CPU
+// gets there (the timer migration hierarchy expires an idle CPU's global
+// timers remotely): advancing any CPU also runs the other CPUs' due global
+// buckets, reported on their own CPU. A CPU that is idle (timer_base_idle
+// events, set_idle()) does not run its deferrable base; it wakes for its own
+// local and global timers and, as the migrator, for other CPUs' global
+// timers, and then runs its deferrable timers that are due. After it leaves
+// idle its deferrable timers run again, from the first jiffy the replay
+// moves it on to (the jiffy given with the wake is the latest any event
+// carried, which lags while all CPUs sleep). tmigr=off gives the 4.8 .. 6.8
+// layout, one standard base per CPU that an idle CPU wakes for; idle=off
+// ignores idle.
+//
+// Cost units:
+//   insertions       enqueue_timer() calls (start/re-arm; not the shortcut)
+//   removals         detaches: cancel, re-arm that re-enqueues, expiry
+//   relinks          0: timers never move
+//   slot_visits      buckets tested by collect_expired_timers() plus levels
+//                    searched by timer_recalc_next_expiry()
+//   key_comparisons  bucket expiries compared with next_expiry (enqueue,
+//                    recalculation)
+#include <algorithm>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernel/v48_wheel.h"
+#include "sim/core/errors.h"
+#include "sim/scheme/params.h"
+#include "sim/scheme/factories.h"
+#include "sim/trace/event.h"
+
+namespace timersim {
+
+namespace {
+
+struct v48_hooks {
+	scheme_observer *sink = nullptr;
+	cost_counters *costs = nullptr;
+	unsigned cpu = 0;
+	jiffies_t jiffy = 0;	// the jiffy being processed, widened
+};
+
+template <class Timer>
+struct forwarding_observer {
+	v48_hooks *hooks = nullptr;
+
+	template <class Word>
+	void enqueued(const Timer &t, unsigned level, Word)
+	{
+		hooks->costs->insertions++;
+		hooks->sink->enqueued(static_cast<timer_id>(t.data), level + 1);
+	}
+	void visited(unsigned buckets) { hooks->costs->slot_visits += buckets; }
+	void compared(unsigned count) { hooks->costs->key_comparisons += count; }
+	template <class Word> void collecting(Word, Word) {}
+	template <class Word>
+	void expiring(const Timer &t, Word)
+	{
+		hooks->costs->removals++;
+		hooks->sink->expired(static_cast<timer_id>(t.data), hooks->cpu, hooks->jiffy);
+	}
+};
+
+template <class Geometry, class Word>
+class v48_scheme final : public scheme {
+	using config = kernel::v48::wheel_config<Geometry, Word, forwarding_observer>;
+	using bases_t = kernel::v48::cpu_bases<config>;
+	using base_t = kernel::v48::timer_base<config>;
+	using timer_t = kernel::v48::timer_list<config>;
+
+	struct cpu_state {
+		bases_t bases;
+		v48_hooks hooks;
+		jiffies_t clock = 0;	// next jiffy to process
+		jiffies_t def_hold = 0;	// deferrable timers wait until this jiffy
+		jiffies_t global_clock = 0;	// next jiffy of the global base
+		bool idle = false;
+		bool waking = false;	// left idle; not yet moved on since
+		std::uint64_t pending = 0;
+	};
+
+public:
+	v48_scheme(const scheme_options &opt, std::vector<std::pair<std::string, std::string>> params,
+		   bool model_idle, bool tmigr)
+		: opt_(opt), params_(std::move(params)), model_idle_(model_idle), tmigr_(tmigr)
+	{
+	}
+
+	std::string name() const override { return "v48"; }
+
+	std::vector<std::pair<std::string, std::string>> params() const override
+	{
+		std::vector<std::pair<std::string, std::string>> p = {
+			{"hz", std::to_string(opt_.hz)},
+			{"word_bits", std::to_string(sizeof(Word) * 8)},
+			{"lvl_depth", std::to_string(Geometry::LVL_DEPTH)},
+		};
+		p.insert(p.end(), params_.begin(), params_.end());
+		return p;
+	}
+
+	void reset(unsigned ncpus, jiffies_t start, scheme_observer *obs) override
+	{
+		cpus_.clear();
+		timers_.clear();
+		costs_ = {};
+		peak_timers_ = 0;
+		for (unsigned cpu = 0; cpu < ncpus; cpu++) {
+			auto s = std::make_unique<cpu_state>();
+			kernel::v48::init_cpu_bases(s->bases, cpu, static_cast<Word>(start));
+			s->hooks = {obs, &costs_, cpu, start};
+			for (auto &b : s->bases.base)
+				b.observer.hooks = &s->hooks;
+			s->clock = start;
+			s->def_hold = start;
+			s->global_clock = start;
+			cpus_.push_back(std::move(s));
+		}
+	}
+
+	bool start(timer_id id, unsigned cpu, jiffies_t expires, std::uint32_t flags) override
+	{
+		timer_t *t = timer(id);
+		cpu_state &target = *cpus_.at(cpu);
+		bool was_pending = kernel::v48::timer_pending(t);
+		unsigned kind = (flags & TF_DEFERRABLE) ? unsigned{kernel::v48::TIMER_DEFERRABLE} : 0u;
+		unsigned options = 0;
+
+		if (was_pending) {
+			// The shortcut applies only where the timer already is.
+			if (t->base->cpu != cpu || (t->flags & kernel::v48::TIMER_DEFERRABLE) != kind ||
+			    ((t->flags & kernel::v48::TIMER_PINNED) != 0) != ((flags & TF_PINNED) || !tmigr_))
+				options = kernel::v48::MOD_TIMER_NOTPENDING;
+			cpus_[t->base->cpu]->pending--;
+		}
+		// Without the migration model every CPU has one standard base
+		// (4.8 .. 6.8): pin all non-deferrable timers to the local one.
+		bool pinned = (flags & TF_PINNED) || !tmigr_;
+		t->flags = kind | (pinned ? unsigned{kernel::v48::TIMER_PINNED} : 0u);
+
+		std::uint64_t before = costs_.insertions;
+		kernel::v48::__mod_timer(target.bases, t, static_cast<Word>(expires),
+					 static_cast<Word>(target.clock), options);
+		if (was_pending && costs_.insertions != before)
+			costs_.removals++;
+		cpus_[t->base->cpu]->pending++;
+		return was_pending;
+	}
+
+	bool cancel(timer_id id) override
+	{
+		if (id >= timers_.size() || !kernel::v48::timer_pending(&timers_[id]))
+			return false;
+		timer_t *t = &timers_[id];
+		cpus_[t->base->cpu]->pending--;
+		costs_.removals++;
+		return kernel::v48::del_timer(t) == 1;
+	}
+
+	bool pending(timer_id id) const override
+	{
+		return id < timers_.size() && kernel::v48::timer_pending(&timers_[id]);
+	}
+
+	void advance(unsigned cpu, jiffies_t upto) override
+	{
+		cpu_state &s = *cpus_.at(cpu);
+		// Wrap-safe comparisons of a 32-bit wheel need steps < 2^31.
+		constexpr jiffies_t step = jiffies_t{1} << 30;
+
+		while (s.clock <= upto) {
+			jiffies_t to = upto - s.clock >= step ? s.clock + step - 1 : upto;
+			advance_within(s, to);
+		}
+	}
+
+	void set_idle(unsigned cpu, bool idle, jiffies_t now) override
+	{
+		if (!model_idle_)
+			return;
+		cpu_state &s = *cpus_.at(cpu);
+		if (now > 0)
+			advance(cpu, now - 1);
+		if (s.idle == idle)
+			return;
+		s.idle = idle;
+		s.bases.base[kernel::v48::BASE_LOCAL].is_idle = idle;
+		s.waking = !idle;
+	}
+
+	jiffies_t clock(unsigned cpu) const override { return cpus_.at(cpu)->clock; }
+
+	std::uint64_t pending_on(unsigned cpu) const override { return cpus_.at(cpu)->pending; }
+
+	unsigned levels() const override { return Geometry::LVL_DEPTH; }
+	std::string level_name(unsigned level) const override
+	{
+		return "LVL" + std::to_string(level - 1);
+	}
+
+	const cost_counters &costs() const override { return costs_; }
+
+	std::uint64_t peak_memory_bytes() const override
+	{
+		return cpus_.size() * sizeof(bases_t) + peak_timers_ * sizeof(timer_t);
+	}
+
+private:
+	// A wheel value as simulation time, near `ref`.
+	static jiffies_t widen(jiffies_t ref, Word w)
+	{
+		using sword = kernel::signed_word<Word>;
+		return ref + static_cast<jiffies_t>(static_cast<std::int64_t>(
+				     static_cast<sword>(static_cast<Word>(w - static_cast<Word>(ref)))));
+	}
+
+	// Global timers (6.9+ timer migration): an active CPU expires an idle
+	// one's global timers when they are due. Base cpu's global timers due
+	// by `to` fire now, reported on cpu, without waking it.
+	void run_global(cpu_state &s, jiffies_t to)
+	{
+		base_t &g = s.bases.base[kernel::v48::BASE_GLOBAL];
+
+		while (s.global_clock <= to) {
+			jiffies_t due = std::max(widen(s.global_clock, g.next_expiry), s.global_clock);
+			if (due > to) {
+				s.global_clock = to + 1;
+				return;
+			}
+			s.hooks.jiffy = due;
+			s.hooks.sink->tick(s.hooks.cpu, due);
+			kernel::v48::run_timer_base(g, static_cast<Word>(due));
+			s.global_clock = due + 1;
+		}
+	}
+
+	// One softirq per due jiffy in [s.clock, to], to - s.clock < 2^30.
+	// The CPU's own global timers wake it when idle (it handles them
+	// itself if no other CPU has by then).
+	void advance_within(cpu_state &s, jiffies_t to)
+	{
+		base_t &local = s.bases.base[kernel::v48::BASE_LOCAL];
+		base_t &global = s.bases.base[kernel::v48::BASE_GLOBAL];
+		base_t &def = s.bases.base[kernel::v48::BASE_DEF];
+
+		if (s.waking && !s.idle) {
+			// The jiffy of a wake is the latest one any event carried,
+			// which lags while CPUs sleep. The first time the core then
+			// moves this CPU on, to `to`, it is certainly awake: that is
+			// when overdue deferrable timers run.
+			s.def_hold = to;
+			s.waking = false;
+		}
+		while (s.clock <= to) {
+			// An idle CPU programs its tick from fresh next expiries
+			// of its local and global bases, not the deferrable one.
+			Word l = s.idle ? kernel::v48::next_timer_interrupt(local) : local.next_expiry;
+			Word g = s.idle ? kernel::v48::next_timer_interrupt(global) : global.next_expiry;
+			jiffies_t due = std::max(std::min(widen(s.clock, l), widen(s.clock, g)), s.clock);
+			// Other CPUs' global timers are expired when due, here
+			// (the migrator: an idle CPU wakes for them, and runs its
+			// deferrable timers then).
+			if (tmigr_)
+				for (auto &other : cpus_)
+					if (other.get() != &s) {
+						base_t &og = other->bases.base[kernel::v48::BASE_GLOBAL];
+						jiffies_t o = std::max(widen(other->global_clock,
+									 kernel::v48::next_timer_interrupt(og)),
+								       other->global_clock);
+						due = std::min(due, std::max(o, s.clock));
+					}
+			if (!s.idle)
+				due = std::min(due, std::max({widen(s.clock, def.next_expiry), s.def_hold, s.clock}));
+			if (due > to) {
+				s.clock = to + 1;
+				break;
+			}
+			s.hooks.jiffy = due;
+			s.hooks.sink->tick(s.hooks.cpu, due);
+			bool woke = kernel::v48::run_timer_base(local, static_cast<Word>(due));
+			woke |= kernel::v48::run_timer_base(global, static_cast<Word>(due));
+			if (tmigr_)
+				for (auto &other : cpus_)
+					if (other.get() != &s && other->global_clock <= due) {
+						std::uint64_t fired = costs_.removals;
+						run_global(*other, due);
+						woke |= wake_for_remote_ && costs_.removals != fired;
+					}
+			if (woke || (!s.idle && due >= s.def_hold))
+				kernel::v48::run_timer_base(def, static_cast<Word>(due));
+			s.clock = due + 1;
+		}
+		s.global_clock = std::max(s.global_clock, s.clock);
+	}
+
+	timer_t *timer(timer_id id)
+	{
+		while (timers_.size() <= id) {
+			timers_.emplace_back();
+			kernel::v48::init_timer(&timers_.back(), timers_.size() - 1);
+		}
+		if (timers_.size() > peak_timers_)
+			peak_timers_ = timers_.size();
+		return &timers_[id];
+	}
+
+	scheme_options opt_;
+	std::vector<std::pair<std::string, std::string>> params_;
+	bool model_idle_;
+	bool tmigr_;
+	bool wake_for_remote_ = true;
+	std::vector<std::unique_ptr<cpu_state>> cpus_;
+	std::deque<timer_t> timers_;	// deque: growing keeps addresses stable
+	std::uint64_t peak_timers_ = 0;
+	cost_counters costs_;
+};
+
+template <class Geometry>
+std::unique_ptr<scheme> make_with_width(const scheme_options &opt,
+					std::vector<std::pair<std::string, std::string>> p, bool idle,
+					bool tmigr)
+{
+	if (opt.word_bits == 32)
+		return std::make_unique<v48_scheme<Geometry, std::uint32_t>>(opt, std::move(p), idle, tmigr);
+	return std::make_unique<v48_scheme<Geometry, std::uint64_t>>(opt, std::move(p), idle, tmigr);
+}
+
+}  // namespace
+
+std::unique_ptr<scheme> make_v48_scheme(const scheme_options &opt)
+{
+	auto p = resolve_params("v48",
+				{{"idle", "on", "on|off (model NOHZ idle for deferrable timers)"},
+				 {"tmigr", "on", "on|off (6.9+ local/global bases, global timers expired by any active CPU)"}},
+				opt.params);
+	bool idle = param_bool("v48", "idle", param_value(p, "idle"));
+	bool tmigr = param_bool("v48", "tmigr", param_value(p, "tmigr"));
+	if (opt.word_bits != 32 && opt.word_bits != 64)
+		throw usage_error("v48: word bits must be 32 or 64");
+	if (kernel::v48::lvl_depth_for_hz(opt.hz) == 9)
+		return make_with_width<kernel::v48::geometry_hz_gt_100>(opt, std::move(p), idle, tmigr);
+	return make_with_width<kernel::v48::geometry_hz_le_100>(opt, std::move(p), idle, tmigr);
+}
+
+}  // namespace timersim

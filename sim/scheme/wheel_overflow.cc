@@ -1,0 +1,234 @@
+// `wheel-overflow`: a basic single-level wheel of N slots per base (Varghese
+// & Lauck's scheme 4, bounded to N jiffies ahead) with a sorted overflow
+// list for timers beyond its range. Each tick first moves the overflow's
+// head timers that have come within range into their slots (a relink),
+// then runs the slot of the jiffy: every timer in it is due then, as a slot
+// only ever holds timers less than N jiffies ahead.
+//
+// Parameter: slots=N (default 256).
+// Levels: 1 the wheel, 2 the overflow list.
+//
+// Cost units:
+//   insertions       starts (into a slot, or into the overflow list)
+//   removals         cancels, re-arms, expiries
+//   relinks          overflow timers moved into the wheel (moved from level 2)
+//   slot_visits      one slot per tick; overflow nodes passed by a start's
+//                    walk
+//   key_comparisons  due comparisons: the overflow walk, and the overflow
+//                    head looked at each tick
+//
+// A tick is reported for every jiffy while the base holds timers; a base
+// with none does no work (it would find its slots empty).
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/scheme/factories.h"
+#include "sim/scheme/params.h"
+#include "sim/scheme/per_cpu_scheme.h"
+
+namespace timersim {
+
+namespace {
+
+constexpr timer_id NIL = std::numeric_limits<timer_id>::max();
+constexpr std::uint32_t IN_OVERFLOW = std::numeric_limits<std::uint32_t>::max();
+
+class wheel_overflow_scheme final : public per_cpu_scheme {
+	struct list {
+		timer_id head = NIL, tail = NIL;
+		std::uint64_t size = 0;
+	};
+	struct base {
+		std::vector<list> slots;
+		list overflow;
+		std::uint64_t count = 0;
+	};
+
+public:
+	wheel_overflow_scheme(const scheme_options &opt, std::vector<std::pair<std::string, std::string>> p,
+			      unsigned slots)
+		: per_cpu_scheme("wheel-overflow", opt, std::move(p)), nslots_(slots)
+	{
+	}
+
+	unsigned levels() const override { return 2; }
+	std::string level_name(unsigned level) const override { return level == 1 ? "wheel" : "overflow"; }
+
+	std::string check() const override
+	{
+		for (unsigned cpu = 0; cpu < bases_.size(); cpu++) {
+			const base &b = bases_[cpu];
+			std::uint64_t n = 0;
+			for (unsigned s = 0; s < nslots_; s++) {
+				std::string e = check_list(b.slots[s], cpu, s, n);
+				if (!e.empty())
+					return e;
+			}
+			std::string e = check_list(b.overflow, cpu, IN_OVERFLOW, n);
+			if (!e.empty())
+				return e;
+			if (n != b.count || n != pending_on(cpu))
+				return "base " + std::to_string(cpu) + " holds " + std::to_string(n) + " for " +
+				       std::to_string(pending_on(cpu)) + " pending";
+		}
+		return "";
+	}
+
+private:
+	std::string check_list(const list &l, unsigned cpu, std::uint32_t slot, std::uint64_t &n) const
+	{
+		timer_id prev = NIL;
+		std::uint64_t here = 0;
+		for (timer_id t = l.head; t != NIL; prev = t, t = next_[t], here++) {
+			const record &r = rec_of(t);
+			if (prev_[t] != prev || where_[t] != slot)
+				return "broken links at timer " + std::to_string(t);
+			if (!r.pending || r.cpu != cpu)
+				return "timer " + std::to_string(t) + " linked but not pending here";
+			jiffies_t c = clock(cpu);
+			if (slot == IN_OVERFLOW) {
+				if (prev != NIL && rec_of(prev).due > r.due)
+					return "overflow out of order at timer " + std::to_string(t);
+			} else if (r.due % nslots_ != slot || r.due < c || r.due - c >= nslots_) {
+				return "timer " + std::to_string(t) + " due " + std::to_string(r.due) +
+				       " in slot " + std::to_string(slot) + " at clock " + std::to_string(c);
+			}
+		}
+		if (prev != l.tail || here != l.size)
+			return "list count or tail wrong";
+		n += here;
+		return "";
+	}
+
+	void reset_bases(unsigned ncpus, jiffies_t) override
+	{
+		bases_.assign(ncpus, base{});
+		for (auto &b : bases_)
+			b.slots.assign(nslots_, list{});
+		next_.clear();
+		prev_.clear();
+		where_.clear();
+	}
+
+	void timers_grew(std::size_t n) override
+	{
+		next_.resize(n, NIL);
+		prev_.resize(n, NIL);
+		where_.resize(n, 0);
+	}
+
+	void insert_after(list &l, timer_id at, timer_id t, std::uint32_t where)
+	{
+		timer_id n = at == NIL ? l.head : next_[at];
+		prev_[t] = at;
+		next_[t] = n;
+		(at == NIL ? l.head : next_[at]) = t;
+		(n == NIL ? l.tail : prev_[n]) = t;
+		where_[t] = where;
+		l.size++;
+	}
+
+	void remove(list &l, timer_id t)
+	{
+		timer_id p = prev_[t], n = next_[t];
+		(p == NIL ? l.head : next_[p]) = n;
+		(n == NIL ? l.tail : prev_[n]) = p;
+		next_[t] = prev_[t] = NIL;
+		l.size--;
+	}
+
+	list &list_of(base &b, timer_id t) { return where_[t] == IN_OVERFLOW ? b.overflow : b.slots[where_[t]]; }
+
+	// Into the slot of its jiffy when within range of `now`, the next
+	// jiffy the base processes; else into the overflow, in due order.
+	void place(base &b, timer_id t, jiffies_t due, jiffies_t now)
+	{
+		if (due - now < nslots_) {
+			list &s = b.slots[due % nslots_];
+			insert_after(s, s.tail, t, static_cast<std::uint32_t>(due % nslots_));
+			return;
+		}
+		timer_id at = b.overflow.tail;
+		while (at != NIL) {
+			costs_.slot_visits++;
+			costs_.key_comparisons++;
+			if (rec_of(at).due <= due)
+				break;
+			at = prev_[at];
+		}
+		insert_after(b.overflow, at, t, IN_OVERFLOW);
+	}
+
+	void link(unsigned cpu, timer_id t, jiffies_t due, std::uint32_t) override
+	{
+		base &b = bases_[cpu];
+		place(b, t, due, clock(cpu));
+		b.count++;
+		total_++;
+		peak_ = std::max(peak_, total_);
+		enqueued(t, where_[t] == IN_OVERFLOW ? 2 : 1);
+	}
+
+	void unlink(unsigned cpu, timer_id t) override
+	{
+		base &b = bases_[cpu];
+		remove(list_of(b, t), t);
+		b.count--;
+		total_--;
+	}
+
+	void run(unsigned cpu, jiffies_t upto) override
+	{
+		base &b = bases_[cpu];
+		for (jiffies_t jiffy = clock(cpu); jiffy <= upto && b.count; jiffy++) {
+			tick(cpu, jiffy);
+			std::uint32_t moved_now = 0;
+			while (b.overflow.head != NIL) {
+				timer_id t = b.overflow.head;
+				costs_.key_comparisons++;
+				if (rec_of(t).due - jiffy >= nslots_)
+					break;
+				remove(b.overflow, t);
+				place(b, t, rec_of(t).due, jiffy);
+				moved(t, 2);
+				moved_now++;
+			}
+			if (moved_now)
+				cascaded(2, moved_now);
+			costs_.slot_visits++;
+			list &s = b.slots[jiffy % nslots_];
+			while (s.head != NIL) {
+				timer_id t = s.head;
+				remove(s, t);
+				b.count--;
+				total_--;
+				fire(cpu, t, jiffy);
+			}
+		}
+	}
+
+	std::uint64_t peak_structure_bytes() const override
+	{
+		return bases_.size() * (sizeof(base) + nslots_ * sizeof(list)) +
+		       next_.size() * (2 * sizeof(timer_id) + sizeof(std::uint32_t));
+	}
+
+	unsigned nslots_;
+	std::vector<base> bases_;
+	std::vector<timer_id> next_, prev_;
+	std::vector<std::uint32_t> where_;	// slot, or IN_OVERFLOW
+	std::uint64_t total_ = 0, peak_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<scheme> make_wheel_overflow_scheme(const scheme_options &opt)
+{
+	auto p = resolve_params("wheel-overflow", {{"slots", "256", "N >= 1 (slots of the wheel)"}}, opt.params);
+	unsigned slots = static_cast<unsigned>(param_unsigned("wheel-overflow", "slots", param_value(p, "slots"), 1, 1u << 24));
+	return std::make_unique<wheel_overflow_scheme>(opt, std::move(p), slots);
+}
+
+}  // namespace timersim
