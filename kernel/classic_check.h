@@ -87,6 +87,7 @@ wheel_check_result<Config> wheel_check(const tvec_base<Config> &base)
 	wheel_check_result<Config> r;
 	unsigned long active = 0;
 	bool have_min = false;
+	bool displaced = false;
 	word min_expires = 0;
 
 	for (unsigned level = 1; level <= base_t::G::LEVELS; level++) {
@@ -114,6 +115,11 @@ wheel_check_result<Config> wheel_check(const tvec_base<Config> &base)
 				if (t->flags & TIMER_DEFERRABLE)
 					continue;
 				active++;
+				// Clamped beyond MAX_TVAL: expires lies past its slot's span.
+				if (level == base_t::G::LEVELS &&
+				    static_cast<word>(t->expires - next_cascade_of(base, level, slot)) >>
+					    base_t::shift_of(level))
+					displaced = true;
 				if (!have_min || time_before(t->expires, min_expires))
 					min_expires = t->expires;
 				have_min = true;
@@ -134,8 +140,12 @@ wheel_check_result<Config> wheel_check(const tvec_base<Config> &base)
 	// order while expiries lie within half the word of each other: a
 	// 32-bit kernel with a stale next_timer and a timeout near 2^31 really
 	// does cache a later value. Check it where the order is meaningful.
+	// Nor is it a bound while a clamped timer sits displaced in tv5 (64-bit
+	// or BASE_SMALL): __next_timer_interrupt() stops at the first tv5 slot
+	// holding a timer and returns that slot's minimum or the cap, which can
+	// be later than a timer in a slot scanned after it; 3.10 caches that.
 	const word quarter = word{1} << (sizeof(word) * 8 - 2);
-	if (have_min && !time_before_eq(base.next_timer, base.timer_jiffies) &&
+	if (have_min && !displaced && !time_before_eq(base.next_timer, base.timer_jiffies) &&
 	    static_cast<word>(base.next_timer - base.timer_jiffies) < quarter &&
 	    static_cast<word>(min_expires - base.timer_jiffies + quarter) < 2 * quarter &&
 	    time_after(base.next_timer, min_expires))
