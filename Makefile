@@ -5,6 +5,7 @@
 #   make check-asan  the same tests, built with AddressSanitizer + UBSan
 #   make bench       Google Benchmark benches, JSON under build/bench/
 #   make fuzz        libFuzzer targets for the trace readers, run briefly
+#   make bench-replay  replay MB/s and peak memory on a generated 1 GB trace
 #
 # Out-of-tree build in $(BUILD); header dependencies come from -MMD.
 # Sources are found by wildcard: a new file in kernel/, sim/, tests/unit/,
@@ -57,7 +58,7 @@ BENCH_BINS  := $(patsubst tests/bench/%.cc,$(BUILD)/bench/%,$(BENCH_SRCS))
 
 DEFAULT_TRACE := tests/data/default-trace.txt.gz
 
-.PHONY: all deps run test check-asan bench fuzz freestanding clean \
+.PHONY: all deps run test check-asan bench bench-replay fuzz freestanding clean \
         _build _test _bench _fuzz
 
 all: deps
@@ -89,6 +90,10 @@ fuzz: deps
 
 freestanding:
 	$(Q)scripts/check-freestanding.sh
+
+# Replay throughput (MB/s, events/s) and peak memory on a generated 1 GB trace.
+bench-replay: all
+	$(Q)scripts/bench-replay.sh $(TIMERSIM)
 
 clean:
 	rm -rf build
