@@ -115,6 +115,12 @@ bool line_source::next(std::string_view &line)
 
 std::string_view line_source::head(std::size_t max)
 {
+	if (cap_ && pos_ != buf_.get()) {	// called late: make room first
+		std::size_t keep = end_ - pos_;
+		std::memmove(buf_.get(), pos_, keep);
+		pos_ = buf_.get();
+		end_ = pos_ + keep;
+	}
 	while (!eof_ && std::size_t(end_ - pos_) < std::min(max, cap_)) {
 		char *dst = buf_.get() + (end_ - buf_.get());
 		std::size_t got = fill(dst, cap_ - (end_ - pos_));

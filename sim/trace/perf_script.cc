@@ -41,7 +41,12 @@ line_verdict parse_line(std::string_view line, trace_event &ev, line_context &ct
 		return line_verdict::skip;
 	}
 	line_verdict v = parse_event_line(s, ev, name_style::subsystem, ctx);
-	return v == line_verdict::bad && is_perf_note(s) ? line_verdict::skip : v;
+	if (v == line_verdict::bad && is_perf_note(s))
+		return line_verdict::skip;
+	// --show-task-events and friends: perf's own records, not trace events.
+	if (v == line_verdict::event && ev.name.starts_with("PERF_RECORD_"))
+		return line_verdict::skip;
+	return v;
 }
 
 }  // namespace

@@ -377,9 +377,20 @@ START_TEST(perf_script_lines)
 		"  Web Content  4242/4250 [000]   563.988449123:    timer:timer_cancel: timer=0xffffc9000007fdf8\n"
 		"    workload2.sh 14385 [001]   975.992250:          1 timer:timer_expire_entry: timer=0xffff888627d28f50 function=mix_interrupt_randomness now=4295136264 baseclk=4295136264\n"
 		"    workload2.sh 14385 [001]   975.992251:  sched:sched_switch: prev_comm=a prev_pid=1\n"
-		"    workload2.sh 14385 [001]   975.992252:  timer:hrtimer_start: hrtimer=0xffff888627d1c6f8 function=tick_nohz_handler expires=975996000000 softexpires=975996000000 mode=0x0 was_armed=0\n";
-	auto evs = parse(text, trace_format::perf_script);
+		"    workload2.sh 14385 [001]   975.992252:  timer:hrtimer_start: hrtimer=0xffff888627d1c6f8 function=tick_nohz_handler expires=975996000000 softexpires=975996000000 mode=0x0 was_armed=0\n"
+		// perf's own notes and records, when asked for or when stderr came along.
+		"            perf 14385 [001]   975.992253: PERF_RECORD_COMM: workload2.sh:14385/14385\n"
+		"            perf 14385 [001]   975.992254: PERF_RECORD_LOST lost 12\n"
+		"Warning:\n"
+		"Processed 48955 events and lost 3 chunks!\n";
+	std::string with_header = "# ========\n# nrcpus online : 2\n# nrcpus avail : 4\n# ========\n#\n" + text;
+	reader_options opt;
+	auto r = make_text_reader_from_memory(with_header, "mem", trace_format::perf_script, opt);
+	ck_assert_uint_eq(r->declared_cpus(), 4);
+	auto evs = test::read_all(*r);
 	ck_assert_uint_eq(evs.size(), 5);
+	ck_assert_uint_eq(r->stats().skipped, 9);
+	ck_assert_uint_eq(r->stats().malformed, 0);
 	const owned_event &s = evs[0];
 	ck_assert(s.kind == event_kind::timer_start);
 	ck_assert_str_eq(s.name.c_str(), "timer_start");
