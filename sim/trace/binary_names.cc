@@ -30,4 +30,44 @@ event_kind event_kind_of(std::string_view name)
 	return name.starts_with("hrtimer_") ? event_kind::hrtimer : event_kind::other;
 }
 
+unsigned kernel_release(std::string_view r)
+{
+	unsigned part[2] = {0, 0};
+	std::size_t i = 0;
+	for (unsigned k = 0; k < 2; k++) {
+		std::size_t digits = 0;
+		while (i < r.size() && r[i] >= '0' && r[i] <= '9' && digits < 3) {
+			part[k] = part[k] * 10 + (r[i++] - '0');
+			digits++;
+		}
+		if (!digits || (k == 0 && (i >= r.size() || r[i++] != '.')))
+			return 0;
+	}
+	return part[1] > 99 ? 0 : part[0] * 100 + part[1];
+}
+
+timer_flag_word decode_timer_flags(std::uint32_t raw, unsigned release)
+{
+	timer_flag_word w;
+	const bool old = release && release < 408;
+	const std::uint32_t migrating = old ? 0x00080000 : 0x00040000;
+	const std::uint32_t deferrable = old ? 0x00100000 : 0x00080000;
+	const std::uint32_t pinned = old ? 0 : 0x00100000;
+	const std::uint32_t irqsafe = 0x00200000;
+	if (raw & migrating)
+		w.flags |= TF_MIGRATING;
+	if (raw & deferrable)
+		w.flags |= TF_DEFERRABLE;
+	if (raw & pinned)
+		w.flags |= TF_PINNED;
+	if (raw & irqsafe)
+		w.flags |= TF_IRQSAFE;
+	w.cpu = raw & (old ? 0x0007ffff : 0x0003ffff);
+	if (!old) {
+		w.idx = raw >> 22;	// TIMER_ARRAYSHIFT
+		w.has_idx = true;
+	}
+	return w;
+}
+
 }  // namespace timersim

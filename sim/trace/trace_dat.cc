@@ -62,49 +62,13 @@ namespace timersim {
 
 namespace {
 
-// Bit layouts of timer->flags as the timer_start event records them.
-enum class flag_layout {
-	v4_2,	// 4.2-4.7: CPU 0x7FFFF, MIGRATING 0x80000, DEFERRABLE 0x100000, IRQSAFE 0x200000
-	v4_8,	// 4.8+: CPU 0x3FFFF, M 0x40000, D 0x80000, P 0x100000, I 0x200000, idx >> 22
-};
-
-struct flag_bits {
-	std::uint32_t cpu_mask, migrating, deferrable, pinned, irqsafe;
-	bool has_idx;
-};
-
-constexpr flag_bits layout_bits(flag_layout l)
-{
-	return l == flag_layout::v4_2
-		? flag_bits{0x0007ffff, 0x00080000, 0x00100000, 0, 0x00200000, false}
-		: flag_bits{0x0003ffff, 0x00040000, 0x00080000, 0x00100000, 0x00200000, true};
-}
-
-std::uint32_t normalise_flags(std::uint32_t raw, const flag_bits &b)
-{
-	std::uint32_t f = 0;
-	if (raw & b.migrating)
-		f |= TF_MIGRATING;
-	if (raw & b.deferrable)
-		f |= TF_DEFERRABLE;
-	if (raw & b.pinned)
-		f |= TF_PINNED;
-	if (raw & b.irqsafe)
-		f |= TF_IRQSAFE;
-	return f;
-}
-
-constexpr unsigned timer_arrayshift = 22;	// 4.8+: wheel index above the flags
-
 // "Linux host 4.7.2-arch x86_64" -> 407; 0 when unknown.
-unsigned kernel_release(const char *uname)
+unsigned uname_release(const char *uname)
 {
-	unsigned major, minor;
-	char sys[64], host[256];
-	if (!uname || std::sscanf(uname, "%63s %255s %u.%u", sys, host, &major, &minor) != 4 ||
-	    minor > 99)
+	char sys[64], host[256], release[256];
+	if (!uname || std::sscanf(uname, "%63s %255s %255s", sys, host, release) != 3)
 		return 0;
-	return major * 100 + minor;
+	return kernel_release(release);
 }
 
 // Per event id: its kind and the fields we read, found once by name.
@@ -151,7 +115,7 @@ private:
 	std::vector<std::int64_t> read_events_;	// per CPU as the kernel counted, -1 unknown
 	bool target_cpu_ = true;		// hand on cpu= and idx= from the flags
 	std::unordered_map<int, event_info> infos_;
-	flag_bits bits_{};
+	unsigned release_ = 0;			// recording kernel, 0 unknown (or 6.8+)
 	symbol_table symbols_;
 	std::string function_;
 	reader_stats stats_;
@@ -228,17 +192,11 @@ trace_dat_reader::trace_dat_reader(const std::string &path, const reader_options
 	// wheel index are in the flags since 4.2 and 4.8, but the text formats
 	// print them (cpu=, idx=) only from 4.11 on; we hand them on from the
 	// same versions, so that every rendering of a trace replays alike.
-	flag_layout layout = flag_layout::v4_8;
-	target_cpu_ = true;
+	release_ = 0;
 	tep_event *start = tep_find_event_by_name(tep_, "timer", "timer_start");
-	if (!start || !tep_find_field(start, "bucket_expiry")) {
-		unsigned release = kernel_release(tracecmd_get_uname(handle_));
-		if (release && release < 408)
-			layout = flag_layout::v4_2;
-		if (release && release < 411)
-			target_cpu_ = false;
-	}
-	bits_ = layout_bits(layout);
+	if (!start || !tep_find_field(start, "bucket_expiry"))
+		release_ = uname_release(tracecmd_get_uname(handle_));
+	target_cpu_ = !release_ || release_ >= 411;
 
 	heads_.assign(cpus_, nullptr);
 	read_.assign(cpus_, 0);
@@ -369,14 +327,15 @@ void trace_dat_reader::decode(const event_info &ei, tep_record *rec, trace_event
 	if (ei.flags) {
 		// timer->flags also holds the base CPU (and, 4.8+, the wheel
 		// index); the text formats print them as cpu= and idx= (4.11+).
-		auto raw = static_cast<std::uint32_t>(field(ei.flags, rec));
-		ev.flags = normalise_flags(raw, bits_);
+		timer_flag_word w = decode_timer_flags(
+			static_cast<std::uint32_t>(field(ei.flags, rec)), release_);
+		ev.flags = w.flags;
 		ev.has |= EF_FLAGS;
 		if (ei.kind == event_kind::timer_start && target_cpu_) {
-			ev.target_cpu = raw & bits_.cpu_mask;
+			ev.target_cpu = w.cpu;
 			ev.has |= EF_TARGET_CPU;
-			if (bits_.has_idx) {
-				ev.idx = raw >> timer_arrayshift;
+			if (w.has_idx) {
+				ev.idx = w.idx;
 				ev.has |= EF_IDX;
 			}
 		}
