@@ -3,8 +3,9 @@
 // One large buffer, refilled with read(2) or gzread(); lines are handed out
 // as string_views into it, so a line costs no allocation and no copy. A view
 // stays valid until the next call of next(). Memory is constant: a line
-// longer than the buffer is returned cut (overlong()) and the rest of it is
-// dropped up to its newline, so one bad line cannot make the reader grow.
+// that does not fit the buffer with its newline is returned cut to the
+// buffer's size (overlong()) and the rest of it is dropped up to its
+// newline, so one bad line cannot make the reader grow.
 #pragma once
 
 #include <cstddef>

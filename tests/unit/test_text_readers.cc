@@ -1,9 +1,11 @@
 // Text trace readers: every kernel generation of the timer events in each
 // rendering, parsed into the exact fields; gzip; bad input.
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "sim/trace/line_source.h"
 #include "sim/trace/reader.h"
 #include "sim/trace/text_fields.h"
 #include "sim/trace/text_reader.h"
@@ -445,6 +447,55 @@ static const char *sample_trace =
 	"          <idle>-0     [003] d.h.  1000.000401: hrtimer_cancel: hrtimer=ffff88001fa0e980\n"
 	"     kworker/0:1-100   [000] ..s.  1000.000402: timer_start: timer=ffff88001d49b8c0 function=0xffffffff81065e80 expires=4298033185 [timeout=3001]\n";
 
+// Every line of SRC as "text|terminated|overlong", and the bytes at the end.
+static std::string lines_of(line_source &src)
+{
+	std::string out;
+	std::string_view line;
+	while (src.next(line)) {
+		out += std::string(line) + (src.terminated() ? "|t" : "|u") +
+		       (src.overlong() ? "|long" : "") + "\n";
+		ck_assert_uint_eq(src.line_no(), std::count(out.begin(), out.end(), '\n'));
+	}
+	return out + "bytes=" + std::to_string(src.bytes());
+}
+
+START_TEST(line_source_edges)
+{
+	struct {
+		const char *in;
+		const char *want;
+	} cases[] = {
+		{"", "bytes=0"},
+		{"\n", "|t\nbytes=1"},
+		{"a", "a|u\nbytes=1"},
+		{"a\n\nb", "a|t\n|t\nb|u\nbytes=4"},
+		{"a\r\nb\r\n", "a|t\nb|t\nbytes=6"},
+		{"abc\n", "abc|t\nbytes=4"},
+	};
+	for (const auto &c : cases)
+		// A buffer holds lines of up to its size - 1 bytes (with the '\n').
+		for (std::size_t buf : {0, 4, 5, 7, 64}) {
+			auto src = line_source::from_memory(c.in, "m", buf);
+			std::string got = lines_of(*src);
+			ck_assert_msg(got == c.want, "buffer %zu on '%s': %s", buf, c.in, got.c_str());
+		}
+	// Lines longer than the buffer: cut, flagged, the rest dropped.
+	auto src = line_source::from_memory("0123456789\nab\n0123456789", "m", 4);
+	std::string got = lines_of(*src);
+	ck_assert_str_eq(got.c_str(), "0123|u|long\nab|t\n0123|u|long\nbytes=24");
+	src = line_source::from_memory("abcd\nabc\n", "m", 4);
+	got = lines_of(*src);
+	ck_assert_str_eq(got.c_str(), "abcd|u|long\nabc|t\nbytes=9");
+	// head() does not consume.
+	src = line_source::from_memory("xy\nz\n", "m", 16);
+	ck_assert(src->head(100) == "xy\nz\n");
+	ck_assert(src->head(2) == "xy");
+	got = lines_of(*src);
+	ck_assert_str_eq(got.c_str(), "xy|t\nz|t\nbytes=5");
+}
+END_TEST
+
 START_TEST(small_buffers_give_the_same_events)
 {
 	auto ref = parse(sample_trace, trace_format::ftrace);
@@ -707,6 +758,7 @@ static Suite *text_reader_suite()
 	tcase_add_test(gens, same_event_in_three_renderings);
 	suite_add_tcase(s, gens);
 	TCase *src = tcase_create("line_source");
+	tcase_add_test(src, line_source_edges);
 	tcase_add_test(src, small_buffers_give_the_same_events);
 	tcase_add_test(src, overlong_line_is_malformed_and_skipped);
 	tcase_add_test(src, crlf_lines);
