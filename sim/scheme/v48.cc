@@ -56,6 +56,7 @@ namespace {
 struct v48_hooks {
 	scheme_observer *sink = nullptr;
 	cost_counters *costs = nullptr;
+	std::uint64_t *pending = nullptr;	// this CPU's pending count
 	unsigned cpu = 0;
 	jiffies_t jiffy = 0;	// the jiffy being processed, widened
 };
@@ -77,6 +78,7 @@ struct forwarding_observer {
 	void expiring(const Timer &t, Word)
 	{
 		hooks->costs->removals++;
+		(*hooks->pending)--;
 		hooks->sink->expired(static_cast<timer_id>(t.data), hooks->cpu, hooks->jiffy);
 	}
 };
@@ -128,7 +130,7 @@ public:
 		for (unsigned cpu = 0; cpu < ncpus; cpu++) {
 			auto s = std::make_unique<cpu_state>();
 			kernel::v48::init_cpu_bases(s->bases, cpu, static_cast<Word>(start));
-			s->hooks = {obs, &costs_, cpu, start};
+			s->hooks = {obs, &costs_, &s->pending, cpu, start};
 			for (auto &b : s->bases.base)
 				b.observer.hooks = &s->hooks;
 			s->clock = start;
@@ -144,15 +146,23 @@ public:
 		cpu_state &target = *cpus_.at(cpu);
 		bool was_pending = kernel::v48::timer_pending(t);
 		unsigned kind = (flags & TF_DEFERRABLE) ? unsigned{kernel::v48::TIMER_DEFERRABLE} : 0u;
-		unsigned options = 0;
+		bool was_detached = false;
 
 		if (was_pending) {
+			cpus_[t->base->cpu]->pending--;
 			// The shortcut applies only where the timer already is.
 			if (t->base->cpu != cpu || (t->flags & kernel::v48::TIMER_DEFERRABLE) != kind ||
-			    ((t->flags & kernel::v48::TIMER_PINNED) != 0) != ((flags & TF_PINNED) || !tmigr_))
-				options = kernel::v48::MOD_TIMER_NOTPENDING;
-			cpus_[t->base->cpu]->pending--;
+			    ((t->flags & kernel::v48::TIMER_PINNED) != 0) != ((flags & TF_PINNED) || !tmigr_)) {
+				kernel::v48::del_timer(t);
+				costs_.removals++;
+				was_detached = true;
+			}
 		}
+		// Each CPU has its own clock here, where the kernel has one
+		// jiffies: __mod_timer() would forward the timer's old base to
+		// this CPU's time. Start from this CPU's base instead.
+		if (!kernel::v48::timer_pending(t))
+			t->base = nullptr;
 		// Without the migration model every CPU has one standard base
 		// (4.8 .. 6.8): pin all non-deferrable timers to the local one.
 		bool pinned = (flags & TF_PINNED) || !tmigr_;
@@ -160,8 +170,8 @@ public:
 
 		std::uint64_t before = costs_.insertions;
 		kernel::v48::__mod_timer(target.bases, t, static_cast<Word>(expires),
-					 static_cast<Word>(target.clock), options);
-		if (was_pending && costs_.insertions != before)
+					 static_cast<Word>(target.clock), 0);
+		if (was_pending && !was_detached && costs_.insertions != before)
 			costs_.removals++;
 		cpus_[t->base->cpu]->pending++;
 		return was_pending;
