@@ -1,0 +1,382 @@
+// What is particular to each scheme, beyond firing in the right jiffy (the
+// differential test covers that): Netty's rounds and lazy cancellation,
+// Kafka's overflow wheels and bucket re-adds, the heaps' index, the
+// overflow list's migration into the wheel; and the registry and parameter
+// handling every scheme shares.
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/core/errors.h"
+#include "sim/scheme/per_cpu_scheme.h"
+#include "sim/scheme/scheme.h"
+#include "sim/trace/event.h"
+
+#include <check.h>
+
+using namespace timersim;
+
+namespace {
+
+struct event_log : scheme_observer {
+	struct fire {
+		timer_id t;
+		unsigned cpu;
+		jiffies_t jiffy;
+	};
+	std::vector<fire> fired;
+	std::vector<std::pair<timer_id, unsigned>> enqueues, moves;	// (timer, level)
+	std::vector<jiffies_t> move_jiffy;
+	std::vector<std::pair<unsigned, std::uint32_t>> cascades;
+	jiffies_t now = 0;
+
+	void enqueued(timer_id t, unsigned level) override { enqueues.emplace_back(t, level); }
+	void moved(timer_id t, unsigned from) override
+	{
+		moves.emplace_back(t, from);
+		move_jiffy.push_back(now);
+	}
+	void cascaded(unsigned level, std::uint32_t n) override { cascades.emplace_back(level, n); }
+	void tick(unsigned, jiffies_t j) override { now = j; }
+	void expired(timer_id t, unsigned cpu, jiffies_t j) override { fired.push_back({t, cpu, j}); }
+};
+
+std::unique_ptr<scheme> make(const std::string &name, std::vector<std::pair<std::string, std::string>> params = {})
+{
+	scheme_options opt;
+	opt.hz = 250;
+	opt.params = std::move(params);
+	return make_scheme(name, opt);
+}
+
+std::string check_of(const scheme &s)
+{
+	auto *c = dynamic_cast<const per_cpu_scheme *>(&s);
+	ck_assert(c != nullptr);
+	return c->check();
+}
+
+}  // namespace
+
+// ---- Netty ----------------------------------------------------------------------
+
+START_TEST(hashed_rounds_decrement_per_visit)
+{
+	auto s = make("hashed", {{"ticks_per_wheel", "8"}});
+	event_log log;
+	s->reset(1, 100, &log);
+	// Due 20 ticks ahead on an 8-bucket wheel: its bucket comes round at
+	// +4 and +12 with rounds 2 and 1 left (decremented), fires at +20.
+	s->start(1, 0, 120, 0);
+	s->advance(0, 119);
+	ck_assert(log.fired.empty());
+	ck_assert_uint_eq(s->costs().relinks, 2);
+	s->advance(0, 120);
+	ck_assert_uint_eq(log.fired.size(), 1);
+	ck_assert_uint_eq(log.fired[0].jiffy, 120);
+	ck_assert_uint_eq(s->costs().relinks, 2);
+	ck_assert_str_eq(check_of(*s).c_str(), "");
+}
+END_TEST
+
+START_TEST(hashed_cancel_is_lazy)
+{
+	auto s = make("hashed");
+	event_log log;
+	s->reset(2, 0, &log);
+	auto *c = dynamic_cast<per_cpu_scheme *>(s.get());
+	s->start(1, 0, 50, 0);
+	s->advance(0, 3);			// transferred into its bucket
+	ck_assert(s->cancel(1));
+	ck_assert(!s->pending(1));		// at once, for the caller
+	ck_assert_uint_eq(s->pending_on(0), 0);
+	ck_assert_str_eq(c->check().c_str(), "");
+	std::uint64_t visits = s->costs().slot_visits;
+	s->advance(0, 4);			// unlinked at the next tick
+	ck_assert_uint_eq(s->costs().slot_visits, visits + 2);	// the unlink + the bucket
+	s->advance(0, 100);
+	ck_assert(log.fired.empty());
+
+	// A re-arm is cancel + new timeout; a migration too.
+	s->start(2, 0, 200, 0);
+	s->start(2, 0, 210, 0);
+	s->start(2, 1, 220, 0);
+	ck_assert_uint_eq(s->pending_on(0), 0);
+	ck_assert_uint_eq(s->pending_on(1), 1);
+	s->advance(0, 300);
+	s->advance(1, 300);
+	ck_assert_uint_eq(log.fired.size(), 1);
+	ck_assert_uint_eq(log.fired[0].t, 2);
+	ck_assert_uint_eq(log.fired[0].cpu, 1);
+	ck_assert_uint_eq(log.fired[0].jiffy, 220);
+	ck_assert_str_eq(c->check().c_str(), "");
+}
+END_TEST
+
+START_TEST(hashed_past_and_long_ticks)
+{
+	auto s = make("hashed", {{"tick", "4"}});
+	event_log log;
+	s->reset(1, 1000, &log);
+	s->advance(0, 1009);
+	// Ticks cover 1000..1003, 1004..1007, ... and run at their last jiffy.
+	// Already past at insertion: the tick in progress (1008..1011).
+	s->start(1, 0, 900, 0);
+	// Due 1021: its tick covers 1020..1023 and runs at 1023 (late by 2).
+	s->start(2, 0, 1021, 0);
+	s->advance(0, 1030);
+	ck_assert_uint_eq(log.fired.size(), 2);
+	ck_assert_uint_eq(log.fired[0].t, 1);
+	ck_assert_uint_eq(log.fired[0].jiffy, 1011);
+	ck_assert_uint_eq(log.fired[1].jiffy, 1023);
+}
+END_TEST
+
+// ---- Kafka -------------------------------------------------------------------------
+
+START_TEST(kafka_overflow_wheels_on_demand)
+{
+	auto s = make("kafka");
+	event_log log;
+	s->reset(1, 1, &log);	// currentTime 0
+	s->start(1, 0, 10, 0);		// < 20: wheel 1
+	s->start(2, 0, 100, 0);		// < 400: wheel 2 (tick 20), created now
+	s->start(3, 0, 10000, 0);	// < 160000: wheel 4 (tick 8000)
+	ck_assert_uint_eq(log.enqueues.size(), 3);
+	ck_assert_uint_eq(log.enqueues[0].second, 1);
+	ck_assert_uint_eq(log.enqueues[1].second, 2);
+	ck_assert_uint_eq(log.enqueues[2].second, 4);
+	ck_assert_str_eq(check_of(*s).c_str(), "");
+	s->advance(0, 20000);
+	ck_assert_uint_eq(log.fired.size(), 3);
+	ck_assert_uint_eq(log.fired[0].jiffy, 10);
+	ck_assert_uint_eq(log.fired[1].jiffy, 100);
+	ck_assert_uint_eq(log.fired[2].jiffy, 10000);
+}
+END_TEST
+
+START_TEST(kafka_bucket_readd_cascades)
+{
+	auto s = make("kafka");
+	event_log log;
+	s->reset(1, 1, &log);
+	// 1000: wheel 3 (tick 400) bucket expiring 800; flushed at 800 it
+	// drops into wheel 2's bucket expiring 1000, which fires it.
+	s->start(1, 0, 1000, 0);
+	// 1010: the same way down to 1000, then into wheel 1, fires at 1010.
+	s->start(2, 0, 1010, 0);
+	s->advance(0, 799);
+	ck_assert(log.moves.empty());
+	s->advance(0, 2000);
+	std::vector<std::pair<timer_id, unsigned>> want = {{1, 3}, {2, 3}, {2, 2}};
+	ck_assert(log.moves == want);
+	ck_assert_uint_eq(log.move_jiffy[0], 800);
+	ck_assert_uint_eq(log.move_jiffy[2], 1000);
+	ck_assert_uint_eq(s->costs().relinks, 3);
+	ck_assert_uint_eq(log.fired.size(), 2);
+	ck_assert_uint_eq(log.fired[0].jiffy, 1000);
+	ck_assert_uint_eq(log.fired[1].jiffy, 1010);
+	// Cascades are reported per flushed overflow bucket.
+	ck_assert(!log.cascades.empty() && log.cascades[0].first == 3 && log.cascades[0].second == 2);
+}
+END_TEST
+
+START_TEST(kafka_long_tick_fires_in_containing_tick)
+{
+	auto s = make("kafka", {{"tick", "10"}});
+	event_log log;
+	s->reset(1, 1, &log);
+	s->start(1, 0, 1005, 0);	// tick 1000..1009: fires at 1000, 5 early
+	s->advance(0, 2000);
+	ck_assert_uint_eq(log.fired.size(), 1);
+	ck_assert_uint_eq(log.fired[0].jiffy, 1000);
+	// Cancel unlinks at once; the emptied bucket is still polled.
+	s->start(2, 0, 3000, 0);
+	ck_assert(s->cancel(2));
+	ck_assert_str_eq(check_of(*s).c_str(), "");
+	s->advance(0, 5000);
+	ck_assert_uint_eq(log.fired.size(), 1);
+}
+END_TEST
+
+// ---- heaps --------------------------------------------------------------------------
+
+START_TEST(heap_index_integrity)
+{
+	for (const char *name : {"heap", "heap4"}) {
+		auto s = make(name);
+		event_log log;
+		s->reset(2, 0, &log);
+		std::mt19937_64 rng(42);
+		for (int op = 0; op < 20000; op++) {
+			timer_id t = static_cast<timer_id>(rng() % 300);
+			unsigned cpu = static_cast<unsigned>(rng() % 2);
+			switch (rng() % 4) {
+			case 0:
+			case 1:
+				s->start(t, cpu, s->clock(cpu) + rng() % 500, 0);
+				break;
+			case 2:
+				s->cancel(t);	// often from the middle of the heap
+				break;
+			default:
+				s->advance(cpu, s->clock(cpu) + rng() % 30);
+			}
+			std::string err = check_of(*s);
+			ck_assert_msg(err.empty(), "%s op %d: %s", name, op, err.c_str());
+		}
+		ck_assert(s->costs().key_comparisons > 0 && !log.fired.empty());
+		// FIFO within a jiffy: by start order.
+		auto h = make(name);
+		event_log l2;
+		h->reset(1, 0, &l2);
+		for (timer_id t = 0; t < 50; t++)
+			h->start(t, 0, 10, 0);
+		h->advance(0, 10);
+		for (timer_id t = 0; t < 50; t++)
+			ck_assert_uint_eq(l2.fired[t].t, t);
+	}
+}
+END_TEST
+
+// ---- wheel + overflow list -----------------------------------------------------------
+
+START_TEST(wheel_overflow_migrates)
+{
+	auto s = make("wheel-overflow", {{"slots", "16"}});
+	event_log log;
+	s->reset(1, 0, &log);
+	ck_assert_uint_eq(s->levels(), 2);
+	s->start(1, 0, 10, 0);		// within 16: the wheel
+	s->start(2, 0, 40, 0);		// beyond: the overflow list
+	s->start(3, 0, 30, 0);		// overflow, kept in order before 2
+	ck_assert_uint_eq(log.enqueues[0].second, 1);
+	ck_assert_uint_eq(log.enqueues[1].second, 2);
+	ck_assert_uint_eq(log.enqueues[2].second, 2);
+	ck_assert_str_eq(check_of(*s).c_str(), "");
+	s->advance(0, 14);
+	ck_assert(log.moves.empty());
+	s->advance(0, 15);		// 30 is now within 16 of 15
+	ck_assert_uint_eq(log.moves.size(), 1);
+	ck_assert_uint_eq(log.moves[0].first, 3);
+	ck_assert_uint_eq(log.moves[0].second, 2);
+	ck_assert_uint_eq(log.move_jiffy[0], 15);
+	ck_assert_str_eq(check_of(*s).c_str(), "");
+	s->advance(0, 100);
+	ck_assert_uint_eq(log.moves.size(), 2);
+	ck_assert_uint_eq(log.move_jiffy[1], 25);
+	ck_assert_uint_eq(s->costs().relinks, 2);
+	ck_assert_uint_eq(log.fired.size(), 3);
+	ck_assert_uint_eq(log.fired[0].jiffy, 10);
+	ck_assert_uint_eq(log.fired[1].jiffy, 30);
+	ck_assert_uint_eq(log.fired[2].jiffy, 40);
+}
+END_TEST
+
+// ---- shared: registry, parameters, memory ----------------------------------------------
+
+START_TEST(registry_lists_every_scheme)
+{
+	const auto &names = scheme_names();
+	std::vector<std::string> want = {"classic", "v48",  "hashed", "kafka",         "heap",
+					 "heap4",   "sorted-list", "list", "wheel-overflow"};
+	ck_assert(names == want);
+	for (const auto &n : names) {
+		auto s = make(n);
+		ck_assert_str_eq(s->name().c_str(), n.c_str());
+		auto p = s->params();
+		ck_assert(!p.empty() && p[0].first == "hz" && p[0].second == "250");
+	}
+}
+END_TEST
+
+START_TEST(parameters_are_checked)
+{
+	struct known {
+		const char *scheme, *key;
+	};
+	for (known k : {known{"v48", "tmigr"}, known{"hashed", "ticks_per_wheel"}, known{"kafka", "wheel_size"},
+			known{"wheel-overflow", "slots"}}) {
+		bool thrown = false;
+		try {
+			make(k.scheme, {{"bogus", "1"}});
+		} catch (const usage_error &e) {
+			thrown = true;
+			std::string msg = e.what();
+			ck_assert_msg(msg.find("bogus") != std::string::npos && msg.find(k.key) != std::string::npos,
+				      "%s: message should name the bad and the known keys: %s", k.scheme, msg.c_str());
+		}
+		ck_assert_msg(thrown, "%s accepted an unknown parameter", k.scheme);
+	}
+	for (const char *n : {"heap", "heap4", "list", "sorted-list"}) {
+		bool thrown = false;
+		try {
+			make(n, {{"slots", "4"}});
+		} catch (const usage_error &) {
+			thrown = true;
+		}
+		ck_assert(thrown);
+	}
+	bool thrown = false;
+	try {
+		make("hashed", {{"ticks_per_wheel", "100"}});
+	} catch (const usage_error &) {
+		thrown = true;
+	}
+	ck_assert_msg(thrown, "hashed: 100 is not a power of two");
+	auto h = make("hashed", {{"ticks_per_wheel", "64"}});
+	auto p = h->params();
+	ck_assert(std::find(p.begin(), p.end(), std::make_pair(std::string("ticks_per_wheel"), std::string("64"))) !=
+		  p.end());
+	ck_assert(std::find(p.begin(), p.end(), std::make_pair(std::string("tick"), std::string("1"))) != p.end());
+}
+END_TEST
+
+START_TEST(peak_memory_grows_with_timers)
+{
+	for (const auto &n : scheme_names()) {
+		auto s = make(n);
+		event_log log;
+		s->reset(2, 1000, &log);
+		for (timer_id t = 0; t < 10; t++)
+			s->start(t, 0, 2000 + t, 0);
+		std::uint64_t small = s->peak_memory_bytes();
+		for (timer_id t = 0; t < 5000; t++)
+			s->start(t, t % 2, 2000 + t * 7, 0);
+		std::uint64_t big = s->peak_memory_bytes();
+		ck_assert_msg(small > 0 && big > small, "%s: peak %llu then %llu", n.c_str(),
+			      (unsigned long long)small, (unsigned long long)big);
+		for (timer_id t = 0; t < 5000; t++)
+			s->cancel(t);
+		ck_assert_uint_eq(s->peak_memory_bytes(), big);	// a peak does not shrink
+	}
+}
+END_TEST
+
+int main()
+{
+	Suite *s = suite_create("schemes_behaviour");
+	TCase *tc = tcase_create("schemes");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, hashed_rounds_decrement_per_visit);
+	tcase_add_test(tc, hashed_cancel_is_lazy);
+	tcase_add_test(tc, hashed_past_and_long_ticks);
+	tcase_add_test(tc, kafka_overflow_wheels_on_demand);
+	tcase_add_test(tc, kafka_bucket_readd_cascades);
+	tcase_add_test(tc, kafka_long_tick_fires_in_containing_tick);
+	tcase_add_test(tc, heap_index_integrity);
+	tcase_add_test(tc, wheel_overflow_migrates);
+	tcase_add_test(tc, registry_lists_every_scheme);
+	tcase_add_test(tc, parameters_are_checked);
+	tcase_add_test(tc, peak_memory_grows_with_timers);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
