@@ -182,7 +182,8 @@ protected:
 		if (n < 0 || (err != Z_OK && err != Z_BUF_ERROR) ||
 		    (n == 0 && err == Z_BUF_ERROR))
 			throw input_error(name(), line_no() + 1,
-					  std::string("gzip: ") + (msg && *msg ? msg : "read error"));
+					  std::string("gzip: ") +
+						  (msg && *msg ? msg : "read error"));
 		return std::size_t(n);
 	}
 
@@ -265,7 +266,8 @@ std::unique_ptr<line_source> line_source::from_memory(std::string_view data, std
 {
 	if (!buffer)
 		return std::make_unique<memory_view_source>(data, std::move(name));
-	return std::make_unique<memory_copy_source>(data, std::move(name), std::max<std::size_t>(buffer, 2));
+	buffer = std::max<std::size_t>(buffer, 2);
+	return std::make_unique<memory_copy_source>(data, std::move(name), buffer);
 }
 
 }  // namespace timersim

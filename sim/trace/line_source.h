@@ -43,7 +43,7 @@ public:
 	// Whether the line last returned was longer than the buffer and was cut.
 	bool overlong() const { return overlong_; }
 	std::uint64_t line_no() const { return line_no_; }	// of the last line returned
-	std::uint64_t bytes() const { return bytes_; }		// (uncompressed) bytes consumed
+	std::uint64_t bytes() const { return bytes_; }	// consumed, uncompressed
 	const std::string &name() const { return name_; }
 	bool compressed() const { return compressed_; }
 

@@ -66,9 +66,9 @@ bool has_prefix(const std::string &s, const char *bytes, std::size_t n)
 // CTF stream file (packet magic 0xC1FC1FC1).
 bool is_ctf_file(const std::string &magic)
 {
-	return has_prefix(magic, "\x57\x1d\xd1\x75", 4) || has_prefix(magic, "\x75\xd1\x1d\x57", 4) ||
-	       has_prefix(magic, "/* CTF", 6) || has_prefix(magic, "\xc1\x1f\xfc\xc1", 4) ||
-	       has_prefix(magic, "\xc1\xfc\x1f\xc1", 4);
+	return has_prefix(magic, "\x57\x1d\xd1\x75", 4) ||
+	       has_prefix(magic, "\x75\xd1\x1d\x57", 4) || has_prefix(magic, "/* CTF", 6) ||
+	       has_prefix(magic, "\xc1\x1f\xfc\xc1", 4) || has_prefix(magic, "\xc1\xfc\x1f\xc1", 4);
 }
 
 trace_format detect_file(const std::string &path)
@@ -102,7 +102,8 @@ trace_format detect_trace_format(const std::string &path)
 	if (S_ISDIR(st.st_mode)) {
 		if (exists(path + "/metadata"))
 			return trace_format::ctf;
-		throw input_error(path, 0, "a directory, but not a CTF trace (no 'metadata' file in it)");
+		throw input_error(path, 0,
+				  "a directory, but not a CTF trace (no 'metadata' file in it)");
 	}
 	return detect_file(path);
 }

@@ -17,7 +17,8 @@ bool parse_u64(std::string_view s, std::uint64_t &v)
 	for (char c : s) {
 		if (!is_digit(c))
 			return false;
-		if (__builtin_mul_overflow(x, 10u, &x) || __builtin_add_overflow(x, unsigned(c - '0'), &x))
+		if (__builtin_mul_overflow(x, 10u, &x) ||
+		    __builtin_add_overflow(x, unsigned(c - '0'), &x))
 			return false;
 	}
 	v = x;
