@@ -181,6 +181,14 @@ START_TEST(beyond_max_tval_normal_64)
 		ck_assert(h.at(t) == std::make_pair(5u, 4u));
 		CK_WHEEL(h.base);
 	}
+	// At timer_jiffies 1 the clamp point 1 + MAX_TVAL is 2^32 exactly:
+	// slot 0, where 2^32 - 1 would give 63.
+	harness<n64> one(1);
+	auto *t = one.arm(1ull << 36);
+	ck_assert(one.at(t) == std::make_pair(5u, 0u));
+	harness<s64> small(1);	// 1 + 2^22 - 1 = 2^22: slot 16 & 15 = 0
+	auto *u = small.arm(1ull << 36);
+	ck_assert(small.at(u) == std::make_pair(5u, 0u));
 }
 END_TEST
 
