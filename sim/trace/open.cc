@@ -7,9 +7,8 @@
 //   text                                   ftrace / trace-cmd report / perf script
 #include <cerrno>
 #include <cstring>
-#include <fcntl.h>
+#include <string_view>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "sim/trace/line_source.h"
 #include "sim/trace/reader.h"
@@ -39,49 +38,34 @@ std::string parent_dir(const std::string &path)
 	return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-// The first bytes of PATH, as they are on disk.
-std::string read_magic(const std::string &path, std::size_t n)
+bool has_prefix(std::string_view s, std::string_view prefix)
 {
-	int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		fail_errno(path, "cannot open");
-	std::string buf(n, '\0');
-	ssize_t got = ::read(fd, buf.data(), n);
-	int e = errno;
-	::close(fd);
-	if (got < 0) {
-		errno = e;
-		fail_errno(path, "read error");
-	}
-	buf.resize(std::size_t(got));
-	return buf;
-}
-
-bool has_prefix(const std::string &s, const char *bytes, std::size_t n)
-{
-	return s.size() >= n && std::memcmp(s.data(), bytes, n) == 0;
+	return s.substr(0, prefix.size()) == prefix;
 }
 
 // A CTF metadata file (packetized, either byte order, or plain text) or a
 // CTF stream file (packet magic 0xC1FC1FC1).
-bool is_ctf_file(const std::string &magic)
+bool is_ctf_file(std::string_view magic)
 {
-	return has_prefix(magic, "\x57\x1d\xd1\x75", 4) ||
-	       has_prefix(magic, "\x75\xd1\x1d\x57", 4) || has_prefix(magic, "/* CTF", 6) ||
-	       has_prefix(magic, "\xc1\x1f\xfc\xc1", 4) || has_prefix(magic, "\xc1\xfc\x1f\xc1", 4);
+	using namespace std::string_view_literals;
+	return has_prefix(magic, "\x57\x1d\xd1\x75"sv) || has_prefix(magic, "\x75\xd1\x1d\x57"sv) ||
+	       has_prefix(magic, "/* CTF"sv) || has_prefix(magic, "\xc1\x1f\xfc\xc1"sv) ||
+	       has_prefix(magic, "\xc1\xfc\x1f\xc1"sv);
 }
 
-trace_format detect_file(const std::string &path)
+// What a file (not a directory) holds. For text, SRC is left open on it,
+// nothing consumed, so that a pipe can be detected and then read.
+trace_format sniff_file(const std::string &path, std::unique_ptr<line_source> &src)
 {
-	std::string magic = read_magic(path, 10);
-	if (magic.empty())
-		throw input_error(path, 0, "empty file");
-	if (has_prefix(magic, "\x17\x08\x44tracing", 10))
-		return trace_format::trace_dat;
-	if (is_ctf_file(magic) && exists(parent_dir(path) + "/metadata"))
-		return trace_format::ctf;
-	auto src = line_source::open_file(path);
+	using namespace std::string_view_literals;
+	src = line_source::open_file(path);
 	std::string_view head = src->head(detect_head_bytes);
+	if (!src->compressed()) {
+		if (has_prefix(head, "\x17\x08\x44tracing"sv))
+			return trace_format::trace_dat;
+		if (is_ctf_file(head) && exists(parent_dir(path) + "/metadata"))
+			return trace_format::ctf;
+	}
 	if (const char *problem = text_head_problem(head))
 		throw input_error(path, 0, src->compressed() ? std::string(problem) +
 				  " (after gzip decompression)" : std::string(problem));
@@ -92,37 +76,47 @@ trace_format detect_file(const std::string &path)
 	return fmt;
 }
 
-}  // namespace
-
-trace_format detect_trace_format(const std::string &path)
+bool is_directory(const std::string &path)
 {
 	struct stat st;
 	if (::stat(path.c_str(), &st) != 0)
 		fail_errno(path, "cannot open");
-	if (S_ISDIR(st.st_mode)) {
+	return S_ISDIR(st.st_mode);
+}
+
+}  // namespace
+
+trace_format detect_trace_format(const std::string &path)
+{
+	if (is_directory(path)) {
 		if (exists(path + "/metadata"))
 			return trace_format::ctf;
 		throw input_error(path, 0,
 				  "a directory, but not a CTF trace (no 'metadata' file in it)");
 	}
-	return detect_file(path);
+	std::unique_ptr<line_source> src;
+	return sniff_file(path, src);
 }
 
 std::unique_ptr<trace_reader> open_trace(const std::string &path, trace_format fmt,
 					 const reader_options &opt)
 {
-	if (fmt == trace_format::auto_detect)
-		fmt = detect_trace_format(path);
+	std::unique_ptr<line_source> src;
+	if (fmt == trace_format::auto_detect) {
+		if (is_directory(path))
+			fmt = detect_trace_format(path);
+		else
+			fmt = sniff_file(path, src);
+	}
 	switch (fmt) {
 	case trace_format::trace_dat:
 		return make_trace_dat_reader(path, opt);
-	case trace_format::ctf: {
+	case trace_format::ctf:
 		// A CTF trace is a directory; a file of one stands for it.
-		struct stat st;
-		bool dir = ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-		return make_ctf_reader(dir ? path : parent_dir(path), opt);
-	}
+		return make_ctf_reader(is_directory(path) ? path : parent_dir(path), opt);
 	default:
+		if (src)	// detected text: read what was looked at
+			return make_text_reader(std::move(src), fmt, opt);
 		return make_text_reader(path, fmt, opt);
 	}
 }

@@ -1,6 +1,9 @@
 // Content detection: every format by what is in the file, never its name;
 // missing, empty, binary and unknown input refused with a reason.
 #include <string>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "sim/trace/reader.h"
 #include "sim/trace/text_detect.h"
@@ -155,6 +158,32 @@ START_TEST(refused_input)
 }
 END_TEST
 
+// A pipe cannot be read twice: detection must not eat what the reader needs.
+START_TEST(pipe_detected_then_read)
+{
+	std::string fifo = test::temp_subdir("fifo") + "/trace";
+	ck_assert_int_eq(mkfifo(fifo.c_str(), 0600), 0);
+	std::string text = std::string("cpus=2\n") + trace_cmd_lines;
+	pid_t child = fork();
+	if (child == 0) {
+		FILE *f = std::fopen(fifo.c_str(), "w");
+		std::fwrite(text.data(), 1, text.size(), f);
+		std::fclose(f);
+		_exit(0);
+	}
+	reader_options opt;
+	auto r = open_trace(fifo, trace_format::auto_detect, opt);
+	ck_assert(r->format() == trace_format::trace_cmd_report);
+	ck_assert_uint_eq(r->declared_cpus(), 2);
+	auto evs = test::read_all(*r);
+	ck_assert_uint_eq(evs.size(), 2);
+	ck_assert(evs[1].kind == event_kind::timer_base_idle);
+	ck_assert_uint_eq(r->stats().bytes, text.size());
+	int status = 0;
+	waitpid(child, &status, 0);
+}
+END_TEST
+
 START_TEST(head_problems)
 {
 	ck_assert_str_eq(text_head_problem(""), "empty file");
@@ -200,6 +229,7 @@ static Suite *detect_suite()
 	tcase_add_test(tc, gzip_is_looked_into);
 	tcase_add_test(tc, binary_formats_by_magic);
 	tcase_add_test(tc, refused_input);
+	tcase_add_test(tc, pipe_detected_then_read);
 	tcase_add_test(tc, head_problems);
 	tcase_add_test(tc, shared_traces_detected);
 	suite_add_tcase(s, tc);
