@@ -40,6 +40,7 @@
 #include <algorithm>
 #include <deque>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -125,6 +126,7 @@ public:
 	{
 		cpus_.clear();
 		timers_.clear();
+		global_fires_.clear();
 		costs_ = {};
 		peak_timers_ = 0;
 		for (unsigned cpu = 0; cpu < ncpus; cpu++) {
@@ -246,7 +248,7 @@ private:
 
 	// Global timers (6.9+ timer migration): an active CPU expires an idle
 	// one's global timers when they are due. Base cpu's global timers due
-	// by `to` fire now, reported on cpu, without waking it.
+	// by `to` fire now, reported on cpu.
 	void run_global(cpu_state &s, jiffies_t to)
 	{
 		base_t &g = s.bases.base[kernel::v48::BASE_GLOBAL];
@@ -259,14 +261,21 @@ private:
 			}
 			s.hooks.jiffy = due;
 			s.hooks.sink->tick(s.hooks.cpu, due);
+			std::uint64_t before = costs_.removals;
 			kernel::v48::run_timer_base(g, static_cast<Word>(due));
+			if (costs_.removals != before)
+				global_fires_.insert(due);
 			s.global_clock = due + 1;
 		}
 	}
 
 	// One softirq per due jiffy in [s.clock, to], to - s.clock < 2^30.
-	// The CPU's own global timers wake it when idle (it handles them
-	// itself if no other CPU has by then).
+	//
+	// An idle CPU wakes for its own local and global timers, and for the
+	// jiffies at which any CPU's global timers fire (it may be the one the
+	// migration hierarchy sends to expire them; whichever CPU the replay
+	// happened to move on first, the jiffies are the same): then its due
+	// deferrable timers run too.
 	void advance_within(cpu_state &s, jiffies_t to)
 	{
 		base_t &local = s.bases.base[kernel::v48::BASE_LOCAL];
@@ -287,9 +296,7 @@ private:
 			Word l = s.idle ? kernel::v48::next_timer_interrupt(local) : local.next_expiry;
 			Word g = s.idle ? kernel::v48::next_timer_interrupt(global) : global.next_expiry;
 			jiffies_t due = std::max(std::min(widen(s.clock, l), widen(s.clock, g)), s.clock);
-			// Other CPUs' global timers are expired when due, here
-			// (the migrator: an idle CPU wakes for them, and runs its
-			// deferrable timers then).
+			// Other CPUs' global timers are expired when due, here.
 			if (tmigr_)
 				for (auto &other : cpus_)
 					if (other.get() != &s) {
@@ -299,8 +306,14 @@ private:
 								       other->global_clock);
 						due = std::min(due, std::max(o, s.clock));
 					}
-			if (!s.idle)
-				due = std::min(due, std::max({widen(s.clock, def.next_expiry), s.def_hold, s.clock}));
+			jiffies_t def_due = std::max(widen(s.clock, def.next_expiry), s.clock);
+			if (!s.idle) {
+				due = std::min(due, std::max(def_due, s.def_hold));
+			} else if (tmigr_) {
+				auto wake = global_fires_.lower_bound(def_due);
+				if (wake != global_fires_.end())
+					due = std::min(due, *wake);
+			}
 			if (due > to) {
 				s.clock = to + 1;
 				break;
@@ -308,19 +321,25 @@ private:
 			s.hooks.jiffy = due;
 			s.hooks.sink->tick(s.hooks.cpu, due);
 			bool woke = kernel::v48::run_timer_base(local, static_cast<Word>(due));
+			std::uint64_t before = costs_.removals;
 			woke |= kernel::v48::run_timer_base(global, static_cast<Word>(due));
+			if (costs_.removals != before)
+				global_fires_.insert(due);
 			if (tmigr_)
 				for (auto &other : cpus_)
-					if (other.get() != &s && other->global_clock <= due) {
-						std::uint64_t fired = costs_.removals;
+					if (other.get() != &s && other->global_clock <= due)
 						run_global(*other, due);
-						woke |= wake_for_remote_ && costs_.removals != fired;
-					}
+			woke |= global_fires_.count(due) != 0;
 			if (woke || (!s.idle && due >= s.def_hold))
 				kernel::v48::run_timer_base(def, static_cast<Word>(due));
 			s.clock = due + 1;
 		}
 		s.global_clock = std::max(s.global_clock, s.clock);
+		// Jiffies every CPU has passed can no longer wake anyone.
+		jiffies_t oldest = s.clock;
+		for (auto &c : cpus_)
+			oldest = std::min(oldest, c->clock);
+		global_fires_.erase(global_fires_.begin(), global_fires_.lower_bound(oldest));
 	}
 
 	timer_t *timer(timer_id id)
@@ -338,7 +357,7 @@ private:
 	std::vector<std::pair<std::string, std::string>> params_;
 	bool model_idle_;
 	bool tmigr_;
-	bool wake_for_remote_ = true;
+	std::set<jiffies_t> global_fires_;	// jiffies at which global timers fired
 	std::vector<std::unique_ptr<cpu_state>> cpus_;
 	std::deque<timer_t> timers_;	// deque: growing keeps addresses stable
 	std::uint64_t peak_timers_ = 0;
