@@ -126,9 +126,9 @@ $(BUILD)/tests/%: $(call obj,tests/unit/%.cc) $(SUPPORT_OBJS) $(LIB)
 	@mkdir -p $(dir $@)
 	$(Q)$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS) $(call pkg_libs,$(TEST_PKGS))
 
-$(BUILD)/bench/%: $(call obj,tests/bench/%.cc) $(LIB)
+$(BUILD)/bench/%: $(call obj,tests/bench/%.cc) $(SUPPORT_OBJS) $(LIB)
 	@mkdir -p $(dir $@)
-	$(Q)$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS) $(call pkg_libs,$(BENCH_PKGS))
+	$(Q)$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS) $(call pkg_libs,$(BENCH_PKGS) $(TEST_PKGS))
 
 $(BUILD)/obj/tests/unit/%.o: CXXFLAGS += $(call pkg_cflags,$(TEST_PKGS))
 $(BUILD)/obj/tests/support/%.o: CXXFLAGS += $(call pkg_cflags,$(TEST_PKGS))
