@@ -17,7 +17,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -33,13 +32,11 @@ using namespace timersim;
 
 namespace {
 
-// The checks read files: one per process, rewritten for every input.
+// The checks read files: one per process, written for each input and
+// removed after it (libFuzzer's exit runs no atexit handlers).
 const std::string &scratch()
 {
-	static const std::string path = [] {
-		std::atexit([] { ::unlink(scratch().c_str()); });
-		return "/tmp/timersim-fuzz-binary-" + std::to_string(getpid());
-	}();
+	static const std::string path = "/tmp/timersim-fuzz-binary-" + std::to_string(getpid());
 	return path;
 }
 
@@ -70,6 +67,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
 			__builtin_trap();
 	} catch (const input_error &) {
 	}
+	::unlink(scratch().c_str());
 	std::string_view s(reinterpret_cast<const char *>(data), size);
 	try {
 		symbol_table t;
