@@ -9,6 +9,7 @@
 
 #include "sim/core/replay.h"
 #include "sim/report/report_writers.h"
+#include "sim/scheme/scheme.h"
 #include "sim/trace/reader.h"
 #include "tests/support/cli.h"
 #include "tests/support/paths.h"
@@ -224,6 +225,41 @@ START_TEST(cli_usage_errors_exit_2)
 }
 END_TEST
 
+START_TEST(cli_compare_runs_every_scheme)
+{
+	SHARED_OR_SKIP(path, "linux-6.18-http/trace.txt");
+	cli_result r = run_timersim({"compare", path, "--json", "-"});
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(r.out.rfind("{\n  \"schemes\": [", 0) == 0);
+	// One report per scheme, each with the contract's sections.
+	for (const std::string &s : scheme_names()) {
+		ck_assert_msg(r.out.find("\"name\": \"" + s + "\"") != std::string::npos, "%s", s.c_str());
+	}
+	std::size_t reports = 0;
+	for (std::size_t at = 0; (at = r.out.find("\"fidelity\": {", at)) != std::string::npos; at++)
+		reports++;
+	ck_assert_uint_eq(reports, scheme_names().size());
+
+	// Exact schemes agree with classic on every recorded expiry.
+	replay_options opt;
+	replay_report classic = replay_file(path, opt);
+	for (const char *exact : {"heap", "heap4", "sorted-list", "list", "wheel-overflow"}) {
+		opt.scheme = exact;
+		replay_report e = replay_file(path, opt);
+		ck_assert_msg(e.fidelity.exact == classic.fidelity.exact, "%s", exact);
+		ck_assert_msg(e.timers.expired == classic.timers.expired, "%s", exact);
+		ck_assert_uint_eq(e.lateness.max, classic.lateness.max);
+	}
+	// The table names every scheme too.
+	cli_result table = run_timersim({"compare", path, "--schemes", "classic,v48"});
+	ck_assert_int_eq(table.status, 0);
+	ck_assert(table.out.find("\n  classic ") != std::string::npos);
+	ck_assert(table.out.find("\n  v48 ") != std::string::npos);
+	ck_assert(table.out.find("heap") == std::string::npos);
+	ck_assert_int_eq(run_timersim({"compare", path, "--param", "order=lifo"}).status, 2);
+}
+END_TEST
+
 int main()
 {
 	Suite *s = suite_create("replay_traces");
@@ -240,6 +276,7 @@ int main()
 	tcase_add_test(cli, cli_replays_and_writes_json);
 	tcase_add_test(cli, cli_bad_input_exits_2_with_file_and_line);
 	tcase_add_test(cli, cli_usage_errors_exit_2);
+	tcase_add_test(cli, cli_compare_runs_every_scheme);
 	suite_add_tcase(s, cli);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
