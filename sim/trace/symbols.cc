@@ -1,6 +1,8 @@
 #include "sim/trace/symbols.h"
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -81,15 +83,16 @@ std::size_t symbol_table::load_text(std::string_view text, const std::string &or
 			e++;	// the name ends before "\t[module]"
 		if (e == n)
 			continue;
-		syms_.push_back({addr, static_cast<std::uint32_t>(syms_.size()),
-				 static_cast<std::uint32_t>(e - n), names_.size()});
+		if (names_.size() + (e - n) > UINT32_MAX)
+			throw input_error(origin, lineno, "symbol names too large");
+		syms_.push_back({addr, static_cast<std::uint32_t>(names_.size()),
+				 static_cast<std::uint32_t>(e - n)});
 		names_.append(l.data() + n, e - n);
 	}
-	auto before = [](const sym &x, const sym &y) {
-		return x.addr != y.addr ? x.addr < y.addr : x.order < y.order;
-	};
+	// Stable: of equal addresses the first in the file stays first.
+	auto before = [](const sym &x, const sym &y) { return x.addr < y.addr; };
 	if (!std::is_sorted(syms_.begin(), syms_.end(), before))	// kallsyms mostly is
-		std::sort(syms_.begin(), syms_.end(), before);
+		std::stable_sort(syms_.begin(), syms_.end(), before);
 	return syms_.size();
 }
 

@@ -31,11 +31,10 @@ public:
 	std::string_view lookup(std::uint64_t addr) const;
 
 private:
-	struct sym {
+	struct sym {		// 16 bytes: kallsyms has 100,000+
 		std::uint64_t addr;
-		std::uint32_t order;	// position in the file, for stable ties
+		std::uint32_t name;	// offset in names_
 		std::uint32_t len;
-		std::size_t name;	// offset in names_
 	};
 	std::vector<sym> syms_;
 	std::string names_;
