@@ -199,8 +199,12 @@ private:
 			return next_cascade_slot(cpu);
 		if (r < 50)
 			return rng() % 300;	// retransmits and the like
-		if (r < 80)
-			return rng() % (1u << (8 + rng() % 8));
+		if (r < 80) {
+			// One rng() call per statement: operands of one expression
+			// are unsequenced, and the run must not depend on the build.
+			const unsigned bits = 8 + rng() % 8;
+			return rng() % (1u << bits);
+		}
 		const unsigned bits = rng() % (params.max_bits + 1);
 		return static_cast<word>(rng() % (u64{1} << bits));
 	}
@@ -414,7 +418,8 @@ private:
 	// tv3 and (from a start near a boundary) tv4/tv5 cascades.
 	void long_jump()
 	{
-		advance((u64{1} << (12 + rng() % 10)) + rng() % 4096);
+		const unsigned bits = 12 + rng() % 10;
+		advance((u64{1} << bits) + rng() % 4096);
 		full_check();
 	}
 
