@@ -8,87 +8,17 @@
 // Renderings whose recording is absent are skipped with a note.
 #include <benchmark/benchmark.h>
 
-#include <algorithm>
-#include <cstdio>
 #include <cstdlib>
-#include <stdexcept>
 #include <string>
-#include <sys/stat.h>
-#include <unistd.h>
-#include <vector>
-#include <zlib.h>
 
 #include "sim/trace/reader.h"
 #include "sim/trace/text_reader.h"
+#include "tests/support/paths.h"
+#include "tests/support/text_trace_util.h"
 
 using namespace timersim;
 
 namespace {
-
-// Bench binaries link no tests/support: the few helpers they need.
-std::string shared_trace(const std::string &rel)
-{
-	const char *env = std::getenv("TIMERSIM_SHARED");
-	std::string path = std::string(env && *env ? env : "../shared") + "/traces/" + rel;
-	struct stat st;
-	return ::stat(path.c_str(), &st) == 0 ? path : std::string();
-}
-
-std::string read_whole_file(const std::string &path)
-{
-	FILE *f = std::fopen(path.c_str(), "rb");
-	if (!f)
-		throw std::runtime_error("cannot read " + path);
-	std::string out;
-	char buf[1 << 16];
-	std::size_t n;
-	while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
-		out.append(buf, n);
-	std::fclose(f);
-	return out;
-}
-
-std::vector<std::string> temp_files;
-
-void remove_temp_files()
-{
-	for (const auto &f : temp_files)
-		::unlink(f.c_str());
-}
-
-std::string temp_path(const std::string &name)
-{
-	const char *tmp = std::getenv("TMPDIR");
-	std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/timersim-bench-" +
-			   std::to_string(::getpid()) + "-" + name;
-	temp_files.push_back(path);
-	return path;
-}
-
-std::string write_temp(const std::string &name, const std::string &data)
-{
-	std::string path = temp_path(name);
-	FILE *f = std::fopen(path.c_str(), "wb");
-	if (!f || std::fwrite(data.data(), 1, data.size(), f) != data.size() || std::fclose(f))
-		throw std::runtime_error("cannot write " + path);
-	return path;
-}
-
-std::string write_temp_gzip(const std::string &name, const std::string &data)
-{
-	std::string path = temp_path(name);
-	gzFile gz = gzopen(path.c_str(), "wb6");
-	if (!gz)
-		throw std::runtime_error("cannot write " + path);
-	for (std::size_t off = 0; off < data.size(); off += 1u << 20) {
-		unsigned n = unsigned(std::min<std::size_t>(data.size() - off, 1u << 20));
-		if (gzwrite(gz, data.data() + off, n) != int(n))
-			throw std::runtime_error("gzwrite failed on " + path);
-	}
-	if (gzclose(gz) != Z_OK)
-		throw std::runtime_error("gzclose failed on " + path);
-	return path;
-}
 
 struct bench_input {
 	const char *label;
@@ -176,15 +106,15 @@ void register_all()
 {
 	std::size_t want = target_bytes();
 	for (auto &in : inputs) {
-		std::string path = shared_trace(in.rel);
+		std::string path = test::shared_trace(in.rel);
 		if (path.empty()) {
-			std::fprintf(stderr, "SKIP: ../shared/traces/%s absent: no %s benchmarks\n",
-				     in.rel, in.label);
+			test::skip_note(std::string("../shared/traces/") + in.rel + " absent: no " +
+					in.label + " benchmarks");
 			continue;
 		}
-		in.data = repeat_events(read_whole_file(path), want);
-		in.file = write_temp(std::string(in.label) + ".txt", in.data);
-		in.gzip = write_temp_gzip(std::string(in.label) + ".txt.gz", in.data);
+		in.data = repeat_events(test::read_whole_file(path), want);
+		in.file = test::write_temp(std::string(in.label) + ".txt", in.data);
+		in.gzip = test::write_temp_gzip(std::string(in.label) + ".txt.gz", in.data);
 		std::string name = in.label;
 		benchmark::RegisterBenchmark(("text_memory/" + name).c_str(), bm_memory, &in)
 			->Unit(benchmark::kMillisecond);
@@ -211,7 +141,6 @@ int main(int argc, char **argv)
 	benchmark::Initialize(&argc, argv);
 	if (benchmark::ReportUnrecognizedArguments(argc, argv))
 		return 1;
-	std::atexit(remove_temp_files);
 	register_all();
 	benchmark::RunSpecifiedBenchmarks();
 	benchmark::Shutdown();
