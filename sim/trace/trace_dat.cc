@@ -66,7 +66,6 @@ struct event_info {
 class trace_dat_reader : public trace_reader {
 public:
 	trace_dat_reader(const std::string &path, const reader_options &opt);
-	~trace_dat_reader() override;
 
 	bool next(trace_event &ev) override;
 	const reader_stats &stats() const override { return stats_; }
@@ -81,11 +80,26 @@ private:
 	void decode(const event_info &ei, tep_record *rec, trace_event &ev);
 
 	std::string path_;
-	tracecmd_input *handle_ = nullptr;
+	// Owns the handle and the records read ahead. A member, so that a
+	// constructor that throws still releases them.
+	struct library_state {
+		tracecmd_input *handle = nullptr;
+		std::vector<tep_record *> heads;	// next record of each CPU
+		library_state() = default;
+		library_state(const library_state &) = delete;
+		library_state &operator=(const library_state &) = delete;
+		~library_state()
+		{
+			for (tep_record *r : heads)
+				if (r)
+					tracecmd_free_record(r);
+			if (handle)
+				tracecmd_close(handle);
+		}
+	} lib_;
 	tep_handle *tep_ = nullptr;
 	unsigned cpus_ = 0;
 	std::uint64_t file_size_ = 0;
-	std::vector<tep_record *> heads_;	// next record of each CPU
 	std::vector<std::uint64_t> read_;	// records read per CPU
 	std::vector<std::int64_t> read_events_;	// per CPU as the kernel counted, -1 unknown
 	bool target_cpu_ = true;		// hand on cpu= and idx= from the flags
@@ -146,26 +160,29 @@ trace_dat_reader::trace_dat_reader(const std::string &path, const reader_options
 	{
 		stderr_capture cap;
 		tracecmd_open_diversion divert(other_names_, file_symbols_, path + " (kallsyms)");
-		handle_ = tracecmd_open_head(path.c_str(), TRACECMD_FL_LOAD_NO_PLUGINS |
+		lib_.handle = tracecmd_open_head(path.c_str(), TRACECMD_FL_LOAD_NO_PLUGINS |
 							     TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
-		if (!handle_)
+		if (!lib_.handle)
 			fail("libtracecmd cannot read the headers: " + why(cap));
 		if (!divert.error.empty())
 			fail(divert.error);
-		if (tracecmd_init_data(handle_) < 0) {
+		if (tracecmd_init_data(lib_.handle) < 0) {
 			// libtracecmd 1.3 crashes in tracecmd_close() on a handle
 			// whose data failed to initialise (seen with a corrupt
-			// compressed chunk); leaking it is the lesser evil.
-			handle_ = nullptr;
+			// compressed chunk): such handles are never closed, only
+			// kept where leak checkers see them as reachable.
+			static auto *abandoned = new std::vector<tracecmd_input *>;
+			abandoned->push_back(lib_.handle);
+			lib_.handle = nullptr;
 			fail("libtracecmd cannot read the CPU data: " + why(cap));
 		}
 	}
-	tep_ = tracecmd_get_tep(handle_);
+	tep_ = tracecmd_get_tep(lib_.handle);
 	int cpus = tep_ ? tep_get_cpus(tep_) : -1;
 	if (cpus < 0 || cpus > 65536)
 		fail("bad CPU count " + std::to_string(cpus));
 	cpus_ = cpus;
-	read_events_ = read_events_of(tracecmd_get_cpustats(handle_), cpus_);
+	read_events_ = read_events_of(tracecmd_get_cpustats(lib_.handle), cpus_);
 
 	// The flag layout: 6.8+ files say it by their bucket_expiry field,
 	// older ones by the recording kernel's release. The base CPU and the
@@ -175,23 +192,14 @@ trace_dat_reader::trace_dat_reader(const std::string &path, const reader_options
 	release_ = 0;
 	tep_event *start = tep_find_event_by_name(tep_, "timer", "timer_start");
 	if (!start || !tep_find_field(start, "bucket_expiry"))
-		release_ = uname_release(tracecmd_get_uname(handle_));
+		release_ = uname_release(tracecmd_get_uname(lib_.handle));
 	target_cpu_ = !release_ || release_ >= 411;
 
-	heads_.assign(cpus_, nullptr);
+	lib_.heads.assign(cpus_, nullptr);
 	read_.assign(cpus_, 0);
 	stderr_capture cap;	// a page that cannot be mapped is perror()ed
 	for (unsigned c = 0; c < cpus_; c++)
-		heads_[c] = read_cpu(c);
-}
-
-trace_dat_reader::~trace_dat_reader()
-{
-	for (tep_record *r : heads_)
-		if (r)
-			tracecmd_free_record(r);
-	if (handle_)
-		tracecmd_close(handle_);
+		lib_.heads[c] = read_cpu(c);
 }
 
 void trace_dat_reader::fail(const std::string &why) const
@@ -205,7 +213,7 @@ void trace_dat_reader::fail(const std::string &why) const
 tep_record *trace_dat_reader::read_cpu(int cpu)
 {
 	std::uint64_t before = messages().count;
-	tep_record *rec = tracecmd_read_data(handle_, cpu);
+	tep_record *rec = tracecmd_read_data(lib_.handle, cpu);
 	if (messages().count != before) {
 		if (rec)
 			tracecmd_free_record(rec);
@@ -348,7 +356,7 @@ bool trace_dat_reader::next(trace_event &ev)
 		return false;
 	int best = -1;
 	for (unsigned c = 0; c < cpus_; c++)
-		if (heads_[c] && (best < 0 || heads_[c]->ts < heads_[best]->ts))
+		if (lib_.heads[c] && (best < 0 || lib_.heads[c]->ts < lib_.heads[best]->ts))
 			best = c;
 	if (best < 0) {
 		// A corrupt compressed page can decompress "fine" and end a
@@ -365,8 +373,8 @@ bool trace_dat_reader::next(trace_event &ev)
 		stats_.bytes = file_size_;
 		return false;
 	}
-	tep_record *rec = heads_[best];
-	heads_[best] = nullptr;
+	tep_record *rec = lib_.heads[best];
+	lib_.heads[best] = nullptr;
 	stats_.lines++;
 	try {
 		decode(info_of(rec), rec, ev);
@@ -375,7 +383,7 @@ bool trace_dat_reader::next(trace_event &ev)
 		throw;
 	}
 	tracecmd_free_record(rec);
-	heads_[best] = read_cpu(best);
+	lib_.heads[best] = read_cpu(best);
 	// Every record in a trace.dat is an event; a record of an unknown
 	// event is corrupt data and throws above, so nothing is skipped.
 	stats_.events++;
