@@ -141,11 +141,14 @@ trace_dat_reader::trace_dat_reader(const std::string &path, const reader_options
 {
 	trace_dat_layout lay = check_trace_dat_layout(path);
 	file_size_ = lay.file_size;
+	if (lay.latency)
+		fail("a latency-tracer trace.dat holds text, not event records");
 	if (!opt.symbols.empty())
 		symbols_.load(opt.symbols);
 
-	// Warnings and errors reach tep_vprint above; what the libraries
-	// print by other ways (perror) is caught while opening.
+	// Warnings and errors reach our tep_vprint (libtracecmd_hooks.h);
+	// what the libraries print by other ways (perror) is caught while
+	// opening.
 	tracecmd_set_loglevel(TEP_LOG_WARNING);
 	tep_set_loglevel(TEP_LOG_WARNING);
 	std::uint64_t before = messages().count;
@@ -176,6 +179,15 @@ trace_dat_reader::trace_dat_reader(const std::string &path, const reader_options
 			lib_.handle = nullptr;
 			fail("libtracecmd cannot read the CPU data: " + why(cap));
 		}
+	}
+	// Buffer instances (trace-cmd record -B) are separate ring buffers
+	// with their own CPU data. Reading only the top one would drop their
+	// events without a word, so such files are refused.
+	if (int n = tracecmd_buffer_instances(lib_.handle); n > 0) {
+		const char *name = tracecmd_buffer_instance_name(lib_.handle, 0);
+		fail("holds " + std::to_string(n) + " ftrace buffer instance(s) (\"" +
+		     (name ? name : "?") + "\"...) besides the top buffer; reading them " +
+		     "is not supported");
 	}
 	tep_ = tracecmd_get_tep(lib_.handle);
 	int cpus = tep_ ? tep_get_cpus(tep_) : -1;
@@ -232,14 +244,12 @@ const event_info &trace_dat_reader::info_of(tep_record *rec)
 	if (it != infos_.end())
 		return it->second;
 	tep_event *e = tep_find_event(tep_, id);
-	if (!e) {
-		auto other = other_names_.find(id);
-		if (other != other_names_.end()) {
-			event_info ei;
-			ei.name = other->second.c_str();
-			ei.kind = event_kind_of(ei.name);
-			return infos_.emplace(id, ei).first->second;
-		}
+	auto other = e ? other_names_.end() : other_names_.find(id);
+	if (other != other_names_.end()) {	// a format we left unparsed
+		event_info ei;
+		ei.name = other->second.c_str();
+		ei.kind = event_kind_of(ei.name);
+		return infos_.emplace(id, ei).first->second;
 	}
 	if (!e)
 		fail("record " + std::to_string(stats_.lines) + " (CPU " +

@@ -14,6 +14,7 @@ namespace {
 constexpr char magic[] = "\x17\x08\x44tracing";	// 10 bytes
 constexpr unsigned first_sectioned_version = 7;
 constexpr unsigned option_strings = 15;		// TRACECMD_OPTION_STRINGS
+constexpr unsigned option_buffer_text = 22;	// TRACECMD_OPTION_BUFFER_TEXT: latency data
 
 // Section ids are option ids (trace-cmd's TRACECMD_OPTION_*).
 std::string section_name(std::uint64_t id)
@@ -120,7 +121,7 @@ private:
 // Up to version 6: header page and event, formats, kallsyms, printk
 // formats, saved command lines, CPU count, then options / latency /
 // flyrecord blocks.
-void walk_v6(cursor &c)
+void walk_v6(cursor &c, trace_dat_layout &lay)
 {
 	c.expect("header_page", 12, "header_page tag");
 	c.skip(c.number(8, "header page size"), "header page");
@@ -149,6 +150,7 @@ void walk_v6(cursor &c)
 				c.skip(c.number(4, "option size"), "option");
 			}
 		} else if (std::memcmp(tag, "latency  ", 10) == 0) {
+			lay.latency = true;
 			return;		// text to the end of the file
 		} else if (std::memcmp(tag, "flyrecord", 10) == 0) {
 			for (std::uint64_t cpu = 0; cpu < cpus; cpu++) {
@@ -192,6 +194,7 @@ void walk_v7(cursor &c, trace_dat_layout &lay)
 		lay.sections++;
 		options_found |= at == options;
 		strings_found |= id == option_strings;
+		lay.latency |= id == option_buffer_text;
 	}
 	if (!options_found)
 		c.fail(options, "no section starts at the first options offset");
@@ -225,7 +228,7 @@ trace_dat_layout check_trace_dat_layout(const std::string &path)
 	if (lay.version >= first_sectioned_version)
 		walk_v7(c, lay);
 	else
-		walk_v6(c);
+		walk_v6(c, lay);
 	return lay;
 }
 

@@ -18,6 +18,7 @@ struct trace_dat_layout {
 	unsigned version = 0;
 	std::uint64_t file_size = 0;
 	std::uint64_t sections = 0;	// v7: sections walked
+	bool latency = false;		// latency-tracer text instead of event records
 };
 
 // Throws input_error (with the byte offset) when the file is shorter than
