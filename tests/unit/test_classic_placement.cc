@@ -147,6 +147,31 @@ START_TEST(small_boundaries)
 }
 END_TEST
 
+// Normal geometry, the top two levels for real: timers 2^26 - 1 (tv4) and
+// 2^26, 2^26 + 1, 2^26 + 2^20 + 5 (tv5) ahead fire exactly, through every
+// cascade down (67M jiffies, a fraction of a second).
+START_TEST(normal_64_tv5_fires)
+{
+	const std::uint64_t start = 0xabcdef;
+	harness<n64> h(start);
+	const std::uint64_t ahead[] = {(1u << 26) - 1, 1u << 26, (1u << 26) + 1, (1u << 26) + (1u << 20) + 5};
+	for (std::uint64_t a : ahead)
+		h.arm(start + a);
+	ck_assert_uint_eq(h.at(h.timers[0].get()).first, 4);
+	for (int i = 1; i < 4; i++)
+		ck_assert_uint_eq(h.at(h.timers[i].get()).first, 5);
+	h.run_to(start + ahead[3]);
+	CK_WHEEL(h.base);
+	ck_assert_uint_eq(g_log.fired.size(), 4);
+	for (int i = 0; i < 4; i++)
+		ck_assert(g_log.fired[i] == (fire_rec{static_cast<unsigned long>(i), start + ahead[i]}));
+	unsigned from5 = 0;
+	for (const move_rec &m : g_log.moves)
+		from5 += m.from == 5;
+	ck_assert_uint_eq(from5, 3);	// each tv5 timer cascaded once from tv5
+}
+END_TEST
+
 // Literal spot checks, computed by hand, at timer_jiffies 0x12345678.
 START_TEST(hand_computed_slots)
 {
@@ -284,6 +309,7 @@ int main()
 	tcase_add_test(tc, normal_64_boundaries);
 	tcase_add_test(tc, normal_32_boundaries);
 	tcase_add_test(tc, small_boundaries);
+	tcase_add_test(tc, normal_64_tv5_fires);
 	tcase_add_test(tc, hand_computed_slots);
 	tcase_add_test(tc, beyond_max_tval_normal_64);
 	tcase_add_test(tc, normal_32_half_range_is_past);
