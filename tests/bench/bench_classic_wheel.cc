@@ -90,9 +90,9 @@ struct wheel_fixture {
 
 	static void rearm(unsigned long i)
 	{
-		self->jiffies_rearm(&self->timers[i]);
+		self->rearm_timer(&self->timers[i]);
 	}
-	void jiffies_rearm(timer_t *t) { kernel::mod_timer(base, t, jiffies + timeout()); }
+	void rearm_timer(timer_t *t) { kernel::mod_timer(base, t, jiffies + timeout()); }
 
 	// Advance one jiffy, firing (and re-arming) what is due.
 	void tick()
