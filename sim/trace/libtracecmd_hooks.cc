@@ -14,6 +14,31 @@ namespace timersim {
 namespace {
 
 thread_local tracecmd_open_diversion *diversion = nullptr;
+thread_local tracecmd_page_check *page_check = nullptr;
+
+constexpr std::uint64_t commit_mask = (1u << 27) - 1;	// kbuffer's COMMIT_MASK
+constexpr std::uint64_t missing_stored = 1u << 30;	// lost-event count after the data
+constexpr unsigned page_timestamp = 8;			// bytes before the commit word
+
+std::uint64_t read_number(const unsigned char *p, unsigned n, bool big_endian)
+{
+	std::uint64_t v = 0;
+	for (unsigned i = 0; i < n; i++)
+		v |= std::uint64_t(p[big_endian ? n - 1 - i : i]) << (8 * i);
+	return v;
+}
+
+// Does the page header promise no more than the page holds?
+bool page_header_sane(const tracecmd_page_check &c, const void *page)
+{
+	const unsigned header = page_timestamp + c.commit_size;
+	std::uint64_t commit = read_number(static_cast<const unsigned char *>(page) + page_timestamp,
+					   c.commit_size, c.big_endian);
+	std::uint64_t room = c.page_size > header ? c.page_size - header : 0;
+	if (commit & missing_stored)
+		room = room > c.commit_size ? room - c.commit_size : 0;
+	return (commit & commit_mask) <= room;
+}
 
 // "name: timer_start\nID: 466\nformat:..." -> name, id.
 bool format_name_id(const char *buf, unsigned long size, std::string &name, int &id)
@@ -57,6 +82,37 @@ tracecmd_open_diversion::tracecmd_open_diversion(std::unordered_map<int, std::st
 tracecmd_open_diversion::~tracecmd_open_diversion()
 {
 	diversion = outer_;
+}
+
+tracecmd_page_check::tracecmd_page_check(unsigned ps, unsigned cs, bool be)
+	: page_size(ps), commit_size(cs == 4 ? 4 : 8), big_endian(be)
+{
+}
+
+tracecmd_page_check::~tracecmd_page_check() = default;
+
+// All zeros but a data size one past the page: libtraceevent walks it
+// without leaving the buffer, libtracecmd then finds the size too big.
+void *tracecmd_page_check::poison()
+{
+	if (poison_.empty()) {
+		poison_.assign(2 * std::size_t(page_size) + 64, '\0');
+		std::uint64_t size = std::uint64_t(page_size) + 1;
+		for (unsigned i = 0; i < commit_size; i++)
+			poison_[page_timestamp + (big_endian ? commit_size - 1 - i : i)] =
+				static_cast<char>(size >> (8 * i));
+	}
+	return poison_.data();
+}
+
+tracecmd_page_check::active::active(tracecmd_page_check &c) : outer_(page_check)
+{
+	page_check = &c;
+}
+
+tracecmd_page_check::active::~active()
+{
+	page_check = outer_;
 }
 
 }  // namespace timersim
@@ -106,6 +162,20 @@ extern "C" int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
 		return 0;
 	}
 	return real ? real(tep, kallsyms) : -1;
+}
+
+extern "C" int kbuffer_load_subbuffer(struct kbuffer *kbuf, void *subbuffer)
+{
+	using load_fn = int (*)(struct kbuffer *, void *);
+	static const load_fn real = timersim::next_definition<load_fn>("kbuffer_load_subbuffer");
+	if (!real)
+		return -1;
+	auto *c = timersim::page_check;
+	if (c && subbuffer && !timersim::page_header_sane(*c, subbuffer)) {
+		c->bad_pages++;
+		return real(kbuf, c->poison());
+	}
+	return real(kbuf, subbuffer);
 }
 
 #if defined(__SANITIZE_ADDRESS__)

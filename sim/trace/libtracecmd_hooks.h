@@ -11,6 +11,13 @@
 //    fields) are parsed; other events are reduced to their name and id, and
 //    the kallsyms text goes into our own symbol_table. Outside a diversion,
 //    both calls go to the libraries unchanged.
+// 3. kbuffer_load_subbuffer, while a page check is alive on the calling
+//    thread: libtraceevent trusts the data size in a ring-buffer page's
+//    header and walks past the page when it is garbage (a damaged
+//    compressed page crashed it); libtracecmd checks the size only after
+//    the walk. A page whose header claims more than a page holds is
+//    replaced by a harmless one that fails that check, so libtracecmd
+//    reports "bad page read" and the reader throws.
 #pragma once
 
 #include <cstdint>
@@ -42,6 +49,37 @@ public:
 
 private:
 	tracecmd_open_diversion *outer_;
+};
+
+class tracecmd_page_check {
+public:
+	// PAGE_SIZE: the ring buffer's sub-buffer size; COMMIT_SIZE: the
+	// size of the page header's commit word (the recording kernel's long).
+	tracecmd_page_check(unsigned page_size, unsigned commit_size, bool big_endian);
+	~tracecmd_page_check();
+	tracecmd_page_check(const tracecmd_page_check &) = delete;
+	tracecmd_page_check &operator=(const tracecmd_page_check &) = delete;
+
+	// Installs the check on this thread while alive (calls into the
+	// library are wrapped in one).
+	class active {
+	public:
+		explicit active(tracecmd_page_check &c);
+		~active();
+		active(const active &) = delete;
+		active &operator=(const active &) = delete;
+
+	private:
+		tracecmd_page_check *outer_;
+	};
+
+	const unsigned page_size, commit_size;
+	const bool big_endian;
+	std::uint64_t bad_pages = 0;
+	void *poison();		// the replacement page
+
+private:
+	std::string poison_;
 };
 
 }  // namespace timersim

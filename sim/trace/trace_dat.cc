@@ -15,6 +15,7 @@
 // promise against the file (libtracecmd reads a cut file silently as far as
 // it goes); the libraries' own messages are caught through tep_vprint and
 // become input_errors instead of lines on stderr.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <unordered_map>
@@ -74,6 +75,10 @@ public:
 
 private:
 	[[noreturn]] void fail(const std::string &why) const;
+	static std::string page_damage()
+	{
+		return "a ring-buffer page claims more data than a page holds: corrupt data";
+	}
 	tep_record *read_cpu(int cpu);
 	const event_info &info_of(tep_record *rec);
 	std::uint64_t field(const tep_format_field *f, tep_record *rec) const;
@@ -98,6 +103,7 @@ private:
 		}
 	} lib_;
 	tep_handle *tep_ = nullptr;
+	std::unique_ptr<tracecmd_page_check> pages_;
 	unsigned cpus_ = 0;
 	std::uint64_t file_size_ = 0;
 	std::vector<std::uint64_t> read_;	// records read per CPU
@@ -169,6 +175,17 @@ trace_dat_reader::trace_dat_reader(const std::string &path, const reader_options
 			fail("libtracecmd cannot read the headers: " + why(cap));
 		if (!divert.error.empty())
 			fail(divert.error);
+		tep_ = tracecmd_get_tep(lib_.handle);
+		if (!tep_)
+			fail("libtracecmd read no event formats");
+		unsigned page = tep_get_page_size(tep_);
+		if (tep_get_sub_buffer_size(tep_) > 0)
+			page = std::max(page, static_cast<unsigned>(tep_get_sub_buffer_size(tep_)));
+		if (page < 64 || page > (1u << 24))
+			fail("bad ring-buffer page size " + std::to_string(page));
+		pages_ = std::make_unique<tracecmd_page_check>(
+			page, tep_get_header_page_size(tep_), tep_is_file_bigendian(tep_));
+		tracecmd_page_check::active check(*pages_);
 		if (tracecmd_init_data(lib_.handle) < 0) {
 			// libtracecmd 1.3 crashes in tracecmd_close() on a handle
 			// whose data failed to initialise (seen with a corrupt
@@ -177,7 +194,8 @@ trace_dat_reader::trace_dat_reader(const std::string &path, const reader_options
 			static auto *abandoned = new std::vector<tracecmd_input *>;
 			abandoned->push_back(lib_.handle);
 			lib_.handle = nullptr;
-			fail("libtracecmd cannot read the CPU data: " + why(cap));
+			fail("libtracecmd cannot read the CPU data: " +
+			     (pages_->bad_pages ? page_damage() : why(cap)));
 		}
 	}
 	// Buffer instances (trace-cmd record -B) are separate ring buffers
@@ -189,8 +207,7 @@ trace_dat_reader::trace_dat_reader(const std::string &path, const reader_options
 		     (name ? name : "?") + "\"...) besides the top buffer; reading them " +
 		     "is not supported");
 	}
-	tep_ = tracecmd_get_tep(lib_.handle);
-	int cpus = tep_ ? tep_get_cpus(tep_) : -1;
+	int cpus = tep_get_cpus(tep_);
 	if (cpus < 0 || cpus > 65536)
 		fail("bad CPU count " + std::to_string(cpus));
 	cpus_ = cpus;
@@ -225,12 +242,14 @@ void trace_dat_reader::fail(const std::string &why) const
 tep_record *trace_dat_reader::read_cpu(int cpu)
 {
 	std::uint64_t before = messages().count;
+	tracecmd_page_check::active check(*pages_);
 	tep_record *rec = tracecmd_read_data(lib_.handle, cpu);
 	if (messages().count != before) {
 		if (rec)
 			tracecmd_free_record(rec);
 		fail("CPU " + std::to_string(cpu) + " data unreadable after record " +
-		     std::to_string(read_[cpu]) + " of that CPU: " + messages().last);
+		     std::to_string(read_[cpu]) + " of that CPU: " +
+		     (pages_->bad_pages ? page_damage() : messages().last));
 	}
 	if (rec)
 		read_[cpu]++;
