@@ -80,6 +80,7 @@ private:
 		return "a ring-buffer page claims more data than a page holds: corrupt data";
 	}
 	tep_record *read_cpu(int cpu);
+	void finish();
 	const event_info &info_of(tep_record *rec);
 	std::uint64_t field(const tep_format_field *f, tep_record *rec) const;
 	void decode(const event_info &ei, tep_record *rec, trace_event &ev);
@@ -117,6 +118,7 @@ private:
 	std::string function_;
 	reader_stats stats_;
 	bool done_ = false;
+	bool lenient_ = false;
 };
 
 // "CPU: 1\n...\nread events: 17034\n" blocks: how many events the kernel
@@ -143,7 +145,7 @@ std::vector<std::int64_t> read_events_of(const char *cpustats, unsigned cpus)
 }
 
 trace_dat_reader::trace_dat_reader(const std::string &path, const reader_options &opt)
-	: path_(path)
+	: path_(path), lenient_(opt.lenient)
 {
 	trace_dat_layout lay = check_trace_dat_layout(path);
 	file_size_ = lay.file_size;
@@ -381,42 +383,58 @@ void trace_dat_reader::decode(const event_info &ei, tep_record *rec, trace_event
 
 bool trace_dat_reader::next(trace_event &ev)
 {
-	if (done_)
-		return false;
-	int best = -1;
-	for (unsigned c = 0; c < cpus_; c++)
-		if (lib_.heads[c] && (best < 0 || lib_.heads[c]->ts < lib_.heads[best]->ts))
-			best = c;
-	if (best < 0) {
-		// A corrupt compressed page can decompress "fine" and end a
-		// CPU's data early; the kernel's count of events handed out
-		// tells.
+	while (!done_) {
+		int best = -1;
 		for (unsigned c = 0; c < cpus_; c++)
-			if (read_events_[c] >= 0 &&
-			    read_[c] < static_cast<std::uint64_t>(read_events_[c]))
-				fail("CPU " + std::to_string(c) + " data ends after " +
-				     std::to_string(read_[c]) + " records, but the recording " +
-				     "kernel handed out " + std::to_string(read_events_[c]) +
-				     " events: data lost or corrupt");
-		done_ = true;
-		stats_.bytes = file_size_;
-		return false;
-	}
-	tep_record *rec = lib_.heads[best];
-	lib_.heads[best] = nullptr;
-	stats_.lines++;
-	try {
-		decode(info_of(rec), rec, ev);
-	} catch (...) {
+			if (lib_.heads[c] &&
+			    (best < 0 || lib_.heads[c]->ts < lib_.heads[best]->ts))
+				best = c;
+		if (best < 0) {
+			finish();
+			return false;
+		}
+		tep_record *rec = lib_.heads[best];
+		lib_.heads[best] = nullptr;
+		stats_.lines++;
+		bool ok = true;
+		try {
+			decode(info_of(rec), rec, ev);
+		} catch (const input_error &) {
+			// A record of an event the file does not describe, or
+			// too short for its fields: corrupt data. Lenient
+			// reading counts it and goes on.
+			if (!lenient_) {
+				tracecmd_free_record(rec);
+				throw;
+			}
+			ok = false;
+		}
 		tracecmd_free_record(rec);
-		throw;
+		lib_.heads[best] = read_cpu(best);
+		if (ok) {
+			stats_.events++;
+			return true;
+		}
+		stats_.skipped++;
+		stats_.malformed++;
 	}
-	tracecmd_free_record(rec);
-	lib_.heads[best] = read_cpu(best);
-	// Every record in a trace.dat is an event; a record of an unknown
-	// event is corrupt data and throws above, so nothing is skipped.
-	stats_.events++;
-	return true;
+	return false;
+}
+
+// The end of every CPU's data. A corrupt compressed page can decompress
+// "fine" and end a CPU's data early; the kernel's count of the events it
+// handed to trace-cmd tells. (A file extracted after another reader
+// consumed events would fail this too: --lenient reads it anyway.)
+void trace_dat_reader::finish()
+{
+	for (unsigned c = 0; c < cpus_ && !lenient_; c++)
+		if (read_events_[c] >= 0 && read_[c] < static_cast<std::uint64_t>(read_events_[c]))
+			fail("CPU " + std::to_string(c) + " data ends after " +
+			     std::to_string(read_[c]) + " records, but the recording kernel " +
+			     "handed out " + std::to_string(read_events_[c]) +
+			     " events: data lost or corrupt");
+	done_ = true;
+	stats_.bytes = file_size_;
 }
 
 }  // namespace

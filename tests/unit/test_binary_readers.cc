@@ -330,6 +330,38 @@ START_TEST(trace_dat_flipped_bytes_throw)
 }
 END_TEST
 
+// --lenient: records of undescribed events are counted as malformed and
+// reading goes on; a CPU short of the kernel's count is read as it is.
+START_TEST(trace_dat_lenient_reads_past_bad_records)
+{
+	NEED_SHARED(dat, "linux-6.18-http/trace.dat");
+	const std::string whole = slurp(dat);
+	temp_dir tmp;
+	const std::string bad = tmp.path + "/bad.dat";
+	reader_options lenient;
+	lenient.lenient = true;
+	for (std::size_t off : {1200000ul, 1441000ul}) {
+		std::string d = whole;
+		for (int k = 0; k < 4; k++)
+			d[off + k] = static_cast<char>(d[off + k] ^ 0x5a);
+		spit(bad, d);
+		ck_assert(!read_expecting_error([&] { return make_trace_dat_reader(bad, {}); }).empty());
+		auto r = make_trace_dat_reader(bad, lenient);
+		trace_event ev;
+		std::uint64_t n = 0;
+		while (r->next(ev))
+			n++;
+		const reader_stats &s = r->stats();
+		ck_assert_uint_eq(s.events, n);
+		ck_assert_uint_eq(s.lines, s.events + s.skipped);
+		ck_assert_uint_eq(s.skipped, s.malformed);
+		ck_assert_uint_lt(s.events, 34165);	// damage shows in the counts
+		if (off == 1200000)
+			ck_assert_uint_gt(s.malformed, 0);
+	}
+}
+END_TEST
+
 START_TEST(trace_dat_missing_or_foreign)
 {
 	ck_assert(!read_expecting_error([] {
@@ -568,6 +600,7 @@ static Suite *binary_suite()
 	tcase_add_test(tc, trace_dat_timer_events_match_text);
 	tcase_add_test(tc, trace_dat_cut_short_throws);
 	tcase_add_test(tc, trace_dat_flipped_bytes_throw);
+	tcase_add_test(tc, trace_dat_lenient_reads_past_bad_records);
 	tcase_add_test(tc, ctf_counts);
 	tcase_add_test(tc, ctf_timer_events_match_text);
 	tcase_add_test(tc, ctf_damaged_throws);
