@@ -22,7 +22,7 @@ enum class wheel_fault {
 	broken_list,		// a slot's links are not a consistent circle
 	foreign_timer,		// timer->base is not this base, or it is not pending
 	wrong_slot,		// not the slot its expiry and timer_jiffies imply
-	would_fire_early,	// its slot is cascaded/run before it expires
+	would_fire_late,	// its slot is cascaded only after it expires
 	active_count,		// active_timers differs from the count
 	next_timer_late,	// next_timer is after a pending non-deferrable expiry
 };
@@ -73,7 +73,7 @@ wheel_fault check_slot_of(const tvec_base<Config> &base, const timer_list<Config
 	const signed_word<word> ahead =
 		static_cast<signed_word<word>>(static_cast<word>(t->expires - cascade_at));
 	if (ahead < 0)
-		return wheel_fault::would_fire_early;
+		return wheel_fault::would_fire_late;
 	if (level < G::LEVELS && static_cast<word>(ahead) >> base_t::shift_of(level))
 		return wheel_fault::wrong_slot;
 	return wheel_fault::none;

@@ -239,14 +239,17 @@ unsigned __internal_add_timer(tvec_base<Config> &base, timer_list<Config> *timer
 
 // internal_add_timer(): place, then account the timer in active_timers and
 // next_timer (deferrable timers are not, so they never wake an idle CPU).
+// This is the 3.10 form: next_timer only ever moves earlier here; 3.17
+// also reset it on the first timer of an empty base.
 template <class Config>
 void internal_add_timer(tvec_base<Config> &base, timer_list<Config> *timer)
 {
 	unsigned level = __internal_add_timer(base, timer);
 
 	if (!(timer->flags & TIMER_DEFERRABLE)) {
-		if (!base.active_timers++ || time_before(timer->expires, base.next_timer))
+		if (time_before(timer->expires, base.next_timer))
 			base.next_timer = timer->expires;
+		base.active_timers++;
 	}
 	base.observer.enqueued(*timer, level);
 }
