@@ -421,18 +421,17 @@ bool trace_dat_reader::next(trace_event &ev)
 	return false;
 }
 
-// The end of every CPU's data. A corrupt compressed page can decompress
-// "fine" and end a CPU's data early; the kernel's count of the events it
-// handed to trace-cmd tells. (A file extracted after another reader
-// consumed events would fail this too: --lenient reads it anyway.)
+// The end of every CPU's data. Damaged compressed data can decompress
+// "fine" into pages with fewer records, or more; the kernel's count of the
+// events it handed to trace-cmd tells. (A file extracted after another
+// reader consumed events would fail this too: --lenient reads it anyway.)
 void trace_dat_reader::finish()
 {
 	for (unsigned c = 0; c < cpus_ && !lenient_; c++)
-		if (read_events_[c] >= 0 && read_[c] < static_cast<std::uint64_t>(read_events_[c]))
-			fail("CPU " + std::to_string(c) + " data ends after " +
-			     std::to_string(read_[c]) + " records, but the recording kernel " +
-			     "handed out " + std::to_string(read_events_[c]) +
-			     " events: data lost or corrupt");
+		if (read_events_[c] >= 0 && read_[c] != static_cast<std::uint64_t>(read_events_[c]))
+			fail("CPU " + std::to_string(c) + " data holds " + std::to_string(read_[c]) +
+			     " records, but the recording kernel handed out " +
+			     std::to_string(read_events_[c]) + " events: data lost or corrupt");
 	done_ = true;
 	stats_.bytes = file_size_;
 }

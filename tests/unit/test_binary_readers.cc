@@ -316,8 +316,9 @@ START_TEST(trace_dat_flipped_bytes_throw)
 	// the start of CPU 0's compressed data (libtracecmd crashed closing
 	// it), a page header whose garbage size walked libtraceevent off the
 	// page (a crash too), pages of CPU 0 and CPU 1.
+	// 1337972 decompresses into two records too many.
 	for (std::size_t off : {3ul, 20ul, 2100ul, 1146900ul, 1148287ul, 1150000ul, 1200000ul,
-				1441000ul}) {
+				1337972ul, 1441000ul}) {
 		ck_assert_uint_lt(off + 4, whole.size());
 		std::string d = whole;
 		for (int k = 0; k < 4; k++)
