@@ -1,5 +1,6 @@
 #include "sim/trace/trace_dat_layout.h"
 
+#include <cerrno>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -41,8 +42,16 @@ public:
 	{
 		fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
 		struct stat st;
-		if (fd_ < 0 || fstat(fd_, &st) != 0)
-			throw input_error(path, 0, std::string("cannot open: ") + std::strerror(errno));
+		if (fd_ < 0 || fstat(fd_, &st) != 0) {
+			int err = errno;
+			if (fd_ >= 0)
+				::close(fd_);
+			throw input_error(path, 0, std::string("cannot open: ") + std::strerror(err));
+		}
+		if (!S_ISREG(st.st_mode)) {
+			::close(fd_);
+			throw input_error(path, 0, "not a regular file, so not a trace.dat");
+		}
 		size_ = st.st_size;
 	}
 	~cursor() { ::close(fd_); }
