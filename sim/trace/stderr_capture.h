@@ -4,7 +4,9 @@
 // stderr, and libtracecmd perror()s some failures. While a capture is alive,
 // file descriptor 2 points into an anonymous memory file; text() gives what
 // was written, so the reader can turn it into an input_error and the user's
-// terminal stays clean. Not for hot loops: it costs a few system calls.
+// terminal stays clean. Not for hot loops: it costs a few system calls. Not
+// for threads: file descriptor 2 belongs to the whole process, and what
+// another thread writes meanwhile is caught too.
 #pragma once
 
 #include <string>
