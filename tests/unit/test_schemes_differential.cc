@@ -13,7 +13,8 @@
 // its level's granularity (the bucket's rounded-up expiry), unless the
 // timer was armed already expired (then in the next jiffy processed).
 // Deferrable timers on an idle base wait for the wake: checked with idle
-// periods, against the same bound taken from the wake.
+// periods, never early and fired in the end. Both with 32-bit jiffies too
+// (starting 75000 jiffies before the wrap).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -169,10 +170,13 @@ int apply(scheme &s, const op &o, jiffies_t &expires_out, bool sync = false)
 	return 2;
 }
 
+unsigned word_bits = 64;	// of the schemes made next (classic and v48 narrow)
+
 std::unique_ptr<scheme> make(const std::string &name, std::vector<std::pair<std::string, std::string>> params)
 {
 	scheme_options opt;
 	opt.hz = 250;
+	opt.word_bits = word_bits;
 	opt.params = std::move(params);
 	return make_scheme(name, opt);
 }
@@ -380,6 +384,24 @@ void v48_bounds(std::vector<std::pair<std::string, std::string>> params, bool wi
 
 }  // namespace
 
+// A 32-bit classic wheel (jiffies wrap 75000 jiffies after the start)
+// against the 64-bit timeline of the heap.
+START_TEST(heap_matches_classic_32bit)
+{
+	word_bits = 32;
+	differential("heap", {}, 14);
+	word_bits = 64;
+}
+END_TEST
+
+START_TEST(v48_within_granularity_32bit)
+{
+	word_bits = 32;
+	v48_bounds({{"tmigr", "off"}, {"idle", "off"}}, false, false, 15);
+	word_bits = 64;
+}
+END_TEST
+
 START_TEST(v48_within_granularity_one_base) { v48_bounds({{"tmigr", "off"}, {"idle", "off"}}, false, false, 11); }
 END_TEST
 START_TEST(v48_within_granularity_tmigr) { v48_bounds({{"idle", "off"}}, false, true, 12); }
@@ -402,6 +424,8 @@ int main()
 	tcase_add_test(tc, kafka_small_matches_classic);
 	tcase_add_test(tc, hashed_matches_classic);
 	tcase_add_test(tc, hashed_small_matches_classic);
+	tcase_add_test(tc, heap_matches_classic_32bit);
+	tcase_add_test(tc, v48_within_granularity_32bit);
 	tcase_add_test(tc, v48_within_granularity_one_base);
 	tcase_add_test(tc, v48_within_granularity_tmigr);
 	tcase_add_test(tc, v48_deferrable_wait_for_wake);
