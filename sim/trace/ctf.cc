@@ -121,7 +121,8 @@ ctf_reader::ctf_reader(const std::string &path, const reader_options &opt) : pat
 		fail("cannot create a babeltrace context");
 	{
 		stderr_capture cap;
-		int id = bt_context_add_trace(lib_.ctx, path.c_str(), "ctf", nullptr, nullptr, nullptr);
+		int id = bt_context_add_trace(lib_.ctx, path.c_str(), "ctf", nullptr, nullptr,
+					      nullptr);
 		std::string text = cap.text();
 		if (id < 0)
 			fail("babeltrace cannot open the CTF trace: " +
@@ -237,7 +238,8 @@ void ctf_reader::decode(const bt_ctf_event *e, trace_event &ev)
 
 	const bt_definition *f = bt_ctf_get_top_level_scope(e, BT_EVENT_FIELDS);
 	unsigned bits = 0;
-	if (int_field(e, f, "timer", ev.timer, &bits) || int_field(e, f, "hrtimer", ev.timer, &bits))
+	if (int_field(e, f, "timer", ev.timer, &bits) ||
+	    int_field(e, f, "hrtimer", ev.timer, &bits))
 		ev.timer_digits = static_cast<std::uint8_t>(bits / 4);
 	if (int_field(e, f, "function", v)) {
 		std::string_view sym = symbols_.lookup(v);

@@ -17,7 +17,8 @@ std::uint32_t u32(const std::string &b, std::size_t at, bool big)
 {
 	std::uint32_t v = 0;
 	for (unsigned i = 0; i < 4; i++)
-		v |= std::uint32_t(static_cast<unsigned char>(b[at + (big ? 3 - i : i)])) << (8 * i);
+		v |= std::uint32_t(static_cast<unsigned char>(b[at + (big ? 3 - i : i)]))
+		     << (8 * i);
 	return v;
 }
 

@@ -32,8 +32,8 @@ std::uint64_t read_number(const unsigned char *p, unsigned n, bool big_endian)
 bool page_header_sane(const tracecmd_page_check &c, const void *page)
 {
 	const unsigned header = page_timestamp + c.commit_size;
-	std::uint64_t commit = read_number(static_cast<const unsigned char *>(page) + page_timestamp,
-					   c.commit_size, c.big_endian);
+	const auto *bytes = static_cast<const unsigned char *>(page);
+	std::uint64_t commit = read_number(bytes + page_timestamp, c.commit_size, c.big_endian);
 	std::uint64_t room = c.page_size > header ? c.page_size - header : 0;
 	if (commit & missing_stored)
 		room = room > c.commit_size ? room - c.commit_size : 0;

@@ -46,7 +46,8 @@ public:
 			int err = errno;
 			if (fd_ >= 0)
 				::close(fd_);
-			throw input_error(path, 0, std::string("cannot open: ") + std::strerror(err));
+			throw input_error(path, 0,
+					  std::string("cannot open: ") + std::strerror(err));
 		}
 		if (!S_ISREG(st.st_mode)) {
 			::close(fd_);

@@ -214,7 +214,8 @@ START_TEST(trace_dat_counts_match_text)
 	auto c = count_kinds(*r);
 	ck_assert_uint_eq(c["timer_start"], 3529);	// sanity: the text count below
 	for (const auto &[kind, n] : t.counts)
-		ck_assert_msg(c[kind] == n, "%s: trace.dat %lu, text %lu", kind.c_str(), c[kind], n);
+		ck_assert_msg(c[kind] == n, "%s: trace.dat %lu, text %lu", kind.c_str(), c[kind],
+			      n);
 	for (const auto &[kind, n] : c)
 		ck_assert_msg(t.counts[kind] == n, "%s only in trace.dat", kind.c_str());
 	const reader_stats &s = r->stats();
