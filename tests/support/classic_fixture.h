@@ -103,7 +103,7 @@ inline const char *fault_name(kernel::wheel_fault f)
 	case kernel::wheel_fault::broken_list: return "broken_list";
 	case kernel::wheel_fault::foreign_timer: return "foreign_timer";
 	case kernel::wheel_fault::wrong_slot: return "wrong_slot";
-	case kernel::wheel_fault::would_fire_early: return "would_fire_early";
+	case kernel::wheel_fault::would_fire_late: return "would_fire_late";
 	case kernel::wheel_fault::active_count: return "active_count";
 	case kernel::wheel_fault::next_timer_late: return "next_timer_late";
 	}
