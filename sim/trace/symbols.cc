@@ -19,23 +19,35 @@ bool is_text_type(char t)
 	return t == 't' || t == 'T' || t == 'w' || t == 'W';
 }
 
+// Hex digit values, 0xff for anything else: a table beats the branches
+// over 100,000+ lines of kallsyms.
+struct hex_table {
+	unsigned char v[256];
+	constexpr hex_table() : v()
+	{
+		for (int i = 0; i < 256; i++)
+			v[i] = 0xff;
+		for (int i = 0; i < 10; i++)
+			v['0' + i] = static_cast<unsigned char>(i);
+		for (int i = 0; i < 6; i++)
+			v['a' + i] = v['A' + i] = static_cast<unsigned char>(10 + i);
+	}
+};
+constexpr hex_table hex_digit;
+
 bool parse_hex(std::string_view s, std::uint64_t &out)
 {
 	if (s.empty() || s.size() > 16)
 		return false;
 	std::uint64_t v = 0;
+	unsigned bad = 0;
 	for (char c : s) {
-		unsigned d;
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
-			return false;
-		v = v << 4 | d;
+		unsigned d = hex_digit.v[static_cast<unsigned char>(c)];
+		bad |= d;
+		v = v << 4 | (d & 0xf);
 	}
+	if (bad & 0xf0)
+		return false;
 	out = v;
 	return true;
 }
@@ -78,9 +90,14 @@ std::size_t symbol_table::load_text(std::string_view text, const std::string &or
 			throw input_error(origin, lineno, "bad symbol address");
 		if (!is_text_type(l[a + 1]))
 			continue;
-		std::size_t n = a + 3, e = n;
-		while (e < l.size() && l[e] != ' ' && l[e] != '\t' && l[e] != '\r')
-			e++;	// the name ends before "\t[module]"
+		// The name ends before "\t[module]" (kallsyms), a blank, or a
+		// DOS line end.
+		std::size_t n = a + 3, e = l.size();
+		for (char stop : {'\t', ' '})
+			if (const void *at = std::memchr(l.data() + n, stop, e - n))
+				e = static_cast<const char *>(at) - l.data();
+		while (e > n && l[e - 1] == '\r')
+			e--;
 		if (e == n)
 			continue;
 		if (names_.size() + (e - n) > UINT32_MAX)
