@@ -96,7 +96,6 @@ private:
 public:
 	std::string check() const override
 	{
-		std::uint64_t n = 0;
 		for (unsigned cpu = 0; cpu < heaps_.size(); cpu++) {
 			const auto &h = heaps_[cpu];
 			for (std::size_t i = 0; i < h.size(); i++) {
@@ -112,7 +111,6 @@ public:
 						return "heap order broken at " + std::to_string(i);
 				}
 			}
-			n += h.size();
 			if (h.size() != pending_on(cpu))
 				return "base " + std::to_string(cpu) + " holds " + std::to_string(h.size()) +
 				       " entries for " + std::to_string(pending_on(cpu)) + " pending timers";
@@ -120,7 +118,6 @@ public:
 		for (std::size_t t = 0; t < timer_slots(); t++)
 			if (!rec_of(static_cast<timer_id>(t)).pending && pos_[t] != NOT_IN_HEAP)
 				return "timer " + std::to_string(t) + " not pending but indexed";
-		(void)n;
 		return "";
 	}
 

@@ -96,9 +96,6 @@ public:
 	unsigned levels() const override { return levels_; }
 	std::string level_name(unsigned level) const override { return "wheel" + std::to_string(level); }
 
-	// Wheels created so far on base cpu (tests: overflow creation).
-	std::size_t wheels_on(unsigned cpu) const { return bases_.at(cpu).wheels.size(); }
-
 	std::string check() const override
 	{
 		for (unsigned cpu = 0; cpu < bases_.size(); cpu++) {

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,10 +53,11 @@ public:
 
 	bool start(timer_id t, unsigned cpu, jiffies_t expires, std::uint32_t flags) override
 	{
+		if (cpu >= clocks_.size())
+			throw std::out_of_range("start on CPU " + std::to_string(cpu) + " of " +
+						std::to_string(clocks_.size()));
 		record &r = rec(t);
 		bool was = r.pending;
-		if (cpu >= clocks_.size())
-			clocks_.at(cpu);	// throws out_of_range, like the kernel schemes
 		if (was) {
 			pending_[r.cpu]--;
 			costs_.removals++;

@@ -1,7 +1,7 @@
 // `v48`: the kernel/ non-cascading wheel (Linux 4.8+, 6.x semantics) behind
 // the scheme interface.
 //
-// Each CPU has the kernel's two bases, standard and deferrable; a traced
+// Each CPU has the kernel's bases (local, global, deferrable); a traced
 // timer is a v48::timer_list whose `data` is its timer_id. A start is
 // __mod_timer() at the base's current jiffy (clock(cpu), the jiffy not yet
 // processed): forward_timer_base(), the same-bucket shortcut for a timer
@@ -9,6 +9,9 @@
 // enqueued or reported), else detach, migrate and enqueue. A recorded
 // start on another CPU always moves the timer there (the kernel's shortcut
 // would keep it on its old base, but then no event would have been traced).
+// Each CPU has its own clock here where the kernel has one jiffies, so a
+// migrating timer is detached from its old base without forwarding that
+// base to this CPU's time.
 //
 // Running: the timer softirq runs at a jiffy only when a base is due
 // (next_expiry), so advance() jumps from one due jiffy to the next and
@@ -21,8 +24,9 @@
 // timers remotely): advancing any CPU also runs the other CPUs' due global
 // buckets, reported on their own CPU. A CPU that is idle (timer_base_idle
 // events, set_idle()) does not run its deferrable base; it wakes for its own
-// local and global timers and, as the migrator, for other CPUs' global
-// timers, and then runs its deferrable timers that are due. After it leaves
+// local and global timers and, as the migrator, at the jiffies at which any
+// CPU's global timers fire (whichever CPU the replay moved on first), and
+// then runs its deferrable timers that are due. After it leaves
 // idle its deferrable timers run again, from the first jiffy the replay
 // moves it on to (the jiffy given with the wake is the latest any event
 // carried, which lags while all CPUs sleep). tmigr=off gives the 4.8 .. 6.8
