@@ -17,6 +17,7 @@
 #include <babeltrace/ctf/iterator.h>
 
 #include <algorithm>
+#include <cstring>
 #include <dirent.h>
 #include <sys/stat.h>
 #include <unordered_map>
@@ -31,12 +32,10 @@ namespace timersim {
 
 namespace {
 
-// The integer value of field NAME of a scope; false when absent or not an
-// integer. Signed fields (hrtimer expires, now) keep their bits.
-bool int_field(const bt_ctf_event *e, const bt_definition *scope, const char *name,
-	       std::uint64_t &out, unsigned *bits = nullptr)
+// The value of an integer field; false when DEF is null or not an integer.
+// Signed fields (hrtimer expires, now) keep their bits.
+bool int_value(const bt_definition *def, std::uint64_t &out, unsigned *bits = nullptr)
 {
-	const bt_definition *def = scope ? bt_ctf_get_field(e, scope, name) : nullptr;
 	if (!def)
 		return false;
 	const bt_declaration *decl = bt_ctf_get_decl_from_def(def);
@@ -48,6 +47,36 @@ bool int_field(const bt_ctf_event *e, const bt_definition *scope, const char *na
 	if (bits)
 		*bits = static_cast<unsigned>(bt_ctf_get_int_len(decl));
 	return bt_ctf_field_get_error() == 0;
+}
+
+// The fields we read, by name. Their places in an event's payload are found
+// once per event class: babeltrace's lookups by name (a string hash and a
+// mutex each) cost more than all the rest of reading.
+enum field_slot {
+	S_TIMER, S_HRTIMER, S_FUNCTION, S_EXPIRES, S_NOW, S_TIMEOUT, S_BUCKET_EXPIRY,
+	S_BASECLK, S_FLAGS, S_CPU, S_IS_IDLE, S_COUNT
+};
+constexpr const char *slot_names[S_COUNT] = {
+	"timer", "hrtimer", "function", "expires", "now", "timeout", "bucket_expiry",
+	"baseclk", "flags", "cpu", "is_idle",
+};
+
+struct event_class {
+	std::string name;	// the kernel's name
+	event_kind kind = event_kind::other;
+	unsigned fields = ~0u;	// payload field count the slots were found for
+	int slot[S_COUNT];	// index in the payload, -1 when absent
+};
+
+// A scope's field list, and the index of NAME in it (-1 when absent).
+int field_index(const bt_definition *const *list, unsigned count, const char *name)
+{
+	for (unsigned i = 0; i < count; i++) {
+		const char *n = bt_ctf_field_name(list[i]);
+		if (n && std::strcmp(n, name) == 0)
+			return static_cast<int>(i);
+	}
+	return -1;
 }
 
 // The env block of the metadata names the recording kernel:
@@ -80,6 +109,8 @@ private:
 	void close_iter();
 	void validate();
 	void decode(const bt_ctf_event *e, trace_event &ev);
+	bool cpu_of(const bt_ctf_event *e, std::uint64_t &cpu);
+	event_class &class_of(const bt_ctf_event *e);
 
 	std::string path_;
 	// Owns the babeltrace context and iterator. A member, so that a
@@ -103,7 +134,11 @@ private:
 	unsigned release_ = 0;
 	std::uint64_t total_ = 0;	// events the first pass counted
 	std::uint64_t bytes_ = 0;	// metadata + stream files
-	std::unordered_map<std::string, std::string> names_;	// lttng -> kernel name
+	// By babeltrace's interned event name (a stable pointer).
+	std::unordered_map<const char *, event_class> classes_;
+	// The packet context last seen and the place of cpu_id in it.
+	const bt_definition *packet_scope_ = nullptr;
+	int cpu_index_ = -1;
 	symbol_table symbols_;
 	std::string function_;
 	reader_stats stats_;
@@ -197,8 +232,7 @@ void ctf_reader::validate()
 	while (const bt_ctf_event *e = bt_ctf_iter_read_event(lib_.iter)) {
 		n++;
 		std::uint64_t cpu;
-		if (int_field(e, bt_ctf_get_top_level_scope(e, BT_STREAM_PACKET_CONTEXT),
-			      "cpu_id", cpu)) {
+		if (cpu_of(e, cpu)) {
 			any_cpu = true;
 			max_cpu = std::max(max_cpu, cpu);
 		}
@@ -216,32 +250,70 @@ void ctf_reader::validate()
 	cpus_ = any_cpu && max_cpu < 65536 ? static_cast<unsigned>(max_cpu + 1) : 0;
 }
 
-void ctf_reader::decode(const bt_ctf_event *e, trace_event &ev)
+// cpu_id of the stream's packet context.
+bool ctf_reader::cpu_of(const bt_ctf_event *e, std::uint64_t &cpu)
 {
-	ev = trace_event{};
+	const bt_definition *scope = bt_ctf_get_top_level_scope(e, BT_STREAM_PACKET_CONTEXT);
+	const bt_definition *const *list;
+	unsigned count;
+	if (!scope || bt_ctf_get_field_list(e, scope, &list, &count) != 0)
+		return false;
+	// One stream's packet contexts share a definition, so its layout.
+	if (scope != packet_scope_ || (cpu_index_ >= 0 && unsigned(cpu_index_) >= count)) {
+		packet_scope_ = scope;
+		cpu_index_ = field_index(list, count, "cpu_id");
+	}
+	return cpu_index_ >= 0 && int_value(list[cpu_index_], cpu);
+}
+
+event_class &ctf_reader::class_of(const bt_ctf_event *e)
+{
 	const char *raw = bt_ctf_event_name(e);
 	if (!raw)
 		fail("event " + std::to_string(stats_.lines) + " has no name");
-	auto it = names_.find(raw);
-	if (it == names_.end())
-		it = names_.emplace(raw, std::string(kernel_event_name(raw))).first;
-	ev.name = it->second;
-	ev.kind = event_kind_of(ev.name);
+	auto it = classes_.find(raw);
+	if (it == classes_.end()) {
+		event_class c;
+		c.name = kernel_event_name(raw);
+		c.kind = event_kind_of(c.name);
+		it = classes_.emplace(raw, std::move(c)).first;
+	}
+	return it->second;
+}
+
+void ctf_reader::decode(const bt_ctf_event *e, trace_event &ev)
+{
+	ev = trace_event{};
+	event_class &c = class_of(e);
+	ev.name = c.name;
+	ev.kind = c.kind;
 	ev.ts_ns = bt_ctf_get_timestamp(e);
 	ev.line = stats_.lines;
 	ev.has = EF_TIMESTAMP;
 	std::uint64_t v;
-	if (int_field(e, bt_ctf_get_top_level_scope(e, BT_STREAM_PACKET_CONTEXT), "cpu_id", v))
+	if (cpu_of(e, v))
 		ev.cpu = static_cast<std::uint32_t>(v);
 	if (ev.kind == event_kind::other)
 		return;
 
-	const bt_definition *f = bt_ctf_get_top_level_scope(e, BT_EVENT_FIELDS);
+	const bt_definition *scope = bt_ctf_get_top_level_scope(e, BT_EVENT_FIELDS);
+	const bt_definition *const *list = nullptr;
+	unsigned count = 0;
+	if (!scope || bt_ctf_get_field_list(e, scope, &list, &count) != 0)
+		count = 0;
+	if (count != c.fields) {
+		for (int k = 0; k < S_COUNT; k++)
+			c.slot[k] = field_index(list, count, slot_names[k]);
+		c.fields = count;
+	}
+	auto field = [&](field_slot k, std::uint64_t &out, unsigned *bits = nullptr) {
+		return c.slot[k] >= 0 && int_value(list[c.slot[k]], out, bits);
+	};
+
 	unsigned bits = 0;
-	if (int_field(e, f, "timer", ev.timer, &bits) ||
-	    int_field(e, f, "hrtimer", ev.timer, &bits))
+	if (field(S_TIMER, ev.timer, &bits) || field(S_HRTIMER, ev.timer, &bits))
 		ev.timer_digits = static_cast<std::uint8_t>(bits / 4);
-	if (int_field(e, f, "function", v)) {
+	if (field(S_FUNCTION, v)) {
 		std::string_view sym = symbols_.lookup(v);
 		if (sym.empty()) {
 			function_ = hex_address(v);
@@ -249,23 +321,22 @@ void ctf_reader::decode(const bt_ctf_event *e, trace_event &ev)
 		}
 		ev.function = sym;
 	}
-	int_field(e, f, "expires", ev.expires);
-	int_field(e, f, "now", ev.now);
-	if (int_field(e, f, "timeout", v)) {
+	bool expires = field(S_EXPIRES, ev.expires);
+	bool now = field(S_NOW, ev.now);
+	if (field(S_TIMEOUT, v)) {
 		ev.timeout = static_cast<std::int64_t>(v);
 		ev.has |= EF_TIMEOUT;
-	} else if (ev.kind == event_kind::timer_start && int_field(e, f, "expires", v) &&
-		   int_field(e, f, "now", v)) {
+	} else if (ev.kind == event_kind::timer_start && expires && now) {
 		// The kernel prints [timeout=%ld] as expires - now; LTTng
 		// records the two.
 		ev.timeout = static_cast<std::int64_t>(ev.expires - ev.now);
 		ev.has |= EF_TIMEOUT;
 	}
-	if (int_field(e, f, "bucket_expiry", ev.bucket_expiry))
+	if (field(S_BUCKET_EXPIRY, ev.bucket_expiry))
 		ev.has |= EF_BUCKET_EXPIRY;
-	if (int_field(e, f, "baseclk", ev.baseclk))
+	if (field(S_BASECLK, ev.baseclk))
 		ev.has |= EF_BASECLK;
-	if (ev.kind != event_kind::hrtimer && int_field(e, f, "flags", v)) {
+	if (ev.kind != event_kind::hrtimer && field(S_FLAGS, v)) {
 		timer_flag_word w = decode_timer_flags(static_cast<std::uint32_t>(v), release_);
 		ev.flags = w.flags;
 		ev.has |= EF_FLAGS;
@@ -277,11 +348,11 @@ void ctf_reader::decode(const bt_ctf_event *e, trace_event &ev)
 				ev.has |= EF_IDX;
 		}
 	}
-	if (int_field(e, f, "cpu", v)) {
+	if (field(S_CPU, v)) {
 		ev.target_cpu = static_cast<std::uint32_t>(v);
 		ev.has |= EF_TARGET_CPU;
 	}
-	if (int_field(e, f, "is_idle", v))
+	if (field(S_IS_IDLE, v))
 		ev.is_idle = v != 0;
 }
 
