@@ -200,10 +200,16 @@ std::uint64_t file_size(const std::string &path)
 // The pipeline: reader -> replay core -> report.
 replay_report replay_one(const cli &c, const std::string &scheme, std::FILE *expiry_log)
 {
-	std::unique_ptr<trace_reader> reader = open_trace(c.trace, c.format, c.reader);
 	replay_options opt = c.replay;
 	opt.scheme = scheme;
 	opt.params = params_for(c, scheme);
+	// A bad scheme or parameter is the user's words: say so before reading.
+	scheme_options check;
+	check.params = opt.params;
+	check.base_small = opt.base_small;
+	make_scheme(scheme, check);
+
+	std::unique_ptr<trace_reader> reader = open_trace(c.trace, c.format, c.reader);
 	opt.expiry_log = expiry_log;
 	opt.progress = isatty(STDERR_FILENO);
 	opt.input_size = file_size(c.trace);
