@@ -10,10 +10,10 @@
 // timed sections; the pending count is restored between batches (untimed),
 // so every batch sees N pending timers. Timeouts follow the mix of the
 // 6.18 recordings: 1, 25, 50, 250 and 15000 jiffies dominate, with a tail
-// of random ones up to 5 minutes and a few hours. For `advance`, timers
-// that fire are re-armed 4 .. 400 s ahead (the long timeouts that make up
-// most of what stays pending), after a warm-up past the short ones, so a
-// jiffy fires a handful of timers, not a tenth of the wheel.
+// of random ones up to 5 minutes and a few hours. For `advance`, the
+// pending timers are the long ones that make up most of what stays pending
+// in a real system (up to 400 s ahead, uniformly), and those that fire are
+// re-armed as far, so a jiffy fires N/100000 timers, not a tenth of them.
 // Times are CPU time (the machine is shared).
 #include <benchmark/benchmark.h>
 
@@ -60,7 +60,7 @@ struct fixture {
 	std::mt19937_64 rng{12345};
 	std::vector<std::uint64_t> timeouts;	// pre-drawn, cycled through
 	std::size_t next_timeout = 0;
-	bool warm = false;	// advanced past the short timeouts of the fill
+	bool long_only = false;	// the fill of the `advance` benchmark
 
 	std::uint64_t draw() { return timeouts[next_timeout++ % timeouts.size()]; }
 };
@@ -68,15 +68,18 @@ struct fixture {
 // One fixture at a time, reused across Google Benchmark's calibration runs
 // and the four operations of a (scheme, size): building 10^6 timers is
 // slower than measuring them.
-fixture &get(const std::string &name, std::size_t n)
+std::uint64_t far_ahead(std::mt19937_64 &rng) { return 1 + rng() % 100000; }
+
+fixture &get(const std::string &name, std::size_t n, bool long_only = false)
 {
 	static std::unique_ptr<fixture> f;
-	if (f && f->name == name && f->n == n)
+	if (f && f->name == name && f->n == n && f->long_only == long_only)
 		return *f;
 	f.reset();
 	f = std::make_unique<fixture>();
 	f->name = name;
 	f->n = n;
+	f->long_only = long_only;
 	scheme_options opt;
 	opt.hz = 250;
 	f->s = make_scheme(name, opt);
@@ -87,7 +90,7 @@ fixture &get(const std::string &name, std::size_t n)
 	// Fill in expiry order: an ordered list's tail walk is then short.
 	std::vector<std::pair<std::uint64_t, timer_id>> fill(n);
 	for (std::size_t i = 0; i < n; i++)
-		fill[i] = {f->draw(), static_cast<timer_id>(i)};
+		fill[i] = {long_only ? far_ahead(f->rng) : f->draw(), static_cast<timer_id>(i)};
 	std::sort(fill.begin(), fill.end());
 	jiffies_t now = f->s->clock(0);
 	for (auto [to, id] : fill)
@@ -119,7 +122,7 @@ void refill(fixture &f)
 	jiffies_t now = f.s->clock(0);
 	for (timer_id t : f.obs.fired)
 		if (!f.s->pending(t))
-			f.s->start(t, 0, now + 1000 + f.rng() % 100000, 0);
+			f.s->start(t, 0, now + far_ahead(f.rng), 0);
 	f.obs.fired.clear();
 }
 
@@ -187,17 +190,10 @@ void bench_del(benchmark::State &state, const std::string &name, std::size_t n)
 
 void bench_advance(benchmark::State &state, const std::string &name, std::size_t n)
 {
-	fixture &f = get(name, n);
+	fixture &f = get(name, n, true);
 	scheme &s = *f.s;
 	cost_mark m;
 	constexpr std::size_t JIFFIES = 16;
-	if (!f.warm) {
-		for (int j = 0; j < 300; j++) {
-			s.advance(0, s.clock(0));
-			refill(f);
-		}
-		f.warm = true;
-	}
 	for (auto _ : state) {
 		m.begin(s);
 		for (std::size_t j = 0; j < JIFFIES; j++)
