@@ -7,19 +7,28 @@
 // still merges the streams in timestamp order.
 //
 // libbabeltrace 1.x reports damage only as "[error] ..." lines on stderr
-// and, for a packet it cannot index, by ending the stream early. So the
-// reader opens in two passes: the first reads every event with stderr
-// caught and turns any error into an input_error (a damaged trace gives no
-// events at all, never a silent part of them); the second hands the events
-// out. Reading is cheap next to the replay, and memory stays constant.
+// and, for a packet it cannot index, by ending the stream early; on some
+// damage it corrupts its heap or loops. So the reader opens in two passes:
+// the first, in a child process, reads every event with stderr caught and
+// turns any error, crash or stall into an input_error (a damaged trace
+// gives no events at all, never a silent part of them); the second hands
+// the events out. Reading is cheap next to the replay, and memory stays
+// constant.
 #include <babeltrace/babeltrace.h>
 #include <babeltrace/ctf/events.h>
 #include <babeltrace/ctf/iterator.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <unordered_map>
 
 #include "sim/trace/binary_names.h"
@@ -107,7 +116,14 @@ private:
 	void list_streams();
 	void open_iter();
 	void close_iter();
+	struct first_pass {
+		std::uint64_t events = 0;
+		unsigned cpus = 0;
+		std::string error;	// empty: the trace read cleanly
+	};
+	first_pass read_through(void (*progress)(int), int arg);
 	void validate();
+	void open_context();
 	void decode(const bt_ctf_event *e, trace_event &ev);
 	bool cpu_of(const bt_ctf_event *e, std::uint64_t &cpu);
 	event_class &class_of(const bt_ctf_event *e);
@@ -121,12 +137,15 @@ private:
 		library_state() = default;
 		library_state(const library_state &) = delete;
 		library_state &operator=(const library_state &) = delete;
-		~library_state()
+		~library_state() { reset(); }
+		void reset()
 		{
 			if (iter)
 				bt_ctf_iter_destroy(iter);
 			if (ctx)
 				bt_context_put(ctx);
+			iter = nullptr;
+			ctx = nullptr;
 		}
 	} lib_;
 	bool started_ = false;		// the iterator stands on an unread event
@@ -150,24 +169,25 @@ ctf_reader::ctf_reader(const std::string &path, const reader_options &opt) : pat
 	if (!opt.symbols.empty())
 		symbols_.load(opt.symbols);
 	release_ = metadata_release(read_ctf_metadata(path + "/metadata"));
+	validate();
+	open_context();
+	open_iter();
+}
 
+void ctf_reader::open_context()
+{
 	lib_.ctx = bt_context_create();
 	if (!lib_.ctx)
 		fail("cannot create a babeltrace context");
-	{
-		stderr_capture cap;
-		int id = bt_context_add_trace(lib_.ctx, path.c_str(), "ctf", nullptr, nullptr,
-					      nullptr);
-		std::string text = cap.text();
-		if (id < 0)
-			fail("babeltrace cannot open the CTF trace: " +
-			     (text.empty() ? std::string("bad metadata or stream files")
-					   : first_error_line(text)));
-		if (text.find("[error]") != std::string::npos)
-			fail("damaged CTF trace: " + first_error_line(text));
-	}
-	validate();
-	open_iter();
+	stderr_capture cap;
+	int id = bt_context_add_trace(lib_.ctx, path_.c_str(), "ctf", nullptr, nullptr, nullptr);
+	std::string text = cap.text();
+	if (id < 0)
+		fail("babeltrace cannot open the CTF trace: " +
+		     (text.empty() ? std::string("bad metadata or stream files")
+				   : first_error_line(text)));
+	if (text.find("[error]") != std::string::npos)
+		fail("damaged CTF trace: " + first_error_line(text));
 }
 
 // The stream files (every regular file but the metadata) must exist and
@@ -220,34 +240,145 @@ void ctf_reader::close_iter()
 	lib_.iter = nullptr;
 }
 
-// The first pass: every event read, stderr caught, the CPUs counted.
+// The first pass: the trace opened and every event read, stderr caught,
+// the CPUs counted. PROGRESS, when set, is called every 65536 events.
+ctf_reader::first_pass ctf_reader::read_through(void (*progress)(int), int arg)
+{
+	first_pass r;
+	try {
+		open_context();
+		stderr_capture cap;
+		open_iter();
+		std::uint64_t max_cpu = 0;
+		bool any_cpu = false;
+		int ret = 0;
+		while (const bt_ctf_event *e = bt_ctf_iter_read_event(lib_.iter)) {
+			if (++r.events % 65536 == 0 && progress)
+				progress(arg);
+			std::uint64_t cpu;
+			if (cpu_of(e, cpu)) {
+				any_cpu = true;
+				max_cpu = std::max(max_cpu, cpu);
+			}
+			ret = bt_iter_next(bt_ctf_get_iter(lib_.iter));
+			if (ret < 0)
+				break;
+		}
+		close_iter();
+		std::string text = cap.text();
+		if (ret < 0 || text.find("[error]") != std::string::npos)
+			r.error = "damaged CTF stream, reading stops after event " +
+				  std::to_string(r.events) + ": " +
+				  (text.empty() ? "babeltrace error " + std::to_string(ret)
+						: first_error_line(text));
+		r.cpus = any_cpu && max_cpu < 65536 ? static_cast<unsigned>(max_cpu + 1) : 0;
+	} catch (const input_error &e) {
+		r.error = e.reason();
+	} catch (const std::exception &e) {
+		r.error = e.what();
+	}
+	return r;
+}
+
+namespace {
+
+void write_all(int fd, const std::string &s)
+{
+	for (std::size_t done = 0; done < s.size();) {
+		ssize_t n = ::write(fd, s.data() + done, s.size() - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		done += n;
+	}
+}
+
+void progress_dot(int fd)
+{
+	write_all(fd, ".");
+}
+
+constexpr int stall_ms = 30000;	// no progress for that long: a hang
+
+}  // namespace
+
+// libbabeltrace 1.x can corrupt its heap on a damaged sequence length, or
+// loop on odd metadata. So the first pass runs in a child process: a crash
+// or a stall there is an input_error here, and a trace that read cleanly
+// there reads the same way in this process. Where fork() fails, the pass
+// runs here.
 void ctf_reader::validate()
 {
-	stderr_capture cap;
-	open_iter();
-	std::uint64_t n = 0;
-	std::uint64_t max_cpu = 0;
-	bool any_cpu = false;
-	int ret = 0;
-	while (const bt_ctf_event *e = bt_ctf_iter_read_event(lib_.iter)) {
-		n++;
-		std::uint64_t cpu;
-		if (cpu_of(e, cpu)) {
-			any_cpu = true;
-			max_cpu = std::max(max_cpu, cpu);
+	int fds[2];
+	pid_t pid = -1;
+	if (pipe2(fds, O_CLOEXEC) == 0) {
+		pid = fork();
+		if (pid < 0) {
+			::close(fds[0]);
+			::close(fds[1]);
 		}
-		ret = bt_iter_next(bt_ctf_get_iter(lib_.iter));
-		if (ret < 0)
-			break;
 	}
-	close_iter();
-	std::string text = cap.text();
-	if (ret < 0 || text.find("[error]") != std::string::npos)
-		fail("damaged CTF stream, reading stops after event " + std::to_string(n) + ": " +
-		     (text.empty() ? std::string("babeltrace error ") + std::to_string(ret)
-				   : first_error_line(text)));
-	total_ = n;
-	cpus_ = any_cpu && max_cpu < 65536 ? static_cast<unsigned>(max_cpu + 1) : 0;
+	if (pid < 0) {
+		first_pass r = read_through(nullptr, -1);
+		lib_.reset();	// the second pass opens its own
+		if (!r.error.empty())
+			fail(r.error);
+		total_ = r.events;
+		cpus_ = r.cpus;
+		return;
+	}
+	if (pid == 0) {
+		::close(fds[0]);
+		first_pass r = read_through(progress_dot, fds[1]);
+		write_all(fds[1], "R " + std::to_string(r.events) + " " + std::to_string(r.cpus) +
+					  "\n" + r.error);
+		_exit(0);	// no atexit handlers, no stdio flush: they are the parent's
+	}
+	::close(fds[1]);
+	std::string out;
+	bool stalled = false;
+	for (;;) {
+		pollfd p = {fds[0], POLLIN, 0};
+		int k = poll(&p, 1, stall_ms);
+		if (k == 0) {
+			stalled = true;
+			break;
+		}
+		if (k < 0 && errno == EINTR)
+			continue;
+		char buf[4096];
+		ssize_t n = k < 0 ? -1 : ::read(fds[0], buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		out.append(buf, n);
+	}
+	::close(fds[0]);
+	if (stalled)
+		kill(pid, SIGKILL);
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (stalled)
+		fail("babeltrace made no progress for " + std::to_string(stall_ms / 1000) +
+		     " s: damaged trace?");
+	if (WIFSIGNALED(status))
+		fail("babeltrace crashed (" + std::string(strsignal(WTERMSIG(status))) +
+		     ") reading the trace: damaged data");
+	std::size_t r = out.find('R');
+	unsigned long long events = 0;
+	unsigned cpus = 0;
+	int used = 0;
+	if (r == std::string::npos ||
+	    std::sscanf(out.c_str() + r, "R %llu %u\n%n", &events, &cpus, &used) < 2)
+		fail("the first pass over the trace ended without a result");
+	std::string error = out.substr(r + used);
+	if (!error.empty())
+		fail(error);
+	total_ = events;
+	cpus_ = cpus;
 }
 
 // cpu_id of the stream's packet context.
