@@ -26,6 +26,8 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -241,7 +243,7 @@ void ctf_reader::close_iter()
 }
 
 // The first pass: the trace opened and every event read, stderr caught,
-// the CPUs counted. PROGRESS, when set, is called every 65536 events.
+// the CPUs counted. PROGRESS, when set, is called every 4096 events.
 ctf_reader::first_pass ctf_reader::read_through(void (*progress)(int), int arg)
 {
 	first_pass r;
@@ -253,7 +255,7 @@ ctf_reader::first_pass ctf_reader::read_through(void (*progress)(int), int arg)
 		bool any_cpu = false;
 		int ret = 0;
 		while (const bt_ctf_event *e = bt_ctf_iter_read_event(lib_.iter)) {
-			if (++r.events % 65536 == 0 && progress)
+			if (++r.events % 4096 == 0 && progress)
 				progress(arg);
 			std::uint64_t cpu;
 			if (cpu_of(e, cpu)) {
@@ -299,7 +301,22 @@ void progress_dot(int fd)
 	write_all(fd, ".");
 }
 
-constexpr int stall_ms = 30000;	// no progress for that long: a hang
+constexpr int stall_ms = 10000;	// no progress for that long: a hang
+
+// A damaged length can make libbabeltrace allocate and fill gigabytes; the
+// child gets an address-space limit well above what reading needs (it maps
+// one packet at a time). Not under AddressSanitizer, whose shadow memory
+// needs terabytes of address space.
+void limit_memory(std::uint64_t trace_bytes)
+{
+#if !defined(__SANITIZE_ADDRESS__)
+	rlimit lim;
+	lim.rlim_cur = lim.rlim_max = (std::uint64_t(4) << 30) + trace_bytes;
+	setrlimit(RLIMIT_AS, &lim);
+#else
+	(void)trace_bytes;
+#endif
+}
 
 }  // namespace
 
@@ -312,6 +329,7 @@ void ctf_reader::validate()
 {
 	int fds[2];
 	pid_t pid = -1;
+	const pid_t parent = getpid();
 	if (pipe2(fds, O_CLOEXEC) == 0) {
 		pid = fork();
 		if (pid < 0) {
@@ -329,7 +347,12 @@ void ctf_reader::validate()
 		return;
 	}
 	if (pid == 0) {
+		// Dies with us, whatever kills us.
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
 		::close(fds[0]);
+		limit_memory(bytes_);
 		first_pass r = read_through(progress_dot, fds[1]);
 		write_all(fds[1], "R " + std::to_string(r.events) + " " + std::to_string(r.cpus) +
 					  "\n" + r.error);
