@@ -44,6 +44,7 @@ const char usage_text[] =
 	"  --cpus N          number of CPU bases (default: from the trace)\n"
 	"  --start J         jiffy the bases start at (default: the first in the trace)\n"
 	"  --drain           after the last event, run until every timer has fired\n"
+	"  --drain-limit J   ... but at most J jiffies past the last event (2^28)\n"
 	"  --json FILE       the JSON report to FILE ('-': stdout, instead of text)\n"
 	"  --expiry-log FILE replay: CSV cpu,timer,function,expires,fired per expiry\n"
 	"  --lenient         skip malformed lines and count them, instead of failing\n"
@@ -139,6 +140,8 @@ cli parse(int argc, char **argv)
 			c.replay.start = parse_number(a, value());
 		} else if (a == "--drain") {
 			c.replay.drain = true;
+		} else if (a == "--drain-limit") {
+			c.replay.drain_limit = parse_number(a, value());
 		} else if (a == "--json") {
 			c.json_path = value();
 		} else if (a == "--expiry-log") {

@@ -22,6 +22,13 @@ namespace {
 // holds the base lock, so the partner comes right after on that CPU.
 constexpr std::size_t cancel_lookahead = 4096;
 
+// A trace whose jiffies leap further than this past everything seen before
+// is corrupt (2^32 jiffies is 50 days at HZ 1000): replaying the leap jiffy
+// by jiffy would not end.
+constexpr jiffies_t max_jiffies_leap = jiffies_t{1} << 32;
+
+
+
 // What a recorded timer_cancel turns out to be.
 enum class cancel_role { plain, part_of_expiry, part_of_rearm };
 
@@ -76,6 +83,7 @@ private:
 	std::uint64_t narrow(jiffies_t j) const { return j & word_mask_; }
 	timer_id timer_of(std::uint64_t ptr);
 	void advance(unsigned cpu, jiffies_t upto);
+	void advance_before(unsigned cpu, jiffies_t j);
 	void end_arming(timer_rec &rec, arming_end how);
 	void close_fire(timer_rec &rec);
 	function_acc &fn(std::uint32_t id);
@@ -260,7 +268,7 @@ void replay_engine::on_start(const sim_event &ev)
 	r_.events.timer_start++;
 
 	timer_id id = timer_of(ev.timer);
-	advance(base, j - 1);
+	advance_before(base, j);
 	timer_rec &rec = timers_[id];
 	rec.function = ev.function;
 	close_fire(rec);
@@ -286,7 +294,7 @@ void replay_engine::on_cancel(const sim_event &ev, cancel_role role)
 	timer_rec &rec = timers_[id];
 	if (!scheme_->pending(id))
 		return;		// del_timer() of an idle timer changes nothing
-	advance(rec.base, cur_ - 1);
+	advance_before(rec.base, cur_);
 	if (scheme_->cancel(id)) {
 		r_.timers.canceled++;
 		fn(rec.function).canceled++;
@@ -338,7 +346,7 @@ void replay_engine::on_base_idle(const sim_event &ev)
 	if (!check_cpu(ev, cpu))
 		return;
 	r_.events.timer_base_idle++;
-	advance(cpu, cur_ - 1);
+	advance_before(cpu, cur_);
 	scheme_->set_idle(cpu, ev.is_idle, cur_);
 }
 
@@ -356,6 +364,9 @@ bool replay_engine::note_jiffies(const sim_event &ev, jiffies_t j)
 		return reject(ev, "jiffies go backwards on CPU " + std::to_string(ev.cpu) + ": " +
 					  std::to_string(narrow(j)) + " after " +
 					  std::to_string(narrow(last_j_[ev.cpu])));
+	if (j > cur_ && j - cur_ > max_jiffies_leap)
+		return reject(ev, "jiffies leap forward by " + std::to_string(j - cur_) + " to " +
+					  std::to_string(narrow(j)) + " (corrupt value?)");
 	seen_j_[ev.cpu] = true;
 	last_j_[ev.cpu] = j;
 	if (j > cur_)
@@ -385,6 +396,14 @@ void replay_engine::advance(unsigned cpu, jiffies_t upto)
 {
 	advancing_ = cpu;
 	scheme_->advance(cpu, upto);
+}
+
+// The softirq placement rule: before an event at jiffy j reaches a base,
+// the base has processed every jiffy < j (none before jiffy 0).
+void replay_engine::advance_before(unsigned cpu, jiffies_t j)
+{
+	if (j)
+		advance(cpu, j - 1);
 }
 
 void replay_engine::end_arming(timer_rec &rec, arming_end how)
@@ -486,10 +505,17 @@ void replay_engine::expired(timer_id t, unsigned cpu, jiffies_t jiffy)
 // last jiffy it processes is the one its last timer fired in.
 void replay_engine::drain()
 {
-	for (unsigned cpu = 0; cpu < r_.input.cpus; cpu++)
-		while (scheme_->pending_on(cpu))
+	const jiffies_t limit = cur_ + opt_.drain_limit;
+	bool all = true;
+
+	for (unsigned cpu = 0; cpu < r_.input.cpus; cpu++) {
+		while (scheme_->pending_on(cpu) && scheme_->clock(cpu) <= limit)
 			advance(cpu, scheme_->clock(cpu));
-	r_.drained = true;
+		all = all && !scheme_->pending_on(cpu);
+	}
+	r_.drained = all;
+	if (!all)
+		r_.drain_stopped_at = narrow(limit);
 }
 
 void replay_engine::finish(replay_report &r)

@@ -39,6 +39,10 @@ struct replay_options {
 	bool has_start = false;		// --start: the bases' first jiffy
 	std::uint64_t start = 0;
 	bool drain = false;
+	// --drain goes at most this far past the last event (default 2^28:
+	// 12 days at HZ 250); timers further out stay pending, and the report
+	// says where the drain stopped.
+	std::uint64_t drain_limit = std::uint64_t{1} << 28;
 	bool lenient = false;		// semantic errors skip the event too
 	std::FILE *expiry_log = nullptr;	// CSV cpu,timer,function,expires,fired
 	bool progress = false;		// progress line on stderr

@@ -196,6 +196,7 @@ void write_json_report(json_writer &w, const replay_report &r, bool timing)
 	w.begin_object();
 	w.field("processed", r.ticks_processed);
 	w.field("drained", r.drained);
+	w.field("drain_stopped_at", r.drain_stopped_at);
 	w.end_object();
 	write_cascade(w, r.cascade);
 	write_enqueue(w, r.enqueue);

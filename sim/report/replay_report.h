@@ -119,7 +119,8 @@ struct replay_report {
 	cost_counters costs;
 	std::uint64_t peak_scheme_bytes = 0;
 	std::vector<function_stats> functions;	// most moved first, then by name
-	bool drained = false;
+	bool drained = false;		// --drain ran every base empty
+	jiffies_t drain_stopped_at = 0;	// else the jiffy it gave up at (far timers)
 	// Wall time of the replay through the scheme; only reported on request
 	// (--timing), since reports are otherwise byte-for-byte reproducible.
 	double wall_seconds = 0;

@@ -76,7 +76,11 @@ void activity_section(std::string &out, const replay_report &r)
 	       "re-armed " + num(tc.rearmed), "canceled " + num(tc.canceled),
 	       "expired " + num(tc.expired), "pending at end " + num(tc.pending_at_end)});
 	out += u.render();
-	out += "ticks   processed " + num(r.ticks_processed) + (r.drained ? " (drained)" : "") + "\n";
+	out += "ticks   processed " + num(r.ticks_processed) + (r.drained ? " (drained)" : "");
+	if (r.drain_stopped_at)
+		out += " (drain stopped at jiffy " + num(r.drain_stopped_at) + ": " +
+		       num(r.timers.pending_at_end) + " timers lie further out)";
+	out += "\n";
 }
 
 void level_section(std::string &out, const replay_report &r)

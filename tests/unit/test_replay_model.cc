@@ -312,6 +312,56 @@ START_TEST(expiry_log_rows)
 }
 END_TEST
 
+// Corrupt jiffies must not make a base process 2^40 jiffies.
+START_TEST(a_corrupt_jiffies_leap_is_an_input_error)
+{
+	std::string body = ev(0, 100000000, start(A, 1010, 10)) +
+			   ev(0, 100000001, start(B, (1ull << 40) + 10, 10));
+	bool thrown = false;
+	try {
+		replay_body(body);
+	} catch (const input_error &e) {
+		thrown = true;
+		ck_assert_uint_eq(e.line(), 8);
+		ck_assert(std::string(e.what()).find("leap forward") != std::string::npos);
+	}
+	ck_assert(thrown);
+}
+END_TEST
+
+// Jiffy 0, and a trace without any jiffies at all, replay without
+// underflowing "the jiffy before".
+START_TEST(jiffy_zero_and_no_jiffies_at_all)
+{
+	replay_report r = replay_body(ev(0, 100000000, start(A, 5, 5)) +
+				      ev(0, 100000001, start(B, 3, 3)) +
+				      ev(0, 100020000, cancel(B)) + ev(0, 100020001, expire(B, 3)));
+	ck_assert_uint_eq(r.input.first_jiffies, 0);
+	ck_assert_uint_eq(r.fidelity.exact, 1);
+	replay_report none = replay_body(ev(0, 100000000, cancel(A)) +
+					 ev(0, 100000001, "timer_init: timer=ffff880000000b00"));
+	ck_assert_uint_eq(none.ticks_processed, 0);
+	ck_assert_uint_eq(none.events.timer_cancel, 1);
+}
+END_TEST
+
+// --drain gives up past its horizon instead of running 2^40 jiffies.
+START_TEST(drain_stops_at_its_horizon)
+{
+	replay_options opt;
+	opt.drain = true;
+	opt.drain_limit = 4096;
+	replay_report r = replay_body(ev(0, 100000000, start(A, 1000 + (1ull << 40), 1ull << 40)) +
+				      ev(0, 100000001, start(B, 1050, 50)),
+				      opt);
+	ck_assert(!r.drained);
+	ck_assert_uint_eq(r.timers.expired, 1);
+	ck_assert_uint_eq(r.timers.pending_at_end, 1);
+	ck_assert_uint_eq(r.drain_stopped_at, 1000 + 4096);
+	ck_assert_uint_eq(r.ticks_processed, 4096 + 1);	// jiffies 1000 .. 1000 + 4096
+}
+END_TEST
+
 int main()
 {
 	Suite *s = suite_create("replay_model");
@@ -331,6 +381,9 @@ int main()
 	tcase_add_test(tc, thirty_two_bit_jiffies_wrap);
 	tcase_add_test(tc, hz_is_inferred_from_timestamps_and_jiffies);
 	tcase_add_test(tc, expiry_log_rows);
+	tcase_add_test(tc, a_corrupt_jiffies_leap_is_an_input_error);
+	tcase_add_test(tc, jiffy_zero_and_no_jiffies_at_all);
+	tcase_add_test(tc, drain_stops_at_its_horizon);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
