@@ -508,6 +508,10 @@ void replay_engine::drain()
 	const jiffies_t limit = cur_ + opt_.drain_limit;
 	bool all = true;
 
+	// Every base takes ticks while draining: an idle one would hold its
+	// deferrable timers back until a wake that never comes.
+	for (unsigned cpu = 0; cpu < r_.input.cpus; cpu++)
+		scheme_->set_idle(cpu, false, cur_);
 	for (unsigned cpu = 0; cpu < r_.input.cpus; cpu++) {
 		while (scheme_->pending_on(cpu) && scheme_->clock(cpu) <= limit)
 			advance(cpu, scheme_->clock(cpu));
