@@ -10,8 +10,11 @@ PACKAGES=(
   check                         # unit and conformance tests
   libbenchmark-dev              # make bench
   zlib1g-dev                    # gzip-compressed traces
-  libtracecmd-dev libtraceevent-dev   # trace-cmd trace.dat reader
-  libbabeltrace-dev libbabeltrace-ctf-dev  # LTTng CTF reader
+  # trace-cmd trace.dat reader; libtracecmd.pc requires libtracefs, which
+  # the Debian -dev package does not pull in
+  libtracecmd-dev libtraceevent-dev libtracefs-dev
+  # LTTng CTF reader (babeltrace 1.x); babeltrace-ctf.pc requires uuid, popt
+  libbabeltrace-dev uuid-dev libpopt-dev
   clang libclang-rt-dev         # make fuzz (libFuzzer)
   trace-cmd                     # make bench: trace-cmd report as the yardstick
 )
