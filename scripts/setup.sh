@@ -19,11 +19,23 @@ PACKAGES=(
   trace-cmd                     # make bench: trace-cmd report as the yardstick
 )
 
+# The pkg-config modules the Makefile asks for: checked after installing, so
+# that a broken set-up stops here with pkg-config's own words instead of as
+# link errors.
+PC_MODULES="zlib libtracecmd libtraceevent babeltrace babeltrace-ctf check benchmark"
+
+verify() {
+  pkg-config --exists $PC_MODULES && return 0
+  echo "timersim: pkg-config cannot resolve the libraries:" >&2
+  pkg-config --print-errors --exists $PC_MODULES >&2 || true
+  return 1
+}
+
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -eq 0 ]; then verify; exit $?; fi
 
 cmd="apt-get install -y --no-install-recommends ${missing[*]}"
 if [ "$(id -u)" -ne 0 ]; then
@@ -36,3 +48,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq >/dev/null
 # shellcheck disable=SC2086
 $cmd -qq >/dev/null
+verify
