@@ -113,7 +113,12 @@ std::unique_ptr<trace_reader> open_trace(const std::string &path, trace_format f
 		return make_trace_dat_reader(path, opt);
 	case trace_format::ctf:
 		// A CTF trace is a directory; a file of one stands for it.
-		return make_ctf_reader(is_directory(path) ? path : parent_dir(path), opt);
+		if (is_directory(path))
+			return make_ctf_reader(path, opt);
+		if (!exists(parent_dir(path) + "/metadata"))
+			throw input_error(path, 0, "not a CTF trace: give the directory that holds "
+						   "its metadata and channel files");
+		return make_ctf_reader(parent_dir(path), opt);
 	default:
 		if (src)	// detected text: read what was looked at
 			return make_text_reader(std::move(src), fmt, opt);
