@@ -18,7 +18,7 @@
 
 // After the standard headers: check.h defines a macro `fail` that breaks
 // <ios>; it is deprecated, so drop it for any header included later.
-#include <check.h>
+#include "tests/support/check_main.h"
 #undef fail
 
 namespace ctest {
@@ -178,14 +178,6 @@ struct harness {
 	std::pair<unsigned, unsigned> at(const timer_t *t) const { return where(base, t); }
 };
 
-// Runs one suite, returns main()'s exit status.
-inline int run_suite(Suite *s)
-{
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
-}
+using timersim::test::run_suite;
 
 }  // namespace ctest

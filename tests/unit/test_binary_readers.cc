@@ -18,7 +18,7 @@
 #include "sim/trace/symbols.h"
 #include "tests/support/paths.h"
 
-#include <check.h>	// last: it defines a fail() macro
+#include "tests/support/check_main.h"	// last: check.h defines a fail() macro
 
 using namespace timersim;
 
@@ -633,9 +633,5 @@ static Suite *binary_suite()
 
 int main()
 {
-	SRunner *sr = srunner_create(binary_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return timersim::test::run_suite(binary_suite());
 }

@@ -12,7 +12,7 @@
 #include "tests/support/cli.h"
 
 // Last: check.h defines macros that clash with <iostream> internals.
-#include <check.h>
+#include "tests/support/check_main.h"
 
 using namespace timersim;
 using timersim::test::ftrace_text;
@@ -385,9 +385,5 @@ int main()
 	tcase_add_test(tc, jiffy_zero_and_no_jiffies_at_all);
 	tcase_add_test(tc, drain_stops_at_its_horizon);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return timersim::test::run_suite(s);
 }

@@ -15,7 +15,7 @@
 #include "tests/support/paths.h"
 
 // Last: check.h defines macros that clash with <iostream> internals.
-#include <check.h>
+#include "tests/support/check_main.h"
 
 using namespace timersim;
 using namespace timersim::test;
@@ -278,9 +278,5 @@ int main()
 	tcase_add_test(cli, cli_usage_errors_exit_2);
 	tcase_add_test(cli, cli_compare_runs_every_scheme);
 	suite_add_tcase(s, cli);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return timersim::test::run_suite(s);
 }

@@ -16,7 +16,7 @@
 #include "sim/scheme/scheme.h"
 #include "sim/trace/event.h"
 
-#include <check.h>
+#include "tests/support/check_main.h"
 
 using namespace timersim;
 
@@ -380,9 +380,5 @@ int main()
 	tcase_add_test(tc, parameters_are_checked);
 	tcase_add_test(tc, peak_memory_grows_with_timers);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return timersim::test::run_suite(s);
 }

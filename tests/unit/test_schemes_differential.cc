@@ -29,7 +29,7 @@
 #include "sim/trace/event.h"
 
 // After the C++ headers: check.h defines macros they would trip on.
-#include <check.h>
+#include "tests/support/check_main.h"
 
 using namespace timersim;
 
@@ -430,9 +430,5 @@ int main()
 	tcase_add_test(tc, v48_within_granularity_tmigr);
 	tcase_add_test(tc, v48_deferrable_wait_for_wake);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return timersim::test::run_suite(s);
 }

@@ -10,7 +10,7 @@
 #include "tests/support/paths.h"
 #include "tests/support/text_trace_util.h"
 
-#include <check.h>	// last: it defines a fail() macro
+#include "tests/support/check_main.h"	// last: check.h defines a fail() macro
 
 using namespace timersim;
 
@@ -238,9 +238,5 @@ static Suite *detect_suite()
 
 int main()
 {
-	SRunner *sr = srunner_create(detect_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return timersim::test::run_suite(detect_suite());
 }

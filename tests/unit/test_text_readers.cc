@@ -11,7 +11,7 @@
 #include "sim/trace/text_reader.h"
 #include "tests/support/text_trace_util.h"
 
-#include <check.h>	// last: it defines a fail() macro
+#include "tests/support/check_main.h"	// last: check.h defines a fail() macro
 
 using namespace timersim;
 using timersim::test::owned_event;
@@ -778,9 +778,5 @@ static Suite *text_reader_suite()
 
 int main()
 {
-	SRunner *sr = srunner_create(text_reader_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return timersim::test::run_suite(text_reader_suite());
 }

@@ -15,7 +15,7 @@
 #include "sim/trace/reader.h"
 #include "tests/support/paths.h"
 
-#include <check.h>
+#include "tests/support/check_main.h"
 
 using namespace timersim;
 
@@ -67,9 +67,5 @@ int main()
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, v48_fidelity_on_the_6_18_recording);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return timersim::test::run_suite(s);
 }

@@ -25,7 +25,7 @@
 #include "kernel/v48_wheel.h"
 #include "tests/support/paths.h"
 
-#include <check.h>
+#include "tests/support/check_main.h"
 
 using namespace kernel::v48;
 
@@ -366,9 +366,5 @@ int main()
 	tcase_add_test(tc, checker_catches_corruption);
 	tcase_add_test(tc, bucket_expiry_matches_real_trace);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return timersim::test::run_suite(s);
 }

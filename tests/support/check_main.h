@@ -1,0 +1,19 @@
+// The end of every Check test binary: run one suite, return main()'s status.
+// Include after the standard headers: check.h defines macros that clash
+// with <iostream> internals.
+#pragma once
+
+#include <check.h>
+
+namespace timersim::test {
+
+inline int run_suite(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
+
+}  // namespace timersim::test
