@@ -74,7 +74,7 @@ private:
 	void on_base_idle(const sim_event &ev);
 	cancel_role classify_cancel(const sim_event &ev);
 	void drain();
-	void finish(replay_report &r);
+	void finish();
 
 	bool check_cpu(const sim_event &ev, unsigned cpu);
 	bool note_jiffies(const sim_event &ev, jiffies_t j);
@@ -88,6 +88,7 @@ private:
 	void close_fire(timer_rec &rec);
 	function_acc &fn(std::uint32_t id);
 	void progress(bool last);
+	void close_tick(unsigned cpu);
 
 	trace_reader &reader_;
 	interner functions_;
@@ -194,7 +195,7 @@ replay_report replay_engine::run()
 		progress(true);
 	if (opt_.drain)
 		drain();
-	finish(r_);
+	finish();
 	r_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 	return r_;
 }
@@ -452,17 +453,25 @@ void replay_engine::cascaded(unsigned level, std::uint32_t)
 	level_calls_.at(std::min<std::size_t>(level, level_calls_.size() - 1))++;
 }
 
+// A base's tick ends when its next one begins (or the replay ends): its
+// moves go into the distribution, and the worst tick is remembered.
+void replay_engine::close_tick(unsigned cpu)
+{
+	if (!tick_open_[cpu])
+		return;
+	tick_open_[cpu] = false;
+	std::uint64_t moves = tick_moves_[cpu];
+	moves_hist_.add(moves);
+	if (moves > r_.cascade.max_moved_in_one_tick) {
+		r_.cascade.max_moved_in_one_tick = moves;
+		r_.cascade.max_moved_jiffy = narrow(tick_jiffy_[cpu]);
+		r_.cascade.max_moved_cpu = cpu;
+	}
+}
+
 void replay_engine::tick(unsigned cpu, jiffies_t jiffy)
 {
-	if (tick_open_[cpu]) {
-		std::uint64_t moves = tick_moves_[cpu];
-		moves_hist_.add(moves);
-		if (moves > r_.cascade.max_moved_in_one_tick) {
-			r_.cascade.max_moved_in_one_tick = moves;
-			r_.cascade.max_moved_jiffy = narrow(tick_jiffy_[cpu]);
-			r_.cascade.max_moved_cpu = cpu;
-		}
-	}
+	close_tick(cpu);
 	tick_open_[cpu] = true;
 	tick_moves_[cpu] = 0;
 	tick_jiffy_[cpu] = jiffy;
@@ -522,19 +531,12 @@ void replay_engine::drain()
 		r_.drain_stopped_at = narrow(limit);
 }
 
-void replay_engine::finish(replay_report &r)
+void replay_engine::finish()
 {
+	replay_report &r = r_;
+
 	for (unsigned cpu = 0; cpu < r.input.cpus; cpu++) {
-		if (tick_open_[cpu]) {
-			// Close the last tick of each base.
-			tick_open_[cpu] = false;
-			moves_hist_.add(tick_moves_[cpu]);
-			if (tick_moves_[cpu] > r.cascade.max_moved_in_one_tick) {
-				r.cascade.max_moved_in_one_tick = tick_moves_[cpu];
-				r.cascade.max_moved_jiffy = narrow(tick_jiffy_[cpu]);
-				r.cascade.max_moved_cpu = cpu;
-			}
-		}
+		close_tick(cpu);
 		r.timers.pending_at_end += scheme_->pending_on(cpu);
 	}
 	for (timer_rec &rec : timers_)
