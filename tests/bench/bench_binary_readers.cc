@@ -15,40 +15,14 @@
 #include <cstdlib>
 #include <dirent.h>
 #include <string>
-#include <sys/stat.h>
 
 #include "sim/trace/reader.h"
+#include "tests/support/bench_readers.h"
+#include "tests/support/paths.h"
 
 using namespace timersim;
 
 namespace {
-
-// Bench binaries link no tests/support: the one helper needed.
-std::string shared_trace(const std::string &rel)
-{
-	const char *env = std::getenv("TIMERSIM_SHARED");
-	std::string path = std::string(env && *env ? env : "../shared") + "/traces/" + rel;
-	struct stat st;
-	return ::stat(path.c_str(), &st) == 0 ? path : std::string();
-}
-
-std::uint64_t drain(trace_reader &r)
-{
-	trace_event ev;
-	std::uint64_t n = 0;
-	while (r.next(ev)) {
-		benchmark::DoNotOptimize(ev.expires);
-		n++;
-	}
-	return n;
-}
-
-void report(benchmark::State &state, std::uint64_t bytes, std::uint64_t events)
-{
-	state.SetBytesProcessed(std::int64_t(bytes));
-	state.counters["events/s"] = benchmark::Counter(double(events), benchmark::Counter::kIsRate);
-	state.counters["MB/s"] = benchmark::Counter(double(bytes) / 1e6, benchmark::Counter::kIsRate);
-}
 
 using maker = std::unique_ptr<trace_reader> (*)(const std::string &, const reader_options &);
 
@@ -57,10 +31,10 @@ void bm_read(benchmark::State &state, std::string path, maker make)
 	std::uint64_t bytes = 0, events = 0;
 	for (auto _ : state) {
 		auto r = make(path, {});
-		events += drain(*r);
+		events += test::drain(*r);
 		bytes += r->stats().bytes;
 	}
-	report(state, bytes, events);
+	test::report_throughput(state, bytes, events);
 }
 
 void bm_open(benchmark::State &state, std::string path, maker make)
@@ -83,7 +57,7 @@ void bm_trace_cmd_report(benchmark::State &state, std::string path)
 
 void register_all()
 {
-	std::string dat = shared_trace("linux-6.18-http/trace.dat");
+	std::string dat = test::shared_trace("linux-6.18-http/trace.dat");
 	if (dat.empty()) {
 		std::fprintf(stderr, "SKIP: ../shared/traces/linux-6.18-http/trace.dat absent\n");
 	} else {
@@ -99,7 +73,7 @@ void register_all()
 		else
 			std::fprintf(stderr, "SKIP: trace-cmd not installed: no yardstick\n");
 	}
-	std::string ctf = shared_trace("linux-3.6-scp_dest/ctf");
+	std::string ctf = test::shared_trace("linux-3.6-scp_dest/ctf");
 	if (ctf.empty())
 		std::fprintf(stderr, "SKIP: ../shared/traces/linux-3.6-scp_dest/ctf absent\n");
 	else

@@ -13,6 +13,7 @@
 
 #include "sim/trace/reader.h"
 #include "sim/trace/text_reader.h"
+#include "tests/support/bench_readers.h"
 #include "tests/support/paths.h"
 #include "tests/support/text_trace_util.h"
 
@@ -57,35 +58,16 @@ std::string repeat_events(const std::string &text, std::size_t want)
 	return out;
 }
 
-// Reads everything; returns the number of events.
-std::uint64_t drain(trace_reader &r)
-{
-	trace_event ev;
-	std::uint64_t n = 0;
-	while (r.next(ev)) {
-		benchmark::DoNotOptimize(ev.expires);
-		n++;
-	}
-	return n;
-}
-
-void report(benchmark::State &state, std::uint64_t bytes, std::uint64_t events)
-{
-	state.SetBytesProcessed(std::int64_t(bytes));
-	state.counters["events/s"] = benchmark::Counter(double(events), benchmark::Counter::kIsRate);
-	state.counters["MB/s"] = benchmark::Counter(double(bytes) / 1e6, benchmark::Counter::kIsRate);
-}
-
 void bm_memory(benchmark::State &state, const bench_input *in)
 {
 	reader_options opt;
 	std::uint64_t bytes = 0, events = 0;
 	for (auto _ : state) {
 		auto r = make_text_reader_from_memory(in->data, in->label, in->format, opt);
-		events += drain(*r);
+		events += test::drain(*r);
 		bytes += r->stats().bytes;
 	}
-	report(state, bytes, events);
+	test::report_throughput(state, bytes, events);
 }
 
 void bm_path(benchmark::State &state, const std::string *path, trace_format fmt)
@@ -94,10 +76,10 @@ void bm_path(benchmark::State &state, const std::string *path, trace_format fmt)
 	std::uint64_t bytes = 0, events = 0;
 	for (auto _ : state) {
 		auto r = open_trace(*path, fmt, opt);
-		events += drain(*r);
+		events += test::drain(*r);
 		bytes += r->stats().bytes;
 	}
-	report(state, bytes, events);
+	test::report_throughput(state, bytes, events);
 }
 
 std::string big_trace;

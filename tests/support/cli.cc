@@ -6,9 +6,9 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 
 #include "tests/support/paths.h"
+#include "tests/support/text_trace_util.h"
 
 namespace timersim::test {
 
@@ -25,7 +25,7 @@ std::string slurp_fd(int fd)
 
 cli_result run_timersim(const std::vector<std::string> &args)
 {
-	std::string out_path = temp_file("", ".out"), err_path = temp_file("", ".err");
+	std::string out_path = write_temp("timersim.out", ""), err_path = write_temp("timersim.err", "");
 	cli_result r;
 	pid_t pid = fork();
 	if (pid == 0) {
@@ -51,23 +51,7 @@ cli_result run_timersim(const std::vector<std::string> &args)
 	fd = open(err_path.c_str(), O_RDONLY);
 	r.err = slurp_fd(fd);
 	close(fd);
-	unlink(out_path.c_str());
-	unlink(err_path.c_str());
 	return r;
-}
-
-std::string temp_file(const std::string &content, const std::string &suffix)
-{
-	std::string path = "/tmp/timersim-test-XXXXXX" + suffix;
-	int fd = mkstemps(path.data(), static_cast<int>(suffix.size()));
-	if (fd < 0) {
-		std::perror("mkstemps");
-		std::abort();
-	}
-	if (!content.empty() && write(fd, content.data(), content.size()) != static_cast<ssize_t>(content.size()))
-		std::abort();
-	close(fd);
-	return path;
 }
 
 std::string ftrace_text(const std::string &body, unsigned cpus)

@@ -1,4 +1,5 @@
 // Running the timersim binary from tests, and writing small traces.
+// (Temporary files: write_temp() of tests/support/text_trace_util.h.)
 #pragma once
 
 #include <string>
@@ -13,9 +14,6 @@ struct cli_result {
 
 // Runs timersim_bin() with `args`, capturing stdout and stderr.
 cli_result run_timersim(const std::vector<std::string> &args);
-
-// Writes `content` to a fresh temporary file and returns its path.
-std::string temp_file(const std::string &content, const std::string &suffix = ".txt");
 
 // Lines of a raw ftrace text trace (a header plus `body`).
 std::string ftrace_text(const std::string &body, unsigned cpus = 1);

@@ -1,6 +1,5 @@
 // The replay model of ../shared/docs/replay-contract.md, rule by rule, on
 // small hand-written raw ftrace traces through the real reader and core.
-#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -10,13 +9,14 @@
 #include "sim/core/replay.h"
 #include "sim/trace/reader.h"
 #include "tests/support/cli.h"
+#include "tests/support/text_trace_util.h"
 
 // Last: check.h defines macros that clash with <iostream> internals.
 #include "tests/support/check_main.h"
 
 using namespace timersim;
 using timersim::test::ftrace_text;
-using timersim::test::temp_file;
+using timersim::test::write_temp;
 
 namespace {
 
@@ -57,13 +57,11 @@ replay_report replay_body(const std::string &body, replay_options opt = {}, unsi
 {
 	if (!opt.hz)
 		opt.hz = 250;
-	std::string path = temp_file(ftrace_text(body, cpus));
+	std::string path = write_temp("model.txt", ftrace_text(body, cpus));
 	reader_options ro;
 	ro.lenient = opt.lenient;
 	auto reader = open_trace(path, trace_format::auto_detect, ro);
-	replay_report r = replay_trace(*reader, path, opt);
-	unlink(path.c_str());
-	return r;
+	return replay_trace(*reader, path, opt);
 }
 
 }  // namespace
@@ -281,10 +279,9 @@ START_TEST(hz_is_inferred_from_timestamps_and_jiffies)
 				   start(A, 1000 + s * hz + 10, 10));
 		replay_options opt;
 		opt.hz = 0;
-		std::string path = temp_file(ftrace_text(body));
+		std::string path = write_temp("hz.txt", ftrace_text(body));
 		auto reader = open_trace(path, trace_format::auto_detect, {});
 		replay_report r = replay_trace(*reader, path, opt);
-		unlink(path.c_str());
 		ck_assert_uint_eq(r.input.hz, hz);
 		ck_assert(r.input.hz_inferred);
 	}
@@ -293,7 +290,7 @@ END_TEST
 
 START_TEST(expiry_log_rows)
 {
-	std::string log_path = temp_file("");
+	std::string log_path = write_temp("expiries.csv", "");
 	std::FILE *log = std::fopen(log_path.c_str(), "w");
 	replay_options opt;
 	opt.expiry_log = log;
@@ -304,7 +301,6 @@ START_TEST(expiry_log_rows)
 	std::ifstream in(log_path);
 	std::stringstream ss;
 	ss << in.rdbuf();
-	unlink(log_path.c_str());
 	const std::string rows = ss.str();
 	ck_assert_str_eq(rows.c_str(),
 			 "0,0xffff880000000b00,foo,1005,1005\n"

@@ -1,6 +1,5 @@
 // The replay on the real recordings in ../shared/traces, and the command
 // line's handling of bad input.
-#include <unistd.h>
 
 #include <fstream>
 #include <map>
@@ -13,6 +12,7 @@
 #include "sim/trace/reader.h"
 #include "tests/support/cli.h"
 #include "tests/support/paths.h"
+#include "tests/support/text_trace_util.h"
 
 // Last: check.h defines macros that clash with <iostream> internals.
 #include "tests/support/check_main.h"
@@ -177,12 +177,11 @@ START_TEST(cli_bad_input_exits_2_with_file_and_line)
 	ck_assert_int_eq(missing.status, 2);
 	ck_assert(missing.err.find("/nonexistent/trace.txt") != std::string::npos);
 
-	std::string binary = temp_file(std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0", 20) +
-				       std::string(4000, '\0'), ".bin");
+	std::string binary = write_temp("elf.bin", std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0", 20) +
+				       std::string(4000, '\0'));
 	cli_result bin = run_timersim({"replay", binary});
 	ck_assert_int_eq(bin.status, 2);
 	ck_assert(bin.err.find(binary) != std::string::npos);
-	unlink(binary.c_str());
 
 	const std::string good =
 		"          <idle>-0     [000] ..s.  100.000000: timer_start: timer=ffff880000000a00 function=foo expires=1010 [timeout=10]\n";
@@ -195,7 +194,7 @@ START_TEST(cli_bad_input_exits_2_with_file_and_line)
 		{"          <idle>-0     [000] ..s.  100.000001: timer_start: timer=ffff880000000b00 function=foo expires=900 [timeout=10]", "backwards"},
 	};
 	for (const auto &b : bad) {
-		std::string path = temp_file(ftrace_text(good + b.line + "\n" + good));
+		std::string path = write_temp("bad.txt", ftrace_text(good + b.line + "\n" + good));
 		cli_result r = run_timersim({"replay", path});
 		ck_assert_msg(r.status == 2, "%s: status %d", b.why, r.status);
 		// Header lines 1-6, good line 7, the bad one is line 8.
@@ -206,7 +205,6 @@ START_TEST(cli_bad_input_exits_2_with_file_and_line)
 		ck_assert_msg(lenient.status == 0, "%s lenient: %s", b.why, lenient.err.c_str());
 		ck_assert_msg(lenient.out.find("\"malformed\": 1") != std::string::npos, "%s", b.why);
 		ck_assert_msg(lenient.out.find("\"skipped\": 7") != std::string::npos, "%s", b.why);
-		unlink(path.c_str());
 	}
 }
 END_TEST
