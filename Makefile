@@ -30,7 +30,7 @@ endif
 
 # Libraries, all through pkg-config. Their headers are system headers to us:
 # -isystem keeps -Werror about our own code only.
-LIB_PKGS  := zlib libtracecmd libtraceevent babeltrace babeltrace-ctf
+LIB_PKGS  := zlib libtracecmd libtraceevent babeltrace babeltrace-ctf fmt
 TEST_PKGS := check
 BENCH_PKGS := benchmark
 pkg_cflags = $(patsubst -I%,-isystem %,$(shell pkg-config --cflags $(1) 2>/dev/null))
@@ -47,6 +47,7 @@ SUPPORT_SRCS := $(sort $(wildcard tests/support/*.cc))
 UNIT_SRCS   := $(sort $(wildcard tests/unit/*.cc))
 BENCH_SRCS  := $(sort $(wildcard tests/bench/*.cc))
 FUZZ_SRCS   := $(sort $(wildcard tests/fuzz/*.cc))
+TOOL_SRCS   := $(sort $(wildcard tools/*.cc))
 
 obj = $(patsubst %.cc,$(BUILD)/obj/%.o,$(1))
 
@@ -96,7 +97,7 @@ bench-replay: all
 	$(Q)scripts/bench-replay.sh $(TIMERSIM)
 
 clean:
-	rm -rf build
+	rm -rf $(BUILD)
 
 # ---- internal targets (assume deps are installed) -------------------------
 
@@ -118,7 +119,7 @@ $(LIB): $(call obj,$(KERNEL_SRCS) $(SIM_SRCS))
 	@mkdir -p $(dir $@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(TIMERSIM): $(call obj,tools/timersim.cc) $(LIB)
+$(TIMERSIM): $(call obj,$(TOOL_SRCS)) $(LIB)
 	@mkdir -p $(dir $@)
 	$(Q)$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS)
 
@@ -138,5 +139,9 @@ $(BUILD)/obj/%.o: %.cc
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CXX   $<")
 	$(Q)$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c -o $@ $<
+
+# Objects are kept between runs: `make test` with nothing changed rebuilds
+# nothing (make would otherwise delete them as intermediates).
+.SECONDARY:
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -10,6 +10,7 @@ PACKAGES=(
   check                         # unit and conformance tests
   libbenchmark-dev              # make bench
   zlib1g-dev                    # gzip-compressed traces
+  libcli11-dev libfmt-dev       # the command line and the text report
   # trace-cmd trace.dat reader; libtracecmd.pc requires libtracefs, which
   # the Debian -dev package does not pull in
   libtracecmd-dev libtraceevent-dev libtracefs-dev
@@ -22,7 +23,7 @@ PACKAGES=(
 # The pkg-config modules the Makefile asks for: checked after installing, so
 # that a broken set-up stops here with pkg-config's own words instead of as
 # link errors.
-PC_MODULES="zlib libtracecmd libtraceevent babeltrace babeltrace-ctf check benchmark"
+PC_MODULES="zlib libtracecmd libtraceevent babeltrace babeltrace-ctf fmt check benchmark"
 
 verify() {
   pkg-config --exists $PC_MODULES && return 0

@@ -6,18 +6,18 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/report/replay_report.h"
+#include "sim/core/replay_report.h"
 
 namespace timersim {
 
 class power2_histogram {
 public:
-	void add(std::uint64_t value)
+	void add(std::uint64_t value, std::uint64_t times = 1)
 	{
 		unsigned b = value ? 64 - __builtin_clzll(value) : 0;
 		if (counts_.size() <= b)
 			counts_.resize(b + 1, 0);
-		counts_[b]++;
+		counts_[b] += times;
 	}
 
 	// Every bucket up to the highest non-empty one, with inclusive bounds.

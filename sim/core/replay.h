@@ -1,13 +1,14 @@
-// The replay: a recorded trace through one scheme, and what it cost.
+// The replay: a recorded trace through one scheme (or several at once),
+// and what each cost.
 //
-//   reader  ->  event_stream  ->  replay_engine  ->  scheme
-//                (look-ahead)      (jiffies,          (classic, v48, ...)
-//                                   softirq placement,     |
-//                                   cancel pairing,        v
-//                                   fidelity)  <----- observer: enqueues,
-//                                       |              cascades, expiries
-//                                       v
-//                                  replay_report -> text / JSON / CSV
+//   reader -> event_stream -> driver ---------> replay_engine -> scheme
+//             (look-ahead)   (trace shape,      (one per scheme:    (classic,
+//                             jiffies, bases,    softirq placement,  v48, ...)
+//                             cancel roles)      fidelity)              |
+//                                                   |   <--- observer --+
+//                                                   v
+//                                   sinks: cost accounting -> replay_report,
+//                                          expiry log, timelines, views ...
 //
 // The model is ../shared/docs/replay-contract.md: one base per CPU; an
 // event with jiffies J is applied to its base after that base processed
@@ -15,22 +16,28 @@
 // process J itself first; events without jiffies happen at the latest
 // jiffies seen; a timer_cancel followed on its CPU by the expiry or a
 // re-start of the same timer belongs to that expiry or re-arm.
+//
+// The trace is read once whatever the number of schemes: `compare` costs
+// one parse plus one engine per scheme.
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "sim/report/replay_report.h"
+#include "sim/core/replay_report.h"
+#include "sim/core/replay_sink.h"
 #include "sim/scheme/scheme.h"
 #include "sim/trace/reader.h"
 
 namespace timersim {
 
+// The scheme that models the recording kernel, chosen when `auto` is named.
+inline constexpr const char auto_scheme[] = "auto";
+
 struct replay_options {
-	std::string scheme = "classic";
+	std::string scheme = "classic";	// or auto_scheme
 	std::vector<std::pair<std::string, std::string>> params;	// --param KEY=VALUE
 	unsigned hz = 0;		// 0: inferred from the trace
 	unsigned word_bits = 0;		// 0: inferred from the trace
@@ -44,16 +51,33 @@ struct replay_options {
 	// says where the drain stopped.
 	std::uint64_t drain_limit = std::uint64_t{1} << 28;
 	bool lenient = false;		// semantic errors skip the event too
-	std::FILE *expiry_log = nullptr;	// CSV cpu,timer,function,expires,fired
-	bool progress = false;		// progress line on stderr
-	std::uint64_t input_size = 0;	// bytes, for the progress line
 };
 
-// Replays everything `reader` yields through a fresh scheme. Throws
-// input_error for semantic errors in the trace (jiffies going backwards on
-// a CPU, a CPU beyond the declared count) unless lenient, and usage_error
-// for a bad scheme or parameter.
+// One scheme of a replay and the outputs that watch it.
+struct scheme_run {
+	std::string scheme;		// a scheme name or auto_scheme
+	std::vector<std::pair<std::string, std::string>> params;
+	std::vector<replay_sink *> sinks;
+};
+
+// Replays everything `reader` yields through each run's scheme, reading the
+// trace once; reports in the order of `runs`. opt.scheme and opt.params are
+// not used. Throws input_error for semantic errors in the trace (jiffies
+// going backwards on a CPU, a CPU beyond the trace's count) unless lenient,
+// and usage_error for a bad scheme or parameter.
+std::vector<replay_report> replay_schemes(trace_reader &reader, const std::string &path,
+					  const replay_options &opt,
+					  const std::vector<scheme_run> &runs,
+					  progress_sink *progress = nullptr);
+
+// One scheme: opt.scheme with opt.params.
 replay_report replay_trace(trace_reader &reader, const std::string &path,
-			   const replay_options &opt);
+			   const replay_options &opt, std::vector<replay_sink *> sinks = {},
+			   progress_sink *progress = nullptr);
+
+// Checks a scheme name and its parameters before any trace is read (the
+// user's words are off: usage_error). `auto` passes.
+void check_scheme(const std::string &name, const replay_options &opt,
+		  const std::vector<std::pair<std::string, std::string>> &params);
 
 }  // namespace timersim

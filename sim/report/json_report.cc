@@ -24,6 +24,10 @@ void write_input(json_writer &w, const input_summary &in)
 	w.field("word_bits_inferred", in.word_bits_inferred);
 	w.field("first_jiffies", in.first_jiffies);
 	w.field("last_jiffies", in.last_jiffies);
+	w.key("first_seconds");
+	w.value_fixed(in.first_seconds, 6);
+	w.key("last_seconds");
+	w.value_fixed(in.last_seconds, 6);
 	w.field("kernel", in.kernel);
 	w.field("kernel_scheme", in.kernel_scheme);
 	w.end_object();
@@ -81,6 +85,8 @@ void write_cascade(json_writer &w, const cascade_summary &c)
 	w.field("moved_then_rearmed", c.moved_then_rearmed);
 	w.field("max_moved_in_one_tick", c.max_moved_in_one_tick);
 	w.field("max_moved_jiffy", c.max_moved_jiffy);
+	w.key("max_moved_seconds");
+	w.value_fixed(c.max_moved_seconds, 6);
 	w.field("max_moved_cpu", c.max_moved_cpu);
 	w.key("levels");
 	w.begin_array();
@@ -184,6 +190,7 @@ void write_json_report(json_writer &w, const replay_report &r, bool timing)
 	w.key("scheme");
 	w.begin_object();
 	w.field("name", r.scheme);
+	w.field("choice", r.scheme_choice.empty() ? "named" : r.scheme_choice);
 	w.key("params");
 	w.begin_object();
 	for (const auto &[k, v] : r.scheme_params)

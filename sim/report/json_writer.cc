@@ -58,10 +58,55 @@ void json_writer::value(std::string_view s)
 	write_string(s);
 }
 
+namespace {
+
+// Length of the well-formed UTF-8 sequence at s[i] (RFC 3629: no overlong
+// forms, no surrogates, nothing past U+10FFFF), or 0 if it is not one.
+std::size_t utf8_sequence(std::string_view s, std::size_t i)
+{
+	auto at = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+	auto cont = [&](std::size_t k) { return k < s.size() && (at(k) & 0xc0) == 0x80; };
+	unsigned char c = at(i);
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		return cont(i + 1) ? 2 : 0;
+	if (c >= 0xe0 && c <= 0xef) {
+		if (!cont(i + 1) || !cont(i + 2))
+			return 0;
+		unsigned char c1 = at(i + 1);
+		if ((c == 0xe0 && c1 < 0xa0) || (c == 0xed && c1 > 0x9f))
+			return 0;
+		return 3;
+	}
+	if (c >= 0xf0 && c <= 0xf4) {
+		if (!cont(i + 1) || !cont(i + 2) || !cont(i + 3))
+			return 0;
+		unsigned char c1 = at(i + 1);
+		if ((c == 0xf0 && c1 < 0x90) || (c == 0xf4 && c1 > 0x8f))
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+}  // namespace
+
+// Callback and path names are the trace's bytes: a byte that is not part of
+// well-formed UTF-8 is written as the escape \u00XX of its value, so that
+// the document is always valid JSON.
 void json_writer::write_string(std::string_view s)
 {
 	out_ += '"';
-	for (unsigned char ch : s) {
+	for (std::size_t i = 0; i < s.size();) {
+		unsigned char ch = static_cast<unsigned char>(s[i]);
+		std::size_t n = utf8_sequence(s, i);
+		if (n > 1) {
+			out_.append(s.substr(i, n));
+			i += n;
+			continue;
+		}
+		i++;
 		switch (ch) {
 		case '"': out_ += "\\\""; break;
 		case '\\': out_ += "\\\\"; break;
@@ -69,7 +114,7 @@ void json_writer::write_string(std::string_view s)
 		case '\t': out_ += "\\t"; break;
 		case '\r': out_ += "\\r"; break;
 		default:
-			if (ch < 0x20) {
+			if (ch < 0x20 || n == 0) {
 				char buf[8];
 				std::snprintf(buf, sizeof buf, "\\u%04x", ch);
 				out_ += buf;

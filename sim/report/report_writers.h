@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/report/replay_report.h"
+#include "sim/core/replay_report.h"
 #include "sim/report/json_writer.h"
 
 namespace timersim {

@@ -2,6 +2,8 @@
 // work went, and how closely the simulation followed the recorded kernel.
 #include <cstdio>
 
+#include <fmt/format.h>
+
 #include "sim/report/report_writers.h"
 #include "sim/report/text_table.h"
 
@@ -41,6 +43,32 @@ std::string buckets_line(const std::vector<moves_bucket> &buckets)
 	return s.empty() ? "-" : s;
 }
 
+// Jiffies are also given in the trace's own seconds, where it has them.
+std::string seconds_range(const input_summary &in)
+{
+	if (in.first_seconds == 0 && in.last_seconds == 0)
+		return "";
+	return fmt::format(" ({:.3f} s .. {:.3f} s)", in.first_seconds, in.last_seconds);
+}
+
+std::string at_second(const input_summary &in, double seconds)
+{
+	if (in.first_seconds == 0 && in.last_seconds == 0)
+		return "";
+	return fmt::format(" ({:.3f} s)", seconds);
+}
+
+// --hz does not rescale a recording's jiffies: it says how long a jiffy is.
+std::string hz_origin(const input_summary &in)
+{
+	if (in.hz_inferred)
+		return " (inferred)";
+	if (in.hz_trace && in.hz_trace != in.hz)
+		return fmt::format(" (given; the trace's is {}: its jiffies are kept, only seconds change)",
+				   in.hz_trace);
+	return " (given or default)";
+}
+
 void input_section(std::string &out, const replay_report &r)
 {
 	const input_summary &in = r.input;
@@ -50,13 +78,15 @@ void input_section(std::string &out, const replay_report &r)
 				" lines: " + num(in.events) + " events, " + num(in.skipped) +
 				" skipped (" + num(in.malformed) + " malformed)"});
 	t.row({"machine", num(in.cpus) + (in.cpus == 1 ? " CPU" : " CPUs") + ", HZ " + num(in.hz) +
-				  (in.hz_inferred ? " (inferred)" : " (given or default)") + ", " +
+				  hz_origin(in) + ", " +
 				  num(in.word_bits) + "-bit jiffies" +
 				  (in.word_bits_inferred ? " (inferred)" : "") + ", jiffies " +
-				  num(in.first_jiffies) + " .. " + num(in.last_jiffies)});
+				  num(in.first_jiffies) + " .. " + num(in.last_jiffies) +
+				  seconds_range(in)});
 	t.row({"kernel", in.kernel + ": its wheel is the `" + in.kernel_scheme + "` scheme" +
 				 (in.kernel_scheme == r.scheme ? "" : "; this replay models another")});
-	t.row({"scheme", params_line(r)});
+	t.row({"scheme", params_line(r) +
+				 (r.scheme_choice.empty() ? "" : " (" + r.scheme_choice + ")")});
 	out += t.render();
 }
 
@@ -105,7 +135,8 @@ void level_section(std::string &out, const replay_report &r)
 	       " moved, then re-armed\n";
 	if (c.max_moved_in_one_tick)
 		out += "  worst tick     " + num(c.max_moved_in_one_tick) + " moves at jiffy " +
-		       num(c.max_moved_jiffy) + " on CPU " + num(c.max_moved_cpu) + "\n";
+		       num(c.max_moved_jiffy) + at_second(r.input, c.max_moved_seconds) +
+		       " on CPU " + num(c.max_moved_cpu) + "\n";
 	out += "  moves per tick " + buckets_line(c.moves_per_tick) + "\n";
 }
 

@@ -23,15 +23,21 @@ std::string slurp_fd(int fd)
 }
 }  // namespace
 
-cli_result run_timersim(const std::vector<std::string> &args)
+namespace {
+
+// stdout_to: nullptr captures stdout, "" closes it, else a path to open.
+cli_result run(const std::vector<std::string> &args, const std::string *stdout_to)
 {
 	std::string out_path = write_temp("timersim.out", ""), err_path = write_temp("timersim.err", "");
 	cli_result r;
 	pid_t pid = fork();
 	if (pid == 0) {
-		int out = open(out_path.c_str(), O_WRONLY | O_TRUNC);
+		int out = open(stdout_to ? stdout_to->c_str() : out_path.c_str(), O_WRONLY | O_TRUNC);
 		int err = open(err_path.c_str(), O_WRONLY | O_TRUNC);
-		dup2(out, 1);
+		if (stdout_to && stdout_to->empty())
+			close(1);
+		else
+			dup2(out, 1);
 		dup2(err, 2);
 		std::string bin = timersim_bin();
 		std::vector<char *> argv{bin.data()};
@@ -52,6 +58,18 @@ cli_result run_timersim(const std::vector<std::string> &args)
 	r.err = slurp_fd(fd);
 	close(fd);
 	return r;
+}
+
+}  // namespace
+
+cli_result run_timersim(const std::vector<std::string> &args)
+{
+	return run(args, nullptr);
+}
+
+cli_result run_timersim_to(const std::vector<std::string> &args, const std::string &stdout_path)
+{
+	return run(args, &stdout_path);
 }
 
 std::string ftrace_text(const std::string &body, unsigned cpus)

@@ -14,6 +14,9 @@ struct cli_result {
 
 // Runs timersim_bin() with `args`, capturing stdout and stderr.
 cli_result run_timersim(const std::vector<std::string> &args);
+// The same with stdout sent to `stdout_path` (e.g. /dev/full; then `out`
+// is empty), or closed when `stdout_path` is empty.
+cli_result run_timersim_to(const std::vector<std::string> &args, const std::string &stdout_path);
 
 // Lines of a raw ftrace text trace (a header plus `body`).
 std::string ftrace_text(const std::string &body, unsigned cpus = 1);

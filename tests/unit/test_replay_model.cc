@@ -7,6 +7,8 @@
 #include <string>
 
 #include "sim/core/replay.h"
+#include "sim/output/expiry_log.h"
+#include "sim/output/output_file.h"
 #include "sim/trace/reader.h"
 #include "tests/support/cli.h"
 #include "tests/support/text_trace_util.h"
@@ -291,20 +293,30 @@ END_TEST
 START_TEST(expiry_log_rows)
 {
 	std::string log_path = write_temp("expiries.csv", "");
-	std::FILE *log = std::fopen(log_path.c_str(), "w");
-	replay_options opt;
-	opt.expiry_log = log;
-	replay_body(ev(0, 100000000, start(A, 1010, 10, "bar")) + ev(0, 100000001, start(B, 1005, 5)) +
-		    ev(0, 100200000, start(C, 1100, 50)),
-		    opt);
-	std::fclose(log);
+	{
+		output_file out(log_path);
+		expiry_log log(out);
+		std::string path = write_temp("model.txt",
+			ftrace_text(ev(0, 100000000, start(A, 1010, 10, "bar")) +
+				    ev(0, 100000001, start(B, 1005, 5)) +
+				    ev(0, 100200000, start(C, 1100, 50, "a,\"quoted\""))));
+		auto reader = open_trace(path, trace_format::auto_detect, {});
+		replay_options opt;
+		opt.hz = 250;
+		opt.drain = true;
+		replay_trace(*reader, path, opt, {&log});
+		out.commit();
+	}
 	std::ifstream in(log_path);
 	std::stringstream ss;
 	ss << in.rdbuf();
 	const std::string rows = ss.str();
+	// A name with a comma or a quote is one RFC 4180 field.
 	ck_assert_str_eq(rows.c_str(),
+			 "cpu,timer,function,expires,fired\n"
 			 "0,0xffff880000000b00,foo,1005,1005\n"
-			 "0,0xffff880000000a00,bar,1010,1010\n");
+			 "0,0xffff880000000a00,bar,1010,1010\n"
+			 "0,0xffff880000000c00,\"a,\"\"quoted\"\"\",1100,1100\n");
 }
 END_TEST
 

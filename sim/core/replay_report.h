@@ -22,10 +22,15 @@ struct input_summary {
 	unsigned cpus = 0;
 	unsigned hz = 0;
 	bool hz_inferred = false;
+	unsigned hz_trace = 0;		// HZ inferred from the trace, 0 if it could not be
 	unsigned word_bits = 64;
 	bool word_bits_inferred = false;
 	jiffies_t first_jiffies = 0;
 	jiffies_t last_jiffies = 0;
+	// The trace seconds of those jiffies (timestamps of the events that
+	// carried them); 0 when the trace has no timestamps.
+	double first_seconds = 0;
+	double last_seconds = 0;
 	// The recording kernel's timer code, told by the fields its
 	// timer_start events carry, and the scheme that models it.
 	std::string kernel;		// e.g. "Linux 6.8+"
@@ -73,6 +78,7 @@ struct cascade_summary {
 	std::uint64_t moved_then_rearmed = 0;
 	std::uint64_t max_moved_in_one_tick = 0;
 	jiffies_t max_moved_jiffy = 0;
+	double max_moved_seconds = 0;	// the trace second of that jiffy
 	unsigned max_moved_cpu = 0;
 	std::vector<level_cascade> levels;
 	std::vector<moves_bucket> moves_per_tick;
@@ -108,6 +114,9 @@ struct function_stats {
 struct replay_report {
 	input_summary input;
 	std::string scheme;
+	// How the scheme was chosen: "" when named, else why (`--scheme auto`:
+	// "the recording kernel's wheel").
+	std::string scheme_choice;
 	std::vector<std::pair<std::string, std::string>> scheme_params;
 	event_counts events;
 	timer_counts timers;

@@ -1,0 +1,72 @@
+// The cost accounting of a replay: the sink that turns what the scheme did
+// into the report's numbers (contract metrics: enqueues and cascades per
+// level, moves per tick, wasted cascades, per-callback attribution,
+// lateness, fidelity).
+//
+// The engine holds one directly (the class is final, so its calls are not
+// virtual) and hands it every event it gives the other sinks.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/histogram.h"
+#include "sim/core/interner.h"
+#include "sim/core/replay_report.h"
+#include "sim/core/replay_sink.h"
+
+namespace timersim {
+
+class cost_accounting final : public replay_sink {
+public:
+	void begin(const replay_setup &setup) override;
+	void started(const timer_ref &t, unsigned cpu, jiffies_t now, jiffies_t expires,
+		     unsigned level, bool rearm) override;
+	void canceled(const timer_ref &t, unsigned cpu, jiffies_t now) override;
+	void tick(unsigned cpu, jiffies_t jiffy) override;
+	void idle_ticks(unsigned cpu, jiffies_t first, std::uint64_t count) override;
+	void cascaded(unsigned cpu, jiffies_t jiffy, unsigned level, std::uint32_t count) override;
+	void empty_cascades(unsigned level, std::uint64_t calls) override;
+	void moved(const timer_ref &t, unsigned cpu, jiffies_t jiffy, unsigned from_level) override;
+	void expired(const timer_ref &t, unsigned cpu, jiffies_t jiffy, jiffies_t expires) override;
+	void fidelity(const timer_ref &t, unsigned cpu, jiffies_t recorded, jiffies_t simulated,
+		      verdict v) override;
+
+	// Writes the accounted sections into `r` (timers, ticks, cascade,
+	// enqueue, fidelity, lateness, functions); `names` names the
+	// interned callbacks.
+	void fill(replay_report &r, const interner &names);
+
+private:
+	struct arming {
+		std::uint32_t moves = 0;	// moves during the current arming
+	};
+	struct function_acc {
+		std::uint64_t started = 0, canceled = 0, expired = 0, moved = 0;
+	};
+	enum class arming_end { expired, canceled, rearmed };
+
+	void end_arming(timer_id t, arming_end how);
+	void close_tick(unsigned cpu);
+	function_acc &fn(std::uint32_t id);
+	arming &arm(timer_id t);
+	std::uint64_t &level_slot(std::vector<std::uint64_t> &v, unsigned level);
+
+	const replay_setup *setup_ = nullptr;
+	timer_counts timers_;
+	fidelity_summary fidelity_;
+	lateness_summary lateness_;
+	cascade_summary cascade_;
+	std::uint64_t ticks_processed_ = 0;
+
+	std::vector<arming> armings_;
+	std::vector<function_acc> fns_;
+	std::vector<std::uint64_t> tick_moves_;
+	std::vector<jiffies_t> tick_jiffy_;
+	std::vector<bool> tick_open_;
+	power2_histogram moves_hist_;
+	power2_histogram late_hist_;
+	std::vector<std::uint64_t> level_calls_, level_moved_, level_enqueued_;
+};
+
+}  // namespace timersim

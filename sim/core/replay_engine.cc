@@ -1,0 +1,233 @@
+#include "sim/core/replay_engine.h"
+
+#include <algorithm>
+
+#include "sim/core/replay_report.h"
+
+namespace timersim {
+
+replay_engine::replay_engine(std::unique_ptr<scheme> s, const interner &names,
+			     std::vector<replay_sink *> sinks)
+	: scheme_(std::move(s)), names_(names), sinks_(std::move(sinks))
+{
+}
+
+void replay_engine::begin(const replay_setup &setup, jiffies_t start)
+{
+	setup_ = setup;
+	setup_.scheme = scheme_->name();
+	setup_.start = start;
+	setup_.levels = scheme_->levels();
+	setup_.level_names.clear();
+	for (unsigned l = 1; l <= setup_.levels; l++)
+		setup_.level_names.push_back(scheme_->level_name(l));
+	tick_jiffy_.assign(setup_.cpus, start);
+	scheme_->reset(setup_.cpus, start, this);
+	tell([&](replay_sink &s) { s.begin(setup_); });
+}
+
+void replay_engine::apply(const prepared_event &p)
+{
+	switch (p.ev->kind) {
+	case event_kind::timer_init:
+		timer_of(p.ev->timer);
+		break;
+	case event_kind::timer_start:
+		on_start(p);
+		break;
+	case event_kind::timer_cancel:
+		on_cancel(p);
+		break;
+	case event_kind::timer_expire_entry:
+		on_expire_entry(p);
+		break;
+	case event_kind::timer_base_idle:
+		on_base_idle(p);
+		break;
+	case event_kind::timer_expire_exit:
+	case event_kind::hrtimer:
+	case event_kind::other:
+		break;
+	}
+}
+
+void replay_engine::on_start(const prepared_event &p)
+{
+	const sim_event &ev = *p.ev;
+	timer_id id = timer_of(ev.timer);
+	advance_before(p.base, p.jiffies);
+	timer_rec &rec = timers_[id];
+	rec.function = ev.function;
+	close_fire(id);
+
+	enqueued_level_ = 0;
+	bool rearm = scheme_->start(id, p.base, p.expires, ev.flags);
+	rec.base = p.base;
+	rec.expires = p.expires;
+	timer_ref t = ref(id);
+	tell([&](replay_sink &s) {
+		s.started(t, p.base, p.jiffies, p.expires, enqueued_level_, rearm);
+	});
+}
+
+void replay_engine::on_cancel(const prepared_event &p)
+{
+	timer_id id = timer_of(p.ev->timer);
+	if (p.role != cancel_role::plain)
+		return;
+	timer_rec &rec = timers_[id];
+	if (!scheme_->pending(id))
+		return;		// del_timer() of an idle timer changes nothing
+	advance_before(rec.base, p.jiffies);
+	if (scheme_->cancel(id)) {
+		timer_ref t = ref(id);
+		tell([&](replay_sink &s) { s.canceled(t, rec.base, p.jiffies); });
+	}
+}
+
+void replay_engine::on_expire_entry(const prepared_event &p)
+{
+	const sim_event &ev = *p.ev;
+	const jiffies_t now = p.jiffies;
+	timer_id id = timer_of(ev.timer);
+	if (!timers_[id].function)
+		timers_[id].function = ev.function;
+	advance(ev.cpu, now);
+
+	timer_rec &rec = timers_[id];
+	if (rec.fired_unmatched) {
+		rec.fired_unmatched = false;
+		verdict v = rec.fired_at == now ? verdict::exact
+			  : rec.fired_at < now  ? verdict::early
+						: verdict::late;
+		judge(id, ev.cpu, now, rec.fired_at, v);
+	} else if (scheme_->pending(id)) {
+		// The kernel ran it, the simulation still holds it: expire it
+		// now, so that the state follows the recorded kernel.
+		scheme_->cancel(id);
+		judge(id, ev.cpu, now, now, verdict::late);
+	} else {
+		judge(id, ev.cpu, now, now, verdict::unmatched);
+	}
+}
+
+void replay_engine::on_base_idle(const prepared_event &p)
+{
+	advance_before(p.base, p.jiffies);
+	scheme_->set_idle(p.base, p.ev->is_idle, p.jiffies);
+}
+
+void replay_engine::judge(timer_id t, unsigned cpu, jiffies_t recorded, jiffies_t simulated,
+			  verdict v)
+{
+	timer_ref r = ref(t);
+	tell([&](replay_sink &s) { s.fidelity(r, cpu, recorded, simulated, v); });
+}
+
+timer_id replay_engine::timer_of(std::uint64_t ptr)
+{
+	auto [it, fresh] = ids_.try_emplace(ptr, static_cast<timer_id>(timers_.size()));
+	if (fresh)
+		timers_.emplace_back().ptr = ptr;
+	return it->second;
+}
+
+timer_ref replay_engine::ref(timer_id t) const
+{
+	const timer_rec &rec = timers_[t];
+	return {t, rec.ptr, rec.function, names_.name(rec.function)};
+}
+
+void replay_engine::advance(unsigned cpu, jiffies_t upto)
+{
+	advancing_ = cpu;
+	scheme_->advance(cpu, upto);
+}
+
+// The softirq placement rule: before an event at jiffy j reaches a base,
+// the base has processed every jiffy < j (none before jiffy 0).
+void replay_engine::advance_before(unsigned cpu, jiffies_t j)
+{
+	if (j)
+		advance(cpu, j - 1);
+}
+
+// A simulated expiry that no recorded expiry claimed before the timer was
+// armed again (or the trace ended).
+void replay_engine::close_fire(timer_id t)
+{
+	timer_rec &rec = timers_[t];
+	if (rec.fired_unmatched)
+		judge(t, rec.base, rec.fired_at, rec.fired_at, verdict::simulated_only);
+	rec.fired_unmatched = false;
+}
+
+// ---- what the scheme reports --------------------------------------------------
+
+void replay_engine::enqueued(timer_id, unsigned level)
+{
+	enqueued_level_ = level;
+}
+
+void replay_engine::moved(timer_id t, unsigned from_level)
+{
+	timer_ref r = ref(t);
+	unsigned cpu = advancing_;
+	tell([&](replay_sink &s) { s.moved(r, cpu, tick_jiffy_[cpu], from_level); });
+}
+
+void replay_engine::cascaded(unsigned level, std::uint32_t count)
+{
+	unsigned cpu = advancing_;
+	tell([&](replay_sink &s) { s.cascaded(cpu, tick_jiffy_[cpu], level, count); });
+}
+
+void replay_engine::tick(unsigned cpu, jiffies_t jiffy)
+{
+	tick_jiffy_[cpu] = jiffy;
+	tell([&](replay_sink &s) { s.tick(cpu, jiffy); });
+}
+
+void replay_engine::expired(timer_id t, unsigned cpu, jiffies_t jiffy)
+{
+	close_fire(t);
+	timer_rec &rec = timers_[t];
+	rec.fired_unmatched = true;
+	rec.fired_at = jiffy;
+	timer_ref r = ref(t);
+	tell([&](replay_sink &s) { s.expired(r, cpu, jiffy, rec.expires); });
+}
+
+// ---- the end ---------------------------------------------------------------------
+
+bool replay_engine::drain(jiffies_t limit, jiffies_t now)
+{
+	// Every base takes ticks while draining: an idle one would hold its
+	// deferrable timers back until a wake that never comes.
+	for (unsigned cpu = 0; cpu < setup_.cpus; cpu++)
+		scheme_->set_idle(cpu, false, now);
+	bool all = true;
+	for (unsigned cpu = 0; cpu < setup_.cpus; cpu++) {
+		while (scheme_->pending_on(cpu) && scheme_->clock(cpu) <= limit)
+			advance(cpu, scheme_->clock(cpu));
+		all = all && !scheme_->pending_on(cpu);
+	}
+	return all;
+}
+
+void replay_engine::finish(replay_report &r)
+{
+	for (timer_id t = 0; t < timers_.size(); t++)
+		close_fire(t);
+	r.scheme = scheme_->name();
+	r.scheme_params = scheme_->params();
+	r.timers.distinct = timers_.size();
+	for (unsigned cpu = 0; cpu < setup_.cpus; cpu++)
+		r.timers.pending_at_end += scheme_->pending_on(cpu);
+	accounting_.fill(r, names_);
+	r.timers.distinct = timers_.size();
+	r.costs = scheme_->costs();
+	r.peak_scheme_bytes = scheme_->peak_memory_bytes();
+}
+
+}  // namespace timersim

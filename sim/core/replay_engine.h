@@ -1,0 +1,106 @@
+// One scheme's replay: applies the events the driver prepared to the
+// scheme, keeps the softirq placement rule, judges fidelity, and tells the
+// sinks (cost accounting first) what happened.
+//
+// The driver (sim/core/replay.cc) reads the trace once, works out what does
+// not depend on the scheme (jiffies, the base an event belongs to, what a
+// timer_cancel is part of) and hands each event to every engine, so that
+// `compare` costs one parse and N engines.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/core/cost_accounting.h"
+#include "sim/core/event_stream.h"
+#include "sim/core/replay_sink.h"
+#include "sim/scheme/scheme.h"
+
+namespace timersim {
+
+// What a recorded timer_cancel turns out to be.
+enum class cancel_role : std::uint8_t { plain, part_of_expiry, part_of_rearm };
+
+// An event as every engine applies it, worked out once by the driver.
+struct prepared_event {
+	const sim_event *ev = nullptr;
+	cancel_role role = cancel_role::plain;
+	unsigned base = 0;		// timer_start: the base it is queued on;
+					// timer_base_idle: the base; else the CPU
+	jiffies_t jiffies = 0;		// the event's jiffies, or the latest seen
+	jiffies_t expires = 0;		// timer_start: the unwrapped expiry
+};
+
+class replay_engine final : private scheme_observer {
+public:
+	replay_engine(std::unique_ptr<scheme> s, const interner &names,
+		      std::vector<replay_sink *> sinks);
+
+	const scheme &the_scheme() const { return *scheme_; }
+
+	// `setup` carries the trace's side; the engine adds its scheme's.
+	void begin(const replay_setup &setup, jiffies_t start);
+	void apply(const prepared_event &p);
+	// --drain: every base runs until it holds no timer, up to `limit`.
+	// Returns whether every base emptied.
+	bool drain(jiffies_t limit, jiffies_t now);
+	// The scheme's sections of the report (the driver fills the input's).
+	void finish(replay_report &r);
+	// The report is complete: the sinks finish their outputs.
+	void end(const replay_report &r)
+	{
+		tell([&](replay_sink &s) { s.end(r); });
+	}
+
+private:
+	struct timer_rec {
+		std::uint64_t ptr = 0;
+		std::uint32_t function = 0;
+		unsigned base = 0;		// the base it was last started on
+		jiffies_t expires = 0;		// requested expiry of the current arming
+		jiffies_t fired_at = 0;		// last simulated expiry, while unmatched
+		bool fired_unmatched = false;
+	};
+
+	// scheme_observer
+	void enqueued(timer_id t, unsigned level) override;
+	void moved(timer_id t, unsigned from_level) override;
+	void cascaded(unsigned level, std::uint32_t count) override;
+	void tick(unsigned cpu, jiffies_t jiffy) override;
+	void expired(timer_id t, unsigned cpu, jiffies_t jiffy) override;
+
+	void on_start(const prepared_event &p);
+	void on_cancel(const prepared_event &p);
+	void on_expire_entry(const prepared_event &p);
+	void on_base_idle(const prepared_event &p);
+
+	timer_id timer_of(std::uint64_t ptr);
+	timer_ref ref(timer_id t) const;
+	void advance(unsigned cpu, jiffies_t upto);
+	void advance_before(unsigned cpu, jiffies_t j);
+	void close_fire(timer_id t);
+	void judge(timer_id t, unsigned cpu, jiffies_t recorded, jiffies_t simulated, verdict v);
+
+	template <typename F> void tell(F &&f)
+	{
+		f(accounting_);
+		for (replay_sink *s : sinks_)
+			f(*s);
+	}
+
+	std::unique_ptr<scheme> scheme_;
+	const interner &names_;
+	std::vector<replay_sink *> sinks_;
+	cost_accounting accounting_;
+	replay_setup setup_;
+
+	std::unordered_map<std::uint64_t, timer_id> ids_;
+	std::vector<timer_rec> timers_;
+	unsigned advancing_ = 0;		// base being advanced
+	std::vector<jiffies_t> tick_jiffy_;	// per base, the jiffy it processes
+	unsigned enqueued_level_ = 0;		// where the last start placed its timer
+};
+
+}  // namespace timersim

@@ -1,0 +1,138 @@
+// What a replay tells its outputs, as it happens.
+//
+// The replay engine applies a trace to one scheme and calls every sink it
+// was given: the cost accounting that becomes the report, the expiry log,
+// the progress line, timelines, views. A new output is a new sink in a new
+// file; the engine does not change. Every method has an empty default, so a
+// sink overrides only what it draws.
+//
+// Calls come in simulation order. Times are jiffies of the unwrapped
+// timeline (jiffies_t); `setup.seconds(j)` gives the trace second of a jiffy
+// and `setup.narrow(j)` the value the kernel printed.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/core/trace_clock.h"
+#include "sim/scheme/scheme.h"
+#include "sim/trace/reader.h"
+
+namespace timersim {
+
+struct replay_report;
+
+// What every sink knows before the first event.
+struct replay_setup {
+	std::string path;		// the trace
+	std::string scheme;		// the scheme's name
+	unsigned cpus = 0;
+	unsigned hz = 0;
+	unsigned word_bits = 64;
+	jiffies_t start = 0;		// the jiffy every base begins at
+	unsigned levels = 0;		// the scheme's wheel levels (0: none)
+	std::vector<std::string> level_names;	// [0] is level 1 ("tv1", "LVL0", ...)
+	const trace_clock *clock = nullptr;	// jiffies -> trace seconds
+
+	double seconds(jiffies_t j) const { return clock ? clock->seconds(j) : 0.0; }
+	std::uint64_t narrow(jiffies_t j) const
+	{
+		return word_bits == 32 ? j & 0xffffffffull : j;
+	}
+};
+
+// A traced timer as the sinks see it.
+struct timer_ref {
+	timer_id id = 0;		// dense, per replay
+	std::uint64_t ptr = 0;		// the address the trace printed
+	std::uint32_t function = 0;	// interned callback name (0: unknown)
+	std::string_view name;		// the callback name ("" when unknown)
+};
+
+// How a recorded expiry compared with the simulation (the contract's
+// fidelity verdicts), plus the simulated expiries nothing recorded.
+enum class verdict : std::uint8_t {
+	exact,		// fired in the recorded jiffy
+	early,		// the simulation fired it before the recorded jiffy
+	late,		// still pending in the simulation: expired at the recorded jiffy
+	unmatched,	// the simulation never knew the timer armed
+	simulated_only,	// a simulated expiry no recorded one claimed
+};
+const char *verdict_name(verdict v);
+
+class replay_sink {
+public:
+	virtual ~replay_sink() = default;
+
+	virtual void begin(const replay_setup &setup) { (void)setup; }
+
+	// t was (re)armed on base `cpu` at jiffy `now` to expire at `expires`,
+	// landing on `level` (1-based; 0 for schemes without levels).
+	// `rearm`: it was pending, so this start also ended an arming.
+	virtual void started(const timer_ref &t, unsigned cpu, jiffies_t now,
+			     jiffies_t expires, unsigned level, bool rearm)
+	{
+		(void)t; (void)cpu; (void)now; (void)expires; (void)level; (void)rearm;
+	}
+	// del_timer removed the pending t.
+	virtual void canceled(const timer_ref &t, unsigned cpu, jiffies_t now)
+	{
+		(void)t; (void)cpu; (void)now;
+	}
+	// Base `cpu` begins processing `jiffy`.
+	virtual void tick(unsigned cpu, jiffies_t jiffy) { (void)cpu; (void)jiffy; }
+	// Base `cpu` processed `count` jiffies from `first` on in which nothing
+	// fired or moved (an idle stretch the scheme skipped in one step).
+	virtual void idle_ticks(unsigned cpu, jiffies_t first, std::uint64_t count)
+	{
+		(void)cpu; (void)first; (void)count;
+	}
+	// One cascade call on `level` of base `cpu`, moving `count` timers.
+	virtual void cascaded(unsigned cpu, jiffies_t jiffy, unsigned level, std::uint32_t count)
+	{
+		(void)cpu; (void)jiffy; (void)level; (void)count;
+	}
+	// `calls` cascade calls on `level` that found their slot empty, made
+	// during an idle stretch.
+	virtual void empty_cascades(unsigned level, std::uint64_t calls)
+	{
+		(void)level; (void)calls;
+	}
+	// A cascade (or another relink) re-inserted t, taken from `from_level`.
+	virtual void moved(const timer_ref &t, unsigned cpu, jiffies_t jiffy, unsigned from_level)
+	{
+		(void)t; (void)cpu; (void)jiffy; (void)from_level;
+	}
+	// The simulation fired t on base `cpu` at `jiffy`; it was armed for `expires`.
+	virtual void expired(const timer_ref &t, unsigned cpu, jiffies_t jiffy, jiffies_t expires)
+	{
+		(void)t; (void)cpu; (void)jiffy; (void)expires;
+	}
+	// A recorded timer_expire_entry of t at `recorded` on `cpu`, compared
+	// with the simulation: `simulated` is the jiffy the simulation fired it
+	// in. For late, simulated == recorded means the timer was still pending
+	// and the engine expired it at the recorded jiffy (so that the state
+	// follows the recorded kernel); for unmatched it is `recorded`.
+	// simulated_only: a simulated expiry that no recorded one claimed
+	// before the timer was armed again or the replay ended.
+	virtual void fidelity(const timer_ref &t, unsigned cpu, jiffies_t recorded,
+			      jiffies_t simulated, verdict v)
+	{
+		(void)t; (void)cpu; (void)recorded; (void)simulated; (void)v;
+	}
+
+	// The replay is over: `report` is complete. A sink that writes a file
+	// finishes it here; throwing output_error fails the run.
+	virtual void end(const replay_report &report) { (void)report; }
+};
+
+// Reading progress, called by the driver (once per trace, not per scheme).
+class progress_sink {
+public:
+	virtual ~progress_sink() = default;
+	virtual void read(const reader_stats &stats, bool last) = 0;
+};
+
+}  // namespace timersim

@@ -1,0 +1,313 @@
+// The command line as a user meets it: options, suggestions, exit
+// statuses, and outputs that never lie (a full disk, an interrupted run, an
+// output onto the input).
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/support/cli.h"
+#include "tests/support/paths.h"
+#include "tests/support/text_trace_util.h"
+
+// Last: check.h defines macros that clash with <iostream> internals.
+#include "tests/support/check_main.h"
+
+using namespace timersim::test;
+
+namespace {
+
+bool contains(const std::string &hay, const std::string &needle)
+{
+	return hay.find(needle) != std::string::npos;
+}
+
+// A small 6.x-style trace on two CPUs: two timers, one expiry each.
+std::string two_cpu_trace(const std::string &fn = "process_timeout")
+{
+	std::string body =
+		"          <idle>-0       [000] d..1.   100.000000: timer_start: timer=00000000aaaa0000 "
+		"function=" + fn + " expires=4295000010 [timeout=10] bucket_expiry=4295000010 cpu=0 "
+		"idx=10 flags=\n"
+		"          <idle>-0       [001] d..1.   100.000004: timer_start: timer=00000000bbbb0000 "
+		"function=tcp_write_timer expires=4295000020 [timeout=20] bucket_expiry=4295000020 "
+		"cpu=1 idx=20 flags=\n"
+		"          <idle>-0       [000] d.s1.   100.040000: timer_cancel: timer=00000000aaaa0000\n"
+		"          <idle>-0       [000] d.s1.   100.040001: timer_expire_entry: timer=00000000aaaa0000 "
+		"function=" + fn + " now=4295000010 baseclk=4295000010\n"
+		"          <idle>-0       [001] d.s1.   100.080000: timer_cancel: timer=00000000bbbb0000\n"
+		"          <idle>-0       [001] d.s1.   100.080001: timer_expire_entry: timer=00000000bbbb0000 "
+		"function=tcp_write_timer now=4295000020 baseclk=4295000020\n";
+	return ftrace_text(body, 2);
+}
+
+std::vector<std::string> files_in(const std::string &dir)
+{
+	std::vector<std::string> names;
+	if (DIR *d = opendir(dir.c_str())) {
+		while (dirent *e = readdir(d))
+			if (e->d_name[0] != '.' || (std::string(e->d_name) != "." && std::string(e->d_name) != ".."))
+				names.push_back(e->d_name);
+		closedir(d);
+	}
+	return names;
+}
+
+bool exists(const std::string &path)
+{
+	struct stat st;
+	return stat(path.c_str(), &st) == 0;
+}
+
+// Valid JSON, by a real parser.
+bool valid_json(const std::string &path)
+{
+	std::string cmd = "python3 -c 'import json,sys; json.load(open(sys.argv[1], encoding=\"utf-8\"))' '" +
+			  path + "' 2>/dev/null";
+	return std::system(cmd.c_str()) == 0;
+}
+
+}  // namespace
+
+START_TEST(version_and_help)
+{
+	cli_result v = run_timersim({"--version"});
+	ck_assert_int_eq(v.status, 0);
+	ck_assert(contains(v.out, "timersim "));
+	cli_result h = run_timersim({"replay", "--help"});
+	ck_assert_int_eq(h.status, 0);
+	ck_assert(contains(h.out, "--expiry-log"));
+	ck_assert(contains(h.out, "examples:"));
+	cli_result c = run_timersim({"compare", "--help"});
+	ck_assert(contains(c.out, "--schemes"));
+	ck_assert(!contains(c.out, "--expiry-log"));
+}
+END_TEST
+
+START_TEST(equals_form_and_auto_scheme)
+{
+	std::string t = write_temp("auto.txt", two_cpu_trace());
+	cli_result r = run_timersim({"replay", "--scheme=auto", "--top=3", t});
+	ck_assert_msg(r.status == 0, "%s", r.err.c_str());
+	// A 6.8+ trace replays through v48 by default, and says why.
+	ck_assert(contains(r.out, "scheme   v48"));
+	ck_assert(contains(r.out, "auto: the recording kernel's wheel"));
+	cli_result d = run_timersim({"replay", t});
+	ck_assert_str_eq(d.out.c_str(), r.out.c_str());
+	// Times are given in trace seconds too.
+	ck_assert(contains(r.out, "(100.000 s .. 100.080 s)"));
+}
+END_TEST
+
+START_TEST(typos_get_suggestions)
+{
+	std::string t = write_temp("typo.txt", two_cpu_trace());
+	cli_result o = run_timersim({"replay", "--shceme", "classic", t});
+	ck_assert_int_eq(o.status, 2);
+	ck_assert_msg(contains(o.err, "did you mean '--scheme'"), "%s", o.err.c_str());
+	cli_result s = run_timersim({"replay", "--scheme", "clasic", t});
+	ck_assert_int_eq(s.status, 2);
+	ck_assert_msg(contains(s.err, "did you mean 'classic'"), "%s", s.err.c_str());
+	cli_result f = run_timersim({"replay", "--format", "ftarce", t});
+	ck_assert_int_eq(f.status, 2);
+	ck_assert_msg(contains(f.err, "did you mean 'ftrace'"), "%s", f.err.c_str());
+	cli_result cmd = run_timersim({"replya", t});
+	ck_assert_int_eq(cmd.status, 2);
+}
+END_TEST
+
+START_TEST(options_that_do_not_apply_are_errors)
+{
+	std::string t = write_temp("apply.txt", two_cpu_trace());
+	ck_assert_int_eq(run_timersim({"compare", "--scheme", "classic", t}).status, 2);
+	ck_assert_int_eq(run_timersim({"replay", "--schemes", "classic", t}).status, 2);
+	ck_assert_int_eq(run_timersim({"compare", "--expiry-log", "x.csv", t}).status, 2);
+	cli_result d = run_timersim({"replay", "--drain-limit", "100", t});
+	ck_assert_int_eq(d.status, 2);
+	ck_assert(contains(d.err, "--drain"));
+}
+END_TEST
+
+START_TEST(scheme_lists_are_checked)
+{
+	std::string t = write_temp("lists.txt", two_cpu_trace());
+	for (const char *bad : {"", ",", "classic,,heap", "classic,classic", "classic,nosuch"}) {
+		cli_result r = run_timersim({"compare", "--schemes", bad, t});
+		ck_assert_msg(r.status == 2, "--schemes '%s' gave %d", bad, r.status);
+	}
+	cli_result p = run_timersim({"compare", "--schemes", "classic,heap", "--param", "nosuch:x=1", t});
+	ck_assert_int_eq(p.status, 2);
+	ck_assert(contains(p.err, "nosuch"));
+	cli_result k = run_timersim({"compare", "--schemes", "classic", "--param", "classic:nokey=1", t});
+	ck_assert_int_eq(k.status, 2);
+	cli_result ok = run_timersim({"compare", "--schemes", "auto,classic", t});
+	ck_assert_msg(ok.status == 0, "%s", ok.err.c_str());
+	ck_assert(contains(ok.out, "v48"));
+	ck_assert(contains(ok.out, "classic"));
+}
+END_TEST
+
+START_TEST(messages_blame_the_right_thing)
+{
+	std::string t = write_temp("blame.txt", two_cpu_trace());
+	// --start far before the trace is the option's fault, not the trace's.
+	cli_result s = run_timersim({"replay", "--start", "0", t});
+	ck_assert_int_eq(s.status, 2);
+	ck_assert_msg(contains(s.err, "--start 0") && !contains(s.err, "corrupt"), "%s", s.err.c_str());
+	// --cpus 1 on a 2-CPU trace names the option.
+	cli_result c = run_timersim({"replay", "--cpus", "1", t});
+	ck_assert_int_eq(c.status, 2);
+	ck_assert_msg(contains(c.err, "beyond --cpus 1"), "%s", c.err.c_str());
+	// --hz on a recording says what it changes.
+	cli_result h = run_timersim({"replay", "--scheme", "classic", "--hz", "1000", t});
+	ck_assert_int_eq(h.status, 0);
+	ck_assert_msg(contains(h.out, "the trace's is 250"), "%s", h.out.c_str());
+}
+END_TEST
+
+START_TEST(a_full_disk_is_an_error)
+{
+	std::string t = write_temp("full.txt", two_cpu_trace());
+	for (std::vector<std::string> args : std::vector<std::vector<std::string>>{
+		     {"replay", t}, {"replay", "--json", "-", t}, {"compare", t},
+		     {"replay", "--expiry-log", "-", t}}) {
+		cli_result r = run_timersim_to(args, "/dev/full");
+		ck_assert_msg(r.status == 1, "%s > /dev/full gave %d", args[0].c_str(), r.status);
+		ck_assert_msg(contains(r.err, "No space left on device"), "%s", r.err.c_str());
+	}
+	cli_result closed = run_timersim_to({"replay", t}, "");
+	ck_assert_int_ne(closed.status, 0);
+}
+END_TEST
+
+START_TEST(bad_input_leaves_no_output_file)
+{
+	std::string dir = temp_subdir("partial");
+	// Good events first, then a line that is not an event: the expiry log
+	// has rows by the time the error is found.
+	std::string body = two_cpu_trace() + "this is not a trace line\n";
+	std::string t = write_temp("partial.txt", body);
+	std::string log = dir + "/fired.csv", json = dir + "/report.json";
+	cli_result r = run_timersim({"replay", "--drain", "--expiry-log", log, "--json", json, t});
+	ck_assert_int_eq(r.status, 2);
+	ck_assert(files_in(dir).empty());
+	// An earlier output at the same path is not clobbered by a failed run.
+	{
+		std::ofstream(log) << "old\n";
+	}
+	run_timersim({"replay", "--expiry-log", log, t + ".missing"});
+	std::string kept = read_whole_file(log);
+	ck_assert(kept == "old\n");
+}
+END_TEST
+
+START_TEST(an_interrupted_run_leaves_no_output_file)
+{
+	std::string dir = temp_subdir("interrupted");
+	std::string fifo = dir + "/trace.fifo", log = dir + "/fired.csv";
+	ck_assert_int_eq(mkfifo(fifo.c_str(), 0600), 0);
+	for (int sig : {SIGINT, SIGTERM}) {
+		pid_t pid = fork();
+		if (pid == 0) {
+			int null = open("/dev/null", O_WRONLY);
+			dup2(null, 1);
+			dup2(null, 2);
+			std::string bin = timersim_bin();
+			execl(bin.c_str(), bin.c_str(), "replay", "--format", "ftrace", "--expiry-log",
+			      log.c_str(), fifo.c_str(), static_cast<char *>(nullptr));
+			_exit(127);
+		}
+		// Half a trace, then the writer stalls: timersim is mid-run.
+		int w = open(fifo.c_str(), O_WRONLY);
+		std::string half = two_cpu_trace();
+		ck_assert(write(w, half.data(), half.size()) == static_cast<ssize_t>(half.size()));
+		usleep(300000);
+		kill(pid, sig);
+		int status = 0;
+		waitpid(pid, &status, 0);
+		close(w);
+		ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == sig);
+		std::vector<std::string> left = files_in(dir);
+		ck_assert_msg(left.size() == 1 && left[0] == "trace.fifo", "left %zu files", left.size());
+	}
+}
+END_TEST
+
+START_TEST(an_output_onto_an_input_is_a_usage_error)
+{
+	std::string t = write_temp("onto.txt", two_cpu_trace());
+	std::string before = read_whole_file(t);
+	cli_result r = run_timersim({"replay", "--expiry-log", t, t});
+	ck_assert_int_eq(r.status, 2);
+	std::string after = read_whole_file(t);
+	ck_assert(after == before);
+	ck_assert_int_eq(run_timersim({"replay", "--json", t, t}).status, 2);
+	std::string dir = temp_subdir("twice");
+	std::string out = dir + "/same";
+	cli_result two = run_timersim({"replay", "--json", out, "--expiry-log", out, t});
+	ck_assert_int_eq(two.status, 2);
+	ck_assert(!exists(out));
+}
+END_TEST
+
+START_TEST(json_is_valid_whatever_the_names)
+{
+	// A callback name with bytes that are not UTF-8, a quote and a comma.
+	std::string t = write_temp("names.txt", two_cpu_trace("bad\xff\xfe\"name,x"));
+	std::string dir = temp_subdir("json");
+	std::string json = dir + "/r.json";
+	cli_result r = run_timersim({"replay", "--scheme", "classic", "--json", json, t});
+	ck_assert_msg(r.status == 0, "%s", r.err.c_str());
+	ck_assert(valid_json(json));
+	ck_assert(contains(read_whole_file(json), "bad\\u00ff\\u00fe\\\"name,x"));
+}
+END_TEST
+
+// The README's option tables are the CLI's own definitions.
+START_TEST(readme_option_tables_match_the_cli)
+{
+	std::string readme = read_whole_file("README.md");
+	for (const char *cmd : {"replay", "compare"}) {
+		cli_result r = run_timersim({"options-table", cmd});
+		ck_assert_int_eq(r.status, 0);
+		std::string begin = std::string("<!-- options: ") + cmd + " -->\n";
+		auto at = readme.find(begin);
+		ck_assert_msg(at != std::string::npos, "README.md has no %s", begin.c_str());
+		auto end = readme.find("<!-- end options -->", at);
+		ck_assert(end != std::string::npos);
+		std::string table = readme.substr(at + begin.size(), end - at - begin.size());
+		ck_assert_msg(table == r.out,
+			      "README.md's %s table differs from `timersim options-table %s` "
+			      "(scripts/readme-options.sh rewrites it)", cmd, cmd);
+	}
+}
+END_TEST
+
+int main()
+{
+	Suite *s = suite_create("cli");
+	TCase *tc = tcase_create("cli");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, version_and_help);
+	tcase_add_test(tc, equals_form_and_auto_scheme);
+	tcase_add_test(tc, typos_get_suggestions);
+	tcase_add_test(tc, options_that_do_not_apply_are_errors);
+	tcase_add_test(tc, scheme_lists_are_checked);
+	tcase_add_test(tc, messages_blame_the_right_thing);
+	tcase_add_test(tc, a_full_disk_is_an_error);
+	tcase_add_test(tc, bad_input_leaves_no_output_file);
+	tcase_add_test(tc, an_interrupted_run_leaves_no_output_file);
+	tcase_add_test(tc, an_output_onto_an_input_is_a_usage_error);
+	tcase_add_test(tc, json_is_valid_whatever_the_names);
+	tcase_add_test(tc, readme_option_tables_match_the_cli);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}

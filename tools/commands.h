@@ -1,0 +1,35 @@
+// The timersim command line: one file per subcommand (tools/cmd_*.cc), each
+// adding its subcommand, options and action to the CLI11 app.
+//
+// Options are defined once, in the add_* functions (shared ones in
+// tools/trace_options.cc): that one definition gives the parser, `--help`
+// and the README's option tables (`timersim options-table`, checked by a
+// test against README.md).
+//
+// Errors: usage_error (sim/core/errors.h) and input_error
+// (sim/trace/reader.h) exit 2, output_error (sim/output/output_file.h)
+// exits 1; a command's action returns its exit status otherwise.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace timersim::cli {
+
+struct command {
+	CLI::App *app;			// the subcommand
+	std::function<int()> run;	// its action, called when it was chosen
+};
+using command_list = std::vector<command>;
+
+void add_replay(CLI::App &app, command_list &commands);
+void add_compare(CLI::App &app, command_list &commands);
+void add_options_table(CLI::App &app, command_list &commands);
+
+// The version `--version` prints.
+extern const char version[];
+
+}  // namespace timersim::cli

@@ -1,0 +1,135 @@
+// timersim: replay recorded Linux timer traces through timer schemes.
+//
+//   timersim replay  [options] TRACE       one scheme, full cost report
+//   timersim compare [options] TRACE       the same trace through each scheme
+//
+// Each subcommand lives in tools/cmd_*.cc; this file parses and dispatches.
+// Exit status: 0 success, 2 usage or input error (message on stderr naming
+// the file, line or offset and what was wrong), 1 a failed output or an
+// internal error.
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "sim/core/errors.h"
+#include "sim/output/output_file.h"
+#include "sim/scheme/scheme.h"
+#include "sim/trace/reader.h"
+#include "tools/commands.h"
+#include "tools/suggest.h"
+
+using namespace timersim;
+
+namespace timersim::cli {
+const char version[] = "timersim 0.2.0";
+}
+
+namespace {
+
+// The option names a subcommand (and the app) accepts, for suggestions.
+std::vector<std::string> option_names(const CLI::App *app)
+{
+	std::vector<std::string> names;
+	for (const CLI::App *a = app; a; a = a->get_parent())
+		for (const CLI::Option *o : a->get_options())
+			for (const std::string &n : o->get_lnames())
+				names.push_back("--" + n);
+	return names;
+}
+
+const CLI::App *chosen(const CLI::App &app)
+{
+	auto subs = app.get_subcommands();
+	return subs.empty() ? &app : subs.front();
+}
+
+// CLI11's words, plus what a user needs next: the nearest option to a
+// mistyped one, and where to read more.
+int parse_failure(const CLI::App &app, const CLI::ParseError &e)
+{
+	const CLI::App *sub = chosen(app);
+	std::string msg = e.what();
+	if (dynamic_cast<const CLI::ExtrasError *>(&e)) {
+		for (const std::string &extra : sub->remaining()) {
+			if (extra.rfind("--", 0) != 0)
+				continue;
+			std::string name = extra.substr(0, extra.find('='));
+			msg += "\n  unknown option '" + name + "'" +
+			       cli::did_you_mean(name, option_names(sub));
+		}
+	}
+	std::string help = sub == &app ? "timersim --help" : "timersim " + sub->get_name() + " --help";
+	std::fprintf(stderr, "timersim: %s\ntry '%s'\n", msg.c_str(), help.c_str());
+	return 2;
+}
+
+int run(int argc, char **argv)
+{
+	CLI::App app("timersim: replay recorded Linux timer traces through the classic "
+		     "tv1..tv5 wheel and the other timer schemes, and report what each costs",
+		     "timersim");
+	app.set_version_flag("--version", cli::version);
+	app.require_subcommand(1);
+	app.fallthrough(false);
+	bool list_schemes = false;
+	app.add_flag("--list-schemes", list_schemes, "print the scheme names and exit");
+	app.footer("Run 'timersim COMMAND --help' for a command's options and examples.");
+
+	cli::command_list commands;
+	cli::add_replay(app, commands);
+	cli::add_compare(app, commands);
+	cli::add_options_table(app, commands);
+
+	// --list-schemes needs no subcommand.
+	for (int i = 1; i < argc; i++)
+		if (!std::strcmp(argv[i], "--list-schemes")) {
+			for (const std::string &n : scheme_names())
+				std::printf("%s\n", n.c_str());
+			return 0;
+		}
+
+	try {
+		app.parse(argc, argv);
+	} catch (const CLI::CallForHelp &) {
+		std::fputs(chosen(app)->help().c_str(), stdout);
+		return 0;
+	} catch (const CLI::CallForAllHelp &) {
+		std::fputs(app.help("", CLI::AppFormatMode::All).c_str(), stdout);
+		return 0;
+	} catch (const CLI::CallForVersion &) {
+		std::printf("%s\n", cli::version);
+		return 0;
+	} catch (const CLI::ParseError &e) {
+		return parse_failure(app, e);
+	}
+	for (const cli::command &c : commands)
+		if (c.app->parsed())
+			return c.run();
+	return 2;
+}
+
+}  // namespace
+
+int main(int argc, char **argv)
+{
+	install_output_cleanup();
+	try {
+		return run(argc, argv);
+	} catch (const usage_error &e) {
+		std::fprintf(stderr, "timersim: %s\n", e.what());
+		return 2;
+	} catch (const input_error &e) {
+		std::fprintf(stderr, "timersim: %s\n", e.what());
+		return 2;
+	} catch (const output_error &e) {
+		std::fprintf(stderr, "timersim: %s\n", e.what());
+		return 1;
+	} catch (const std::bad_alloc &) {
+		std::fprintf(stderr, "timersim: out of memory\n");
+		return 1;
+	} catch (const std::exception &e) {
+		std::fprintf(stderr, "timersim: internal error: %s\n", e.what());
+		return 1;
+	}
+}

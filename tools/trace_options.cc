@@ -1,0 +1,157 @@
+#include "tools/trace_options.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sim/core/errors.h"
+#include "sim/output/progress_line.h"
+#include "tools/suggest.h"
+
+namespace timersim::cli {
+
+namespace {
+
+const std::vector<std::string> &format_names()
+{
+	static const std::vector<std::string> names = {
+		"auto", "ftrace", "trace-cmd-report", "perf-script", "trace-dat", "ctf"};
+	return names;
+}
+
+std::uint64_t file_size(const std::string &path)
+{
+	struct stat st;
+	return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) ? st.st_size : 0;
+}
+
+}  // namespace
+
+CLI::Validator scheme_name(bool allow_auto)
+{
+	return CLI::Validator(
+		[allow_auto](std::string &name) -> std::string {
+			std::vector<std::string> names = scheme_names();
+			if (allow_auto)
+				names.insert(names.begin(), auto_scheme);
+			for (const std::string &n : names)
+				if (n == name)
+					return "";
+			return "unknown scheme '" + name + "'" + did_you_mean(name, names) +
+			       "; --list-schemes lists them";
+		},
+		"");
+}
+
+void add_trace_options(CLI::App *sub, trace_args &a)
+{
+	sub->add_option("TRACE", a.trace,
+			"raw tracefs text, `trace-cmd report` or `perf script` text (also gzip), "
+			"a trace-cmd trace.dat, or an LTTng CTF directory")
+		->required();
+	sub->add_option_function<std::string>(
+		   "--format",
+		   [&a](const std::string &v) {
+			   if (!parse_trace_format(v, a.format))
+				   throw CLI::ValidationError("--format", "unknown format '" + v + "'" +
+								  did_you_mean(v, format_names()));
+		   },
+		   "the trace's format: auto (detected by content), ftrace, trace-cmd-report, "
+		   "perf-script, trace-dat, ctf")
+		->type_name("F")
+		->default_str("auto");
+	sub->add_option("--param", a.params,
+			"a scheme parameter, e.g. order=lifo for classic (compare: SCHEME:K=V); "
+			"repeatable")
+		->type_name("K=V")
+		->take_all()
+		->allow_extra_args(false);
+	sub->add_option("--hz", a.replay.hz,
+			"HZ of the recording (default: inferred from timestamps against jiffies): "
+			"how long a jiffy is, and v48's LVL_DEPTH; a recording's jiffies are kept")
+		->type_name("N")
+		->check(CLI::Range(1u, 100000u).description(""));
+	sub->add_option("--word-bits", a.replay.word_bits,
+			"width of unsigned long jiffies (default: inferred; 8-hex-digit pointers: 32)")
+		->type_name("32|64")
+		->check(CLI::IsMember({32u, 64u}).description(""));
+	sub->add_flag("--base-small", a.replay.base_small,
+		      "CONFIG_BASE_SMALL wheel geometry (TVR_BITS 6, TVN_BITS 4)");
+	sub->add_option("--cpus", a.replay.cpus,
+			"number of per-CPU bases (default: the trace's declared count, or the CPUs "
+			"its first events name, at most 4096)")
+		->type_name("N")
+		->check(CLI::Range(1u, 4096u).description(""));
+	sub->add_option_function<std::uint64_t>(
+		   "--start",
+		   [&a](const std::uint64_t &j) {
+			   a.replay.has_start = true;
+			   a.replay.start = j;
+		   },
+		   "the jiffy every base starts at (default: the first jiffies of the trace)")
+		->type_name("J");
+	CLI::Option *drain = sub->add_flag("--drain", a.replay.drain,
+					   "after the last event, run every base until it holds no timer");
+	sub->add_option("--drain-limit", a.replay.drain_limit,
+			"with --drain: at most J jiffies past the last event (default 2^28); the "
+			"report says where it stopped")
+		->type_name("J")
+		->needs(drain);
+	sub->add_flag("--lenient", a.replay.lenient,
+		      "skip malformed lines (and semantic errors) and count them, instead of failing");
+	sub->add_option("--symbols", a.reader.symbols,
+			"System.map or kallsyms, to name callback addresses (CTF records addresses)")
+		->type_name("FILE")
+		->check(CLI::ExistingFile.description(""));
+}
+
+void add_report_options(CLI::App *sub, trace_args &a)
+{
+	sub->add_option("--json", a.json,
+			"the JSON report to FILE; '-' prints it on stdout instead of the text report")
+		->type_name("FILE");
+	sub->add_option("--top", a.text.top_functions,
+			"callbacks listed in the text report (default 10)")
+		->type_name("N");
+	sub->add_flag("--timing", a.text.timing,
+		      "add wall time per event to the reports (not reproducible run to run)");
+}
+
+std::unique_ptr<trace_reader> open_input(const trace_args &a)
+{
+	reader_options ro = a.reader;
+	ro.lenient = a.replay.lenient;
+	return open_trace(a.trace, a.format, ro);
+}
+
+std::vector<std::pair<std::string, std::string>> params_for(const trace_args &a,
+							    const std::string &scheme,
+							    bool named)
+{
+	std::vector<std::pair<std::string, std::string>> out;
+	for (const std::string &p : a.params) {
+		std::string kv = p;
+		auto colon = p.find(':');
+		if (named) {
+			if (colon == std::string::npos)
+				throw usage_error("--param " + p + ": in compare, name the scheme: SCHEME:" + p);
+			if (p.substr(0, colon) != scheme)
+				continue;
+			kv = p.substr(colon + 1);
+		}
+		auto eq = kv.find('=');
+		if (eq == std::string::npos || eq == 0)
+			throw usage_error("--param " + p + ": expected " + (named ? "SCHEME:" : "") +
+					  "KEY=VALUE");
+		out.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+	}
+	return out;
+}
+
+std::unique_ptr<progress_sink> terminal_progress(const trace_args &a)
+{
+	if (!isatty(STDERR_FILENO))
+		return nullptr;
+	return std::make_unique<progress_line>(file_size(a.trace));
+}
+
+}  // namespace timersim::cli

@@ -1,0 +1,49 @@
+// The options every command that replays a trace shares (replay, compare,
+// and the outputs built on them), defined once.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "sim/core/replay.h"
+#include "sim/report/report_writers.h"
+#include "sim/trace/reader.h"
+
+namespace timersim::cli {
+
+struct trace_args {
+	std::string trace;
+	trace_format format = trace_format::auto_detect;
+	reader_options reader;
+	replay_options replay;
+	std::vector<std::string> params;	// --param, as given
+	std::string json;			// --json FILE
+	text_report_options text;
+};
+
+// TRACE and the options of reading and replaying it.
+void add_trace_options(CLI::App *sub, trace_args &a);
+// --json, --top, --timing.
+void add_report_options(CLI::App *sub, trace_args &a);
+
+// A validator for scheme names (and `auto` when `allow_auto`), with a
+// suggestion for a typo.
+CLI::Validator scheme_name(bool allow_auto);
+
+// Opens the trace (after the options are known to be good).
+std::unique_ptr<trace_reader> open_input(const trace_args &a);
+
+// --param values for `scheme`: "K=V" when `named` is false (replay), else
+// only "SCHEME:K=V" naming it.
+std::vector<std::pair<std::string, std::string>> params_for(const trace_args &a,
+							    const std::string &scheme,
+							    bool named);
+
+// Progress on a terminal: a progress line when stderr is one, else none.
+std::unique_ptr<progress_sink> terminal_progress(const trace_args &a);
+
+}  // namespace timersim::cli
