@@ -70,9 +70,13 @@ all: deps
 deps:
 	$(Q)scripts/setup.sh
 
+# The bundled trace through the recording kernel's own wheel (with its
+# fidelity), then that wheel and the classic cascading one side by side.
 run: deps
 	$(Q)$(MAKE) --no-print-directory -j$(JOBS) _build
-	$(Q)$(TIMERSIM) replay $(DEFAULT_TRACE)
+	$(Q)$(TIMERSIM) replay --top 5 $(DEFAULT_TRACE)
+	$(Q)echo
+	$(Q)$(TIMERSIM) compare --schemes auto,classic $(DEFAULT_TRACE)
 
 test: deps
 	$(Q)$(MAKE) --no-print-directory -j$(JOBS) _build _tests

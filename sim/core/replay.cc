@@ -98,9 +98,13 @@ void replay_driver::set_up()
 	in.word_bits = word_bits_;
 	in.word_bits_inferred = !opt_.word_bits && shape_.word_bits;
 	word_mask_ = word_bits_ == 32 ? 0xffffffffull : ~std::uint64_t{0};
-	// Bases for the CPUs the trace declares, or that its prologue names,
-	// within a cap: the numbers in a trace must not size the replay.
-	in.cpus = opt_.cpus ? opt_.cpus : std::min(std::max(shape_.cpus, 1u), max_undeclared_cpus);
+	// Bases for the CPUs the trace declares, or else that its prologue
+	// names, within a cap: the numbers in a trace must not size the
+	// replay. An event on a CPU beyond them is an input error.
+	unsigned declared = reader_.declared_cpus();
+	in.cpus = opt_.cpus ? opt_.cpus
+		: declared  ? declared
+			    : std::min(std::max(shape_.cpus, 1u), max_undeclared_cpus);
 	kernel_of(shape_, in.kernel, in.kernel_scheme);
 	clock_.set_hz(in.hz);
 
@@ -290,9 +294,11 @@ bool replay_driver::check_cpu(const sim_event &ev, unsigned cpu)
 {
 	if (cpu < input_.cpus)
 		return true;
-	std::string bound = opt_.cpus ? "--cpus " + std::to_string(input_.cpus)
-		: reader_.declared_cpus() ? "the trace's declared " + std::to_string(input_.cpus) + " CPUs"
-		: "the " + std::to_string(input_.cpus) + " CPUs seen in the trace's first events";
+	std::string n = std::to_string(input_.cpus);
+	std::string bound = opt_.cpus ? "--cpus " + n
+		: reader_.declared_cpus() ? "the " + n + " CPUs the trace declares"
+		: input_.cpus == max_undeclared_cpus ? "the cap of " + n + " CPUs for a trace that does not declare its count"
+		: "the " + n + " CPUs named in the trace's first events";
 	return reject(ev, "CPU " + std::to_string(cpu) + " is beyond " + bound +
 				  (opt_.cpus ? "" : " (give --cpus)"));
 }

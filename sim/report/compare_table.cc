@@ -30,16 +30,21 @@ std::string compare_table(const std::vector<replay_report> &reports, bool timing
 
 	text_table t;
 	std::vector<std::string> head = {"scheme", "expired", "exact", "early", "late", "unmatched",
-					 "late mean", "late max", "insertions", "removals", "relinks",
-					 "slot visits", "comparisons", "peak bytes"};
+					 "late mean", "late max", "cascades", "moved", "worst tick",
+					 "insertions", "removals", "relinks", "slot visits",
+					 "comparisons", "peak bytes"};
 	if (timing)
 		head.push_back("ns/event");
 	t.row(head);
 	for (const replay_report &r : reports) {
 		const fidelity_summary &f = r.fidelity;
 		const cost_counters &c = r.costs;
+		std::uint64_t cascades = 0;
+		for (const level_cascade &l : r.cascade.levels)
+			cascades += l.calls;
+		bool levels = !r.cascade.levels.empty();
 		std::vector<std::string> row = {
-			r.scheme,
+			r.scheme + (r.scheme_choice.empty() ? "" : " (auto)"),
 			num(r.timers.expired),
 			percent(f.exact, f.compared),
 			num(f.early),
@@ -47,6 +52,9 @@ std::string compare_table(const std::vector<replay_report> &reports, bool timing
 			num(f.unmatched),
 			mean(r.lateness.total, r.lateness.expiries),
 			num(r.lateness.max),
+			levels ? num(cascades) : "-",
+			levels ? num(r.cascade.moved_total) : "-",
+			levels ? num(r.cascade.max_moved_in_one_tick) : "-",
 			num(c.insertions),
 			num(c.removals),
 			num(c.relinks),
@@ -63,9 +71,18 @@ std::string compare_table(const std::vector<replay_report> &reports, bool timing
 		t.row(row);
 	}
 	out += t.render();
+	std::string others;
+	for (const replay_report &r : reports)
+		if (!in.kernel_scheme.empty() && r.scheme != in.kernel_scheme)
+			others += (others.empty() ? "" : ", ") + r.scheme;
+	if (!others.empty())
+		out += "\n  The recording kernel's wheel is " + in.kernel_scheme + " (" + in.kernel +
+		       "). For " + others + ",\n  exact measures how far the designs fire apart, and the "
+		       "costs are what each would\n  have spent on this workload.\n";
 	out += "\n  exact: recorded expiries the scheme fired in the same jiffy; late mean/max:\n"
-	       "  jiffies after the requested expiry; relinks: cascade moves, re-adds, round\n"
-	       "  decrements (see README).\n";
+	       "  jiffies after the requested expiry; cascades: cascade calls on the upper\n"
+	       "  levels, moved: timers they re-inserted, worst tick: most moves in one tick\n"
+	       "  (wheels only); relinks: cascade moves, re-adds, round decrements (see README).\n";
 	return out;
 }
 

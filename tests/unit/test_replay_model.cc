@@ -370,6 +370,33 @@ START_TEST(drain_stops_at_its_horizon)
 }
 END_TEST
 
+// The CPU numbers in a trace must not size the replay: a huge CPU column is
+// checked against the count the trace declares, or a cap of 4096 bases.
+START_TEST(cpu_numbers_are_checked_not_trusted)
+{
+	std::string huge = ev(999999, 100000000, start(A, 1010, 10)) + ev(0, 100000001, start(B, 1005, 5));
+	std::string declared;
+	try {
+		replay_body(huge, {}, 2);
+	} catch (const input_error &e) {
+		declared = e.what();
+	}
+	ck_assert_msg(declared.find("CPU 999999 is beyond the 2 CPUs the trace declares") !=
+			      std::string::npos, "%s", declared.c_str());
+
+	// No #P: header: the bases are capped, and the replay is small.
+	std::string path = write_temp("undeclared.txt", huge);
+	auto reader = open_trace(path, trace_format::ftrace, {});
+	std::string capped;
+	try {
+		replay_trace(*reader, path, {});
+	} catch (const input_error &e) {
+		capped = e.what();
+	}
+	ck_assert_msg(capped.find("cap of 4096 CPUs") != std::string::npos, "%s", capped.c_str());
+}
+END_TEST
+
 int main()
 {
 	Suite *s = suite_create("replay_model");
@@ -392,6 +419,7 @@ int main()
 	tcase_add_test(tc, a_corrupt_jiffies_leap_is_an_input_error);
 	tcase_add_test(tc, jiffy_zero_and_no_jiffies_at_all);
 	tcase_add_test(tc, drain_stops_at_its_horizon);
+	tcase_add_test(tc, cpu_numbers_are_checked_not_trusted);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
 }
