@@ -4,7 +4,9 @@
 #   make test        install what is missing, build, run every test
 #   make check-asan  the same tests, built with AddressSanitizer + UBSan
 #   make bench       Google Benchmark benches, JSON under build/bench/
-#   make fuzz        libFuzzer targets for the trace readers, run briefly
+#   make fuzz        libFuzzer targets (readers, option parser), FUZZ_SECONDS each
+#   make fuzz-ci     the same, briefly, from the kept corpus (CI runs it)
+#   make soak        shared traces x schemes x options under ASan, SOAK_SECONDS
 #   make bench-replay  replay MB/s and peak memory on a generated 1 GB trace
 #
 # Out-of-tree build in $(BUILD); header dependencies come from -MMD.
@@ -59,7 +61,7 @@ BENCH_BINS  := $(patsubst tests/bench/%.cc,$(BUILD)/bench/%,$(BENCH_SRCS))
 
 DEFAULT_TRACE := tests/data/default-trace.txt.gz
 
-.PHONY: all deps run test check-asan bench bench-replay fuzz freestanding clean \
+.PHONY: all deps run test check-asan bench bench-replay fuzz fuzz-ci soak freestanding clean \
         _build _test _bench _fuzz
 
 all: deps
@@ -92,6 +94,17 @@ bench: deps
 
 fuzz: deps
 	$(Q)$(MAKE) --no-print-directory _fuzz
+
+# CI: every fuzz target for FUZZ_CI_SECONDS each, from the corpus kept in
+# tests/fuzz/corpus (and the shared traces' seeds).
+fuzz-ci: deps
+	$(Q)FUZZ_SECONDS=$${FUZZ_CI_SECONDS:-20} scripts/fuzz.sh $(FUZZ_SRCS)
+
+# Every shared trace through every scheme under ASan/UBSan, round after
+# round with varied options, for SOAK_SECONDS (default 1800).
+soak: deps
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) BUILD=build/asan SANITIZE=1 _build
+	$(Q)scripts/soak.sh build/asan/timersim
 
 freestanding:
 	$(Q)scripts/check-freestanding.sh

@@ -25,6 +25,10 @@ struct command {
 };
 using command_list = std::vector<command>;
 
+// The app with every subcommand (tools/app.cc): main parses and runs it;
+// the option-parser fuzz target parses it.
+void build(CLI::App &app, command_list &commands);
+
 void add_replay(CLI::App &app, command_list &commands);
 void add_compare(CLI::App &app, command_list &commands);
 void add_options_table(CLI::App &app, command_list &commands);

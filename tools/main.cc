@@ -21,10 +21,6 @@
 
 using namespace timersim;
 
-namespace timersim::cli {
-const char version[] = "timersim 0.2.0";
-}
-
 namespace {
 
 // The option names a subcommand (and the app) accepts, for suggestions.
@@ -69,17 +65,8 @@ int run(int argc, char **argv)
 	CLI::App app("timersim: replay recorded Linux timer traces through the classic "
 		     "tv1..tv5 wheel and the other timer schemes, and report what each costs",
 		     "timersim");
-	app.set_version_flag("--version", cli::version);
-	app.require_subcommand(1);
-	app.fallthrough(false);
-	bool list_schemes = false;
-	app.add_flag("--list-schemes", list_schemes, "print the scheme names and exit");
-	app.footer("Run 'timersim COMMAND --help' for a command's options and examples.");
-
 	cli::command_list commands;
-	cli::add_replay(app, commands);
-	cli::add_compare(app, commands);
-	cli::add_options_table(app, commands);
+	cli::build(app, commands);
 
 	// --list-schemes needs no subcommand.
 	for (int i = 1; i < argc; i++)

@@ -1,0 +1,21 @@
+// The whole command line: every subcommand and the global options.
+#include "tools/commands.h"
+
+namespace timersim::cli {
+
+const char version[] = "timersim 0.2.0";
+
+void build(CLI::App &app, command_list &commands)
+{
+	app.set_version_flag("--version", version);
+	app.require_subcommand(1);
+	app.fallthrough(false);
+	app.add_flag("--list-schemes", "print the scheme names and exit");
+	app.footer("Run 'timersim COMMAND --help' for a command's options and examples.");
+
+	add_replay(app, commands);
+	add_compare(app, commands);
+	add_options_table(app, commands);
+}
+
+}  // namespace timersim::cli
