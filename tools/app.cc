@@ -10,7 +10,7 @@ void build(CLI::App &app, command_list &commands)
 	app.set_version_flag("--version", version);
 	app.require_subcommand(1);
 	app.fallthrough(false);
-	app.add_flag("--list-schemes", "print the scheme names and exit");
+	app.add_flag_callback("--list-schemes", [] {}, "print the scheme names and exit");
 	app.footer("Run 'timersim COMMAND --help' for a command's options and examples.");
 
 	add_replay(app, commands);
