@@ -73,19 +73,12 @@ int run_compare(const compare_args &a)
 				throw usage_error("--schemes: auto is '" + reports[i].scheme +
 						  "' on this trace, which is also named");
 
-	std::unique_ptr<output_file> json, text;
-	if (!a.json.empty()) {
-		json = std::make_unique<output_file>(a.json);
-		json->write(json_compare(reports, a.text.timing));
-	}
-	if (a.json != "-") {
-		text = std::make_unique<output_file>("-");
-		text->write(compare_table(reports, a.text.timing));
-	}
-	if (json)
-		json->commit();
-	if (text)
-		text->commit();
+	output_set outputs;
+	if (!a.json.empty())
+		outputs.open(a.json).write(json_compare(reports, a.text.timing));
+	if (a.json != "-")
+		outputs.open("-").write(compare_table(reports, a.text.timing));
+	outputs.commit();
 	return 0;
 }
 

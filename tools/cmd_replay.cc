@@ -25,12 +25,11 @@ int run_replay(const replay_args &a)
 	check_scheme(a.scheme, a.replay, params);
 
 	auto reader = open_input(a);
-	std::unique_ptr<output_file> log_file;
+	output_set outputs;
 	std::unique_ptr<expiry_log> log;
 	std::vector<replay_sink *> sinks;
 	if (!a.expiry_log.empty()) {
-		log_file = std::make_unique<output_file>(a.expiry_log);
-		log = std::make_unique<expiry_log>(*log_file);
+		log = std::make_unique<expiry_log>(outputs.open(a.expiry_log));
 		sinks.push_back(log.get());
 	}
 	auto progress = terminal_progress(a);
@@ -39,22 +38,11 @@ int run_replay(const replay_args &a)
 	opt.params = params;
 	replay_report r = replay_trace(*reader, a.trace, opt, sinks, progress.get());
 
-	// Every output is finished before any is committed: a failure leaves none.
-	std::unique_ptr<output_file> json, text;
-	if (!a.json.empty()) {
-		json = std::make_unique<output_file>(a.json);
-		json->write(json_report(r, a.text.timing));
-	}
-	if (a.json != "-" && a.expiry_log != "-") {
-		text = std::make_unique<output_file>("-");
-		text->write(text_report(r, a.text));
-	}
-	if (log_file)
-		log_file->commit();
-	if (json)
-		json->commit();
-	if (text)
-		text->commit();
+	if (!a.json.empty())
+		outputs.open(a.json).write(json_report(r, a.text.timing));
+	if (a.json != "-" && a.expiry_log != "-")
+		outputs.open("-").write(text_report(r, a.text));
+	outputs.commit();
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdio>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -43,6 +44,25 @@ private:
 	std::string temp_;
 	std::FILE *f_ = nullptr;
 	bool committed_ = false;
+};
+
+// The outputs of one run. Each is written in full before any is committed,
+// so that a failure in one leaves none of them behind.
+class output_set {
+public:
+	output_file &open(const std::string &path)
+	{
+		files_.push_back(std::make_unique<output_file>(path));
+		return *files_.back();
+	}
+	void commit()
+	{
+		for (auto &f : files_)
+			f->commit();
+	}
+
+private:
+	std::vector<std::unique_ptr<output_file>> files_;
 };
 
 // Writes `text` to `path` ("-": standard output) atomically.
