@@ -98,6 +98,11 @@ void add_trace_options(CLI::App *sub, trace_args &a)
 		->needs(drain);
 	sub->add_flag("--lenient", a.replay.lenient,
 		      "skip malformed lines (and semantic errors) and count them, instead of failing");
+	sub->add_option("--max-cost", a.replay.max_cost,
+			"stop (exit 2) when a scheme passes N cost units (insertions + removals + "
+			"relinks + slot visits + comparisons): a guard for the superlinear schemes "
+			"(default 2^36; 0: no limit)")
+		->type_name("N");
 	sub->add_option("--symbols", a.reader.symbols,
 			"System.map or kallsyms, to name callback addresses (CTF records addresses)")
 		->type_name("FILE")

@@ -16,6 +16,7 @@
 namespace timersim::cli {
 
 struct trace_args {
+	trace_args() { replay.max_cost = std::uint64_t{1} << 36; }
 	std::string trace;
 	trace_format format = trace_format::auto_detect;
 	reader_options reader;

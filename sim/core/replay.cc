@@ -31,6 +31,14 @@ constexpr unsigned max_undeclared_cpus = 4096;
 // Reading progress is reported every this many events.
 constexpr std::uint64_t progress_every = 65536;
 
+// --max-cost is checked every this many events.
+constexpr std::uint64_t cost_check_every = 1024;
+
+std::uint64_t total_cost(const cost_counters &c)
+{
+	return c.insertions + c.removals + c.relinks + c.slot_visits + c.key_comparisons;
+}
+
 class replay_driver {
 public:
 	replay_driver(trace_reader &reader, const std::string &path, const replay_options &opt,
@@ -52,6 +60,7 @@ private:
 	jiffies_t unwrap(std::uint64_t raw) const;
 	std::uint64_t narrow(jiffies_t j) const { return j & word_mask_; }
 	void fill_input(replay_report &r) const;
+	void check_cost(const replay_engine &e, const sim_event &ev) const;
 
 	trace_reader &reader_;
 	interner functions_;
@@ -154,12 +163,17 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 		engines.back()->begin(setup, start_);
 	}
 
-	std::uint64_t since_progress = 0;
+	std::uint64_t since_progress = 0, since_cost_check = 0;
 	while (const sim_event *ev = stream_.peek(0)) {
 		prepared_event p;
 		if (prepare(*ev, p))
 			for (auto &e : engines)
 				e->apply(p);
+		if (opt_.max_cost && ++since_cost_check == cost_check_every) {
+			since_cost_check = 0;
+			for (auto &e : engines)
+				check_cost(*e, *ev);
+		}
 		stream_.pop();
 		if (progress_ && ++since_progress == progress_every) {
 			since_progress = 0;
@@ -320,6 +334,18 @@ bool replay_driver::note_jiffies(const sim_event &ev, jiffies_t j)
 	if (j > cur_)
 		cur_ = j;
 	return true;
+}
+
+void replay_driver::check_cost(const replay_engine &e, const sim_event &ev) const
+{
+	std::uint64_t cost = total_cost(e.the_scheme().costs());
+	if (cost <= opt_.max_cost)
+		return;
+	throw usage_error(path_ + ":" + std::to_string(ev.line) + ": " + e.the_scheme().name() +
+			  " passed --max-cost " + std::to_string(opt_.max_cost) + " (" +
+			  std::to_string(cost) + " cost units) with " +
+			  std::to_string(e.pending()) +
+			  " timers pending; leave it out or raise --max-cost");
 }
 
 bool replay_driver::reject(const sim_event &ev, const std::string &reason)

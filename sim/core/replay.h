@@ -51,6 +51,11 @@ struct replay_options {
 	// says where the drain stopped.
 	std::uint64_t drain_limit = std::uint64_t{1} << 28;
 	bool lenient = false;		// semantic errors skip the event too
+	// A scheme whose cost units (insertions + removals + relinks + slot
+	// visits + key comparisons) pass this stops the replay with a
+	// usage_error saying so: the guard against superlinear schemes on
+	// large populations. 0: no limit.
+	std::uint64_t max_cost = 0;
 };
 
 // One scheme of a replay and the outputs that watch it.

@@ -39,6 +39,14 @@ public:
 		      std::vector<replay_sink *> sinks);
 
 	const scheme &the_scheme() const { return *scheme_; }
+	// Timers pending on every base.
+	std::uint64_t pending() const
+	{
+		std::uint64_t n = 0;
+		for (unsigned cpu = 0; cpu < setup_.cpus; cpu++)
+			n += scheme_->pending_on(cpu);
+		return n;
+	}
 
 	// `setup` carries the trace's side; the engine adds its scheme's.
 	void begin(const replay_setup &setup, jiffies_t start);

@@ -271,6 +271,20 @@ START_TEST(json_is_valid_whatever_the_names)
 }
 END_TEST
 
+// A superlinear scheme on a large population is stopped by the guard, with
+// its name, instead of running for hours.
+START_TEST(max_cost_stops_a_runaway_scheme)
+{
+	cli_result r = run_timersim({"compare", "--schemes", "classic,sorted-list", "--max-cost",
+				     "100000", "tests/data/default-trace.txt.gz"});
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_msg(contains(r.err, "sorted-list passed --max-cost 100000"), "%s", r.err.c_str());
+	cli_result ok = run_timersim({"compare", "--schemes", "classic,heap", "--max-cost", "0",
+				      "tests/data/default-trace.txt.gz"});
+	ck_assert_int_eq(ok.status, 0);
+}
+END_TEST
+
 // The README's option tables are the CLI's own definitions.
 START_TEST(readme_option_tables_match_the_cli)
 {
@@ -307,6 +321,7 @@ int main()
 	tcase_add_test(tc, an_interrupted_run_leaves_no_output_file);
 	tcase_add_test(tc, an_output_onto_an_input_is_a_usage_error);
 	tcase_add_test(tc, json_is_valid_whatever_the_names);
+	tcase_add_test(tc, max_cost_stops_a_runaway_scheme);
 	tcase_add_test(tc, readme_option_tables_match_the_cli);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
