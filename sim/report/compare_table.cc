@@ -1,5 +1,5 @@
 // `timersim compare`: one row per scheme, the same trace through each.
-#include <cstdio>
+#include <fmt/format.h>
 
 #include "sim/report/report_writers.h"
 #include "sim/report/text_table.h"
@@ -10,9 +10,7 @@ namespace {
 
 std::string mean(std::uint64_t total, std::uint64_t n)
 {
-	char buf[32];
-	std::snprintf(buf, sizeof buf, "%.2f", n ? static_cast<double>(total) / n : 0.0);
-	return buf;
+	return fmt::format("{:.2f}", n ? static_cast<double>(total) / n : 0.0);
 }
 
 }  // namespace
@@ -62,12 +60,9 @@ std::string compare_table(const std::vector<replay_report> &reports, bool timing
 			num(c.key_comparisons),
 			num(r.peak_scheme_bytes),
 		};
-		if (timing) {
-			char buf[32];
-			std::snprintf(buf, sizeof buf, "%.1f",
-				      r.input.events ? r.wall_seconds * 1e9 / r.input.events : 0.0);
-			row.push_back(buf);
-		}
+		if (timing)
+			row.push_back(fmt::format(
+				"{:.1f}", r.input.events ? r.wall_seconds * 1e9 / r.input.events : 0.0));
 		t.row(row);
 	}
 	out += t.render();

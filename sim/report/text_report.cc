@@ -11,13 +11,6 @@ namespace timersim {
 
 namespace {
 
-std::string fixed(double v, int decimals)
-{
-	char buf[64];
-	std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-	return buf;
-}
-
 std::string params_line(const replay_report &r)
 {
 	std::string s = r.scheme;
@@ -170,7 +163,7 @@ void fidelity_section(std::string &out, const replay_report &r)
 	out += "lateness of simulated expiries, jiffies after the requested expiry\n";
 	out += "  on time " + num(l.on_time) + " of " + num(l.expiries) + ", early " + num(l.early) +
 	       ", max " + num(l.max) + ", mean " +
-	       fixed(l.expiries ? static_cast<double>(l.total) / l.expiries : 0.0, 2) + "\n";
+	       fmt::format("{:.2f}", l.expiries ? static_cast<double>(l.total) / l.expiries : 0.0) + "\n";
 	if (l.max)
 		out += "  distribution   " + buckets_line(l.buckets) + "\n";
 }
@@ -183,9 +176,8 @@ void cost_section(std::string &out, const replay_report &r, bool timing)
 	       "   key comparisons " + num(c.key_comparisons) + "   peak memory " +
 	       num(r.peak_scheme_bytes) + " bytes\n";
 	if (timing)
-		out += "time    " + fixed(r.wall_seconds, 3) + " s, " +
-		       fixed(r.input.events ? r.wall_seconds * 1e9 / r.input.events : 0.0, 1) +
-		       " ns per event\n";
+		out += fmt::format("time    {:.3f} s, {:.1f} ns per event\n", r.wall_seconds,
+				   r.input.events ? r.wall_seconds * 1e9 / r.input.events : 0.0);
 }
 
 }  // namespace
