@@ -42,7 +42,7 @@ cascade_case random_case(const classic_shape &g, lab_rng &rng)
 	c.jiffy = m * unit;
 	// Far enough back that some timers sat one level up when added.
 	const std::uint64_t back = std::min<std::uint64_t>(std::uint64_t{1} << g.shift[3], std::uint64_t{1} << 16);
-	c.start = c.jiffy - rng.between(1, back);
+	c.start = c.jiffy - rng.between(1, std::min(back, c.jiffy));
 	const unsigned n = 3 + rng.pick(4);
 	for (unsigned i = 0; i < n; i++) {
 		// In the slot that cascades at `jiffy`, at some level up to

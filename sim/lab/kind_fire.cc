@@ -31,10 +31,10 @@ void fixed_case(scenario &s, unsigned i)
 	case 2:	// FIFO within a slot
 	case 3:	// LIFO within a slot
 		s.lifo = i == 3;
-		push(s, arm_op(op_kind::add, "A", 500));
-		push(s, arm_op(op_kind::add, "B", 500));
-		push(s, arm_op(op_kind::add, "C", 499));
-		push(s, plain_op(op_kind::run_to, 600));
+		push(s, arm_op(op_kind::add, "A", 200));
+		push(s, arm_op(op_kind::add, "B", 200));
+		push(s, arm_op(op_kind::add, "C", 199));
+		push(s, plain_op(op_kind::run_to, 300));
 		break;
 	case 4:	// LIFO through a cascade: the cascade reverses the slot again
 		s.lifo = true;
