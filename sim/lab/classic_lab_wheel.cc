@@ -92,7 +92,10 @@ public:
 		t->slack = opt.slack;
 		arming_ = {expires, static_cast<std::uint64_t>(e), kernel::timer_pending(t), why, false};
 		out_ = &out;
-		kernel::mod_timer(base_, t, e);
+		if (opt.exact)
+			kernel::__mod_timer(base_, t, e, false);
+		else
+			kernel::mod_timer(base_, t, e);
 		out_ = nullptr;
 		if (!arming_.enqueued) {
 			wheel_event ev = event(wheel_event_kind::unchanged, name, now_word());

@@ -37,6 +37,10 @@ struct arm_options {
 	int slack = 0;		// classic timer->slack; -1: the kernel's default 0.4% (v48: none)
 	bool deferrable = false;	// fixed when the timer is first armed
 	rounding round = rounding::none;
+	// __mod_timer() as a recorded timer_start applies it: no slack, and a
+	// re-arm to the same expiry is enqueued again (classic; v48's own
+	// shortcuts stay).
+	bool exact = false;
 };
 
 // A statement the wheel cannot do (add of a pending timer, unknown timer):

@@ -205,7 +205,7 @@ std::string format_header(const std::string &title, const lab_wheel &wheel)
 
 std::string format_step(const step_record &r, bool explain)
 {
-	std::string out = "\nline " + num(r.line) + ": " + r.text + "\n";
+	std::string out = (r.line ? "\nline " + num(r.line) + ": " : std::string("\n")) + r.text + "\n";
 	for (const wheel_event &e : r.events) {
 		// Empty cascades come every 256 jiffies; a one-jiffy step lists them.
 		if (e.kind == wheel_event_kind::cascaded && !e.count && r.work.ticks > 1)
