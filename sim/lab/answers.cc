@@ -226,7 +226,7 @@ check_result check_answers(std::string_view text, const std::string &source)
 		r.text += "  expected: " + s.answer + "\n";
 		r.text += "  working:\n" + lines_of(s.working, "    ");
 	}
-	r.text += std::to_string(r.right + r.wrong) + " answers: " + std::to_string(r.right) + " right, " +
+	r.text += std::to_string(r.right + r.wrong) + (r.right + r.wrong == 1 ? " answer: " : " answers: ") + std::to_string(r.right) + " right, " +
 		  std::to_string(r.wrong) + " wrong\n";
 	return r;
 }

@@ -89,6 +89,11 @@ std::string word_hex(std::uint64_t v, unsigned word_bits)
 	return buf;
 }
 
+std::string jiffies_count(std::uint64_t n)
+{
+	return num(n) + (n == 1 ? " jiffy" : " jiffies");
+}
+
 std::string power_of_two(unsigned k)
 {
 	return "2^" + num(k) + " = " + num(std::uint64_t{1} << k);
@@ -105,12 +110,11 @@ std::string explain_classic_place(const classic_shape &g, std::uint64_t tj, std:
 {
 	const std::uint64_t idx = word_diff(expires, tj, g.word_bits);
 	const std::int64_t sidx = signed_diff(expires, tj, g.word_bits);
-	std::string s = "idx = expires - timer_jiffies = " + num(expires) + " - " + num(tj) + " = " +
-			dec_hex_bin(idx) + "\n";
+	std::string s = "idx = expires - timer_jiffies = " + num(expires) + " - " + num(tj) + " = ";
+	s += sidx < 0 ? hex(idx) + " unsigned, " + std::to_string(sidx) + " as a signed long\n" : dec_hex_bin(idx) + "\n";
 
 	if (level == 1 && sidx < 0) {
-		s += "as a signed long idx is " + std::to_string(sidx) +
-		     " < 0: the expiry has passed, so the timer goes to the tv1 slot processed next\n";
+		s += "idx < 0 as a signed long: the expiry has passed, so the timer goes to the tv1 slot processed next\n";
 		s += "slot = timer_jiffies & " + num(g.slots[1] - 1) + " = " + num(tj) + " & " +
 		     num(g.slots[1] - 1) + " = " + num(slot) + "; it runs at jiffy " + num(tj);
 		return s;
@@ -238,9 +242,9 @@ std::string explain_v48_place(const v48_shape &g, std::uint64_t clk, std::uint64
 	     num(lvl * 64 + bucket) + ")\n";
 	if (e != expires)
 		return s + "it runs at " + num(bucket_expiry) + ", " +
-		       num(word_diff(expires, bucket_expiry, g.word_bits)) + " jiffies before its expiry";
+		       jiffies_count(word_diff(expires, bucket_expiry, g.word_bits)) + " before its expiry";
 	const std::uint64_t late = word_diff(bucket_expiry, expires, g.word_bits);
-	s += "it runs at " + num(bucket_expiry) + ", " + num(late) + " jiffies after expires (" +
+	s += "it runs at " + num(bucket_expiry) + ", " + jiffies_count(late) + " after expires (" +
 	     percent(late, delta) + " of the " + num(delta) + "-jiffy timeout)";
 	return s;
 }

@@ -19,6 +19,8 @@ namespace timersim::lab {
 std::string dec_hex_bin(std::uint64_t v);
 // Hex with the word's digits: 0x0000012c for a 32-bit word.
 std::string word_hex(std::uint64_t v, unsigned word_bits);
+// "1 jiffy", "3 jiffies".
+std::string jiffies_count(std::uint64_t n);
 // 2^k as "2^k = N".
 std::string power_of_two(unsigned k);
 

@@ -32,12 +32,14 @@ place_case fixed_case(const classic_shape &g, unsigned i)
 
 place_case random_case(const classic_shape &g, lab_rng &rng)
 {
-	const std::uint64_t word_max = g.word_bits == 32 ? 0xffffffffull : (std::uint64_t{1} << 40);
+	const std::uint64_t word_max = g.word_bits == 32 ? 0xffffffffull : (std::uint64_t{1} << 33);
 	place_case c;
-	switch (rng.pick(3)) {
-	case 0: c.tj = rng.between(0, 65535); break;
-	case 1: c.tj = rng.between(0, word_max); break;
-	default: c.tj = rng.between(1, 64) << g.shift[2 + rng.pick(3)]; break;
+	// Mostly small numbers a student can work by hand.
+	switch (rng.pick(4)) {
+	case 0:
+	case 1: c.tj = rng.between(0, 65535); break;
+	case 2: c.tj = rng.between(1, 64) << g.shift[2 + rng.pick(3)]; break;
+	default: c.tj = rng.between(0, word_max); break;
 	}
 	const unsigned what = rng.pick(10);
 	if (what <= 5) {

@@ -1,6 +1,7 @@
 #include "sim/lab/step.h"
 
 #include "kernel/jiffies.h"
+#include "sim/lab/explain.h"
 #include "sim/lab/snapshot_json.h"
 #include "sim/report/json_writer.h"
 #include "sim/trace/reader.h"
@@ -219,8 +220,9 @@ std::string format_step(const step_record &r, bool explain)
 	if (r.next_interrupt)
 		out += "  next timer interrupt: " + num(*r.next_interrupt) + "\n";
 	if (r.work.ticks > 1 || r.work.cascade_calls)
-		out += "  (" + num(r.work.ticks) + " jiffies processed, " + num(r.work.cascade_calls) +
-		       " cascade calls)\n";
+		out += "  (" + (r.after.scheme == "v48" ? num(r.work.ticks) + (r.work.ticks == 1 ? " softirq run" : " softirq runs")
+							: jiffies_count(r.work.ticks) + " processed") +
+		       ", " + num(r.work.cascade_calls) + (r.work.cascade_calls == 1 ? " cascade call)\n" : " cascade calls)\n");
 	out += format_picture(r.after);
 	return out;
 }

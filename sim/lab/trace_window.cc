@@ -25,6 +25,9 @@ std::string name_from(std::string_view function)
 		s += std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-' || c == ':' ? c : '_';
 	if (s.empty())
 		return "timer";
+	// A callback printed as an address (no symbols): its low digits.
+	if (s.size() > 8 && s[0] == '0' && s[1] == 'x')
+		return "cb_" + s.substr(s.size() - 8);
 	if (!std::isalpha(static_cast<unsigned char>(s[0])) && s[0] != '_')
 		s = "_" + s;
 	return s;
@@ -165,10 +168,13 @@ private:
 		}
 		r.text = "jiffy " + num(setup_.narrow(at)) + ": " + text;
 		r.at = wheel_->now_word();
+		const wheel_counters before = wheel_->counters();
 		const std::uint64_t upto = lab_time(at) - (through ? 0 : 1);
 		if (upto + 1 > wheel_->now())
 			wheel_->run_to(upto, r.events);
 		apply(r.events);
+		r.work.ticks = wheel_->counters().ticks - before.ticks;
+		r.work.cascade_calls = wheel_->counters().cascade_calls - before.cascade_calls;
 		if (in_window_)
 			emit(r);
 	}

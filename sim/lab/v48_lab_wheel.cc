@@ -270,7 +270,7 @@ private:
 		const std::uint64_t late = static_cast<Word>(static_cast<Word>(jiffy) - t.expires);
 		ev.why = "jiffy " + std::to_string(jiffy) + ": the " + ev.level + " bucket " + std::to_string(ev.slot) +
 			 " of the " + ev.base + " base is due; " + names_[data] + " expires " +
-			 std::to_string(t.expires) + ", so it runs " + std::to_string(late) + " jiffies late";
+			 std::to_string(t.expires) + ", so it runs " + jiffies_count(late) + " late";
 		out_->push_back(ev);
 	}
 
