@@ -1,0 +1,244 @@
+#include "sim/lab/answers.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+#include "sim/core/errors.h"
+#include "sim/trace/reader.h"
+
+namespace timersim::lab {
+
+namespace {
+
+std::vector<std::string> split_words(std::string_view s)
+{
+	std::vector<std::string> out;
+	std::string cur;
+	for (char c : s) {
+		if (std::isspace(static_cast<unsigned char>(c))) {
+			if (!cur.empty())
+				out.push_back(cur);
+			cur.clear();
+		} else {
+			cur += c;
+		}
+	}
+	if (!cur.empty())
+		out.push_back(cur);
+	return out;
+}
+
+// Numbers that stand alone (not the 2 of tv2) in decimal, without leading zeros.
+std::string decimal_numbers(const std::string &s)
+{
+	std::string out;
+	std::size_t i = 0;
+	while (i < s.size()) {
+		const bool starts = std::isdigit(static_cast<unsigned char>(s[i])) &&
+				    (i == 0 || !std::isalnum(static_cast<unsigned char>(s[i - 1])));
+		if (!starts) {
+			out += s[i++];
+			continue;
+		}
+		int base = 10;
+		std::size_t j = i;
+		if (s[i] == '0' && i + 1 < s.size() && s[i + 1] == 'x') {
+			base = 16;
+			j = i + 2;
+		}
+		std::size_t k = j;
+		while (k < s.size() && (base == 16 ? std::isxdigit(static_cast<unsigned char>(s[k]))
+						   : std::isdigit(static_cast<unsigned char>(s[k]))))
+			k++;
+		std::uint64_t v = 0;
+		auto [end, ec] = std::from_chars(s.data() + j, s.data() + k, v, base);
+		if (k == j || ec != std::errc() || end != s.data() + k) {
+			out.append(s, i, k - i);
+		} else {
+			out += std::to_string(v);
+		}
+		i = std::max(k, i + 1);
+	}
+	return out;
+}
+
+exercise_ref parse_key(const std::vector<std::string> &w, const std::string &source, std::uint64_t line)
+{
+	auto fail = [&](const std::string &reason) { throw input_error(source, line, reason); };
+	if (w.size() < 2)
+		fail("an answer line is KIND ID [options] = ANSWER");
+	exercise_ref ref;
+	if (!parse_lab_kind(w[0], ref.kind))
+		fail("unknown kind '" + w[0] + "' (known: place, cascade, fire, next, wrap, v48, cost)");
+	ref.id = w[1];
+	for (std::size_t i = 2; i < w.size(); i++) {
+		const std::string &o = w[i];
+		auto value = [&]() -> unsigned {
+			if (i + 1 >= w.size())
+				fail(o + " needs a value");
+			const std::string &v = w[++i];
+			unsigned n = 0;
+			auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+			if (ec != std::errc() || end != v.data() + v.size())
+				fail(o + ": not a number: '" + v + "'");
+			return n;
+		};
+		if (o == "--hz")
+			ref.cfg.hz = value();
+		else if (o == "--word-bits")
+			ref.cfg.word_bits = value();
+		else if (o == "--base-small")
+			ref.cfg.base_small = true;
+		else
+			fail("unknown option '" + o + "' (known: --hz N, --word-bits N, --base-small)");
+	}
+	return ref;
+}
+
+std::string lines_of(const std::vector<std::string> &lines, const char *indent)
+{
+	std::string out;
+	for (const std::string &l : lines)
+		out += indent + l + "\n";
+	return out;
+}
+
+}  // namespace
+
+std::vector<answer_line> parse_answers(std::string_view text, const std::string &source)
+{
+	std::vector<answer_line> out;
+	std::uint64_t line_no = 0;
+	std::size_t pos = 0;
+	while (pos < text.size()) {
+		std::size_t end = text.find('\n', pos);
+		if (end == std::string_view::npos)
+			end = text.size();
+		std::string_view line = text.substr(pos, end - pos);
+		pos = end + 1;
+		line_no++;
+		std::vector<std::string> words = split_words(line);
+		if (words.empty() || words[0][0] == '#')
+			continue;
+		const std::size_t eq = line.find('=');
+		if (eq == std::string_view::npos)
+			throw input_error(source, line_no, "no '=': an answer line is KIND ID [options] = ANSWER");
+		answer_line a;
+		a.line = line_no;
+		a.ref = parse_key(split_words(line.substr(0, eq)), source, line_no);
+		std::vector<std::string> given = split_words(line.substr(eq + 1));
+		if (given.empty())
+			throw input_error(source, line_no, "no answer after '='");
+		for (const std::string &g : given)
+			a.given += (a.given.empty() ? "" : " ") + g;
+		out.push_back(a);
+	}
+	return out;
+}
+
+std::string answer_key(const exercise_ref &ref)
+{
+	std::string s = std::string(lab_kind_name(ref.kind)) + " " + ref.id;
+	const lab_config defaults;
+	if (ref.cfg.hz != defaults.hz)
+		s += " --hz " + std::to_string(ref.cfg.hz);
+	if (ref.cfg.word_bits != defaults.word_bits && ref.kind != lab_kind::wrap)
+		s += " --word-bits " + std::to_string(ref.cfg.word_bits);
+	if (ref.cfg.base_small && ref.kind != lab_kind::v48)
+		s += " --base-small";
+	return s;
+}
+
+std::string normalise_answer(lab_kind kind, const std::string &answer)
+{
+	std::string s;
+	for (char c : answer)
+		s += c == ',' || c == ';' ? ' ' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+	// "key = value" -> "key=value"
+	std::string joined;
+	for (std::size_t i = 0; i < s.size(); i++) {
+		if (std::isspace(static_cast<unsigned char>(s[i]))) {
+			std::size_t j = i;
+			while (j < s.size() && std::isspace(static_cast<unsigned char>(s[j])))
+				j++;
+			if ((j < s.size() && s[j] == '=') || (!joined.empty() && joined.back() == '=')) {
+				i = j - 1;
+				continue;
+			}
+		}
+		joined += s[i];
+	}
+	std::vector<std::string> words = split_words(decimal_numbers(joined));
+	for (std::string &w : words) {
+		for (const char *from : {"=true", "=false"})
+			if (w.size() > std::string(from).size() && w.ends_with(from))
+				w = w.substr(0, w.size() - std::string(from).size()) + (from[1] == 't' ? "=yes" : "=no");
+	}
+	if (kind == lab_kind::cascade) {
+		auto move = std::find(words.begin(), words.end(), "move");
+		if (move != words.end()) {
+			std::vector<std::string> pairs;
+			for (auto it = move + 1; it != words.end(); it += 2)
+				pairs.push_back(it + 1 != words.end() ? *it + " " + *(it + 1) : *it);
+			std::sort(pairs.begin(), pairs.end());
+			words.erase(move + 1, words.end());
+			for (const std::string &p : pairs)
+				words.push_back(p);
+		}
+	}
+	std::string out;
+	for (const std::string &w : words)
+		out += (out.empty() ? "" : " ") + w;
+	return out;
+}
+
+bool answers_match(lab_kind kind, const std::string &expected, const std::string &given)
+{
+	return normalise_answer(kind, expected) == normalise_answer(kind, given);
+}
+
+check_result check_answers(std::string_view text, const std::string &source)
+{
+	check_result r;
+	std::vector<answer_line> lines = parse_answers(text, source);
+	if (lines.empty())
+		throw input_error(source, 0, "no answers (lines KIND ID [options] = ANSWER)");
+	for (const answer_line &a : lines) {
+		exercise ex;
+		try {
+			ex = make_exercise(a.ref);
+		} catch (const usage_error &e) {
+			throw input_error(source, a.line, e.what());
+		}
+		const solution s = solve(ex);
+		const std::string key = answer_key(ex.ref);
+		if (answers_match(ex.ref.kind, s.answer, a.given)) {
+			r.right++;
+			r.text += "line " + std::to_string(a.line) + ": " + key + ": right\n";
+			continue;
+		}
+		r.wrong++;
+		r.text += "line " + std::to_string(a.line) + ": " + key + ": WRONG\n";
+		r.text += "  you gave: " + a.given + "\n";
+		r.text += "  expected: " + s.answer + "\n";
+		r.text += "  working:\n" + lines_of(s.working, "    ");
+	}
+	r.text += std::to_string(r.right + r.wrong) + (r.right + r.wrong == 1 ? " answer: " : " answers: ") + std::to_string(r.right) + " right, " +
+		  std::to_string(r.wrong) + " wrong\n";
+	return r;
+}
+
+check_result check_answers_file(const std::string &path)
+{
+	std::ifstream in(path, std::ios::binary);
+	if (!in)
+		throw input_error(path, 0, "cannot open the answers file");
+	std::ostringstream text;
+	text << in.rdbuf();
+	return check_answers(text.str(), path);
+}
+
+}  // namespace timersim::lab

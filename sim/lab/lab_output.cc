@@ -1,0 +1,144 @@
+#include "sim/lab/lab_output.h"
+
+#include <charconv>
+
+#include "sim/core/errors.h"
+#include "sim/lab/answers.h"
+#include "sim/report/json_writer.h"
+
+namespace timersim::lab {
+
+namespace {
+
+std::string indent_block(const std::string &text, const char *indent)
+{
+	std::string out;
+	std::size_t pos = 0;
+	while (pos < text.size()) {
+		std::size_t end = text.find('\n', pos);
+		if (end == std::string::npos)
+			end = text.size();
+		out += indent + text.substr(pos, end - pos) + "\n";
+		pos = end + 1;
+	}
+	return out;
+}
+
+std::string options_of(const lab_config &cfg, lab_kind kind)
+{
+	exercise_ref ref;
+	ref.kind = kind;
+	ref.cfg = cfg;
+	std::string key = answer_key(ref);	// "KIND ID [options]"
+	std::size_t opts = key.find(" --");
+	return opts == std::string::npos ? "" : key.substr(opts);
+}
+
+}  // namespace
+
+std::vector<exercise_ref> refs_of(const lab_request &req)
+{
+	if (req.count < 1 || req.count > 10000)
+		throw usage_error("-n: the number of questions must be 1 to 10000, not " + std::to_string(req.count));
+	const bool fixed = !req.seed.empty() && (req.seed[0] == 'F' || req.seed[0] == 'f');
+	const std::string digits = fixed ? req.seed.substr(1) : req.seed;
+	std::uint64_t first = 0;
+	auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), first);
+	if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() ||
+	    first > ~std::uint64_t{0} - req.count)
+		throw usage_error("-s: '" + req.seed + "' is neither a seed (a number) nor a fixed exercise (F1, F2, ...)");
+	std::vector<exercise_ref> refs;
+	for (std::uint64_t i = 0; i < req.count; i++) {
+		exercise_ref r;
+		r.kind = req.kind;
+		r.cfg = req.cfg;
+		r.id = (fixed ? "F" : "") + std::to_string(first + i);
+		refs.push_back(r);
+	}
+	return refs;
+}
+
+std::string lab_text(const lab_request &req)
+{
+	std::vector<exercise> exs;
+	for (const exercise_ref &r : refs_of(req))
+		exs.push_back(make_exercise(r));
+	const lab_config &cfg = exs.front().ref.cfg;
+	const char *kind = lab_kind_name(req.kind);
+
+	std::string out;
+	out += std::string("ARG kind ") + kind + "\n";
+	out += "ARG seed " + req.seed + "\n";
+	out += "ARG count " + std::to_string(req.count) + "\n";
+	out += std::string("ARG compute ") + (req.compute ? "yes" : "no") + "\n";
+	out += "ARG hz " + std::to_string(cfg.hz) + "\n";
+	out += "ARG word-bits " + std::to_string(cfg.word_bits) + "\n";
+	out += std::string("ARG base-small ") + (cfg.base_small ? "yes" : "no") + "\n";
+	out += std::string("(again: timersim lab ") + kind + " -s " + req.seed + " -n " + std::to_string(req.count) +
+	       options_of(cfg, req.kind) + (req.compute ? " -c" : "") + ")\n";
+
+	for (std::size_t i = 0; i < exs.size(); i++) {
+		const exercise &ex = exs[i];
+		out += "\nQuestion " + std::to_string(i + 1) + " of " + std::to_string(exs.size()) + ": " +
+		       answer_key(ex.ref) + "\n";
+		out += indent_block(ex.question, "  ");
+		out += "  Answer as: " + ex.answer_form + "\n";
+		if (!req.compute)
+			continue;
+		const solution s = solve(ex);
+		out += "\n  Answer: " + s.answer + "\n  Working:\n";
+		for (const std::string &w : s.working)
+			out += "    " + w + "\n";
+		out += "  Scenario (save it and run: timersim step FILE --scheme " + ex.scheme + " --explain):\n";
+		out += indent_block(render_scenario(ex.sc), "    ");
+	}
+	if (!req.compute)
+		out += "\nCompute the answers with -c, or grade your own: write one line per question,\n  " +
+		       answer_key(exs.front().ref) + " = YOUR ANSWER\nto a file and run: timersim lab check FILE\n";
+	return out;
+}
+
+std::string lab_json(const lab_request &req)
+{
+	std::string out;
+	json_writer j(out);
+	j.begin_object();
+	std::vector<exercise> exs;
+	for (const exercise_ref &r : refs_of(req))
+		exs.push_back(make_exercise(r));
+	const lab_config &cfg = exs.front().ref.cfg;
+	j.key("args");
+	j.begin_object();
+	j.field("kind", lab_kind_name(req.kind));
+	j.field("seed", req.seed);
+	j.field("count", req.count);
+	j.field("hz", cfg.hz);
+	j.field("word_bits", cfg.word_bits);
+	j.field("base_small", cfg.base_small);
+	j.end_object();
+	j.key("questions");
+	j.begin_array();
+	for (const exercise &ex : exs) {
+		const solution s = solve(ex);
+		j.begin_object();
+		j.field("kind", lab_kind_name(ex.ref.kind));
+		j.field("id", ex.ref.id);
+		j.field("key", answer_key(ex.ref));
+		j.field("question", ex.question);
+		j.field("answer_form", ex.answer_form);
+		j.field("answer", s.answer);
+		j.key("working");
+		j.begin_array();
+		for (const std::string &w : s.working)
+			j.value(w);
+		j.end_array();
+		j.field("scheme", ex.scheme);
+		j.field("scenario", render_scenario(ex.sc));
+		j.end_object();
+	}
+	j.end_array();
+	j.end_object();
+	return out;
+}
+
+}  // namespace timersim::lab

@@ -1,0 +1,256 @@
+#include "sim/lab/scenario.h"
+
+#include <cctype>
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+#include "sim/trace/reader.h"
+
+namespace timersim::lab {
+
+namespace {
+
+std::vector<std::string> words_of(std::string_view line)
+{
+	std::vector<std::string> words;
+	std::size_t i = 0;
+	while (i < line.size()) {
+		while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i])))
+			i++;
+		std::size_t start = i;
+		while (i < line.size() && !std::isspace(static_cast<unsigned char>(line[i])))
+			i++;
+		if (i > start)
+			words.emplace_back(line.substr(start, i - start));
+	}
+	return words;
+}
+
+class statement_parser {
+public:
+	statement_parser(const std::string &source, std::uint64_t line) : source_(source), line_(line) {}
+
+	[[noreturn]] void fail(const std::string &reason) const { throw input_error(source_, line_, reason); }
+
+	// Decimal or 0x hex, the whole word.
+	std::uint64_t number(const std::string &w, const char *what) const
+	{
+		std::string_view s = w;
+		int base = 10;
+		if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+			s.remove_prefix(2);
+			base = 16;
+		}
+		std::uint64_t v = 0;
+		auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
+		if (s.empty() || ec == std::errc::result_out_of_range)
+			fail(std::string(what) + " '" + w + "' is not a number that fits 64 bits");
+		if (ec != std::errc() || end != s.data() + s.size())
+			fail(std::string(what) + " '" + w + "' is not a number (decimal or 0x hex)");
+		return v;
+	}
+
+	std::string name(const std::string &w) const
+	{
+		bool ok = !w.empty() && (std::isalpha(static_cast<unsigned char>(w[0])) || w[0] == '_');
+		for (char c : w)
+			ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' ||
+				    c == '-' || c == ':');
+		if (!ok)
+			fail("'" + w + "' is not a timer name (a letter or _, then letters, digits, _ . - :)");
+		return w;
+	}
+
+	void arity(const std::vector<std::string> &w, std::size_t lo, std::size_t hi, const char *form) const
+	{
+		if (w.size() < lo || w.size() > hi)
+			fail("'" + w[0] + "' takes " + form);
+	}
+
+	void arm_statement(const std::vector<std::string> &w, scenario_op &op) const
+	{
+		if (w.size() < 3)
+			fail("'" + w[0] + "' takes a timer name and an expiry: " + w[0] + " NAME EXPIRES [options]");
+		op.timer = name(w[1]);
+		std::string e = w[2];
+		if (e[0] == '+' || e[0] == '-') {
+			op.relative = e[0] == '+' ? 1 : -1;
+			e.erase(0, 1);
+		}
+		op.value = number(e, "expiry");
+		for (std::size_t i = 3; i < w.size(); i++) {
+			const std::string &o = w[i];
+			if (o == "deferrable") {
+				op.arm.deferrable = true;
+			} else if (o == "round") {
+				op.arm.round = rounding::round;
+			} else if (o == "round-up") {
+				op.arm.round = rounding::round_up;
+			} else if (o == "slack=auto") {
+				op.arm.slack = -1;
+			} else if (o.rfind("slack=", 0) == 0) {
+				std::uint64_t s = number(o.substr(6), "slack");
+				if (s > 0x7fffffff)
+					fail("slack " + o.substr(6) + " is beyond an int");
+				op.arm.slack = static_cast<int>(s);
+			} else {
+				fail("unknown option '" + o + "' (known: slack=N, slack=auto, deferrable, round, round-up)");
+			}
+		}
+	}
+
+private:
+	const std::string &source_;
+	std::uint64_t line_;
+};
+
+}  // namespace
+
+scenario parse_scenario(std::string_view text, const std::string &source)
+{
+	scenario s;
+	s.source = source;
+	std::uint64_t line_no = 0;
+	std::size_t pos = 0;
+
+	while (pos < text.size()) {
+		std::size_t end = text.find('\n', pos);
+		if (end == std::string_view::npos)
+			end = text.size();
+		std::string_view line = text.substr(pos, end - pos);
+		pos = end + 1;
+		line_no++;
+		if (std::size_t hash = line.find('#'); hash != std::string_view::npos)
+			line = line.substr(0, hash);
+		std::vector<std::string> w = words_of(line);
+		if (w.empty())
+			continue;
+
+		statement_parser p(source, line_no);
+		const std::string &verb = w[0];
+		const bool setting = verb == "hz" || verb == "word-bits" || verb == "base-small" ||
+				     verb == "order" || verb == "start";
+		if (setting && !s.ops.empty())
+			p.fail("'" + verb + "' is a setting: settings come before the first statement");
+
+		if (verb == "hz") {
+			p.arity(w, 2, 2, "one value: hz 100|250|300|1000");
+			std::uint64_t hz = p.number(w[1], "HZ");
+			if (hz != 100 && hz != 250 && hz != 300 && hz != 1000)
+				p.fail("HZ must be 100, 250, 300 or 1000, not " + w[1]);
+			s.hz = static_cast<unsigned>(hz);
+		} else if (verb == "word-bits") {
+			p.arity(w, 2, 2, "one value: word-bits 32|64");
+			if (w[1] != "32" && w[1] != "64")
+				p.fail("word bits must be 32 or 64, not " + w[1]);
+			s.word_bits = w[1] == "32" ? 32 : 64;
+		} else if (verb == "base-small") {
+			p.arity(w, 1, 1, "no value");
+			s.base_small = true;
+		} else if (verb == "order") {
+			p.arity(w, 2, 2, "one value: order fifo|lifo");
+			if (w[1] != "fifo" && w[1] != "lifo")
+				p.fail("order must be fifo or lifo, not " + w[1]);
+			s.lifo = w[1] == "lifo";
+		} else if (verb == "start") {
+			p.arity(w, 2, 2, "one value: start J|initial");
+			if (w[1] == "initial")
+				s.start_initial = true;
+			else
+				s.start = p.number(w[1], "start");
+		} else {
+			scenario_op op;
+			op.line = line_no;
+			if (verb == "add" || verb == "mod") {
+				op.kind = verb == "add" ? op_kind::add : op_kind::mod;
+				p.arm_statement(w, op);
+			} else if (verb == "del") {
+				p.arity(w, 2, 2, "a timer name: del NAME");
+				op.kind = op_kind::del;
+				op.timer = p.name(w[1]);
+			} else if (verb == "tick") {
+				p.arity(w, 1, 2, "at most one count: tick [N]");
+				op.kind = op_kind::tick;
+				op.value = w.size() == 2 ? p.number(w[1], "tick count") : 1;
+				if (!op.value)
+					p.fail("tick 0 does nothing: give a count of at least 1");
+			} else if (verb == "run-to") {
+				p.arity(w, 2, 2, "a jiffy: run-to J");
+				op.kind = op_kind::run_to;
+				op.value = p.number(w[1], "jiffy");
+			} else if (verb == "show") {
+				p.arity(w, 1, 1, "no value");
+				op.kind = op_kind::show;
+			} else {
+				p.fail("unknown statement '" + verb +
+				       "' (known: add, mod, del, tick, run-to, show; settings hz, word-bits, "
+				       "base-small, order, start)");
+			}
+			op.text = render_op(op);
+			s.ops.push_back(op);
+		}
+	}
+	return s;
+}
+
+scenario read_scenario(const std::string &path)
+{
+	std::ifstream in(path, std::ios::binary);
+	if (!in)
+		throw input_error(path, 0, "cannot open the scenario");
+	std::ostringstream text;
+	text << in.rdbuf();
+	if (in.bad())
+		throw input_error(path, 0, "cannot read the scenario");
+	return parse_scenario(text.str(), path);
+}
+
+std::string render_op(const scenario_op &op)
+{
+	switch (op.kind) {
+	case op_kind::add:
+	case op_kind::mod: {
+		std::string s = std::string(op.kind == op_kind::add ? "add " : "mod ") + op.timer + " " +
+				(op.relative > 0 ? "+" : op.relative < 0 ? "-" : "") + std::to_string(op.value);
+		if (op.arm.slack > 0)
+			s += " slack=" + std::to_string(op.arm.slack);
+		else if (op.arm.slack < 0)
+			s += " slack=auto";
+		if (op.arm.deferrable)
+			s += " deferrable";
+		if (op.arm.round == rounding::round)
+			s += " round";
+		else if (op.arm.round == rounding::round_up)
+			s += " round-up";
+		return s;
+	}
+	case op_kind::del: return "del " + op.timer;
+	case op_kind::tick: return op.value == 1 ? "tick" : "tick " + std::to_string(op.value);
+	case op_kind::run_to: return "run-to " + std::to_string(op.value);
+	case op_kind::show: return "show";
+	}
+	return "";
+}
+
+std::string render_scenario(const scenario &s)
+{
+	std::string out;
+	if (s.hz)
+		out += "hz " + std::to_string(*s.hz) + "\n";
+	if (s.word_bits)
+		out += "word-bits " + std::to_string(*s.word_bits) + "\n";
+	if (s.base_small && *s.base_small)
+		out += "base-small\n";
+	if (s.lifo)
+		out += std::string("order ") + (*s.lifo ? "lifo" : "fifo") + "\n";
+	if (s.start_initial)
+		out += "start initial\n";
+	else if (s.start)
+		out += "start " + std::to_string(*s.start) + "\n";
+	for (const auto &op : s.ops)
+		out += render_op(op) + "\n";
+	return out;
+}
+
+}  // namespace timersim::lab

@@ -1,0 +1,72 @@
+// The scenario language of `timersim step`: a few statements, one a line,
+// that drive one base of a wheel by hand.
+//
+//   # a comment (also after a statement)
+//   hz 250                 settings, before the first timer statement:
+//   word-bits 32           the width of unsigned long jiffies (32 or 64)
+//   base-small             CONFIG_BASE_SMALL geometry (classic)
+//   order lifo             slot order: fifo (up to 4.1) or lifo (4.2+)
+//   start 1000             the first jiffy (default 0); `start initial`:
+//                          INITIAL_JIFFIES, five minutes before the wrap
+//   add A 300              add_timer(): A expires at jiffy 300
+//   add B +100 deferrable  ... 100 jiffies from now; a deferrable timer
+//   mod A 1000 slack=10    mod_timer(): re-arm (or arm) A; slack=N sets
+//                          timer->slack, slack=auto the 3.x default 0.4%
+//   mod A 1130 round       expires through round_jiffies() (round-up:
+//                          round_jiffies_up()) first
+//   del A                  del_timer()
+//   tick [N]               process the next N jiffies (default 1)
+//   run-to 70000           process every jiffy up to and including 70000
+//   show                   when the CPU must wake (NOHZ next timer interrupt)
+//
+// Time: `now` is the jiffy the base processes next; a statement happens at
+// now. Numbers are decimal or 0x hex; absolute values are in the word
+// (a 32-bit kernel's jiffies wrap), `+N` / `-N` are relative to now.
+// Timers have no slack unless a statement gives one.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/lab/lab_wheel.h"
+
+namespace timersim::lab {
+
+enum class op_kind : std::uint8_t { add, mod, del, tick, run_to, show };
+
+struct scenario_op {
+	op_kind kind = op_kind::show;
+	std::string timer;		// add, mod, del
+	std::uint64_t value = 0;	// add/mod: expires (or its distance); tick: count; run-to: jiffy
+	int relative = 0;		// add/mod: 0 absolute, +1 now + value, -1 now - value
+	arm_options arm;		// add/mod
+	std::uint64_t line = 0;		// 1-based line of the source
+	std::string text;		// the statement as written, without comment
+};
+
+struct scenario {
+	std::string source;		// file name, for errors
+	std::optional<unsigned> hz;
+	std::optional<unsigned> word_bits;
+	std::optional<bool> base_small;
+	std::optional<bool> lifo;
+	std::optional<std::uint64_t> start;
+	bool start_initial = false;	// start initial: INITIAL_JIFFIES of the HZ and width
+	std::vector<scenario_op> ops;
+};
+
+// Throws input_error(source, line, reason) for a bad statement.
+scenario parse_scenario(std::string_view text, const std::string &source);
+// Reads and parses a file; input_error if it cannot be read.
+scenario read_scenario(const std::string &path);
+
+// The statement's text, as parse_scenario() reads it back.
+std::string render_op(const scenario_op &op);
+// The whole scenario, settings first: parse_scenario(render_scenario(s))
+// gives the same settings and statements.
+std::string render_scenario(const scenario &s);
+
+}  // namespace timersim::lab

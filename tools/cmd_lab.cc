@@ -1,0 +1,99 @@
+// timersim lab: the teaching lab. `lab KIND` makes exercises from a seed
+// (OSTEP style: -s seed, -n count, -c answers with their working, the
+// arguments echoed); `lab check FILE` grades a file of answers.
+#include <memory>
+
+#include "sim/core/errors.h"
+#include "sim/lab/answers.h"
+#include "sim/lab/lab_output.h"
+#include "sim/output/output_file.h"
+#include "tools/commands.h"
+
+namespace timersim::cli {
+
+namespace {
+
+struct lab_args {
+	std::string kind;
+	lab::lab_request req;
+	std::string json;
+	std::string answers;
+};
+
+CLI::Validator kind_name()
+{
+	return CLI::Validator(
+		[](std::string &name) -> std::string {
+			lab::lab_kind k;
+			if (lab::parse_lab_kind(name, k))
+				return "";
+			return "unknown kind '" + name + "' (place, cascade, fire, next, wrap, v48, cost)";
+		},
+		"");
+}
+
+int run_lab(lab_args &a)
+{
+	if (a.kind.empty())
+		throw usage_error("lab: give a KIND (place, cascade, fire, next, wrap, v48, cost), or `lab check FILE`");
+	lab::parse_lab_kind(a.kind, a.req.kind);
+	if (!a.json.empty()) {
+		write_output(a.json, lab::lab_json(a.req));
+		return 0;
+	}
+	write_output("-", lab::lab_text(a.req));
+	return 0;
+}
+
+int run_check(const lab_args &a)
+{
+	lab::check_result r = lab::check_answers_file(a.answers);
+	write_output("-", r.text);
+	return r.all_right() ? 0 : 1;
+}
+
+}  // namespace
+
+void add_lab(CLI::App &app, command_list &commands)
+{
+	auto a = std::make_shared<lab_args>();
+	CLI::App *sub = app.add_subcommand("lab", "teaching lab: exercises on the timer wheels from a seed, "
+						  "answered by the wheels themselves (docs/lab/)");
+	sub->add_option("KIND", a->kind, "place, cascade, fire, next, wrap, v48 or cost")->check(kind_name());
+	sub->add_option("-s,--seed", a->req.seed,
+			"the seed of the first question (default 0); F1, F2, ...: the fixed, "
+			"hand-worked exercises")
+		->type_name("SEED");
+	sub->add_option("-n,--count", a->req.count, "how many questions (seeds SEED, SEED+1, ...; default 1)")
+		->type_name("N")
+		->check(CLI::Range(1u, 10000u).description(""));
+	sub->add_flag("-c,--compute", a->req.compute, "print the answers with their working");
+	sub->add_option("--hz", a->req.cfg.hz, "HZ (default 250)")
+		->type_name("N")
+		->check(CLI::IsMember({100u, 250u, 300u, 1000u}).description(""));
+	sub->add_option("--word-bits", a->req.cfg.word_bits,
+			"width of unsigned long jiffies (default 64; wrap is always 32)")
+		->type_name("32|64")
+		->check(CLI::IsMember({32u, 64u}).description(""));
+	sub->add_flag("--base-small", a->req.cfg.base_small,
+		      "CONFIG_BASE_SMALL wheel geometry (TVR_BITS 6, TVN_BITS 4)");
+	sub->add_option("--json", a->json,
+			"questions and answers as JSON to FILE, for an autograder ('-': stdout)")
+		->type_name("FILE");
+	sub->require_subcommand(0, 1);
+	sub->footer("examples:\n"
+		    "  timersim lab place -s 7 -n 3\n"
+		    "  timersim lab place -s 7 -n 3 -c\n"
+		    "  timersim lab cascade -s F2 -c\n"
+		    "  timersim lab check answers.txt");
+
+	CLI::App *check = sub->add_subcommand("check", "grade a file of answers, one a line "
+						       "(KIND ID [options] = ANSWER); exit 0 only when all are right");
+	check->add_option("FILE", a->answers, "the answers file (see docs/lab/README.md)")->required();
+
+	// `lab check` first: `lab` is parsed too when its subcommand is.
+	commands.push_back({check, [a] { return run_check(*a); }});
+	commands.push_back({sub, [a] { return run_lab(*a); }});
+}
+
+}  // namespace timersim::cli

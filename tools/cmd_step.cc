@@ -1,0 +1,119 @@
+// timersim step: a scenario (or a window of a real trace) through one base
+// of a wheel, statement by statement, with a picture of the wheel after
+// each step and, with --explain, the reason for every placement and move.
+#include <memory>
+
+#include "sim/core/errors.h"
+#include "sim/lab/scenario.h"
+#include "sim/lab/step.h"
+#include "sim/lab/trace_window.h"
+#include "sim/output/output_file.h"
+#include "tools/commands.h"
+
+namespace timersim::cli {
+
+namespace {
+
+struct step_args {
+	std::string scenario;
+	std::string scheme = "classic";
+	bool explain = false;
+	unsigned hz = 250, word_bits = 64;
+	std::string order = "fifo";
+	bool base_small = false;
+	std::string json;
+	std::string trace, format = "auto";
+	std::uint64_t from = 0, to = 0;
+	unsigned cpu = 0;
+	CLI::Option *hz_opt = nullptr, *bits_opt = nullptr, *order_opt = nullptr, *small_opt = nullptr;
+	CLI::Option *from_opt = nullptr, *to_opt = nullptr;
+};
+
+int run_step(const step_args &a)
+{
+	if (a.trace.empty() == a.scenario.empty())
+		throw usage_error("step: give a SCENARIO file or --trace T (not both)");
+	if (!a.json.empty())
+		check_output_paths({a.trace.empty() ? a.scenario : a.trace}, {{"--json", a.json}});
+	if (!a.trace.empty()) {
+		lab::trace_window_options o;
+		o.path = a.trace;
+		if (!parse_trace_format(a.format, o.format))
+			throw usage_error("--format: unknown format '" + a.format + "'");
+		o.scheme = a.scheme;
+		if (a.hz_opt->count())
+			o.hz = a.hz;
+		if (a.bits_opt->count())
+			o.word_bits = a.word_bits;
+		o.base_small = a.base_small;
+		o.lifo = a.order == "lifo";
+		o.cpu = a.cpu;
+		if (a.from_opt->count())
+			o.from = a.from;
+		if (a.to_opt->count())
+			o.to = a.to;
+		o.explain = a.explain;
+		write_output(a.json.empty() ? "-" : a.json,
+			     a.json.empty() ? lab::trace_window_text(o) : lab::trace_window_json(o));
+		return 0;
+	}
+	if (a.from_opt->count() || a.to_opt->count())
+		throw usage_error("--from and --to choose a window of a --trace");
+	lab::step_options o;
+	o.scheme = a.scheme;
+	if (a.hz_opt->count())
+		o.hz = a.hz;
+	if (a.bits_opt->count())
+		o.word_bits = a.word_bits;
+	if (a.small_opt->count())
+		o.base_small = a.base_small;
+	if (a.order_opt->count())
+		o.lifo = a.order == "lifo";
+	o.explain = a.explain;
+	lab::scenario s = lab::read_scenario(a.scenario);
+	write_output(a.json.empty() ? "-" : a.json, a.json.empty() ? lab::step_text(s, o) : lab::step_json(s, o));
+	return 0;
+}
+
+}  // namespace
+
+void add_step(CLI::App &app, command_list &commands)
+{
+	auto a = std::make_shared<step_args>();
+	CLI::App *sub = app.add_subcommand("step", "run a scenario (add/mod/del/tick/run-to/show) or a window "
+						   "of a trace on one base, and picture the wheel after each step");
+	sub->add_option("SCENARIO", a->scenario, "the scenario file (see docs/lab/README.md)");
+	sub->add_option("--scheme", a->scheme, "the wheel: classic (2.6..4.7, cascading) or v48 (4.8+)")
+		->type_name("S")
+		->check(CLI::IsMember({"classic", "v48"}).description(""));
+	sub->add_flag("--explain", a->explain, "the reason for every placement, cascade, move and expiry");
+	a->hz_opt = sub->add_option("--hz", a->hz, "HZ (default: the scenario's, else 250; a trace's: inferred)")
+			    ->type_name("N")
+			    ->check(CLI::IsMember({100u, 250u, 300u, 1000u}).description(""));
+	a->bits_opt = sub->add_option("--word-bits", a->word_bits,
+				      "width of unsigned long jiffies (default: the scenario's, else 64)")
+			      ->type_name("32|64")
+			      ->check(CLI::IsMember({32u, 64u}).description(""));
+	a->small_opt = sub->add_flag("--base-small", a->base_small,
+				     "CONFIG_BASE_SMALL wheel geometry (TVR_BITS 6, TVN_BITS 4)");
+	a->order_opt = sub->add_option("--order", a->order, "classic slot order: fifo (up to 4.1) or lifo (4.2+)")
+			       ->type_name("fifo|lifo")
+			       ->check(CLI::IsMember({"fifo", "lifo"}).description(""));
+	sub->add_option("--json", a->json, "the steps as JSON to FILE ('-': stdout), the wheel after each")
+		->type_name("FILE");
+	CLI::Option *trace = sub->add_option("--trace", a->trace, "a recorded trace instead of a scenario")
+				     ->type_name("T");
+	sub->add_option("--format", a->format, "the trace's format (default auto)")->type_name("F")->needs(trace);
+	a->from_opt = sub->add_option("--from", a->from, "the window's first jiffy, as the trace prints it")
+			      ->type_name("J")
+			      ->needs(trace);
+	a->to_opt = sub->add_option("--to", a->to, "the window's last jiffy")->type_name("J")->needs(trace);
+	sub->add_option("--cpu", a->cpu, "the CPU whose base is shown (default 0)")->type_name("N")->needs(trace);
+	sub->footer("examples:\n"
+		    "  timersim step docs/lab/scenarios/first-cascade.txt\n"
+		    "  timersim step docs/lab/scenarios/first-cascade.txt --scheme v48 --explain\n"
+		    "  timersim step --trace trace.txt --from 4298030200 --to 4298030400");
+	commands.push_back({sub, [a] { return run_step(*a); }});
+}
+
+}  // namespace timersim::cli
