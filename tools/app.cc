@@ -16,6 +16,7 @@ void build(CLI::App &app, command_list &commands)
 	add_replay(app, commands);
 	add_compare(app, commands);
 	add_options_table(app, commands);
+	add_view(app, commands);
 }
 
 }  // namespace timersim::cli

@@ -32,6 +32,7 @@ void build(CLI::App &app, command_list &commands);
 void add_replay(CLI::App &app, command_list &commands);
 void add_compare(CLI::App &app, command_list &commands);
 void add_options_table(CLI::App &app, command_list &commands);
+void add_view(CLI::App &app, command_list &commands);
 
 // The version `--version` prints.
 extern const char version[];

@@ -255,7 +255,11 @@ public:
 
 	wheel_place place(timer_id id) const override
 	{
-		return id < timers_.size() ? inspect::v48_place(timers_[id]) : wheel_place{};
+		if (id >= timers_.size())
+			return {};
+		wheel_place p = inspect::v48_place(timers_[id]);
+		p.bucket_expiry = bucket_expiry_[id];
+		return p;
 	}
 
 private:

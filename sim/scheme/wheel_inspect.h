@@ -58,7 +58,7 @@ wheel_place classic_head_place(const kernel::tvec_base<Config> &base, const kern
 	for (unsigned level = 1; level <= base_t::G::LEVELS; level++) {
 		const kernel::list_head *first = base.tv(level);
 		if (head >= first && head < first + base_t::slots_of(level))
-			return {0, 0, level, static_cast<unsigned>(head - first), 0, 0};
+			return {0, 0, level, static_cast<unsigned>(head - first), 0, 0, 0, 0};
 	}
 	return {};
 }
@@ -78,6 +78,7 @@ wheel_place classic_place(const kernel::timer_list<Config> &t)
 			p.cpu = t.base->cpu;
 			p.position = position;
 			p.clock = t.base->timer_jiffies;
+			p.expires = p.bucket_expiry = t.expires;
 			return p;
 		}
 		position++;
@@ -130,6 +131,7 @@ wheel_base_state v48_base(const kernel::v48::timer_base<Config> &base, BucketExp
 
 // A pending timer's bucket is timer->idx of timer->base; a timer taken out
 // to run (collected, not yet expired) is linked in no bucket of the base.
+// The caller fills in bucket_expiry.
 template <class Config>
 wheel_place v48_place(const kernel::v48::timer_list<Config> &t)
 {
@@ -141,7 +143,7 @@ wheel_place v48_place(const kernel::v48::timer_list<Config> &t)
 	for (const kernel::v48::hlist_node *n = head.first; n; n = n->next, position++)
 		if (n == &t.entry)
 			return {t.base->cpu, t.base->index, t.idx / G::LVL_SIZE + 1, t.idx % G::LVL_SIZE,
-				position, t.base->clk};
+				position, t.base->clk, t.expires, 0};
 	return {};
 }
 

@@ -63,6 +63,7 @@ struct wheel_place {
 	unsigned slot = 0;
 	unsigned position = 0;		// 0: the head of the slot's list
 	std::uint64_t clock = 0;	// that base's clock now
+	std::uint64_t expires = 0, bucket_expiry = 0;	// the timer's, as in wheel_timer_state
 	bool operator==(const wheel_place &) const = default;
 };
 
