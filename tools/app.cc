@@ -18,6 +18,7 @@ void build(CLI::App &app, command_list &commands)
 	add_options_table(app, commands);
 	add_lab(app, commands);
 	add_step(app, commands);
+	add_view(app, commands);
 }
 
 }  // namespace timersim::cli

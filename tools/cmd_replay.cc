@@ -4,6 +4,8 @@
 #include "sim/core/errors.h"
 #include "sim/output/expiry_log.h"
 #include "sim/output/output_file.h"
+#include "sim/output/perfetto.h"
+#include "sim/output/timeline.h"
 #include "tools/commands.h"
 #include "tools/trace_options.h"
 
@@ -14,13 +16,17 @@ namespace {
 struct replay_args : trace_args {
 	std::string scheme = auto_scheme;
 	std::string expiry_log;
+	std::string timeline, interval, perfetto;
 };
 
 int run_replay(const replay_args &a)
 {
-	check_output_paths({a.trace}, {{"--json", a.json}, {"--expiry-log", a.expiry_log}});
-	if (a.json == "-" && a.expiry_log == "-")
-		throw usage_error("--json - and --expiry-log -: only one output can go to stdout");
+	check_output_paths({a.trace}, {{"--json", a.json}, {"--expiry-log", a.expiry_log},
+				       {"--timeline", a.timeline}, {"--perfetto", a.perfetto}});
+	int to_stdout = (a.json == "-") + (a.expiry_log == "-") + (a.timeline == "-") + (a.perfetto == "-");
+	if (to_stdout > 1)
+		throw usage_error("only one output can go to stdout ('-')");
+	timeline_interval interval = a.interval.empty() ? timeline_interval{} : timeline_interval::parse(a.interval);
 	auto params = params_for(a, a.scheme, false);
 	check_scheme(a.scheme, a.replay, params);
 
@@ -32,6 +38,16 @@ int run_replay(const replay_args &a)
 		log = std::make_unique<expiry_log>(outputs.open(a.expiry_log));
 		sinks.push_back(log.get());
 	}
+	std::unique_ptr<timeline> timeline_sink;
+	std::unique_ptr<perfetto_trace> perfetto_sink;
+	if (!a.timeline.empty()) {
+		timeline_sink = std::make_unique<timeline>(outputs.open(a.timeline), interval);
+		sinks.push_back(timeline_sink.get());
+	}
+	if (!a.perfetto.empty()) {
+		perfetto_sink = std::make_unique<perfetto_trace>(outputs.open(a.perfetto));
+		sinks.push_back(perfetto_sink.get());
+	}
 	auto progress = terminal_progress(a);
 	replay_options opt = a.replay;
 	opt.scheme = a.scheme;
@@ -40,7 +56,7 @@ int run_replay(const replay_args &a)
 
 	if (!a.json.empty())
 		outputs.open(a.json).write(json_report(r, a.text.timing));
-	if (a.json != "-" && a.expiry_log != "-")
+	if (!to_stdout)
 		outputs.open("-").write(text_report(r, a.text));
 	outputs.commit();
 	return 0;
@@ -63,11 +79,25 @@ void add_replay(CLI::App &app, command_list &commands)
 			"CSV cpu,timer,function,expires,fired: one row per simulated expiry, in "
 			"firing order ('-': stdout)")
 		->type_name("FILE");
+	CLI::Option *tl = sub->add_option("--timeline", a->timeline,
+			"CSV per CPU and tick: cpu,jiffy,seconds,ticks,pending[,pending_LEVEL...],"
+			"enqueued,moved,cascades,expired,canceled (README: Timelines; '-': stdout)")
+		->type_name("FILE");
+	sub->add_option("--interval", a->interval,
+			"with --timeline: one row per CPU and interval instead of per tick: N jiffies, "
+			"or a duration like 10ms or 1s")
+		->type_name("N")
+		->needs(tl);
+	sub->add_option("--perfetto", a->perfetto,
+			"Chrome trace event JSON for ui.perfetto.dev or chrome://tracing: per CPU the "
+			"timer armings as slices, cascades, pending timers and moves as counters")
+		->type_name("FILE");
 	add_report_options(sub, *a);
 	sub->footer("examples:\n"
 		    "  timersim replay ../shared/traces/linux-3.6-scp_dest/trace.txt\n"
 		    "  timersim replay --scheme classic --param order=lifo trace.dat\n"
-		    "  timersim replay --drain --json report.json --expiry-log fired.csv trace.txt.gz");
+		    "  timersim replay --drain --json report.json --expiry-log fired.csv trace.txt.gz\n"
+		    "  timersim replay --timeline ticks.csv --interval 1s --perfetto replay.json trace.dat");
 	commands.push_back({sub, [a] { return run_replay(*a); }});
 }
 

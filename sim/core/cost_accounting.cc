@@ -153,7 +153,7 @@ void cost_accounting::fidelity(const timer_ref &t, unsigned, jiffies_t recorded,
 		break;
 	case verdict::late:
 		f.late++;
-		if (simulated != recorded)
+		if (!expired_by_replay(v, recorded, simulated))
 			break;	// it fired later in the simulation: counted then
 		// Still pending: the engine expired it at the recorded jiffy,
 		// so that the state follows the recorded kernel.

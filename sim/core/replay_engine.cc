@@ -21,6 +21,7 @@ void replay_engine::begin(const replay_setup &setup, jiffies_t start)
 	setup_.level_names.clear();
 	for (unsigned l = 1; l <= setup_.levels; l++)
 		setup_.level_names.push_back(scheme_->level_name(l));
+	setup_.wheel = dynamic_cast<const wheel_inspection *>(scheme_.get());
 	tick_jiffy_.assign(setup_.cpus, start);
 	scheme_->reset(setup_.cpus, start, this);
 	tell([&](replay_sink &s) { s.begin(setup_); });

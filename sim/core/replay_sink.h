@@ -18,6 +18,7 @@
 
 #include "sim/core/trace_clock.h"
 #include "sim/scheme/scheme.h"
+#include "sim/scheme/wheel_state.h"
 #include "sim/trace/reader.h"
 
 namespace timersim {
@@ -35,6 +36,9 @@ struct replay_setup {
 	unsigned levels = 0;		// the scheme's wheel levels (0: none)
 	std::vector<std::string> level_names;	// [0] is level 1 ("tv1", "LVL0", ...)
 	const trace_clock *clock = nullptr;	// jiffies -> trace seconds
+	// The scheme's slots, read-only, for schemes that have them (classic,
+	// v48); nullptr for the others.
+	const wheel_inspection *wheel = nullptr;
 
 	double seconds(jiffies_t j) const { return clock ? clock->seconds(j) : 0.0; }
 	std::uint64_t narrow(jiffies_t j) const
@@ -61,6 +65,13 @@ enum class verdict : std::uint8_t {
 	simulated_only,	// a simulated expiry no recorded one claimed
 };
 const char *verdict_name(verdict v);
+
+// A `late` verdict whose simulated jiffy is the recorded one: the timer was
+// still pending and the engine expired it there (it leaves the wheel now).
+inline bool expired_by_replay(verdict v, jiffies_t recorded, jiffies_t simulated)
+{
+	return v == verdict::late && simulated == recorded;
+}
 
 class replay_sink {
 public:

@@ -1,29 +1,9 @@
 #include "sim/output/expiry_log.h"
 
-#include <charconv>
-
 #include "sim/output/csv.h"
+#include "sim/output/number_text.h"
 
 namespace timersim {
-
-namespace {
-
-void append_number(std::string &out, std::uint64_t v)
-{
-	char buf[24];
-	auto res = std::to_chars(buf, buf + sizeof buf, v);
-	out.append(buf, res.ptr);
-}
-
-void append_hex(std::string &out, std::uint64_t v)
-{
-	char buf[24];
-	auto res = std::to_chars(buf, buf + sizeof buf, v, 16);
-	out += "0x";
-	out.append(buf, res.ptr);
-}
-
-}  // namespace
 
 expiry_log::expiry_log(output_file &out) : out_(out)
 {

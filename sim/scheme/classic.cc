@@ -21,6 +21,7 @@
 #include "kernel/classic_wheel.h"
 #include "sim/core/errors.h"
 #include "sim/scheme/classic.h"
+#include "sim/scheme/wheel_inspect.h"
 #include "sim/trace/event.h"
 
 namespace timersim {
@@ -76,7 +77,7 @@ struct forwarding_observer {
 void no_callback(unsigned long) {}
 
 template <class Geometry, class Word, kernel::slot_order Order>
-class classic_scheme final : public scheme {
+class classic_scheme final : public scheme, public wheel_inspection {
 	using config = kernel::wheel_config<Geometry, Word, Order, forwarding_observer>;
 	using base_t = kernel::tvec_base<config>;
 	using timer_t = kernel::timer_list<config>;
@@ -182,6 +183,16 @@ public:
 	std::uint64_t peak_memory_bytes() const override
 	{
 		return bases_.size() * sizeof(base_t) + peak_timers_ * sizeof(timer_t);
+	}
+
+	std::vector<wheel_base_state> inspect(unsigned cpu) const override
+	{
+		return {inspect::classic_base(bases_.at(cpu)->wheel)};
+	}
+
+	wheel_place place(timer_id id) const override
+	{
+		return id < timers_.size() ? inspect::classic_place(timers_[id]) : wheel_place{};
 	}
 
 private:

@@ -52,6 +52,7 @@
 #include "sim/core/errors.h"
 #include "sim/scheme/params.h"
 #include "sim/scheme/factories.h"
+#include "sim/scheme/wheel_inspect.h"
 #include "sim/trace/event.h"
 
 namespace timersim {
@@ -62,6 +63,7 @@ struct v48_hooks {
 	scheme_observer *sink = nullptr;
 	cost_counters *costs = nullptr;
 	std::uint64_t *pending = nullptr;	// this CPU's pending count
+	std::vector<std::uint64_t> *bucket_expiry = nullptr;	// per timer, for inspection
 	unsigned cpu = 0;
 	jiffies_t jiffy = 0;	// the jiffy being processed, widened
 };
@@ -71,9 +73,10 @@ struct forwarding_observer {
 	v48_hooks *hooks = nullptr;
 
 	template <class Word>
-	void enqueued(const Timer &t, unsigned level, Word)
+	void enqueued(const Timer &t, unsigned level, Word bucket_expiry)
 	{
 		hooks->costs->insertions++;
+		(*hooks->bucket_expiry)[t.data] = bucket_expiry;
 		hooks->sink->enqueued(static_cast<timer_id>(t.data), level + 1);
 	}
 	void visited(unsigned buckets) { hooks->costs->slot_visits += buckets; }
@@ -89,7 +92,7 @@ struct forwarding_observer {
 };
 
 template <class Geometry, class Word>
-class v48_scheme final : public scheme {
+class v48_scheme final : public scheme, public wheel_inspection {
 	using config = kernel::v48::wheel_config<Geometry, Word, forwarding_observer>;
 	using bases_t = kernel::v48::cpu_bases<config>;
 	using base_t = kernel::v48::timer_base<config>;
@@ -130,13 +133,14 @@ public:
 	{
 		cpus_.clear();
 		timers_.clear();
+		bucket_expiry_.clear();
 		global_fires_.clear();
 		costs_ = {};
 		peak_timers_ = 0;
 		for (unsigned cpu = 0; cpu < ncpus; cpu++) {
 			auto s = std::make_unique<cpu_state>();
 			kernel::v48::init_cpu_bases(s->bases, cpu, static_cast<Word>(start));
-			s->hooks = {obs, &costs_, &s->pending, cpu, start};
+			s->hooks = {obs, &costs_, &s->pending, &bucket_expiry_, cpu, start};
 			for (auto &b : s->bases.base)
 				b.observer.hooks = &s->hooks;
 			s->clock = start;
@@ -239,6 +243,23 @@ public:
 	std::uint64_t peak_memory_bytes() const override
 	{
 		return cpus_.size() * sizeof(bases_t) + peak_timers_ * sizeof(timer_t);
+	}
+
+	std::vector<wheel_base_state> inspect(unsigned cpu) const override
+	{
+		std::vector<wheel_base_state> out;
+		for (const base_t &b : cpus_.at(cpu)->bases.base)
+			out.push_back(inspect::v48_base(b, [&](const timer_t &t) { return bucket_expiry_[t.data]; }));
+		return out;
+	}
+
+	wheel_place place(timer_id id) const override
+	{
+		if (id >= timers_.size())
+			return {};
+		wheel_place p = inspect::v48_place(timers_[id]);
+		p.bucket_expiry = bucket_expiry_[id];
+		return p;
 	}
 
 private:
@@ -351,6 +372,7 @@ private:
 		while (timers_.size() <= id) {
 			timers_.emplace_back();
 			kernel::v48::init_timer(&timers_.back(), timers_.size() - 1);
+			bucket_expiry_.push_back(0);
 		}
 		if (timers_.size() > peak_timers_)
 			peak_timers_ = timers_.size();
@@ -364,6 +386,7 @@ private:
 	std::set<jiffies_t> global_fires_;	// jiffies at which global timers fired
 	std::vector<std::unique_ptr<cpu_state>> cpus_;
 	std::deque<timer_t> timers_;	// deque: growing keeps addresses stable
+	std::vector<std::uint64_t> bucket_expiry_;	// per timer: its bucket's expiry
 	std::uint64_t peak_timers_ = 0;
 	cost_counters costs_;
 };

@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""Loads a `timersim view` page in Debian's headless Chromium and steps it.
+
+Drives the browser over the DevTools protocol on a pipe
+(--remote-debugging-pipe: JSON messages separated by NUL bytes on file
+descriptors 3 and 4), with the standard library only. It loads the page,
+collects console errors and uncaught exceptions, then for each requested
+frame of a CPU calls the page's own handle (window.timersimView.goTo) and
+reads back what the page shows: the timers listed in every slot, and the
+slots marked as each level's index. Optionally clicks a slot and reads the
+list it shows, and saves a screenshot.
+
+Usage: view-browser-check.py PAGE.html --cpu N --frames 0,1,5 [--screenshot OUT.png]
+                             [--click-first-slot] [--worst]
+Prints one JSON document: {errors, frames: [{cpu, frame, jiffy, slots, indexes}],
+worst: {...}, clicked: [...]}. Exit status 0 when the page loaded; the
+caller judges the contents. Fails (status 1) when Chromium cannot start.
+"""
+import argparse
+import base64
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-extensions", "--disable-default-apps", "--mute-audio",
+    "--remote-debugging-pipe",
+]
+
+
+class Browser:
+    def __init__(self, binary):
+        self.profile = tempfile.mkdtemp(prefix="timersim-chromium-")
+        to_child_r, self.to_child = os.pipe()
+        self.from_child, from_child_w = os.pipe()
+
+        def wire():
+            # The child reads commands on fd 3 and writes replies on fd 4
+            # (copied high first, in case a pipe end already is 3 or 4).
+            r, w = os.dup(to_child_r), os.dup(from_child_w)
+            os.dup2(r, 3)
+            os.dup2(w, 4)
+
+        self.proc = subprocess.Popen(
+            [binary] + CHROMIUM_FLAGS + ["--user-data-dir=" + self.profile, "about:blank"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            preexec_fn=wire, close_fds=False)
+        os.close(to_child_r)
+        os.close(from_child_w)
+        self.buf = b""
+        self.next_id = 0
+        self.events = []
+
+    def send(self, method, params=None, session=None, timeout=20):
+        self.next_id += 1
+        msg = {"id": self.next_id, "method": method, "params": params or {}}
+        if session:
+            msg["sessionId"] = session
+        os.write(self.to_child, json.dumps(msg).encode() + b"\0")
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            reply = self.read(deadline)
+            if reply is None:
+                break
+            if reply.get("id") == self.next_id:
+                if "error" in reply:
+                    raise RuntimeError("%s: %s" % (method, reply["error"]))
+                return reply.get("result", {})
+            self.events.append(reply)
+        raise RuntimeError("%s: no reply from Chromium" % method)
+
+    def read(self, deadline):
+        while b"\0" not in self.buf:
+            if time.time() > deadline:
+                return None
+            chunk = os.read(self.from_child, 1 << 20)
+            if not chunk:
+                return None
+            self.buf += chunk
+        msg, self.buf = self.buf.split(b"\0", 1)
+        return json.loads(msg)
+
+    def wait_event(self, method, timeout=20):
+        deadline = time.time() + timeout
+        for i, e in enumerate(self.events):
+            if e.get("method") == method:
+                return self.events.pop(i)
+        while time.time() < deadline:
+            e = self.read(deadline)
+            if e is None:
+                break
+            if e.get("method") == method:
+                return e
+            self.events.append(e)
+        raise RuntimeError("no %s from Chromium" % method)
+
+    def close(self):
+        try:
+            self.send("Browser.close", timeout=5)
+        except Exception:
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def errors_in(events):
+    out = []
+    for e in events:
+        m, p = e.get("method"), e.get("params", {})
+        if m == "Runtime.exceptionThrown":
+            d = p.get("exceptionDetails", {})
+            out.append("exception: " + d.get("exception", {}).get("description", d.get("text", "?")))
+        elif m == "Runtime.consoleAPICalled" and p.get("type") in ("error", "assert"):
+            out.append("console.%s: %s" % (p["type"], " ".join(
+                str(a.get("value", a.get("description", ""))) for a in p.get("args", []))))
+        elif m == "Log.entryAdded" and p.get("entry", {}).get("level") == "error":
+            out.append("log: " + p["entry"].get("text", ""))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("page")
+    ap.add_argument("--cpu", type=int, default=0)
+    ap.add_argument("--frames", default="0")
+    ap.add_argument("--screenshot")
+    ap.add_argument("--click-first-slot", action="store_true")
+    ap.add_argument("--worst", action="store_true")
+    ap.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+    args = ap.parse_args()
+
+    browser = Browser(args.chromium)
+    try:
+        target = browser.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        session = browser.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        for domain in ("Page", "Runtime", "Log"):
+            browser.send(domain + ".enable", session=session)
+        browser.send("Emulation.setDeviceMetricsOverride",
+                     {"width": 1560, "height": 1100, "deviceScaleFactor": 1, "mobile": False}, session=session)
+        browser.send("Page.navigate", {"url": "file://" + os.path.abspath(args.page)}, session=session)
+        browser.wait_event("Page.loadEventFired")
+
+        def js(expr):
+            r = browser.send("Runtime.evaluate", {"expression": expr, "returnByValue": True}, session=session)
+            if "exceptionDetails" in r:
+                raise RuntimeError("page script failed: " + json.dumps(r["exceptionDetails"])[:500])
+            return r["result"].get("value")
+
+        out = {"frames": [], "count": js("window.timersimView ? window.timersimView.frames(%d) : -1" % args.cpu)}
+        if args.worst:
+            js("window.timersimView.worst()")
+            out["worst"] = js("window.timersimView.info()")
+        for k in [int(f) for f in args.frames.split(",") if f != ""]:
+            js("window.timersimView.goTo(%d, %d)" % (args.cpu, k))
+            info = js("window.timersimView.info()")
+            info["slots"] = js("window.timersimView.shown()")
+            info["indexes"] = js("window.timersimView.indexes()")
+            out["frames"].append(info)
+        if args.click_first_slot:
+            out["clicked"] = js("""(() => {
+                const c = document.querySelector('#wheel .cell[data-timers]:not([data-timers=""])');
+                if (!c) return [];
+                c.click();
+                return Array.from(document.querySelectorAll('#slot-timers li')).map((li) => ({
+                    timer: Number(li.getAttribute('data-timer')), text: li.textContent}));
+            })()""")
+        if args.screenshot:
+            shot = browser.send("Page.captureScreenshot", {"format": "png"}, session=session)
+            with open(args.screenshot, "wb") as f:
+                f.write(base64.b64decode(shot["data"]))
+        time.sleep(0.2)
+        browser.send("Runtime.evaluate", {"expression": "1"}, session=session)
+        out["errors"] = errors_in(browser.events)
+        print(json.dumps(out))
+    finally:
+        browser.close()
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except Exception as e:  # a browser that cannot start or answer
+        print("view-browser-check: %s" % e, file=sys.stderr)
+        sys.exit(1)

@@ -1,0 +1,286 @@
+#include "sim/output/perfetto.h"
+
+#include <algorithm>
+
+#include "sim/output/json_text.h"
+#include "sim/output/number_text.h"
+
+namespace timersim {
+
+namespace {
+
+const char *ending_name(std::uint64_t how)
+{
+	static const char *const names[] = {"expired", "canceled", "rearmed", "pending at end"};
+	return how < 4 ? names[how] : "?";
+}
+
+}  // namespace
+
+perfetto_trace::perfetto_trace(output_file &out) : out_(out)
+{
+}
+
+void perfetto_trace::begin(const replay_setup &setup)
+{
+	setup_ = &setup;
+	pending_.begin(setup);
+	armings_.clear();
+	events_.clear();
+	samples_.clear();
+	last_sample_.assign(setup.cpus, std::vector<std::uint64_t>(pending_.levels() + 1, 0));
+	tick_moves_.assign(setup.cpus, 0);
+	last_moves_.assign(setup.cpus, 0);
+	tick_jiffy_.assign(setup.cpus, setup.start);
+	tick_open_.assign(setup.cpus, false);
+	last_jiffy_ = setup.start;
+}
+
+void perfetto_trace::push(event e)
+{
+	e.seq = events_.size();
+	last_jiffy_ = std::max(last_jiffy_, e.jiffy);
+	events_.push_back(e);
+}
+
+std::uint32_t perfetto_trace::name_of(const timer_ref &t)
+{
+	if (!t.name.empty())
+		return names_.intern(t.name);
+	std::string addr;
+	append_hex(addr, t.ptr);
+	return names_.intern(addr);
+}
+
+void perfetto_trace::close_arming(const timer_ref &t, jiffies_t jiffy, ending how, std::uint64_t late)
+{
+	if (armings_.size() <= t.id)
+		armings_.resize(std::size_t{t.id} + 1);
+	arming_state &a = armings_[t.id];
+	if (!a.arming)
+		return;
+	push({jiffy, 0, a.arming, late, static_cast<std::uint64_t>(how), a.cpu, a.name, 0, kind::end});
+	a.arming = 0;
+}
+
+void perfetto_trace::started(const timer_ref &t, unsigned cpu, jiffies_t now, jiffies_t expires,
+			     unsigned level, bool rearm)
+{
+	pending_.started(t, cpu, level);
+	if (rearm)
+		close_arming(t, now, ending::rearmed, 0);
+	if (armings_.size() <= t.id)
+		armings_.resize(std::size_t{t.id} + 1);
+	arming_state &a = armings_[t.id];
+	a.arming = next_arming_++;
+	a.cpu = cpu;
+	a.name = name_of(t);
+	a.expires = expires;
+	unsigned placed = pending_.where(t.id).level ? pending_.where(t.id).level : level;
+	push({now, 0, a.arming, t.ptr, setup_->narrow(expires), cpu, a.name, placed, kind::begin});
+}
+
+void perfetto_trace::canceled(const timer_ref &t, unsigned, jiffies_t now)
+{
+	pending_.removed(t);
+	close_arming(t, now, ending::canceled, 0);
+}
+
+void perfetto_trace::expired(const timer_ref &t, unsigned, jiffies_t jiffy, jiffies_t expires)
+{
+	pending_.removed(t);
+	close_arming(t, jiffy, ending::expired, jiffy > expires ? jiffy - expires : 0);
+}
+
+void perfetto_trace::fidelity(const timer_ref &t, unsigned cpu, jiffies_t recorded,
+			      jiffies_t simulated, verdict v)
+{
+	if (v == verdict::early || v == verdict::late || v == verdict::unmatched)
+		push({recorded, 0, 0, t.ptr, static_cast<std::uint64_t>(v), cpu, name_of(t), 0,
+		      kind::miss});
+	if (expired_by_replay(v, recorded, simulated)) {
+		pending_.removed(t);
+		std::uint64_t expires = t.id < armings_.size() ? armings_[t.id].expires : recorded;
+		close_arming(t, recorded, ending::expired, recorded > expires ? recorded - expires : 0);
+	}
+}
+
+// Counters are sampled where they change: a sample holds until the next.
+void perfetto_trace::sample(unsigned cpu, jiffies_t jiffy)
+{
+	const std::vector<std::uint64_t> &now = pending_.of(cpu);
+	if (now == last_sample_[cpu])
+		return;
+	last_sample_[cpu] = now;
+	push({jiffy, 0, 0, 0, 0, cpu, 0, static_cast<std::uint32_t>(samples_.size()), kind::pending});
+	samples_.push_back(now);
+}
+
+void perfetto_trace::close_tick(unsigned cpu)
+{
+	if (!tick_open_[cpu])
+		return;
+	tick_open_[cpu] = false;
+	if (tick_moves_[cpu] == last_moves_[cpu])
+		return;
+	last_moves_[cpu] = tick_moves_[cpu];
+	push({tick_jiffy_[cpu], 0, 0, tick_moves_[cpu], 0, cpu, 0, 0, kind::moves});
+}
+
+void perfetto_trace::tick(unsigned cpu, jiffies_t jiffy)
+{
+	close_tick(cpu);
+	sample(cpu, jiffy);
+	tick_open_[cpu] = true;
+	tick_moves_[cpu] = 0;
+	tick_jiffy_[cpu] = jiffy;
+}
+
+void perfetto_trace::idle_ticks(unsigned cpu, jiffies_t first, std::uint64_t)
+{
+	close_tick(cpu);
+	sample(cpu, first);
+	if (last_moves_[cpu]) {
+		last_moves_[cpu] = 0;
+		push({first, 0, 0, 0, 0, cpu, 0, 0, kind::moves});
+	}
+}
+
+// Only cascades that moved something: the empty ones are every tv1 wrap.
+void perfetto_trace::cascaded(unsigned cpu, jiffies_t jiffy, unsigned level, std::uint32_t count)
+{
+	if (!count)
+		return;
+	std::uint32_t name = names_.intern(level && level <= setup_->level_names.size()
+						   ? setup_->level_names[level - 1]
+						   : "level " + std::to_string(level));
+	push({jiffy, 0, 0, count, 0, cpu, name, level, kind::cascade});
+}
+
+void perfetto_trace::moved(const timer_ref &t, unsigned cpu, jiffies_t, unsigned)
+{
+	pending_.moved(t);
+	tick_moves_[cpu]++;
+}
+
+void perfetto_trace::render(const event &e, double ts, std::string &out) const
+{
+	std::string name = json_string(names_.size() > e.name ? names_.name(e.name) : "");
+	out += "{\"pid\":";
+	append_number(out, e.cpu + 1u);
+	out += ",\"tid\":1,\"ts\":";
+	append_fixed(out, ts, 3);
+	switch (e.what) {
+	case kind::begin:
+	case kind::end:
+		out += e.what == kind::begin ? ",\"ph\":\"b\"" : ",\"ph\":\"e\"";
+		out += ",\"cat\":\"timer\",\"id\":\"";
+		append_hex(out, e.arming);
+		out += "\",\"name\":" + name + ",\"args\":{";
+		if (e.what == kind::begin) {
+			out += "\"timer\":\"";
+			append_hex(out, e.a);
+			out += "\",\"expires\":";
+			append_number(out, e.b);
+			if (e.level && e.level <= setup_->level_names.size())
+				out += ",\"level\":" + json_string(setup_->level_names[e.level - 1]);
+		} else {
+			out += "\"how\":\"";
+			out += ending_name(e.b);
+			out += "\",\"late\":";
+			append_number(out, e.a);
+		}
+		out += "}}";
+		break;
+	case kind::cascade:
+		out += ",\"ph\":\"i\",\"s\":\"t\",\"cat\":\"cascade\",\"name\":\"cascade " +
+		       name.substr(1) + ",\"args\":{\"level\":" + name + ",\"count\":";
+		append_number(out, e.a);
+		out += "}}";
+		break;
+	case kind::miss:
+		out += ",\"ph\":\"i\",\"s\":\"t\",\"cat\":\"fidelity\",\"name\":\"";
+		out += verdict_name(static_cast<verdict>(e.b));
+		out += " expiry\",\"args\":{\"timer\":\"";
+		append_hex(out, e.a);
+		out += "\",\"function\":" + name + "}}";
+		break;
+	case kind::pending: {
+		out += ",\"ph\":\"C\",\"name\":\"pending\",\"args\":{";
+		const std::vector<std::uint64_t> &s = samples_[e.level];
+		if (!pending_.levels()) {
+			out += "\"all\":";
+			append_number(out, s[0]);
+		}
+		for (unsigned l = 1; l <= pending_.levels(); l++) {
+			if (l > 1)
+				out += ',';
+			out += json_string(setup_->level_names[l - 1]) + ":";
+			append_number(out, s[l]);
+		}
+		out += "}}";
+		break;
+	}
+	case kind::moves:
+		out += ",\"ph\":\"C\",\"name\":\"moves per tick\",\"args\":{\"moves\":";
+		append_number(out, e.a);
+		out += "}}";
+		break;
+	}
+}
+
+void perfetto_trace::end(const replay_report &)
+{
+	for (unsigned cpu = 0; cpu < tick_open_.size(); cpu++)
+		close_tick(cpu);
+	jiffies_t last = last_jiffy_;
+	for (const arming_state &a : armings_)
+		if (a.arming)
+			events_.push_back({last, events_.size(), a.arming, 0,
+					   static_cast<std::uint64_t>(ending::pending_at_end), a.cpu, a.name,
+					   0, kind::end});
+	std::sort(events_.begin(), events_.end(), [](const event &x, const event &y) {
+		if (x.cpu != y.cpu)
+			return x.cpu < y.cpu;
+		if (x.jiffy != y.jiffy)
+			return x.jiffy < y.jiffy;
+		return x.seq < y.seq;
+	});
+
+	std::string buf = "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"trace\":" +
+			  json_string(setup_->path) + ",\"scheme\":" + json_string(setup_->scheme) +
+			  ",\"hz\":" + std::to_string(setup_->hz) + "},\n\"traceEvents\":[\n";
+	for (unsigned cpu = 0; cpu < setup_->cpus; cpu++) {
+		std::string pid = std::to_string(cpu + 1);
+		buf += "{\"ph\":\"M\",\"pid\":" + pid + ",\"tid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"CPU " +
+		       std::to_string(cpu) + "\"}},\n";
+		buf += "{\"ph\":\"M\",\"pid\":" + pid + ",\"tid\":1,\"name\":\"process_sort_index\",\"args\":{\"sort_index\":" +
+		       std::to_string(cpu) + "}},\n";
+		buf += "{\"ph\":\"M\",\"pid\":" + pid + ",\"tid\":1,\"name\":\"thread_name\",\"args\":{\"name\":\"softirq\"}}";
+		buf += cpu + 1 < setup_->cpus || !events_.empty() ? ",\n" : "\n";
+	}
+	// A CPU's timestamps never go back, even where the trace clock's
+	// steps of 1/HZ overshoot its next anchor.
+	double ts_floor = 0;
+	unsigned floor_cpu = ~0u;
+	for (std::size_t i = 0; i < events_.size(); i++) {
+		const event &e = events_[i];
+		if (e.cpu != floor_cpu) {
+			floor_cpu = e.cpu;
+			ts_floor = 0;
+		}
+		double ts = std::max(setup_->seconds(e.jiffy) * 1e6, ts_floor);
+		ts_floor = ts;
+		render(e, ts, buf);
+		buf += i + 1 < events_.size() ? ",\n" : "\n";
+		if (buf.size() >= (1u << 16)) {
+			out_.write(buf);
+			buf.clear();
+		}
+	}
+	buf += "]}\n";
+	out_.write(buf);
+	events_.clear();
+}
+
+}  // namespace timersim

@@ -1,0 +1,93 @@
+// --perfetto FILE.json: the replay as Chrome trace event JSON, which
+// ui.perfetto.dev and chrome://tracing open.
+//
+//   one process per CPU ("CPU 0", pid cpu + 1), holding
+//     - each arming of a timer as an async slice ("b"/"e", cat "timer",
+//       one id per arming), named by its callback, from the start to its
+//       expiry, cancel or re-arm (args: timer, expires, level; the end
+//       says how it ended); armings still pending at the end close at the
+//       last jiffy with how = "pending at end"
+//     - on its "softirq" thread (tid 1): each cascade as an instant with
+//       its level and count, fidelity misses (early, late, unmatched) as
+//       instants
+//     - counter tracks "pending" (timers per wheel level, or all of them)
+//       and "moves per tick", sampled at the ticks where they change
+//
+// Timestamps are trace microseconds of the jiffies (3 decimals), never
+// decreasing on a CPU's tracks: events are buffered and written sorted by
+// CPU and jiffy when the replay ends (about 40 bytes of memory per event).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/core/interner.h"
+#include "sim/core/replay_sink.h"
+#include "sim/output/output_file.h"
+#include "sim/output/pending_levels.h"
+
+namespace timersim {
+
+class perfetto_trace final : public replay_sink {
+public:
+	explicit perfetto_trace(output_file &out);
+
+	void begin(const replay_setup &setup) override;
+	void started(const timer_ref &t, unsigned cpu, jiffies_t now, jiffies_t expires,
+		     unsigned level, bool rearm) override;
+	void canceled(const timer_ref &t, unsigned cpu, jiffies_t now) override;
+	void tick(unsigned cpu, jiffies_t jiffy) override;
+	void idle_ticks(unsigned cpu, jiffies_t first, std::uint64_t count) override;
+	void cascaded(unsigned cpu, jiffies_t jiffy, unsigned level, std::uint32_t count) override;
+	void moved(const timer_ref &t, unsigned cpu, jiffies_t jiffy, unsigned from_level) override;
+	void expired(const timer_ref &t, unsigned cpu, jiffies_t jiffy, jiffies_t expires) override;
+	void fidelity(const timer_ref &t, unsigned cpu, jiffies_t recorded, jiffies_t simulated,
+		      verdict v) override;
+	void end(const replay_report &report) override;
+
+private:
+	enum class kind : std::uint8_t { begin, end, cascade, miss, pending, moves };
+	enum class ending : std::uint8_t { expired, canceled, rearmed, pending_at_end };
+	struct event {
+		jiffies_t jiffy;
+		std::uint64_t seq;		// emission order, for ties
+		std::uint64_t arming;		// begin/end: the slice id
+		std::uint64_t a;		// begin: timer address; end: lateness; cascade: count;
+					// miss: timer address; moves: the count
+		std::uint64_t b;		// begin: expires; end: ending; miss: verdict
+		std::uint32_t cpu;
+		std::uint32_t name;		// interned: callback, or level for a cascade
+		std::uint32_t level;		// begin: level; pending: sample index
+		kind what;
+	};
+	struct arming_state {
+		std::uint64_t arming = 0;	// 0: not armed
+		jiffies_t expires = 0;
+		std::uint32_t cpu = 0;
+		std::uint32_t name = 0;
+	};
+
+	void push(event e);
+	void close_arming(const timer_ref &t, jiffies_t jiffy, ending how, std::uint64_t late);
+	std::uint32_t name_of(const timer_ref &t);
+	void sample(unsigned cpu, jiffies_t jiffy);
+	void close_tick(unsigned cpu);
+	void render(const event &e, double ts, std::string &out) const;
+
+	output_file &out_;
+	const replay_setup *setup_ = nullptr;
+	pending_levels pending_;
+	interner names_;
+	std::vector<event> events_;
+	std::vector<arming_state> armings_;	// per timer
+	std::uint64_t next_arming_ = 1;
+	std::vector<std::vector<std::uint64_t>> samples_;	// pending counts as sampled
+	std::vector<std::vector<std::uint64_t>> last_sample_;	// per CPU
+	std::vector<std::uint64_t> tick_moves_, last_moves_;	// per CPU
+	std::vector<jiffies_t> tick_jiffy_;
+	std::vector<bool> tick_open_;
+	jiffies_t last_jiffy_ = 0;
+};
+
+}  // namespace timersim

@@ -1,0 +1,214 @@
+#include "sim/output/timeline.h"
+
+#include <charconv>
+
+#include "sim/core/errors.h"
+#include "sim/output/number_text.h"
+
+namespace timersim {
+
+timeline_interval timeline_interval::parse(std::string_view spec)
+{
+	timeline_interval iv;
+	auto bad = [&](const char *why) {
+		return usage_error("--interval " + std::string(spec) + ": " + why +
+				   " (a number of jiffies, or a duration like 10ms or 2s)");
+	};
+	const char *end = spec.data() + spec.size();
+	auto [p, ec] = std::from_chars(spec.data(), end, iv.value);
+	if (ec != std::errc() || p == spec.data())
+		throw bad("not a number");
+	std::string_view unit(p, static_cast<std::size_t>(end - p));
+	if (unit.empty() || unit == "j")
+		iv.unit = jiffies;
+	else if (unit == "ms")
+		iv.unit = ms;
+	else if (unit == "s")
+		iv.unit = s;
+	else
+		throw bad("unknown unit");
+	if (!iv.value)
+		throw bad("must be positive");
+	return iv;
+}
+
+std::uint64_t timeline_interval::jiffies_at(unsigned hz) const
+{
+	std::uint64_t j = unit == jiffies ? value : unit == s ? value * hz : value * hz / 1000;
+	if (value && !j)
+		throw usage_error("--interval " + std::to_string(value) + "ms is shorter than a jiffy at HZ " +
+				  std::to_string(hz));
+	return j;
+}
+
+timeline::timeline(output_file &out, timeline_interval interval) : out_(out), spec_(interval)
+{
+}
+
+void timeline::begin(const replay_setup &setup)
+{
+	setup_ = &setup;
+	interval_ = spec_.jiffies_at(setup.hz);
+	pending_.begin(setup);
+	open_.assign(setup.cpus, row{});
+	for (row &r : open_)
+		r.jiffy = setup.start;
+	buf_ = "cpu,jiffy,seconds,ticks,pending";
+	for (unsigned l = 1; l <= pending_.levels(); l++)
+		buf_ += ",pending_" + setup.level_names[l - 1];
+	buf_ += ",enqueued,moved,cascades,expired,canceled\n";
+}
+
+timeline::row &timeline::at(unsigned cpu, jiffies_t jiffy)
+{
+	if (!interval_)
+		return open_[cpu];
+	jiffies_t start = setup_->start;
+	jiffies_t first = jiffy > start ? start + (jiffy - start) / interval_ * interval_ : start;
+	row &r = intervals_[{first, cpu}];
+	r.jiffy = first;
+	return r;
+}
+
+void timeline::write(unsigned cpu, const row &r)
+{
+	append_number(buf_, cpu);
+	buf_ += ',';
+	append_number(buf_, setup_->narrow(r.jiffy));
+	buf_ += ',';
+	append_fixed(buf_, setup_->seconds(r.jiffy), 6);
+	buf_ += ',';
+	append_number(buf_, r.ticks);
+	for (std::size_t l = 0; l <= pending_.levels(); l++) {
+		buf_ += ',';
+		append_number(buf_, l < r.pending.size() ? r.pending[l] : 0);
+	}
+	for (std::uint64_t v : {r.enqueued, r.moved, r.cascades, r.expired, r.canceled}) {
+		buf_ += ',';
+		append_number(buf_, v);
+	}
+	buf_ += '\n';
+	flush_if_full();
+}
+
+void timeline::flush_if_full()
+{
+	if (buf_.size() >= (1u << 16)) {
+		out_.write(buf_);
+		buf_.clear();
+	}
+}
+
+// Per tick: the base's row ends where its next tick (or idle stretch) begins.
+void timeline::close(unsigned cpu)
+{
+	row &r = open_[cpu];
+	if (!r.empty()) {
+		r.pending = pending_.of(cpu);
+		write(cpu, r);
+	}
+	r = row{};
+}
+
+void timeline::started(const timer_ref &t, unsigned cpu, jiffies_t now, jiffies_t, unsigned level,
+		       bool)
+{
+	pending_.started(t, cpu, level);
+	row &r = at(cpu, now);
+	r.enqueued++;
+	if (interval_)
+		r.pending = pending_.of(cpu);
+}
+
+void timeline::canceled(const timer_ref &t, unsigned cpu, jiffies_t now)
+{
+	pending_.removed(t);
+	row &r = at(cpu, now);
+	r.canceled++;
+	if (interval_)
+		r.pending = pending_.of(cpu);
+}
+
+void timeline::tick(unsigned cpu, jiffies_t jiffy)
+{
+	if (!interval_) {
+		close(cpu);
+		open_[cpu].jiffy = jiffy;
+	}
+	row &r = at(cpu, jiffy);
+	r.ticks++;
+	if (interval_)
+		r.pending = pending_.of(cpu);
+}
+
+void timeline::idle_ticks(unsigned cpu, jiffies_t first, std::uint64_t count)
+{
+	idle_cpu_ = cpu;
+	idle_first_ = first;
+	if (!interval_) {
+		close(cpu);
+		open_[cpu].jiffy = first;
+	}
+	row &r = at(cpu, first);
+	r.ticks += count;
+	r.pending = pending_.of(cpu);
+	if (!interval_) {
+		close(cpu);
+		open_[cpu].jiffy = first + count;
+	}
+}
+
+void timeline::cascaded(unsigned cpu, jiffies_t jiffy, unsigned, std::uint32_t)
+{
+	at(cpu, jiffy).cascades++;
+}
+
+// Made during an idle stretch, which names no CPU here: counted on the
+// CPU of the latest one.
+void timeline::empty_cascades(unsigned, std::uint64_t calls)
+{
+	at(idle_cpu_, idle_first_).cascades += calls;
+}
+
+void timeline::moved(const timer_ref &t, unsigned cpu, jiffies_t jiffy, unsigned)
+{
+	pending_.moved(t);
+	row &r = at(cpu, jiffy);
+	r.moved++;
+	if (interval_)
+		r.pending = pending_.of(cpu);
+}
+
+void timeline::expired(const timer_ref &t, unsigned cpu, jiffies_t jiffy, jiffies_t)
+{
+	pending_.removed(t);
+	row &r = at(cpu, jiffy);
+	r.expired++;
+	if (interval_)
+		r.pending = pending_.of(cpu);
+}
+
+void timeline::fidelity(const timer_ref &t, unsigned cpu, jiffies_t recorded, jiffies_t simulated,
+			verdict v)
+{
+	if (!expired_by_replay(v, recorded, simulated))
+		return;
+	pending_.removed(t);
+	row &r = at(cpu, recorded);
+	r.expired++;
+	if (interval_)
+		r.pending = pending_.of(cpu);
+}
+
+void timeline::end(const replay_report &)
+{
+	if (!interval_)
+		for (unsigned cpu = 0; cpu < open_.size(); cpu++)
+			close(cpu);
+	for (const auto &[key, r] : intervals_)
+		write(key.second, r);
+	out_.write(buf_);
+	buf_.clear();
+}
+
+}  // namespace timersim

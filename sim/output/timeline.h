@@ -1,0 +1,105 @@
+// --timeline FILE.csv: what each base did over time, for pandas and
+// spreadsheets. One row per CPU and tick, or with --interval one row per
+// CPU and interval:
+//
+//   cpu,jiffy,seconds,ticks,pending,pending_tv1,...,pending_tv5,enqueued,moved,cascades,expired,canceled
+//   0,4295133440,964.721000,1,31,27,4,0,0,0,0,4,2,1,0
+//
+//   cpu        the base
+//   jiffy      the tick's jiffy (with --interval: the interval's first
+//              jiffy), as the kernel prints jiffies
+//   seconds    the trace second of that jiffy (6 decimals)
+//   ticks      jiffies processed: 1 for a tick; an idle stretch the scheme
+//              skipped in one step is one row with its length here (never
+//              one row per idle jiffy)
+//   pending    timers pending on the base at the end of the row;
+//              pending_<level>: of them, on each wheel level (only for
+//              schemes whose slots can be read: classic, v48)
+//   enqueued   starts and re-arms queued on the base
+//   moved      timers re-inserted by cascades
+//   cascades   cascade calls, those that found their slot empty too
+//   expired    expiries, with those the replay forced at a recorded late one
+//   canceled   del_timer of a pending timer
+//
+// Per tick, a row covers the tick and what happened on the base until its
+// next tick (the first row also what came before); rows come in simulation
+// order. Per interval, a row holds every event whose jiffy lies in
+// [jiffy, jiffy + interval) (an idle stretch counts where it begins);
+// intervals without any event have no row; rows are sorted by jiffy, then
+// cpu. Integers except `seconds`; RFC 4180 quoting is never needed.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "sim/core/replay_sink.h"
+#include "sim/output/output_file.h"
+#include "sim/output/pending_levels.h"
+
+namespace timersim {
+
+// --interval as given: a count of jiffies ("250", "250j") or a duration
+// ("10ms", "2s") that becomes jiffies once HZ is known.
+struct timeline_interval {
+	std::uint64_t value = 0;	// 0: a row per tick
+	enum unit_kind : std::uint8_t { jiffies, ms, s } unit = jiffies;
+
+	// Throws usage_error naming --interval for a bad spec.
+	static timeline_interval parse(std::string_view spec);
+	// In jiffies at `hz`; usage_error when shorter than one jiffy.
+	std::uint64_t jiffies_at(unsigned hz) const;
+};
+
+class timeline final : public replay_sink {
+public:
+	timeline(output_file &out, timeline_interval interval = {});
+
+	void begin(const replay_setup &setup) override;
+	void started(const timer_ref &t, unsigned cpu, jiffies_t now, jiffies_t expires,
+		     unsigned level, bool rearm) override;
+	void canceled(const timer_ref &t, unsigned cpu, jiffies_t now) override;
+	void tick(unsigned cpu, jiffies_t jiffy) override;
+	void idle_ticks(unsigned cpu, jiffies_t first, std::uint64_t count) override;
+	void cascaded(unsigned cpu, jiffies_t jiffy, unsigned level, std::uint32_t count) override;
+	void empty_cascades(unsigned level, std::uint64_t calls) override;
+	void moved(const timer_ref &t, unsigned cpu, jiffies_t jiffy, unsigned from_level) override;
+	void expired(const timer_ref &t, unsigned cpu, jiffies_t jiffy, jiffies_t expires) override;
+	void fidelity(const timer_ref &t, unsigned cpu, jiffies_t recorded, jiffies_t simulated,
+		      verdict v) override;
+	void end(const replay_report &report) override;
+
+private:
+	struct row {
+		jiffies_t jiffy = 0;
+		std::uint64_t ticks = 0, enqueued = 0, moved = 0, cascades = 0, expired = 0,
+			      canceled = 0;
+		std::vector<std::uint64_t> pending;	// at the end of the row
+		bool empty() const
+		{
+			return !ticks && !enqueued && !moved && !cascades && !expired && !canceled;
+		}
+	};
+
+	// The row an event of `cpu` at `jiffy` counts in.
+	row &at(unsigned cpu, jiffies_t jiffy);
+	void close(unsigned cpu);
+	void write(unsigned cpu, const row &r);
+	void flush_if_full();
+
+	output_file &out_;
+	timeline_interval spec_;
+	std::uint64_t interval_ = 0;	// jiffies, 0: per tick
+	const replay_setup *setup_ = nullptr;
+	pending_levels pending_;
+	std::vector<row> open_;		// per tick: each CPU's open row
+	std::map<std::pair<jiffies_t, unsigned>, row> intervals_;	// (first jiffy, cpu)
+	unsigned idle_cpu_ = 0;		// the CPU of the latest idle stretch
+	jiffies_t idle_first_ = 0;	// and its first jiffy
+	std::string buf_;
+};
+
+}  // namespace timersim

@@ -1,0 +1,47 @@
+// `timersim view`: one self-contained HTML page (data, script and style
+// inline; no network, no server) with the wheel animated over a window,
+// the aggregated timeline of the whole replay and the report's tables.
+//
+// The page's data is one JSON document (view_data()), embedded as
+// <script type="application/json" id="timersim-data">:
+//
+//   trace, scheme, hz, word_bits, cpus, levels: [names]
+//   report:   the JSON report (sim/report/report_writers.h)
+//   worst:    {cpu, jiffy, seconds, moves, expired}   the tick the view opens at
+//   timeline: {first, width, seconds: [per bin], cpus: [{ticks, moves, max_moves,
+//              expired, enqueued, canceled, cascades, misses: [per bin],
+//              pending: [[all per bin], [level 1 per bin], ...]}]}
+//   window:   {drawable, from, to, truncated, names: [callbacks],
+//              timers: [[id, "0xaddr", name, placed_at, placed_clock, by_cascade]],
+//              keyframe: [per CPU [per base {name, clock, levels: [{name, size,
+//                width, low, high, slots: [[slot, [[id, expires, bucket_expiry,
+//                deferrable], ...]], ...]}]}]],
+//              events: [["F", cpu, jiffy, seconds, [base clocks]],
+//                       ["P", id, cpu, base, level, slot, position, jiffy, expires,
+//                        bucket_expiry, clock, rearm],
+//                       ["M", id, cpu, base, level, slot, position, jiffy, clock],
+//                       ["C", cpu, level, count, jiffy], ["X", id, cpu, jiffy],
+//                       ["D", id, cpu, jiffy], ["Y", id, cpu, jiffy, verdict, simulated]]}
+//
+// Levels are 1-based in events, as everywhere else; jiffies as the kernel
+// prints them. Same input, same bytes.
+#pragma once
+
+#include <string>
+
+#include "sim/core/replay_report.h"
+#include "sim/view/view_overview.h"
+#include "sim/view/view_window.h"
+
+namespace timersim {
+
+std::string view_data(const replay_report &report, const view_overview &overview,
+		      const view_window &window);
+std::string view_html(const replay_report &report, const view_overview &overview,
+		      const view_window &window);
+
+// The page's script and style (view_script.cc, view_style.cc).
+extern const char view_script[];
+extern const char view_style[];
+
+}  // namespace timersim

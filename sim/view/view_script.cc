@@ -1,0 +1,512 @@
+// The view page's script (sim/view/view_page.h). It rebuilds the wheel of
+// any frame from the keyframe and the window's events, draws it, the
+// timeline and the report's tables, and answers clicks. No library, no
+// network. window.timersimView is the handle the browser test steps the
+// page through; shown() reads the slots back from the page itself.
+#include "sim/view/view_page.h"
+
+namespace timersim {
+
+const char view_script[] = R"js(
+(function () {
+'use strict';
+const D = JSON.parse(document.getElementById('timersim-data').textContent);
+const W = D.window;
+const $ = (id) => document.getElementById(id);
+const el = (tag, attrs, text) => {
+	const e = document.createElement(tag);
+	for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
+	if (text !== undefined) e.textContent = text;
+	return e;
+};
+const SVG = 'http://www.w3.org/2000/svg';
+const sv = (tag, attrs) => {
+	const e = document.createElementNS(SVG, tag);
+	for (const k in attrs) e.setAttribute(k, attrs[k]);
+	return e;
+};
+const fmt = (s) => Number(s).toFixed(3) + ' s';
+const isV48 = D.scheme === 'v48';
+
+// ---- timers and frames ---------------------------------------------------
+const names = W.names || [];
+const timers = new Map();
+for (const t of W.timers || [])
+	timers.set(t[0], {ptr: t[1], name: names[t[2]] || t[1], placedAt: t[3], placedClock: t[4],
+			 byCascade: !!t[5], expires: 0, bucket: 0, def: false});
+const tname = (id) => (timers.get(id) || {name: '#' + id}).name;
+
+const events = W.events || [];
+const frames = [];	// per CPU: [{ev, jiffy, seconds}]
+for (let c = 0; c < D.cpus; c++) frames.push([]);
+events.forEach((e, i) => { if (e[0] === 'F') frames[e[1]].push({ev: i, jiffy: e[2], seconds: e[3]}); });
+
+// ---- the wheel's state ---------------------------------------------------------
+// slots[cpu][base][level][slot] = [timer ids in list order]; where: id -> place
+let slots, where, clocks, applied;
+function fresh() {
+	slots = []; where = new Map(); clocks = [];
+	(W.keyframe || []).forEach((bases, cpu) => {
+		slots.push(bases.map((b) => b.levels.map((l) => {
+			const arr = Array.from({length: l.size}, () => []);
+			for (const [slot, list] of l.slots)
+				for (const [id, expires, bucket, def] of list) {
+					arr[slot].push(id);
+					where.set(id, {cpu, base: bases.indexOf(b), level: b.levels.indexOf(l), slot});
+					const t = timers.get(id);
+					if (t) { t.expires = expires; t.bucket = bucket; t.def = !!def; }
+				}
+			return arr;
+		})));
+		clocks.push(bases.map((b) => b.clock));
+	});
+	applied = 0;
+}
+function remove(id) {
+	const p = where.get(id);
+	if (!p) return null;
+	const list = slots[p.cpu][p.base][p.level][p.slot];
+	const i = list.indexOf(id);
+	if (i >= 0) list.splice(i, 1);
+	where.delete(id);
+	return p;
+}
+function insert(id, cpu, base, level, slot, pos) {
+	const list = slots[cpu][base][level][slot];
+	list.splice(Math.min(pos, list.length), 0, id);
+	where.set(id, {cpu, base, level, slot});
+}
+// Applies event i; `changes` collects what the step did, for the highlights.
+function apply(i, changes) {
+	const e = events[i];
+	const t = timers.get(e[1]);
+	switch (e[0]) {
+	case 'F': clocks[e[1]] = e[4]; break;
+	case 'P': {
+		const from = remove(e[1]);
+		insert(e[1], e[2], e[3], e[4] - 1, e[5], e[6]);
+		if (t) { t.expires = e[8]; t.bucket = e[9]; t.placedAt = e[7]; t.placedClock = e[10]; t.byCascade = false; }
+		changes.push({kind: 'placed', id: e[1], from, to: where.get(e[1]), jiffy: e[7], rearm: !!e[11]});
+		break;
+	}
+	case 'M': {
+		const from = remove(e[1]);
+		insert(e[1], e[2], e[3], e[4] - 1, e[5], e[6]);
+		if (t) { t.placedAt = e[7]; t.placedClock = e[8]; t.byCascade = true; }
+		changes.push({kind: 'moved', id: e[1], from, to: where.get(e[1]), jiffy: e[7]});
+		break;
+	}
+	case 'C': changes.push({kind: 'cascade', cpu: e[1], level: e[2] - 1, count: e[3], jiffy: e[4]}); break;
+	case 'X': changes.push({kind: 'expired', id: e[1], from: remove(e[1]), jiffy: e[3]}); break;
+	case 'D': changes.push({kind: 'deleted', id: e[1], from: remove(e[1]), jiffy: e[3]}); break;
+	case 'Y': changes.push({kind: 'miss', id: e[1], verdict: e[4], jiffy: e[3], simulated: e[5]}); break;
+	}
+}
+// Brings the state to frame k of cpu (its F event applied) and returns the
+// changes since the CPU's previous frame.
+function seek(cpu, k) {
+	const target = frames[cpu][k].ev;
+	const since = k > 0 ? frames[cpu][k - 1].ev + 1 : 0;
+	if (applied > since) fresh();
+	const changes = [];
+	while (applied <= target) {
+		const keep = applied >= since ? changes : [];
+		apply(applied, keep);
+		applied++;
+	}
+	return changes;
+}
+
+// ---- page state ---------------------------------------------------------------
+const view = {cpu: D.worst.cpu, frame: 0, playing: false, timer: null, selected: null, changes: []};
+if (!frames[view.cpu] || !frames[view.cpu].length) view.cpu = Math.max(0, frames.findIndex((f) => f.length));
+
+function levelInfo(cpu, base, level) { return W.keyframe[cpu][base].levels[level]; }
+
+// ---- drawing the wheel -------------------------------------------------------------
+let cells = [];	// cells[base][level][slot]
+function buildWheel() {
+	const root = $('wheel');
+	root.textContent = '';
+	cells = [];
+	if (!W.drawable) {
+		root.appendChild(el('p', {class: 'warn'}, D.scheme + ': this scheme keeps no slots to draw, ' +
+			'or no tick fell in the window; the timeline and the report are below.'));
+		return;
+	}
+	const bases = W.keyframe[view.cpu];
+	bases.forEach((b, bi) => {
+		const box = el('div', {class: 'base'});
+		box.appendChild(el('h2', {}, 'CPU ' + view.cpu + (bases.length > 1 ? ', ' + b.name + ' base' : '')));
+		const lv = [];
+		b.levels.forEach((l, li) => {
+			const row = el('div', {class: 'level'});
+			const label = el('div', {class: 'label', id: 'label-' + bi + '-' + li});
+			row.appendChild(label);
+			const grid = el('div', {class: 'slots'});
+			const cs = [];
+			for (let s = 0; s < l.size; s++) {
+				const c = el('div', {class: 'cell', 'data-base': bi, 'data-level': l.name, 'data-slot': s,
+					'data-timers': ''});
+				c.addEventListener('click', () => { view.selected = {base: bi, level: li, slot: s}; render(); });
+				grid.appendChild(c);
+				cs.push(c);
+			}
+			row.appendChild(grid);
+			box.appendChild(row);
+			lv.push(cs);
+		});
+		cells.push(lv);
+		root.appendChild(box);
+	});
+	const legend = el('div', {class: 'legend'});
+	legend.innerHTML = 'red top edge: the level\'s index (next slot processed or cascaded); last step:' +
+		'<b style="background:#f6c5c0"></b>expired from<b style="background:#f8d9a8"></b>cascaded from' +
+		'<b style="background:#c8dcf8"></b>moved to<b style="background:#cdebd0"></b>placed in' +
+		'<b style="background:#e3e3e3"></b>deleted from; a bar is a timer (pale: deferrable)';
+	root.appendChild(legend);
+}
+
+function drawCells() {
+	if (!W.drawable) return;
+	const cpu = view.cpu;
+	const hl = new Map();
+	const mark = (p, cls) => { if (p && p.cpu === cpu) hl.set(p.base + ':' + p.level + ':' + p.slot, cls); };
+	for (const ch of view.changes) {
+		if (ch.kind === 'expired') mark(ch.from, 'hl-exp');
+		if (ch.kind === 'deleted') mark(ch.from, 'hl-del');
+		if (ch.kind === 'moved') { mark(ch.from, 'hl-casc'); }
+	}
+	for (const ch of view.changes) {
+		if (ch.kind === 'moved') mark(ch.to, 'hl-moved');
+		if (ch.kind === 'placed' && where.get(ch.id)) mark(ch.to, 'hl-placed');
+	}
+	cells.forEach((lv, bi) => lv.forEach((cs, li) => {
+		const l = levelInfo(cpu, bi, li);
+		const index = Math.floor(clocks[cpu][bi] / l.width) % l.size;
+		const label = $('label-' + bi + '-' + li);
+		let n = 0;
+		cs.forEach((c, s) => {
+			const list = slots[cpu][bi][li][s];
+			n += list.length;
+			c.setAttribute('data-timers', list.join(' '));
+			let cls = 'cell';
+			if (s === index) cls += ' idx';
+			const h = hl.get(bi + ':' + li + ':' + s);
+			if (h) cls += ' ' + h;
+			const sel = view.selected;
+			if (sel && sel.base === bi && sel.level === li && sel.slot === s) cls += ' sel';
+			c.className = cls;
+			let html = '';
+			const shown = Math.min(list.length, list.length > 6 ? 4 : 6);
+			for (let k = 0; k < shown; k++) html += (timers.get(list[k]) || {}).def ? '<i class="def"></i>' : '<i></i>';
+			if (list.length > 6) html = '<span>' + list.length + '</span>' + html;
+			c.innerHTML = html;
+			c.title = l.name + '[' + s + ']: ' + list.length + ' timer' + (list.length === 1 ? '' : 's');
+		});
+		label.innerHTML = '<b>' + l.name + '</b> idx ' + index + ' · ' + n;
+		label.title = l.name + ': ' + l.size + ' slots of ' + l.width + ' jiffies, index ' + index + ', ' + n + ' timers';
+	}));
+}
+
+// ---- why a timer is where it is ------------------------------------------------------
+function why(id, base, level, slot) {
+	const t = timers.get(id);
+	const l = levelInfo(view.cpu, base, level);
+	if (!t) return '';
+	const how = t.byCascade ? 'moved here by a cascade at jiffy ' + t.placedAt
+		: 'placed by a start at jiffy ' + t.placedAt;
+	const d = t.expires - t.placedClock;
+	let s = how + ', when the base\'s clock was ' + t.placedClock + ': ';
+	if (d < 0) return s + 'expires ' + t.expires + ' had passed, so it went to the slot processed next.';
+	s += 'expires ' + t.expires + ' is ' + d + ' jiffies ahead; ';
+	if (d >= l.high) s += 'beyond the wheel\'s range (' + l.high + '), so it sits on the last level; ';
+	else s += l.name + ' takes distances ' + l.low + ' to ' + (l.high - 1) + '; ';
+	if (isV48) s += 'its bucket runs at ' + t.bucket + ' (the expiry rounded up to ' + l.width +
+		'-jiffy granularity): slot ' + slot + ' = (' + t.bucket + ' / ' + l.width + ') mod ' + l.size + '.';
+	else s += 'slot ' + slot + ' = (' + t.expires + ' / ' + l.width + ') mod ' + l.size + '.';
+	return s;
+}
+
+function drawSlotPanel() {
+	const panel = $('slot-panel');
+	panel.textContent = '';
+	const sel = view.selected;
+	if (!sel || !W.drawable) {
+		panel.appendChild(el('p', {}, 'Click a slot to list its timers and why they are there.'));
+		return;
+	}
+	const b = W.keyframe[view.cpu][sel.base];
+	const l = b.levels[sel.level];
+	const list = slots[view.cpu][sel.base][sel.level][sel.slot];
+	panel.appendChild(el('h3', {}, 'CPU ' + view.cpu + (W.keyframe[view.cpu].length > 1 ? ' ' + b.name : '') +
+		' ' + l.name + '[' + sel.slot + ']: ' + list.length + ' timer' + (list.length === 1 ? '' : 's') +
+		', in list order'));
+	const ol = el('ol', {id: 'slot-timers'});
+	for (const id of list) {
+		const t = timers.get(id) || {};
+		const li = el('li', {'data-timer': id});
+		li.appendChild(el('b', {}, tname(id)));
+		li.appendChild(document.createTextNode(' ' + (t.ptr || '') + ' expires ' + t.expires +
+			(isV48 && t.bucket !== t.expires ? ' (bucket ' + t.bucket + ')' : '') + (t.def ? ', deferrable' : '')));
+		li.appendChild(el('div', {class: 'why'}, why(id, sel.base, sel.level, sel.slot)));
+		ol.appendChild(li);
+	}
+	panel.appendChild(ol);
+}
+
+// ---- what the step did ------------------------------------------------------------------
+function placeName(p) {
+	if (!p) return '(outside the wheel)';
+	const b = W.keyframe[p.cpu][p.base];
+	return (W.keyframe[p.cpu].length > 1 ? b.name + ' ' : '') + b.levels[p.level].name + '[' + p.slot + ']';
+}
+function drawChanges() {
+	const box = $('changes');
+	const lines = [];
+	for (const ch of view.changes) {
+		switch (ch.kind) {
+		case 'cascade':
+			if (ch.cpu === view.cpu) lines.push('jiffy ' + ch.jiffy + ': cascade of ' + D.levels[ch.level] + ' moved ' + ch.count);
+			break;
+		case 'moved': lines.push('  > ' + tname(ch.id) + ' ' + placeName(ch.from) + ' -> ' + placeName(ch.to)); break;
+		case 'expired': lines.push('jiffy ' + ch.jiffy + ': ! ' + tname(ch.id) + ' fired from ' + placeName(ch.from)); break;
+		case 'placed': lines.push('jiffy ' + ch.jiffy + ': + ' + tname(ch.id) + ' -> ' + placeName(ch.to) + (ch.rearm ? ' (re-armed)' : '')); break;
+		case 'deleted': lines.push('jiffy ' + ch.jiffy + ': - ' + tname(ch.id) + ' left ' + placeName(ch.from)); break;
+		case 'miss': lines.push('jiffy ' + ch.jiffy + ': fidelity ' + ch.verdict + ': ' + tname(ch.id) + ' (simulated ' + ch.simulated + ')'); break;
+		}
+	}
+	box.textContent = lines.length ? 'since the previous tick of this CPU:\n' + lines.join('\n') : 'nothing happened since the previous tick of this CPU';
+}
+
+// ---- the timeline ---------------------------------------------------------------------
+const TL = D.timeline;
+const CW = 1000, CH = 74, PAD = 44;
+function xOf(sec) {
+	const s0 = TL.seconds[0], s1 = TL.seconds[TL.seconds.length - 1] + (TL.seconds.length > 1 ? (TL.seconds[1] - TL.seconds[0]) : 1);
+	return PAD + (CW - PAD - 6) * (sec - s0) / Math.max(s1 - s0, 1e-9);
+}
+function secOf(x) {
+	const s0 = TL.seconds[0], s1 = TL.seconds[TL.seconds.length - 1] + (TL.seconds.length > 1 ? (TL.seconds[1] - TL.seconds[0]) : 1);
+	return s0 + (x - PAD) / (CW - PAD - 6) * (s1 - s0);
+}
+const COLORS = ['#3a64b5', '#e08a1e', '#2f9e58', '#b23a48', '#7b4bb7', '#1f9bb2', '#8a6d3b', '#555', '#c2417f'];
+function chart(title, series, kind) {
+	const svg = sv('svg', {width: CW, height: CH + 16});
+	svg.appendChild(sv('text', {x: PAD, y: 11, class: 'chart-title'})).textContent = title;
+	let max = 1;
+	for (const s of series) for (const v of s.values) max = Math.max(max, v);
+	const y = (v) => 14 + CH - 4 - (CH - 8) * v / max;
+	svg.appendChild(sv('text', {x: PAD - 4, y: 20, class: 'axis', 'text-anchor': 'end'})).textContent = String(max);
+	svg.appendChild(sv('text', {x: PAD - 4, y: CH + 10, class: 'axis', 'text-anchor': 'end'})).textContent = '0';
+	const ws = W.drawable ? xOf(W.from_seconds) : 0, we = W.drawable ? xOf(W.to_seconds) : 0;
+	if (W.drawable) svg.appendChild(sv('rect', {x: ws, y: 14, width: Math.max(we - ws, 2), height: CH - 4, fill: '#fff3c4'}));
+	series.forEach((s, si) => {
+		if (kind === 'bars') {
+			s.values.forEach((v, i) => {
+				if (!v) return;
+				const x = xOf(TL.seconds[i]);
+				svg.appendChild(sv('rect', {x, y: y(v), width: Math.max(1, xOf(TL.seconds[i + 1] || TL.seconds[i]) - x), height: y(0) - y(v), fill: s.color}));
+			});
+		} else {
+			const pts = s.values.map((v, i) => xOf(TL.seconds[i]).toFixed(1) + ',' + y(v).toFixed(1)).join(' ');
+			svg.appendChild(sv('polyline', {points: pts, fill: 'none', stroke: s.color, 'stroke-width': 1.2}));
+			if (series.length > 1) svg.appendChild(sv('text', {x: PAD + 200 + si * 44, y: 11, class: 'axis', fill: s.color})).textContent = '— ' + s.name;
+		}
+	});
+	const cur = sv('line', {class: 'cursor', x1: 0, x2: 0, y1: 14, y2: CH + 10, stroke: '#c0392b', 'stroke-width': 1.5});
+	svg.appendChild(cur);
+	svg.addEventListener('click', (ev) => jumpTo(secOf(ev.offsetX)));
+	return svg;
+}
+function drawTimeline() {
+	const box = $('timeline');
+	box.textContent = '';
+	const c = TL.cpus[view.cpu];
+	if (!c) return;
+	box.appendChild(chart('cascade moves: most in one tick, per ' + TL.width + ' jiffies (CPU ' + view.cpu + ')', [{values: c.max_moves, color: '#e08a1e'}], 'bars'));
+	const pend = [];
+	c.pending.forEach((vals, l) => { if (l > 0 && vals.some((v) => v)) pend.push({name: D.levels[l - 1], values: vals, color: COLORS[(l - 1) % COLORS.length]}); });
+	if (!pend.length) pend.push({name: 'all', values: c.pending[0], color: COLORS[0]});
+	box.appendChild(chart('pending timers per level', pend, 'lines'));
+	box.appendChild(chart('expiries', [{values: c.expired, color: '#2f9e58'}], 'bars'));
+	box.appendChild(chart('fidelity misses (early, late, unmatched recorded expiries)', [{values: c.misses, color: '#b23a48'}], 'bars'));
+	const axis = sv('svg', {width: CW, height: 16});
+	const s0 = TL.seconds[0], s1 = TL.seconds[TL.seconds.length - 1];
+	for (let k = 0; k < 6; k++) {
+		const s = s0 + (s1 - s0) * k / 6;
+		axis.appendChild(sv('text', {x: xOf(s), y: 12, class: 'axis', 'text-anchor': 'middle'})).textContent = s.toFixed(2);
+	}
+	axis.appendChild(sv('text', {x: CW - 4, y: 12, class: 'axis', 'text-anchor': 'end'})).textContent = 'trace seconds';
+	box.appendChild(axis);
+	box.appendChild(el('div', {class: 'note', id: 'timeline-note'}, 'Click the timeline to jump the wheel there; the shaded band is the animated window.'));
+}
+function moveCursor() {
+	const f = frames[view.cpu][view.frame];
+	const x = f ? xOf(f.seconds) : -10;
+	for (const l of document.querySelectorAll('#timeline .cursor')) { l.setAttribute('x1', x); l.setAttribute('x2', x); }
+}
+function jumpTo(sec) {
+	const fs = frames[view.cpu];
+	const note = $('timeline-note');
+	if (!fs.length || sec < fs[0].seconds - 1e-6 || sec > fs[fs.length - 1].seconds + 1e-6) {
+		const j = Math.round(TL.first + (sec - TL.seconds[0]) * D.hz);
+		note.textContent = 'Second ' + sec.toFixed(3) + ' (about jiffy ' + j + ') is outside the animated window ' +
+			W.from + '..' + W.to + '; to see it: timersim view TRACE --from ' + (j - 100) + ' --to ' + (j + 100) + ' -o view.html';
+		return;
+	}
+	let best = 0;
+	fs.forEach((f, i) => { if (Math.abs(f.seconds - sec) < Math.abs(fs[best].seconds - sec)) best = i; });
+	note.textContent = '';
+	goTo(view.cpu, best);
+}
+
+// ---- the report's tables -------------------------------------------------------------------
+function table(title, head, rows) {
+	const box = $('report');
+	box.appendChild(el('h3', {}, title));
+	const t = el('table');
+	const tr = el('tr');
+	for (const h of head) tr.appendChild(el('th', {}, h));
+	t.appendChild(tr);
+	for (const r of rows) {
+		const row = el('tr');
+		for (const v of r) row.appendChild(el('td', {}, String(v)));
+		t.appendChild(row);
+	}
+	box.appendChild(t);
+}
+function drawReport() {
+	const R = D.report;
+	$('report').textContent = '';
+	const inp = R.input;
+	table('input', ['', ''], [['trace', inp.path], ['format', inp.format], ['events', inp.events], ['CPUs', inp.cpus],
+		['HZ', inp.hz], ['jiffies', inp.first_jiffies + ' .. ' + inp.last_jiffies], ['kernel', inp.kernel],
+		['scheme', R.scheme.name]]);
+	table('timers', ['started', 're-armed', 'canceled', 'expired', 'pending at end'],
+		[[R.timers.started, R.timers.rearmed, R.timers.canceled, R.timers.expired, R.timers.pending_at_end]]);
+	const lv = R.enqueue.levels.map((e) => {
+		const c = R.cascade.levels.find((x) => x.level === e.level);
+		return [e.level, e.count, c ? c.calls : '-', c ? c.moved : '-'];
+	});
+	table('enqueues and cascades by level', ['level', 'enqueued', 'cascades', 'moved out'], lv);
+	const C = R.cascade;
+	table('cascade moves', ['', ''], [['moved', C.moved_total], ['moved, then canceled', C.moved_then_canceled],
+		['moved, then re-armed', C.moved_then_rearmed], ['worst tick', C.max_moved_in_one_tick + ' at jiffy ' + C.max_moved_jiffy + ' on CPU ' + C.max_moved_cpu]]);
+	table('moves per tick', ['moves', 'ticks'], C.moves_per_tick.map((b) => [b.low === b.high ? b.low : b.low + '-' + b.high, b.ticks]));
+	const F = R.fidelity;
+	table('fidelity', ['compared', 'exact', 'early', 'late', 'unmatched', 'sim. only'],
+		[[F.compared, F.exact, F.early, F.late, F.unmatched, F.simulated_only]]);
+	table('lateness (jiffies after the requested expiry)', ['jiffies', 'expiries'],
+		R.lateness.buckets.map((b) => [b.low === b.high ? b.low : b.low + '-' + b.high, b.expiries]));
+	table('top callbacks by cascade moves', ['function', 'moved', 'started', 'canceled', 'expired'],
+		R.functions.slice(0, 12).map((f) => [f.function, f.moved, f.started, f.canceled, f.expired]));
+	const K = R.costs;
+	table('costs', ['unit', 'count'], [['insertions', K.insertions], ['removals', K.removals], ['relinks', K.relinks],
+		['slot visits', K.slot_visits], ['key comparisons', K.key_comparisons], ['peak bytes', K.peak_scheme_bytes]]);
+}
+
+// ---- controls ------------------------------------------------------------------------------
+function goTo(cpu, k) {
+	if (cpu !== view.cpu) { view.cpu = cpu; view.selected = null; buildWheel(); drawTimeline(); }
+	const fs = frames[cpu];
+	if (!fs.length) { view.frame = 0; view.changes = []; render(); return; }
+	view.frame = Math.max(0, Math.min(k, fs.length - 1));
+	view.changes = seek(cpu, view.frame);
+	render();
+}
+function step(n) { goTo(view.cpu, view.frame + n); }
+function render() {
+	const fs = frames[view.cpu];
+	const f = fs[view.frame];
+	const info = $('frame-info');
+	if (f) {
+		let pending = 0;
+		for (const b of slots[view.cpu]) for (const l of b) for (const s of l) pending += s.length;
+		info.textContent = 'CPU ' + view.cpu + ' · frame ' + (view.frame + 1) + ' of ' + fs.length + ' · before jiffy ' +
+			f.jiffy + ' (' + fmt(f.seconds) + ') · ' + pending + ' pending' + (W.truncated ? ' · window truncated' : '');
+		info.setAttribute('data-frame', view.frame);
+		info.setAttribute('data-jiffy', f.jiffy);
+	} else {
+		info.textContent = 'CPU ' + view.cpu + ': no tick in the window ' + W.from + '..' + W.to;
+		info.setAttribute('data-frame', -1);
+	}
+	info.setAttribute('data-cpu', view.cpu);
+	const slider = $('frame-slider');
+	if (slider) { slider.max = Math.max(0, fs.length - 1); slider.value = view.frame; }
+	drawCells();
+	drawSlotPanel();
+	drawChanges();
+	moveCursor();
+}
+function play(on) {
+	view.playing = on;
+	$('play').textContent = on ? 'pause' : 'play';
+	clearInterval(view.timer);
+	if (on) view.timer = setInterval(() => {
+		if (view.frame + 1 >= frames[view.cpu].length) return play(false);
+		step(1);
+	}, 1000 / Number($('speed').value));
+}
+// The frame right after the worst tick ran, so that its cascade shows.
+function worstFrame() {
+	const fs = frames[D.worst.cpu];
+	const k = fs.findIndex((f) => f.jiffy > D.worst.jiffy);
+	return k < 0 ? Math.max(0, fs.length - 1) : k;
+}
+function buildControls() {
+	const c = $('controls');
+	const btn = (id, text, fn) => { const b = el('button', {id}, text); b.addEventListener('click', fn); c.appendChild(b); };
+	const cpuSel = el('select', {id: 'cpu'});
+	for (let i = 0; i < D.cpus; i++) cpuSel.appendChild(el('option', {value: i}, 'CPU ' + i + (frames[i].length ? '' : ' (no tick in window)')));
+	cpuSel.value = view.cpu;
+	cpuSel.addEventListener('change', () => goTo(Number(cpuSel.value), 0));
+	c.appendChild(cpuSel);
+	btn('worst', 'worst tick', () => { cpuSel.value = D.worst.cpu; goTo(D.worst.cpu, worstFrame()); });
+	btn('back', '◀ step', () => step(-1));
+	btn('play', 'play', () => play(!view.playing));
+	btn('forward', 'step ▶', () => step(1));
+	const speed = el('select', {id: 'speed', title: 'frames per second'});
+	for (const s of [1, 2, 4, 8, 15, 30, 60]) speed.appendChild(el('option', {value: s}, s + ' fps'));
+	speed.value = 4;
+	speed.addEventListener('change', () => { if (view.playing) play(true); });
+	c.appendChild(speed);
+	const slider = el('input', {id: 'frame-slider', type: 'range', min: 0, max: 0, value: 0});
+	slider.addEventListener('input', () => goTo(view.cpu, Number(slider.value)));
+	c.appendChild(slider);
+	c.appendChild(el('span', {}, 'window jiffies ' + W.from + '..' + W.to + ' · worst tick: ' + D.worst.moves +
+		' moves, ' + D.worst.expired + ' expiries at jiffy ' + D.worst.jiffy + ' on CPU ' + D.worst.cpu + ' (' + fmt(D.worst.seconds) + ')'));
+	document.addEventListener('keydown', (ev) => {
+		if (ev.key === 'ArrowRight') step(1);
+		else if (ev.key === 'ArrowLeft') step(-1);
+		else if (ev.key === ' ') { play(!view.playing); ev.preventDefault(); }
+	});
+}
+
+fresh();
+buildControls();
+buildWheel();
+drawTimeline();
+drawReport();
+goTo(D.worst.cpu === view.cpu ? view.cpu : view.cpu, view.cpu === D.worst.cpu ? worstFrame() : 0);
+
+// The handle tests step the page with; shown() reads the page, not the model.
+window.timersimView = {
+	frames: (cpu) => frames[cpu].length,
+	goTo, step,
+	worst: () => document.getElementById('worst').click(),
+	info: () => {
+		const i = $('frame-info');
+		return {cpu: Number(i.getAttribute('data-cpu')), frame: Number(i.getAttribute('data-frame')),
+			jiffy: Number(i.getAttribute('data-jiffy'))};
+	},
+	shown: () => Array.from(document.querySelectorAll('#wheel .cell')).filter((c) => c.getAttribute('data-timers'))
+		.map((c) => ({base: Number(c.getAttribute('data-base')), level: c.getAttribute('data-level'),
+			slot: Number(c.getAttribute('data-slot')), timers: c.getAttribute('data-timers').split(' ').map(Number)})),
+	indexes: () => Array.from(document.querySelectorAll('#wheel .cell.idx')).map((c) =>
+		({base: Number(c.getAttribute('data-base')), level: c.getAttribute('data-level'), slot: Number(c.getAttribute('data-slot'))})),
+};
+})();
+)js";
+
+}  // namespace timersim

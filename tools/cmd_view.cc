@@ -1,0 +1,106 @@
+// timersim view: one self-contained HTML page of a replay: the wheel
+// animated over a window of jiffies, the whole replay's timeline, the
+// report's tables (sim/view/view_page.h).
+#include <memory>
+
+#include "sim/core/errors.h"
+#include "sim/output/output_file.h"
+#include "sim/view/view_page.h"
+#include "tools/commands.h"
+#include "tools/trace_options.h"
+
+namespace timersim::cli {
+
+namespace {
+
+// Without --from/--to the window spans this many jiffies each side of the
+// worst tick; with one of them, the other is this far away. At most
+// max_window jiffies, to keep the page's size bounded.
+constexpr std::uint64_t half_window = 100;
+constexpr std::uint64_t max_window = 65536;
+
+struct view_args : trace_args {
+	std::string scheme = auto_scheme;
+	std::string output;
+	std::uint64_t from = 0, to = 0;
+	bool has_from = false, has_to = false;
+};
+
+replay_report replay_into(const view_args &a, const replay_options &opt,
+			  std::vector<replay_sink *> sinks)
+{
+	auto reader = open_input(a);
+	auto progress = terminal_progress(a);
+	return replay_trace(*reader, a.trace, opt, std::move(sinks), progress.get());
+}
+
+int run_view(view_args &a)
+{
+	check_output_paths({a.trace}, {{"--output", a.output}});
+	if (a.has_from && !a.has_to)
+		a.to = a.from + 2 * half_window;
+	if (a.has_to && !a.has_from)
+		a.from = a.to >= 2 * half_window ? a.to - 2 * half_window : 0;
+	if (a.from > a.to)
+		throw usage_error("--from " + std::to_string(a.from) + " is after --to " + std::to_string(a.to));
+	if (a.to - a.from > max_window)
+		throw usage_error("--from .. --to spans " + std::to_string(a.to - a.from) +
+				  " jiffies; the view animates at most " + std::to_string(max_window));
+	replay_options opt = a.replay;
+	opt.scheme = a.scheme;
+	opt.params = params_for(a, a.scheme, false);
+	check_scheme(a.scheme, a.replay, opt.params);
+
+	// One pass when the window is known; else a second one for the window
+	// around the worst tick the first pass found.
+	view_overview overview;
+	std::unique_ptr<view_window> window;
+	replay_report report;
+	if (a.has_from || a.has_to) {
+		window = std::make_unique<view_window>(a.from, a.to, true);
+		report = replay_into(a, opt, {&overview, window.get()});
+	} else {
+		report = replay_into(a, opt, {&overview});
+		jiffies_t worst = overview.worst().jiffy;
+		jiffies_t first = overview.first();
+		jiffies_t from = worst > first + half_window ? worst - half_window : first;
+		window = std::make_unique<view_window>(from, worst + half_window, false);
+		replay_into(a, opt, {window.get()});
+	}
+	write_output(a.output, view_html(report, overview, *window));
+	return 0;
+}
+
+}  // namespace
+
+void add_view(CLI::App &app, command_list &commands)
+{
+	auto a = std::make_shared<view_args>();
+	CLI::App *sub = app.add_subcommand("view", "one self-contained HTML page: the wheel animated "
+						   "tick by tick, the timeline, the report");
+	add_trace_options(sub, *a);
+	sub->add_option("-o,--output", a->output, "the HTML file to write ('-': stdout)")
+		->type_name("FILE")
+		->required();
+	sub->add_option("--scheme", a->scheme,
+			"the scheme whose wheel is drawn (default auto: the recording kernel's, "
+			"v48 for 4.11+ traces, classic for older)")
+		->type_name("S")
+		->check(scheme_name(true));
+	sub->add_option_function<std::uint64_t>(
+		   "--from", [a](const std::uint64_t &j) { a->from = j; a->has_from = true; },
+		   "the first jiffy the wheel is animated over, as the trace prints jiffies "
+		   "(default: 100 before the worst tick)")
+		->type_name("J");
+	sub->add_option_function<std::uint64_t>(
+		   "--to", [a](const std::uint64_t &j) { a->to = j; a->has_to = true; },
+		   "the last jiffy of the animated window (default: 100 after the worst tick; "
+		   "at most 65536 after --from)")
+		->type_name("J");
+	sub->footer("examples:\n"
+		    "  timersim view ../shared/traces/linux-6.18-http/trace.txt -o view.html\n"
+		    "  timersim view --scheme classic --from 4295133300 --to 4295133600 trace.dat -o view.html");
+	commands.push_back({sub, [a] { return run_view(*a); }});
+}
+
+}  // namespace timersim::cli
