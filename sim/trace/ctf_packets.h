@@ -1,0 +1,70 @@
+// One stream file of a CTF trace, read packet by packet, event by event.
+//
+// The file is mapped read-only (a zero page past its end, so that a read
+// never leaves the mapping); each packet's header and context are checked
+// before its events are read: the magic number, the trace UUID, a stream
+// class the metadata declares and the same one throughout the file, the
+// same CPU throughout, sizes that fit in the file (and match the index
+// when there is one), headers inside the content. Every event must lie in
+// its packet's content, take at least one byte, and keep its clock within
+// the packet's [timestamp_begin, timestamp_end]. Event clocks are rebuilt
+// the way babeltrace 1.x does: each packet starts at its timestamp_begin,
+// and an N-bit timestamp field replaces the low N bits, carrying into the
+// high bits when it is smaller than their previous value.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/trace/ctf_decode.h"
+#include "sim/trace/ctf_streams.h"
+#include "sim/trace/ctf_tsdl.h"
+
+namespace timersim::ctf {
+
+class packet_reader {
+public:
+	// Opens DIR/FILE.name and reads its first packet's header and context.
+	packet_reader(const trace_model &model, const std::string &dir, const stream_file &file);
+	~packet_reader();
+	packet_reader(const packet_reader &) = delete;
+	packet_reader &operator=(const packet_reader &) = delete;
+
+	const stream_identity &identity() const { return id_; }
+
+	// Reads the next event; false at the end of the file. Throws
+	// input_error (file, byte offset) on damaged data.
+	bool next();
+
+	// The event next() read.
+	const event_class *event = nullptr;
+	std::uint64_t ts_ns = 0;		// the clock's real time
+	const std::uint64_t *payload = nullptr;	// event->fields' integers
+
+private:
+	bool open_packet();
+	[[noreturn]] void fail_at(std::uint64_t offset, const std::string &why) const;
+
+	const trace_model &model_;
+	std::string path_;
+	stream_identity id_;
+	const stream_class *class_ = nullptr;
+	const std::vector<index_entry> *index_ = nullptr;
+	std::uint8_t *map_ = nullptr;
+	std::size_t map_bytes_ = 0;
+	std::uint64_t size_ = 0;	// of the file
+	std::uint64_t next_packet_ = 0;	// its offset
+	std::uint64_t packets_ = 0;	// opened so far
+	bit_cursor cur_;
+	bool in_packet_ = false;
+	std::uint64_t cycles_ = 0;	// the stream's clock
+	std::uint64_t ts_begin_ = 0;	// of the packet
+	std::uint64_t ts_end_ = 0;
+	bool has_ts_end_ = false;
+	const clock_class *clock_ = nullptr;
+	std::uint64_t offset_ns_ = 0;	// the clock's offset
+	std::vector<std::uint64_t> header_, context_, payload_, scratch_, starts_;
+};
+
+}  // namespace timersim::ctf
