@@ -89,7 +89,7 @@ private:
 	unsigned release_ = 0;
 	std::uint64_t bytes_ = 0;
 	symbol_table symbols_;
-	std::string function_;
+	callback_names names_{symbols_};
 	reader_stats stats_;
 };
 
@@ -153,7 +153,7 @@ void ctf_reader::decode(const ctf::packet_reader &s, trace_event &ev)
 			v.has |= 1u << k;
 			v.value[k] = s.payload[info.slot[k]];
 		}
-	apply_ctf_slots(v, release_, symbols_, function_, ev);
+	apply_ctf_slots(v, release_, names_, ev);
 }
 
 bool ctf_reader::next(trace_event &ev)
@@ -168,8 +168,8 @@ bool ctf_reader::next(trace_event &ev)
 	stats_.lines++;
 	decode(*streams_[i], ev);
 	stats_.events++;
-	// The event is copied out (its names point into infos_ and symbols_,
-	// or function_): the stream may read on.
+	// The event is copied out (its names point into infos_ and names_):
+	// the stream may read on.
 	if (streams_[i]->next())
 		std::push_heap(heap_.begin(), heap_.end(), cmp);
 	else

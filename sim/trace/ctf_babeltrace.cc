@@ -102,7 +102,7 @@ private:
 	const bt_definition *packet_scope_ = nullptr;
 	int cpu_index_ = -1;
 	symbol_table symbols_;
-	std::string function_;
+	callback_names names_{symbols_};
 	reader_stats stats_;
 };
 
@@ -195,7 +195,7 @@ void babeltrace_reader::decode(const bt_ctf_event *e, trace_event &ev)
 				s.timer_bits = bits;
 		}
 	}
-	apply_ctf_slots(s, release_, symbols_, function_, ev);
+	apply_ctf_slots(s, release_, names_, ev);
 }
 
 bool babeltrace_reader::next(trace_event &ev)

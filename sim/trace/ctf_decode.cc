@@ -68,17 +68,22 @@ inline void need(const bit_cursor &c, std::uint64_t bits)
 		c.fail("event data runs past the end of its packet's content");
 }
 
+inline std::uint64_t extend(std::uint64_t v, const type &t)
+{
+	if (t.is_signed && t.size < 64) {
+		unsigned s = 64 - t.size;
+		v = static_cast<std::uint64_t>(static_cast<std::int64_t>(v << s) >> s);
+	}
+	return v;
+}
+
 inline std::uint64_t read_number(const type &t, bit_cursor &c)
 {
 	align_to(c, t.align);
 	need(c, t.size);
 	std::uint64_t v = load_bits(c.base, c.pos, t.size, t.big_endian);
 	c.pos += t.size;
-	if (t.is_signed && t.size < 64) {
-		unsigned s = 64 - t.size;
-		v = static_cast<std::uint64_t>(static_cast<std::int64_t>(v << s) >> s);
-	}
-	return v;
+	return extend(v, t);
 }
 
 void walk(const type &t, bit_cursor &c, const frame *up, header_fields *header);
@@ -184,6 +189,19 @@ void walk_struct(const type &t, bit_cursor &c, const frame *up, std::uint64_t *v
 		 std::uint64_t *starts, header_fields *header)
 {
 	align_to(c, t.align);
+	if (t.flat && !header) {
+		need(c, t.fixed_bits);
+		const std::uint64_t at = c.pos;
+		for (std::size_t i = 0; i < t.fields.size(); i++) {
+			const field &f = t.fields[i];
+			const type &ft = *f.t;
+			if (starts)
+				starts[i] = at + f.offset;
+			vals[i] = extend(load_bits(c.base, at + f.offset, ft.size, ft.big_endian), ft);
+		}
+		c.pos = at + t.fixed_bits;
+		return;
+	}
 	frame self{up, vals};
 	const std::size_t n = t.fields.size();
 	for (std::size_t i = 0; i < n; i++) {

@@ -9,20 +9,26 @@ const char *const ctf_slot_names[CS_COUNT] = {
 	"baseclk", "flags", "cpu", "is_idle",
 };
 
-void apply_ctf_slots(const ctf_slot_values &s, unsigned release, const symbol_table &symbols,
-		     std::string &function, trace_event &ev)
+std::string_view callback_names::name(std::uint64_t addr)
+{
+	auto it = known_.find(addr);
+	if (it != known_.end())
+		return it->second;
+	if (known_.size() >= 65536)
+		known_.clear();		// a bound for garbage addresses
+	std::string_view sym = symbols_.lookup(addr);
+	return known_.emplace(addr, sym.empty() ? hex_address(addr) : std::string(sym))
+		.first->second;
+}
+
+void apply_ctf_slots(const ctf_slot_values &s, unsigned release, callback_names &names,
+		     trace_event &ev)
 {
 	std::uint64_t v;
 	if (s.get(CS_TIMER, ev.timer) || s.get(CS_HRTIMER, ev.timer))
 		ev.timer_digits = static_cast<std::uint8_t>(s.timer_bits / 4);
-	if (s.get(CS_FUNCTION, v)) {
-		std::string_view sym = symbols.lookup(v);
-		if (sym.empty()) {
-			function = hex_address(v);
-			sym = function;
-		}
-		ev.function = sym;
-	}
+	if (s.get(CS_FUNCTION, v))
+		ev.function = names.name(v);
 	bool expires = s.get(CS_EXPIRES, ev.expires);
 	bool now = s.get(CS_NOW, ev.now);
 	if (s.get(CS_TIMEOUT, v)) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "sim/trace/event.h"
 #include "sim/trace/symbols.h"
@@ -33,11 +34,24 @@ struct ctf_slot_values {
 	}
 };
 
+// Callback names by address: the symbol, else "0x..." (hex_address). A
+// trace has few distinct callbacks and names each thousands of times, so
+// names are kept (up to a bound) instead of looked up and printed anew.
+class callback_names {
+public:
+	explicit callback_names(const symbol_table &symbols) : symbols_(symbols) {}
+	// Valid until the next call.
+	std::string_view name(std::uint64_t addr);
+
+private:
+	const symbol_table &symbols_;
+	std::unordered_map<std::uint64_t, std::string> known_;
+};
+
 // Fills EV's timer fields (EV's kind already set) from V. RELEASE is the
-// recording kernel (kernel_release(), 0 unknown); callbacks are named from
-// SYMBOLS, else printed as an address into FUNCTION, which EV.function then
-// points into.
-void apply_ctf_slots(const ctf_slot_values &v, unsigned release, const symbol_table &symbols,
-		     std::string &function, trace_event &ev);
+// recording kernel (kernel_release(), 0 unknown); callbacks are named by
+// NAMES, and EV.function is valid until its next call.
+void apply_ctf_slots(const ctf_slot_values &v, unsigned release, callback_names &names,
+		     trace_event &ev);
 
 }  // namespace timersim

@@ -159,7 +159,7 @@ private:
 	type_ptr declarator_suffix(type_ptr t, std::string &name);
 	field_ref resolve(const std::string &name, const field **found) const;
 	mut_type bind_variant(const mut_type &v, const std::string &tag);
-	void finish(type &t) const;
+	static void finish(type &t);
 	mut_type named(std::map<std::string, mut_type> &table, const std::string &name,
 		       const char *what);
 
@@ -559,7 +559,7 @@ mut_type parser::bind_variant(const mut_type &v, const std::string &tag)
 }
 
 // Alignment and sizes of a composite, from its parts.
-void parser::finish(type &t) const
+void parser::finish(type &t)
 {
 	switch (t.kind) {
 	case type_kind::integer:
@@ -573,18 +573,23 @@ void parser::finish(type &t) const
 		break;
 	case type_kind::structure: {
 		std::uint64_t pos = 0, min = 0;
-		bool fixed = true;
-		for (const field &f : t.fields) {
+		bool fixed = true, integers = true;
+		for (field &f : t.fields) {
 			if (f.t->kind != type_kind::variant)
 				t.align = std::max(t.align, f.t->align);
-			if (f.t->fixed_bits < 0)
+			if (f.t->fixed_bits < 0) {
 				fixed = false;
-			else
-				pos = align_up(pos, f.t->align) + f.t->fixed_bits;
+			} else {
+				pos = align_up(pos, f.t->align);
+				f.offset = pos;
+				pos += f.t->fixed_bits;
+			}
+			integers &= f.t->kind == type_kind::integer;
 			min += f.t->min_bits;
 		}
 		t.fixed_bits = fixed ? static_cast<std::int64_t>(pos) : -1;
 		t.min_bits = min;
+		t.flat = fixed && integers;
 		break;
 	}
 	case type_kind::variant: {

@@ -32,6 +32,7 @@ struct field {
 	std::string name;	// as declared ("_timer")
 	type_ptr t;
 	field_role role = field_role::none;
+	std::uint64_t offset = 0;	// bits from the struct's start, when it is flat
 };
 
 // Where a variant's tag or a sequence's length is: LEVELS enclosing
@@ -68,6 +69,9 @@ struct type {
 	// depends on the data (strings, sequences, variants).
 	std::int64_t fixed_bits = -1;
 	std::uint64_t min_bits = 0;	// at least, whatever the data
+	// A struct of integers only, of fixed size: its fields are read at
+	// their offsets, with one bounds check for all.
+	bool flat = false;
 };
 
 struct clock_class {
