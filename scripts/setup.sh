@@ -11,6 +11,7 @@ PACKAGES=(
   libbenchmark-dev              # make bench
   zlib1g-dev                    # gzip-compressed traces
   libcli11-dev libfmt-dev       # the command line and the text report
+  libzstd-dev                   # trace.dat v7 sections and CPU data (zstd)
   # trace-cmd trace.dat reader; libtracecmd.pc requires libtracefs, which
   # the Debian -dev package does not pull in
   libtracecmd-dev libtraceevent-dev libtracefs-dev
@@ -18,12 +19,13 @@ PACKAGES=(
   libbabeltrace-dev uuid-dev libpopt-dev
   clang libclang-rt-dev         # make fuzz (libFuzzer)
   trace-cmd                     # make bench: trace-cmd report as the yardstick
+  babeltrace                    # make bench: babeltrace (1.x) printing a CTF trace, likewise
 )
 
 # The pkg-config modules the Makefile asks for: checked after installing, so
 # that a broken set-up stops here with pkg-config's own words instead of as
 # link errors.
-PC_MODULES="zlib libtracecmd libtraceevent babeltrace babeltrace-ctf fmt check benchmark"
+PC_MODULES="zlib libzstd libtracecmd libtraceevent babeltrace babeltrace-ctf fmt check benchmark"
 
 verify() {
   pkg-config --exists $PC_MODULES && return 0

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 
 #include "sim/trace/binary_names.h"
-#include "sim/trace/ctf_fields.h"
+#include "sim/trace/binary_fields.h"
 #include "sim/trace/ctf_metadata.h"
 #include "sim/trace/ctf_packets.h"
 #include "sim/trace/ctf_streams.h"
@@ -34,7 +34,7 @@ namespace {
 struct event_info {
 	std::string name;
 	event_kind kind = event_kind::other;
-	int slot[CS_COUNT];
+	int slot[BS_COUNT];
 	unsigned timer_bits = 0;
 };
 
@@ -47,14 +47,15 @@ event_info describe(const ctf::event_class &c)
 	if (!c.fields || e.kind == event_kind::other)
 		return e;
 	const auto &fs = c.fields->fields;
-	for (int k = 0; k < CS_COUNT; k++)
-		for (std::size_t i = 0; i < fs.size(); i++) {
+	for (int k = 0; k < BS_COUNT; k++)
+		for (std::size_t i = 0; i < fs.size() && binary_slot_read(e.kind, binary_slot(k));
+		     i++) {
 			const ctf::type &t = *fs[i].t;
 			// Integers only (enums and arrays are not values for us).
 			if (t.kind == ctf::type_kind::integer && t.labels.empty() &&
-			    ctf::display_name(fs[i].name) == ctf_slot_names[k]) {
+			    ctf::display_name(fs[i].name) == binary_slot_names[k]) {
 				e.slot[k] = static_cast<int>(i);
-				if (k == CS_TIMER || k == CS_HRTIMER)
+				if (k == BS_TIMER || k == BS_HRTIMER)
 					e.timer_bits = std::max(e.timer_bits, t.size);
 				break;
 			}
@@ -89,7 +90,7 @@ private:
 	unsigned release_ = 0;
 	std::uint64_t bytes_ = 0;
 	symbol_table symbols_;
-	callback_names names_{symbols_};
+	callback_names names_{&symbols_};
 	reader_stats stats_;
 };
 
@@ -146,14 +147,12 @@ void ctf_reader::decode(const ctf::packet_reader &s, trace_event &ev)
 		ev.cpu = static_cast<std::uint32_t>(s.identity().cpu);
 	if (info.kind == event_kind::other)
 		return;
-	ctf_slot_values v;
+	binary_slot_values v;
 	v.timer_bits = info.timer_bits;
-	for (int k = 0; k < CS_COUNT; k++)
-		if (info.slot[k] >= 0) {
-			v.has |= 1u << k;
-			v.value[k] = s.payload[info.slot[k]];
-		}
-	apply_ctf_slots(v, release_, names_, ev);
+	for (int k = 0; k < BS_COUNT; k++)
+		if (info.slot[k] >= 0)
+			v.set(binary_slot(k), s.payload[info.slot[k]]);
+	apply_binary_slots(v, release_, names_, ev);
 }
 
 bool ctf_reader::next(trace_event &ev)

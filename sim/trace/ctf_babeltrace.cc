@@ -19,7 +19,7 @@
 
 #include "sim/trace/binary_names.h"
 #include "sim/trace/ctf.h"
-#include "sim/trace/ctf_fields.h"
+#include "sim/trace/binary_fields.h"
 #include "sim/trace/ctf_metadata.h"
 #include "sim/trace/reader.h"
 #include "sim/trace/stderr_capture.h"
@@ -63,7 +63,7 @@ struct event_class {
 	std::string name;	// the kernel's name
 	event_kind kind = event_kind::other;
 	unsigned fields = ~0u;	// payload field count the slots were found for
-	int slot[CS_COUNT];
+	int slot[BS_COUNT];
 };
 
 class babeltrace_reader : public trace_reader {
@@ -102,7 +102,7 @@ private:
 	const bt_definition *packet_scope_ = nullptr;
 	int cpu_index_ = -1;
 	symbol_table symbols_;
-	callback_names names_{symbols_};
+	callback_names names_{&symbols_};
 	reader_stats stats_;
 };
 
@@ -182,20 +182,22 @@ void babeltrace_reader::decode(const bt_ctf_event *e, trace_event &ev)
 	if (!scope || bt_ctf_get_field_list(e, scope, &list, &count) != 0)
 		count = 0;
 	if (count != c.fields) {
-		for (int k = 0; k < CS_COUNT; k++)
-			c.slot[k] = field_index(list, count, ctf_slot_names[k]);
+		for (int k = 0; k < BS_COUNT; k++)
+			c.slot[k] = field_index(list, count, binary_slot_names[k]);
 		c.fields = count;
 	}
-	ctf_slot_values s;
-	for (int k = 0; k < CS_COUNT; k++) {
+	binary_slot_values s;
+	for (int k = 0; k < BS_COUNT; k++) {
 		unsigned bits = 0;
-		if (c.slot[k] >= 0 && int_value(list[c.slot[k]], s.value[k], &bits)) {
-			s.has |= 1u << k;
-			if (k == CS_TIMER || k == CS_HRTIMER)
+		std::uint64_t value;
+		if (c.slot[k] >= 0 && binary_slot_read(c.kind, binary_slot(k)) &&
+		    int_value(list[c.slot[k]], value, &bits)) {
+			s.set(binary_slot(k), value);
+			if (k == BS_TIMER || k == BS_HRTIMER)
 				s.timer_bits = bits;
 		}
 	}
-	apply_ctf_slots(s, release_, names_, ev);
+	apply_binary_slots(s, release_, names_, ev);
 }
 
 bool babeltrace_reader::next(trace_event &ev)

@@ -1,8 +1,7 @@
-// libFuzzer target: the structure checks that stand between untrusted files
-// and libtracecmd / libbabeltrace - the trace.dat layout walk, the CTF
-// metadata unpacking and brace check - and the kallsyms / System.map
-// parser. Every input goes through all of them; input_error is the only
-// way out.
+// libFuzzer target: the structure readers of the binary formats - the
+// trace.dat structure walk, the CTF metadata unpacking and brace check -
+// and the kallsyms / System.map parser. Every input goes through all of
+// them; input_error is the only way out.
 //
 // The full readers are not fuzzed here: the libraries behind them are not
 // instrumented, libtracecmd 1.3 crashes closing a handle whose data failed
@@ -10,9 +9,9 @@
 // would report), and libbabeltrace's TSDL parser can loop on odd metadata.
 // The damaged-file tests of test_binary_readers cover the readers.
 //
-// fuzz-sources: sim/trace/trace_dat_layout.cc sim/trace/ctf_metadata.cc
+// fuzz-sources: sim/trace/trace_dat_file.cc sim/trace/ctf_metadata.cc
 // fuzz-sources: sim/trace/symbols.cc sim/trace/binary_names.cc sim/trace/names.cc
-// fuzz-pkgs: zlib
+// fuzz-pkgs: zlib libzstd
 // fuzz-seed-bytes: linux-6.18-http/trace.dat linux-3.6-scp_dest/ctf/metadata
 #include <cstddef>
 #include <cstdint>
@@ -26,7 +25,7 @@
 #include "sim/trace/ctf_metadata.h"
 #include "sim/trace/reader.h"
 #include "sim/trace/symbols.h"
-#include "sim/trace/trace_dat_layout.h"
+#include "sim/trace/trace_dat_file.h"
 
 using namespace timersim;
 
@@ -56,7 +55,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
 	if (!write_scratch(data, size))
 		return 0;
 	try {
-		trace_dat_layout lay = check_trace_dat_layout(scratch());
+		trace_dat_file lay = read_trace_dat_file(scratch());
 		if (lay.file_size != size)
 			__builtin_trap();
 	} catch (const input_error &) {

@@ -1,0 +1,87 @@
+#include "sim/trace/binary_fields.h"
+
+#include "sim/trace/binary_names.h"
+
+namespace timersim {
+
+const char *const binary_slot_names[BS_COUNT] = {
+	"timer", "hrtimer", "function", "expires", "now", "timeout", "bucket_expiry",
+	"baseclk", "flags", "cpu", "idx", "is_idle",
+};
+
+bool binary_slot_read(event_kind kind, binary_slot k)
+{
+	return kind != event_kind::other && !(kind == event_kind::hrtimer && k == BS_FLAGS);
+}
+
+std::string_view callback_names::name(std::uint64_t addr)
+{
+	auto it = known_.find(addr);
+	if (it != known_.end())
+		return it->second;
+	if (prepare_) {
+		auto p = std::move(prepare_);
+		prepare_ = nullptr;
+		p();
+	}
+	if (known_.size() >= 65536)
+		known_.clear();		// a bound for garbage addresses
+	std::string_view sym;
+	for (const symbol_table *t : {first_, second_})
+		if (sym.empty() && t)
+			sym = t->lookup(addr);
+	return known_.emplace(addr, sym.empty() ? hex_address(addr) : std::string(sym))
+		.first->second;
+}
+
+void apply_binary_slots(const binary_slot_values &s, unsigned release, callback_names &names,
+			trace_event &ev)
+{
+	std::uint64_t v;
+	if (s.get(BS_TIMER, ev.timer) || s.get(BS_HRTIMER, ev.timer))
+		ev.timer_digits = static_cast<std::uint8_t>(s.timer_bits / 4);
+	if (s.get(BS_FUNCTION, v))
+		ev.function = names.name(v);
+	bool expires = s.get(BS_EXPIRES, ev.expires);
+	bool now = s.get(BS_NOW, ev.now);
+	if (s.get(BS_TIMEOUT, v)) {
+		ev.timeout = static_cast<std::int64_t>(v);
+		ev.has |= EF_TIMEOUT;
+	} else if (ev.kind == event_kind::timer_start && expires && now) {
+		// The kernel prints [timeout=%ld] as expires - now; the binary
+		// formats record the two.
+		ev.timeout = static_cast<std::int64_t>(ev.expires - ev.now);
+		ev.has |= EF_TIMEOUT;
+	}
+	if (s.get(BS_BUCKET_EXPIRY, ev.bucket_expiry))
+		ev.has |= EF_BUCKET_EXPIRY;
+	if (s.get(BS_BASECLK, ev.baseclk))
+		ev.has |= EF_BASECLK;
+	if (s.get(BS_FLAGS, v)) {
+		// timer->flags also holds the base CPU (and, 4.8+, the wheel
+		// index); the text formats print them as cpu= and idx= (4.11+).
+		timer_flag_word w = decode_timer_flags(static_cast<std::uint32_t>(v), release);
+		ev.flags = w.flags;
+		ev.has |= EF_FLAGS;
+		if (ev.kind == event_kind::timer_start && (!release || release >= 411)) {
+			ev.target_cpu = w.cpu;
+			ev.has |= EF_TARGET_CPU;
+			if (w.has_idx) {
+				ev.idx = w.idx;
+				ev.has |= EF_IDX;
+			}
+		}
+	}
+	if (s.get(BS_CPU, v)) {
+		ev.target_cpu = static_cast<std::uint32_t>(v);
+		ev.has |= EF_TARGET_CPU;
+	}
+	if (s.get(BS_IDX, v)) {
+		ev.idx = static_cast<std::uint32_t>(v);
+		ev.has |= EF_IDX;
+	}
+	if (s.get(BS_IS_IDLE, v))
+		ev.is_idle = v != 0;
+}
+
+}  // namespace timersim

@@ -1,0 +1,76 @@
+// The payload fields of the kernel's timer events, mapped onto a
+// trace_event: one definition for the binary readers (our CTF and trace.dat
+// readers, and the libbabeltrace and libtracecmd readers the tests hold
+// them against).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "sim/trace/event.h"
+#include "sim/trace/symbols.h"
+
+namespace timersim {
+
+// The payload fields we read, by name (CTF's leading underscore dropped).
+enum binary_slot {
+	BS_TIMER, BS_HRTIMER, BS_FUNCTION, BS_EXPIRES, BS_NOW, BS_TIMEOUT, BS_BUCKET_EXPIRY,
+	BS_BASECLK, BS_FLAGS, BS_CPU, BS_IDX, BS_IS_IDLE, BS_COUNT
+};
+extern const char *const binary_slot_names[BS_COUNT];
+
+// Whether events of KIND carry slot K at all: hrtimer "flags" are modes, not
+// timer flags; "other" events are not decoded.
+bool binary_slot_read(event_kind kind, binary_slot k);
+
+// One event's slot values: HAS bit k set when slot k is an integer field of
+// the event, VALUE[k] its value.
+struct binary_slot_values {
+	std::uint32_t has = 0;
+	std::uint64_t value[BS_COUNT] = {};
+	unsigned timer_bits = 0;	// size of the timer (or hrtimer) field
+	void set(binary_slot k, std::uint64_t v)
+	{
+		has |= 1u << k;
+		value[k] = v;
+	}
+	bool get(binary_slot k, std::uint64_t &out) const
+	{
+		out = value[k];
+		return has >> k & 1;
+	}
+};
+
+// Callback names by address: the first table that has a symbol at or below
+// it, else "0x..." (hex_address). A trace has few distinct callbacks and
+// names each thousands of times, so names are kept (up to a bound) instead
+// of looked up and printed anew. PREPARE, when set, runs once before the
+// first look-up (a trace.dat inflates its kallsyms only then).
+class callback_names {
+public:
+	explicit callback_names(const symbol_table *first, const symbol_table *second = nullptr,
+				std::function<void()> prepare = {})
+		: first_(first), second_(second), prepare_(std::move(prepare))
+	{
+	}
+	// Valid until the next call.
+	std::string_view name(std::uint64_t addr);
+
+private:
+	const symbol_table *first_, *second_;
+	std::function<void()> prepare_;
+	std::unordered_map<std::uint64_t, std::string> known_;
+};
+
+// Fills EV's timer fields (EV's kind already set) from V. RELEASE is the
+// recording kernel (kernel_release(), 0 unknown): timer_start hands on the
+// base CPU and wheel index held in its flags from 4.11 on, as the text
+// formats print them. Callbacks are named by NAMES; EV.function is valid
+// until its next call.
+void apply_binary_slots(const binary_slot_values &v, unsigned release, callback_names &names,
+			trace_event &ev);
+
+}  // namespace timersim

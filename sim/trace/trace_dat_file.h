@@ -1,0 +1,119 @@
+// The structure of a trace-cmd trace.dat (versions 6 and 7), read by our
+// own code: what a replay needs, every size and offset checked against the
+// file before anything is read through it.
+//
+// Up to version 6 the header parts follow one another (header page and
+// event formats, ftrace and event formats, kallsyms, printk formats,
+// command lines, CPU count) and then options, latency or flyrecord blocks;
+// the flyrecord block gives each CPU's data offset and size. Version 7 is a
+// chain of sections (16-byte header: id, flags, name, size; compressed
+// sections inflate with the file's zstd or zlib), found through the options
+// sections that begin at the offset the file header gives.
+//
+// Only the "timer" event formats are parsed for their fields; of every
+// other format the name and id are kept. The kallsyms text is located but
+// not read: a reader inflates it only when a callback needs a name.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace timersim {
+
+// One field of an event format ("field:unsigned long expires; offset:24;
+// size:8; signed:0;").
+struct tdat_field {
+	std::string name;
+	unsigned offset = 0, size = 0;
+	bool is_signed = false;
+};
+
+struct tdat_event {
+	std::string system, name;
+	std::vector<tdat_field> fields;		// the timer system's only
+	const tdat_field *find(std::string_view name) const;
+};
+
+// A part of the file: OFFSET and SIZE as stored; COMPRESSED parts hold the
+// 8-byte compression header and the compressed bytes.
+struct tdat_extent {
+	std::uint64_t offset = 0, size = 0;
+	bool compressed = false;
+	bool present = false;
+};
+
+struct tdat_cpu_data {
+	unsigned cpu = 0;
+	std::uint64_t offset = 0, size = 0;	// in the file
+};
+
+struct trace_dat_file {
+	std::string path;
+	std::uint64_t file_size = 0;
+	unsigned version = 0;
+	bool big_endian = false;
+	unsigned long_size = 8;		// of the recording user space
+	unsigned page_size = 4096;	// of the ring buffer's pages
+	std::string compression;	// "" (none), "zstd" or "zlib"
+	std::uint64_t sections = 0;	// v7: sections walked
+	bool latency = false;		// latency-tracer text, not event records
+
+	// From header_page: the kernel's long (size of the commit word) and
+	// where a page's data begins.
+	unsigned commit_size = 8;
+	unsigned data_offset = 16;
+
+	std::map<int, tdat_event> events;	// by id
+	unsigned common_type_offset = 0, common_type_size = 2;
+
+	tdat_extent kallsyms;		// text, possibly compressed
+	std::string uname, cpustats;	// options, may be empty
+	std::int64_t ts_offset = 0;	// OFFSET option: added to every timestamp
+	std::vector<std::string> instances;	// buffer instances besides the top one
+	// Why our reader cannot read this file the way libtracecmd would
+	// (TSC conversion, guest time sync); empty when it can.
+	std::string unsupported;
+
+	unsigned cpus = 0;		// CPU count the file declares
+	std::vector<tdat_cpu_data> cpu_data;	// the top buffer's
+	bool data_compressed = false;	// v7: CPU data in compressed chunks
+};
+
+// Reads and checks PATH's structure. Throws input_error naming the part of
+// the file and its byte offset when a size or offset lies outside the file
+// or a header is malformed.
+trace_dat_file read_trace_dat_file(const std::string &path);
+
+// Inflates a compressed part (at OFFSET in PATH: 4-byte compressed size,
+// 4-byte size, data) with ALGO ("zstd", "zlib"); throws input_error naming
+// WHAT and the offset when it does not inflate to exactly its size.
+std::string tdat_inflate(const std::string &path, const std::string &algo, bool big_endian,
+			 std::uint64_t offset, std::uint64_t stored_size, const char *what);
+
+// "Linux host 4.7.2-arch x86_64" (the UNAME option) -> 407; 0 when unknown.
+unsigned tdat_uname_release(const std::string &uname);
+
+// "CPU: 1\n...\nread events: 17034\n" blocks (the CPUSTAT options): how
+// many events the kernel handed to trace-cmd from each CPU's buffer, -1
+// where the file does not say.
+std::vector<std::int64_t> tdat_read_events(const std::string &cpustats, unsigned cpus);
+
+// The end of every CPU's data. Damaged compressed data can inflate "fine"
+// into pages with fewer records, or more; the kernel's count of the events
+// it handed to trace-cmd tells. Throws input_error for a CPU whose READ
+// records differ from EXPECTED (tdat_read_events).
+void tdat_check_counts(const std::string &path, const std::vector<std::uint64_t> &read,
+		       const std::vector<std::int64_t> &expected);
+
+// Inflates CSIZE bytes at SRC into exactly USIZE bytes at DST with ALGO;
+// false when the data is corrupt or inflates to another size.
+bool tdat_decompress(const std::string &algo, const char *src, std::size_t csize, char *dst,
+		     std::size_t usize);
+
+// Reads N bytes at OFFSET of PATH; throws input_error naming WHAT.
+std::string tdat_read(const std::string &path, std::uint64_t offset, std::uint64_t n,
+		      const char *what);
+
+}  // namespace timersim

@@ -1,0 +1,194 @@
+// Our trace.dat reader (trace_dat_file.h, trace_dat_pages.h) against
+// libtracecmd, the reference (trace_dat.h): the same events, fields and
+// order on the shared 6.18 recording; damaged copies give input_error with
+// the part of the file and its offset, never a crash; the kallsyms are read
+// only when a callback needs a name.
+#include <fstream>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "sim/trace/reader.h"
+#include "sim/trace/trace_dat.h"
+#include "sim/trace/trace_dat_file.h"
+#include "tests/support/paths.h"
+#include "tests/support/text_trace_util.h"
+
+#include "tests/support/check_main.h"	// last: check.h defines a fail() macro
+
+using namespace timersim;
+using test::owned_event;
+
+namespace {
+
+#define NEED_SHARED(var, rel)                                                    \
+	const std::string var = test::shared_trace(rel);                         \
+	if (var.empty()) {                                                       \
+		test::skip_note(std::string("../shared/traces/") + rel + " absent"); \
+		return;                                                          \
+	}
+
+std::string error_of(const std::string &path, const reader_options &opt = {},
+		     std::uint64_t *events = nullptr)
+{
+	try {
+		auto r = make_trace_dat_reader(path, opt);
+		trace_event ev;
+		std::uint64_t n = 0;
+		while (r->next(ev))
+			n++;
+		if (events)
+			*events = n;
+	} catch (const input_error &e) {
+		return e.what();
+	}
+	return {};
+}
+
+bool contains(const std::string &s, const std::string &part)
+{
+	return s.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+START_TEST(trace_dat_matches_libtracecmd)
+{
+	NEED_SHARED(dat, "linux-6.18-http/trace.dat");
+	auto ours = make_trace_dat_reader(dat, {});
+	auto ref = make_trace_dat_libtracecmd_reader(dat, {});
+	ck_assert_uint_eq(ours->declared_cpus(), ref->declared_cpus());
+	std::vector<owned_event> a = test::read_all(*ours), b = test::read_all(*ref);
+	ck_assert_uint_eq(a.size(), 34165);
+	ck_assert_uint_eq(a.size(), b.size());
+	std::size_t named = 0;
+	for (std::size_t i = 0; i < a.size(); i++) {
+		const owned_event &x = a[i], &y = b[i];
+		ck_assert_msg(x.name == y.name && x.ts_ns == y.ts_ns && x.cpu == y.cpu,
+			      "record %zu: %s at %lu on CPU %u vs libtracecmd %s at %lu on %u", i,
+			      x.name.c_str(), x.ts_ns, x.cpu, y.name.c_str(), y.ts_ns, y.cpu);
+		ck_assert_msg(x == y, "record %zu (%s): fields differ from libtracecmd's", i,
+			      x.name.c_str());
+		named += !x.function.empty() && x.function.substr(0, 2) != "0x";
+	}
+	ck_assert_uint_gt(named, 4000);	// callbacks named from the file's kallsyms
+	ck_assert_uint_eq(ours->stats().bytes, ref->stats().bytes);
+	ck_assert_uint_eq(ours->stats().lines, ref->stats().lines);
+}
+END_TEST
+
+START_TEST(trace_dat_structure)
+{
+	NEED_SHARED(dat, "linux-6.18-http/trace.dat");
+	trace_dat_file f = read_trace_dat_file(dat);
+	ck_assert_uint_eq(f.version, 7);
+	ck_assert_str_eq(f.compression.c_str(), "zstd");
+	ck_assert_uint_eq(f.cpus, 2);
+	ck_assert_uint_eq(f.cpu_data.size(), 2);
+	ck_assert(f.data_compressed);
+	ck_assert_uint_eq(f.commit_size, 8);
+	ck_assert_uint_eq(f.data_offset, 16);
+	ck_assert(f.kallsyms.present && f.kallsyms.compressed);
+	ck_assert(f.unsupported.empty() && f.instances.empty() && !f.latency);
+	ck_assert(contains(f.uname, "6.18"));
+	const tdat_event *start = nullptr;
+	for (const auto &[id, e] : f.events)
+		if (e.name == "timer_start")
+			start = &e;
+	ck_assert_ptr_nonnull(start);
+	ck_assert_ptr_nonnull(start->find("bucket_expiry"));
+	ck_assert_uint_eq(start->find("timer")->size, 8);
+	ck_assert_uint_gt(f.events.size(), 1000);	// every system's names and ids
+	// The CPU data is merged by time, and the kernel's counts hold.
+	std::vector<std::int64_t> n = tdat_read_events(f.cpustats, f.cpus);
+	ck_assert_int_eq(n[0] + n[1], 34165);
+}
+END_TEST
+
+// Cut and flipped copies: every one an input_error naming the file and an
+// offset, or (a flip in a value) a whole read; never a crash.
+START_TEST(trace_dat_damage_sweep)
+{
+	NEED_SHARED(dat, "linux-6.18-http/trace.dat");
+	const std::string whole = test::read_whole_file(dat);
+	std::mt19937_64 rng(13);
+	for (int i = 0; i < 40; i++) {
+		std::size_t n = rng() % whole.size();
+		std::string path = test::write_temp("cut.dat", whole.substr(0, n));
+		std::string err = error_of(path);
+		ck_assert_msg(contains(err, path + ": "), "cut at %zu: '%s'", n, err.c_str());
+	}
+	unsigned errors = 0;
+	for (int i = 0; i < 120; i++) {
+		std::string d = whole;
+		std::size_t at = rng() % (d.size() - 4);
+		for (int k = 0; k < 4; k++)
+			d[at + k] = static_cast<char>(d[at + k] ^ (rng() | 1));
+		std::string path = test::write_temp("flip.dat", d);
+		std::string err = error_of(path);
+		errors += !err.empty();
+		// An offset; a flip in inflated kallsyms text names its line.
+		if (!err.empty())
+			ck_assert_msg(contains(err, path + ": offset ") ||
+					      contains(err, path + " (kallsyms):") ||
+					      contains(err, path + ":0:"),
+				      "flip at %zu: %s", at, err.c_str());
+	}
+	// Most of the file is compressed: a flip there fails to inflate.
+	ck_assert_uint_gt(errors, 80);
+}
+END_TEST
+
+// Damage at known places names the part and the offset.
+START_TEST(trace_dat_damage_named)
+{
+	NEED_SHARED(dat, "linux-6.18-http/trace.dat");
+	const std::string whole = test::read_whole_file(dat);
+	auto flipped = [&](std::size_t off) {
+		std::string d = whole;
+		for (int k = 0; k < 4; k++)
+			d[off + k] = static_cast<char>(d[off + k] ^ 0x5a);
+		return test::write_temp("named.dat", d);
+	};
+	// In CPU 0's first chunk: its zstd data, then a record inflated
+	// from it (a garbled length), then one of another event id.
+	std::string err = error_of(flipped(1146900));
+	ck_assert_msg(contains(err, "offset 1146884: CPU 0 data") &&
+			      contains(err, "chunk 0 at offset 1146884: zstd data does not inflate"),
+		      "%s", err.c_str());
+	err = error_of(flipped(1147000));
+	ck_assert_msg(contains(err, "CPU 0 data, chunk 0 at offset 1146884, page 1 of the chunk") &&
+			      contains(err, "runs past the page's data"), "%s", err.c_str());
+	err = error_of(flipped(1150000));
+	ck_assert_msg(contains(err, "offset 1146884: ") && contains(err, "page 6 of the chunk") &&
+			      contains(err, "which the file does not describe"), "%s", err.c_str());
+	err = error_of(flipped(1146880));	// the chunk count
+	ck_assert_msg(contains(err, "offset 1146880: CPU 0 data") && contains(err, "chunk count"),
+		      "%s", err.c_str());
+	err = error_of(flipped(2200));		// the event formats
+	ck_assert_msg(contains(err, "offset 2079: event formats section"), "%s", err.c_str());
+	// The kallsyms: read only when a callback needs a name, then named.
+	err = error_of(flipped(600000));
+	ck_assert_msg(contains(err, "offset 124475: kallsyms section: zstd data does not inflate"),
+		      "%s", err.c_str());
+}
+END_TEST
+
+static Suite *trace_dat_suite()
+{
+	Suite *s = suite_create("trace_dat_reader");
+	TCase *tc = tcase_create("shared");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, trace_dat_matches_libtracecmd);
+	tcase_add_test(tc, trace_dat_structure);
+	tcase_add_test(tc, trace_dat_damage_sweep);
+	tcase_add_test(tc, trace_dat_damage_named);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main()
+{
+	return timersim::test::run_suite(trace_dat_suite());
+}
