@@ -21,6 +21,7 @@
 #include "sim/trace/ctf.h"
 #include "sim/trace/binary_fields.h"
 #include "sim/trace/ctf_metadata.h"
+#include "sim/trace/ctf_streams.h"
 #include "sim/trace/reader.h"
 #include "sim/trace/stderr_capture.h"
 #include "sim/trace/symbols.h"
@@ -116,8 +117,11 @@ babeltrace_reader::babeltrace_reader(const std::string &path, const reader_optio
 	if (std::size_t at = meta.find(key); at != std::string::npos)
 		release_ = kernel_release(std::string_view(meta).substr(at + key.size(), 16));
 	struct stat st;
-	if (stat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-		fail("not a CTF trace directory");
+	if (stat((path + "/metadata").c_str(), &st) != 0)
+		fail("not a CTF trace: no metadata file");
+	bytes_ = st.st_size;
+	for (const ctf::stream_file &f : ctf::list_stream_files(path))
+		bytes_ += f.size;
 	ctx_ = bt_context_create();
 	if (!ctx_)
 		fail("cannot create a babeltrace context");

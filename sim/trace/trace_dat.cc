@@ -154,11 +154,11 @@ void trace_dat_reader::load_kallsyms()
 	if (!file_.kallsyms.present || !file_.kallsyms.size)
 		return;
 	const tdat_extent &k = file_.kallsyms;
-	std::string text = k.compressed
-				   ? tdat_inflate(file_.path, file_.compression, file_.big_endian,
-						  k.offset, k.size, "kallsyms section")
-				   : tdat_read(file_.path, k.offset, k.size, "kallsyms");
-	std::string_view body = text;
+	tdat_bytes text = k.compressed
+				  ? tdat_inflate(file_.path, file_.compression, file_.big_endian,
+						 k.offset, k.size, "kallsyms section")
+				  : tdat_read(file_.path, k.offset, k.size, "kallsyms");
+	std::string_view body = text.view();
 	if (file_.version >= 7) {	// the section holds a 4-byte size, then the text
 		if (body.size() < 4)
 			throw input_error::at_offset(file_.path, k.offset, "kallsyms section too short");

@@ -6,7 +6,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <new>
 #include <set>
+#include <utility>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -96,9 +99,9 @@ public:
 		: path_(path), fd_(fd), end_(end)
 	{
 	}
-	cursor(const std::string &path, const std::string &buf, std::uint64_t base,
+	cursor(const std::string &path, std::string_view buf, std::uint64_t base,
 	       const std::string &part)
-		: path_(path), buf_(&buf), end_(buf.size()), base_(base), part_(part)
+		: path_(path), buf_(buf.data()), end_(buf.size()), base_(base), part_(part)
 	{
 	}
 
@@ -123,7 +126,7 @@ public:
 			fail(pos, std::string("truncated: ") + what + " needs " + std::to_string(n) +
 					  " bytes, " + std::to_string(left()) + " left");
 		if (buf_) {
-			std::memcpy(out, buf_->data() + pos, n);
+			std::memcpy(out, buf_ + pos, n);
 		} else {
 			ssize_t r = ::pread(fd_, out, n, pos);
 			if (r != static_cast<ssize_t>(n))
@@ -185,7 +188,7 @@ public:
 private:
 	std::string path_;
 	int fd_ = -1;
-	const std::string *buf_ = nullptr;
+	const char *buf_ = nullptr;	// null: read through fd_
 	std::uint64_t end_ = 0;
 	std::uint64_t base_ = 0;
 	std::string part_;
@@ -466,7 +469,7 @@ struct section {
 };
 
 // A section's content, inflated when compressed.
-std::string section_content(const trace_dat_file &out, const section &s)
+tdat_bytes section_content(const trace_dat_file &out, const section &s)
 {
 	if (s.flags & 1)
 		return tdat_inflate(out.path, out.compression, out.big_endian, s.content, s.size,
@@ -522,8 +525,8 @@ void walk_v7(cursor &c, trace_dat_file &out)
 		auto it = by_offset.find(next);
 		if (it == by_offset.end() || it->second.id != OPT_DONE || !seen.insert(next).second)
 			c.fail(next, "options offset points to no options section");
-		std::string body = section_content(out, it->second);
-		cursor oc(out.path, body, it->second.content, "options section");
+		tdat_bytes body = section_content(out, it->second);
+		cursor oc(out.path, body.view(), it->second.content, "options section");
 		oc.big_endian = out.big_endian;
 		next = parse_options(oc, out, true, section_of, flyrecord);
 	}
@@ -540,19 +543,19 @@ void walk_v7(cursor &c, trace_dat_file &out)
 		return &s->second;
 	};
 	const section *hs = need(OPT_HEADER_INFO, true);
-	std::string header = section_content(out, *hs);
-	cursor hc(out.path, header, hs->content, section_name(hs->id));
+	tdat_bytes header = section_content(out, *hs);
+	cursor hc(out.path, header.view(), hs->content, section_name(hs->id));
 	hc.big_endian = out.big_endian;
 	parse_header_info(hc, out);
 	if (const section *fs = need(OPT_FTRACE_EVENTS, false)) {
-		std::string body = section_content(out, *fs);
-		cursor fc(out.path, body, fs->content, section_name(fs->id));
+		tdat_bytes body = section_content(out, *fs);
+		cursor fc(out.path, body.view(), fs->content, section_name(fs->id));
 		fc.big_endian = out.big_endian;
 		parse_formats(fc, fc.number(4, "ftrace format count"), "ftrace", out);
 	}
 	const section *es = need(OPT_EVENT_FORMATS, true);
-	std::string events = section_content(out, *es);
-	cursor ec(out.path, events, es->content, section_name(es->id));
+	tdat_bytes events = section_content(out, *es);
+	cursor ec(out.path, events.view(), es->content, section_name(es->id));
 	ec.big_endian = out.big_endian;
 	parse_event_systems(ec, out);
 	if (const section *ks = need(OPT_KALLSYMS, false))
@@ -623,20 +626,84 @@ const tdat_field *tdat_event::find(std::string_view n) const
 	return nullptr;
 }
 
-std::string tdat_read(const std::string &path, std::uint64_t offset, std::uint64_t n,
-		      const char *what)
+tdat_bytes::tdat_bytes(std::size_t n) : n_(n)
+{
+	constexpr std::size_t huge = std::size_t(2) << 20;
+	if (n < huge / 2) {
+		p_ = static_cast<char *>(std::malloc(n ? n : 1));
+		if (!p_)
+			throw std::bad_alloc();
+		return;
+	}
+	// Room to start on a huge page boundary.
+	mapped_ = (n + huge - 1) / huge * huge + huge;
+	map_ = mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map_ == MAP_FAILED) {
+		map_ = nullptr;
+		throw std::bad_alloc();
+	}
+	auto at = reinterpret_cast<std::uintptr_t>(map_);
+	p_ = reinterpret_cast<char *>((at + huge - 1) / huge * huge);
+	madvise(p_, (n + huge - 1) / huge * huge, MADV_HUGEPAGE);
+}
+
+tdat_bytes &tdat_bytes::operator=(tdat_bytes &&o) noexcept
+{
+	if (this != &o) {
+		release();
+		p_ = std::exchange(o.p_, nullptr);
+		n_ = std::exchange(o.n_, 0);
+		map_ = std::exchange(o.map_, nullptr);
+		mapped_ = std::exchange(o.mapped_, 0);
+	}
+	return *this;
+}
+
+void tdat_bytes::release()
+{
+	if (map_)
+		munmap(map_, mapped_);
+	else
+		std::free(p_);
+	p_ = nullptr;
+	map_ = nullptr;
+}
+
+tdat_bytes tdat_read(const std::string &path, std::uint64_t offset, std::uint64_t n,
+		     const char *what)
 {
 	file_handle f(path);
-	cursor c(path, f.fd, f.size);
-	c.pos = offset;
-	return c.text(n, what);
+	if (offset > f.size || n > f.size - offset)
+		throw input_error::at_offset(path, offset, std::string("truncated: ") + what +
+						   " of " + std::to_string(n) +
+						   " bytes runs past the end of the file");
+	tdat_bytes b(n);
+	for (std::uint64_t done = 0; done < n;) {
+		ssize_t r = ::pread(f.fd, b.data() + done, n - done, offset + done);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			throw input_error::at_offset(path, offset + done,
+						     std::string("read error in ") + what);
+		done += r;
+	}
+	return b;
 }
 
 bool tdat_decompress(const std::string &algo, const char *src, std::size_t csize, char *dst,
 		     std::size_t usize)
 {
 	if (algo == "zstd") {
-		std::size_t n = ZSTD_decompress(dst, usize, src, csize);
+		// One context for every call: ZSTD_decompress() would allocate
+		// (and map, and unmap) a fresh one each time.
+		struct context {
+			ZSTD_DCtx *dctx = ZSTD_createDCtx();
+			~context() { ZSTD_freeDCtx(dctx); }
+		};
+		static thread_local context ctx;
+		if (!ctx.dctx)
+			return false;
+		std::size_t n = ZSTD_decompressDCtx(ctx.dctx, dst, usize, src, csize);
 		return !ZSTD_isError(n) && n == usize;
 	}
 	if (algo == "zlib") {
@@ -648,11 +715,11 @@ bool tdat_decompress(const std::string &algo, const char *src, std::size_t csize
 	return false;
 }
 
-std::string tdat_inflate(const std::string &path, const std::string &algo, bool big_endian,
-			 std::uint64_t offset, std::uint64_t stored_size, const char *what)
+tdat_bytes tdat_inflate(const std::string &path, const std::string &algo, bool big_endian,
+			std::uint64_t offset, std::uint64_t stored_size, const char *what)
 {
-	std::string raw = tdat_read(path, offset, stored_size, what);
-	cursor c(path, raw, offset, what);
+	tdat_bytes raw = tdat_read(path, offset, stored_size, what);
+	cursor c(path, raw.view(), offset, what);
 	c.big_endian = big_endian;
 	std::uint64_t csize = c.number(4, "compressed size");
 	std::uint64_t usize = c.number(4, "inflated size");
@@ -663,7 +730,10 @@ std::string tdat_inflate(const std::string &path, const std::string &algo, bool 
 	if (usize > max_inflated)
 		throw input_error::at_offset(path, offset, std::string(what) + ": inflated size " +
 						   std::to_string(usize) + " is implausible");
-	std::string out(usize, '\0');
+	tdat_bytes out(usize);
+	if (algo != "zstd" && algo != "zlib")
+		throw input_error::at_offset(path, offset, std::string(what) +
+						   " is compressed with unknown " + algo);
 	if (!tdat_decompress(algo, raw.data() + 8, csize, out.data(), usize))
 		throw input_error::at_offset(path, offset, std::string(what) + ": " + algo +
 						   " data does not inflate to its " +

@@ -1,22 +1,31 @@
-// Throughput of the binary readers (events/s, MB/s of input) over the
-// shared recordings, opening included: for a trace.dat, opening (event
-// formats, kallsyms) is most of the work.
-//   binary/trace-dat        open + every event of linux-6.18-http/trace.dat
-//   binary/trace-dat-open   the open alone
-//   binary/ctf              open (which reads the trace once, to validate)
-//                           + every event of linux-3.6-scp_dest/ctf
-//   yardstick/trace-cmd-report   `trace-cmd report FILE > /dev/null`, a
-//                           process per iteration, when trace-cmd is installed
-// Wall-clock times, so that the yardstick (another process) compares.
-// Recordings that are absent are skipped with a note.
+// The binary readers: ours against the libraries they replaced, and the
+// whole `timersim replay` against the tools that print the same traces.
+//   binary/trace-dat, binary/ctf          our readers: open + every event
+//   reference/trace-dat-libtracecmd,
+//   reference/ctf-babeltrace              the library readers, the same way
+//   ratio/trace-dat, ratio/ctf            `timersim replay TRACE > /dev/null`
+//                                         against `trace-cmd report TRACE` and
+//                                         `babeltrace TRACE` (> /dev/null), run
+//                                         in turns, order alternating; medians
+//                                         and their ratio as counters
+//                                         (goals, issue 13: >= 10x, >= 4x)
+// Wall-clock times, so that the other processes compare. The ratios are
+// printed once more at the end of the run. Recordings that are absent, or
+// tools that are not installed, are skipped with a note.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <dirent.h>
+#include <fcntl.h>
 #include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
 
+#include "sim/trace/ctf.h"
 #include "sim/trace/reader.h"
+#include "sim/trace/trace_dat.h"
 #include "tests/support/bench_readers.h"
 #include "tests/support/paths.h"
 
@@ -37,48 +46,122 @@ void bm_read(benchmark::State &state, std::string path, maker make)
 	test::report_throughput(state, bytes, events);
 }
 
-void bm_open(benchmark::State &state, std::string path, maker make)
+// Runs ARGV with stdout and stderr on /dev/null; its wall time in ms, or
+// a negative number when it could not run or failed (STATUS, when not
+// null, gets its exit status, 127 when it could not run).
+double run_ms(const std::vector<std::string> &argv, int *exit_status = nullptr)
 {
-	for (auto _ : state) {
-		auto r = make(path, {});
-		benchmark::DoNotOptimize(r->declared_cpus());
+	std::vector<char *> args;
+	for (const std::string &a : argv)
+		args.push_back(const_cast<char *>(a.c_str()));
+	args.push_back(nullptr);
+	auto t0 = std::chrono::steady_clock::now();
+	pid_t pid = fork();
+	if (pid == 0) {
+		int null = ::open("/dev/null", O_WRONLY);
+		dup2(null, 1);
+		dup2(null, 2);
+		execvp(args[0], args.data());
+		_exit(127);
 	}
+	int status = 0;
+	bool exited = pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status);
+	if (exit_status)
+		*exit_status = exited ? WEXITSTATUS(status) : 127;
+	if (!exited || WEXITSTATUS(status) != 0)
+		return -1;
+	return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+		.count();
 }
 
-void bm_trace_cmd_report(benchmark::State &state, std::string path)
+double median(std::vector<double> v)
 {
-	const std::string cmd = "trace-cmd report '" + path + "' > /dev/null 2>&1";
-	for (auto _ : state)
-		if (std::system(cmd.c_str()) != 0) {
-			state.SkipWithError("trace-cmd report failed");
-			break;
+	std::sort(v.begin(), v.end());
+	return v.empty() ? 0 : v[v.size() / 2];
+}
+
+struct ratio_result {
+	std::string name;
+	double ours_ms = 0, theirs_ms = 0, goal = 0;
+};
+std::vector<ratio_result> ratios;
+
+void bm_ratio(benchmark::State &state, std::string name, std::vector<std::string> ours,
+	      std::vector<std::string> theirs, double goal)
+{
+	std::vector<double> a, b;
+	bool flip = false;
+	for (auto _ : state) {
+		double x, y;
+		if ((flip = !flip)) {
+			x = run_ms(ours);
+			y = run_ms(theirs);
+		} else {
+			y = run_ms(theirs);
+			x = run_ms(ours);
 		}
+		if (x < 0 || y < 0) {
+			state.SkipWithError(((x < 0 ? ours[0] : theirs[0]) + " failed").c_str());
+			return;
+		}
+		a.push_back(x);
+		b.push_back(y);
+	}
+	ratio_result r{name, median(a), median(b), goal};
+	state.counters["timersim_ms"] = r.ours_ms;
+	state.counters["tool_ms"] = r.theirs_ms;
+	state.counters["speedup"] = r.theirs_ms / r.ours_ms;
+	state.counters["goal"] = goal;
+	ratios.push_back(r);
+}
+
+// trace-cmd -h exits 255, babeltrace --help 0: what tells is that it ran.
+bool installed(const char *tool)
+{
+	int status = 127;
+	run_ms({tool, "--help"}, &status);
+	return status != 127;
 }
 
 void register_all()
 {
+	const std::string bin = test::timersim_bin();
 	std::string dat = test::shared_trace("linux-6.18-http/trace.dat");
 	if (dat.empty()) {
 		std::fprintf(stderr, "SKIP: ../shared/traces/linux-6.18-http/trace.dat absent\n");
 	} else {
 		benchmark::RegisterBenchmark("binary/trace-dat", bm_read, dat, make_trace_dat_reader)
 			->Unit(benchmark::kMillisecond)->UseRealTime();
-		benchmark::RegisterBenchmark("binary/trace-dat-open", bm_open, dat,
-					     make_trace_dat_reader)
+		benchmark::RegisterBenchmark("reference/trace-dat-libtracecmd", bm_read, dat,
+					     make_trace_dat_libtracecmd_reader)
 			->Unit(benchmark::kMillisecond)->UseRealTime();
-		if (std::system("trace-cmd -h > /dev/null 2>&1") != 127)
-			benchmark::RegisterBenchmark("yardstick/trace-cmd-report",
-						     bm_trace_cmd_report, dat)
-				->Unit(benchmark::kMillisecond)->UseRealTime();
+		if (installed("trace-cmd"))
+			benchmark::RegisterBenchmark("ratio/trace-dat", bm_ratio,
+						     "trace.dat: trace-cmd report",
+						     std::vector<std::string>{bin, "replay", dat},
+						     std::vector<std::string>{"trace-cmd", "report", dat},
+						     10.0)
+				->Unit(benchmark::kMillisecond)->Iterations(15)->UseRealTime();
 		else
-			std::fprintf(stderr, "SKIP: trace-cmd not installed: no yardstick\n");
+			std::fprintf(stderr, "SKIP: trace-cmd not installed: no ratio\n");
 	}
 	std::string ctf = test::shared_trace("linux-3.6-scp_dest/ctf");
-	if (ctf.empty())
+	if (ctf.empty()) {
 		std::fprintf(stderr, "SKIP: ../shared/traces/linux-3.6-scp_dest/ctf absent\n");
-	else
+	} else {
 		benchmark::RegisterBenchmark("binary/ctf", bm_read, ctf, make_ctf_reader)
 			->Unit(benchmark::kMillisecond)->UseRealTime();
+		benchmark::RegisterBenchmark("reference/ctf-babeltrace", bm_read, ctf,
+					     make_ctf_babeltrace_reader)
+			->Unit(benchmark::kMillisecond)->UseRealTime();
+		if (installed("babeltrace"))
+			benchmark::RegisterBenchmark("ratio/ctf", bm_ratio, "CTF: babeltrace",
+						     std::vector<std::string>{bin, "replay", ctf},
+						     std::vector<std::string>{"babeltrace", ctf}, 4.0)
+				->Unit(benchmark::kMillisecond)->Iterations(15)->UseRealTime();
+		else
+			std::fprintf(stderr, "SKIP: babeltrace not installed: no ratio\n");
+	}
 }
 
 }  // namespace
@@ -91,5 +174,10 @@ int main(int argc, char **argv)
 	register_all();
 	benchmark::RunSpecifiedBenchmarks();
 	benchmark::Shutdown();
+	for (const ratio_result &r : ratios)
+		std::printf("ratio  %-30s timersim replay %7.1f ms, the tool %7.1f ms: %5.1fx "
+			    "(goal >= %.0fx)%s\n",
+			    r.name.c_str(), r.ours_ms, r.theirs_ms, r.theirs_ms / r.ours_ms, r.goal,
+			    r.theirs_ms / r.ours_ms >= r.goal ? "" : "  BELOW THE GOAL");
 	return 0;
 }
