@@ -5,8 +5,10 @@
 //
 // libtracecmd's full open reads, inflates and parses everything a file
 // holds, the 5 MB kallsyms included, before the first record; here only
-// what a replay needs is read, and the kallsyms are inflated and loaded the
-// first time a callback needs a name. libtracecmd stays as the reference
+// what a replay needs is read. The kallsyms are inflated and loaded when
+// the first record that needs a callback name comes up, on a second thread,
+// while this one decodes the records that follow (up to a bound) into a
+// queue; names are given as records leave the queue. libtracecmd stays as the reference
 // the tests compare against, and reads the files this reader leaves to it
 // (timestamp offset or TSC conversion options: trace_dat.h).
 //
@@ -15,8 +17,12 @@
 // timer_start are not stored by the kernel: its print format derives them
 // from `now` and `flags`, and so do we (binary_fields.h).
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <deque>
+#include <endian.h>
 #include <fcntl.h>
+#include <future>
 #include <memory>
 #include <unistd.h>
 #include <vector>
@@ -41,6 +47,18 @@ struct event_info {
 	const tdat_field *slot[BS_COUNT] = {};
 };
 
+// A record decoded, its callback not named yet.
+struct pending {
+	const event_info *info;
+	std::uint32_t cpu;
+	std::uint64_t ts, line;
+	binary_slot_values v;
+};
+
+constexpr std::size_t max_ahead = 16384;	// records decoded ahead of the replay
+
+symbol_table load_kallsyms(const trace_dat_file &file);
+
 class trace_dat_reader : public trace_reader {
 public:
 	trace_dat_reader(trace_dat_file file, const reader_options &opt);
@@ -60,9 +78,10 @@ private:
 	{
 		throw input_error(file_.path, 0, why);
 	}
-	void decode(const tdat_cpu_reader &r, trace_event &ev);
+	bool fill();
+	void decode(const tdat_cpu_reader &r, pending &p);
+	void read_ahead();
 	std::uint64_t number(const tdat_cpu_reader &r, const tdat_field &f) const;
-	void load_kallsyms();
 	void absorb();
 
 	trace_dat_file file_;
@@ -74,17 +93,22 @@ private:
 	std::vector<std::uint64_t> read_;	// records per CPU id
 	std::vector<std::int64_t> read_events_;	// per CPU id as the kernel counted, -1 unknown
 	unsigned release_ = 0;
+	tdat_field type_;			// common_type: the event id
+	std::deque<pending> queue_;
 	symbol_table symbols_;		// reader_options::symbols
 	symbol_table file_symbols_;	// the file's own kallsyms, loaded on first use
+	std::future<symbol_table> loading_;	// ... on a second thread
 	callback_names names_;
 	reader_stats stats_;
 	bool done_ = false;
 	bool lenient_ = false;
+	bool names_ready_ = false;	// the kallsyms load has begun
 };
 
 trace_dat_reader::trace_dat_reader(trace_dat_file file, const reader_options &opt)
 	: file_(std::move(file)),
-	  names_(&file_symbols_, &symbols_, [this] { load_kallsyms(); }),
+	  names_(&file_symbols_, &symbols_,
+		 [this] { file_symbols_ = loading_.valid() ? loading_.get() : load_kallsyms(file_); }),
 	  lenient_(opt.lenient)
 {
 	if (file_.latency)
@@ -98,9 +122,11 @@ trace_dat_reader::trace_dat_reader(trace_dat_file file, const reader_options &op
 		     "\"...) besides the top buffer; reading them is not supported");
 	if (!opt.symbols.empty())
 		symbols_.load(opt.symbols);
-	if (file_.common_type_size != 1 && file_.common_type_size != 2 &&
-	    file_.common_type_size != 4)
-		fail("bad common_type field size " + std::to_string(file_.common_type_size));
+	type_.name = "common_type";
+	type_.offset = file_.common_type_offset;
+	type_.size = file_.common_type_size;
+	if (type_.size != 1 && type_.size != 2 && type_.size != 4)
+		fail("bad common_type field size " + std::to_string(type_.size));
 
 	int max_id = file_.events.empty() ? -1 : file_.events.rbegin()->first;
 	infos_.resize(max_id + 1);
@@ -148,31 +174,33 @@ void trace_dat_reader::absorb()
 	stats_.malformed += fresh;
 }
 
-// The file's kallsyms: inflated, then our symbol_table.
-void trace_dat_reader::load_kallsyms()
+// The file's kallsyms: inflated, then a symbol_table. Runs on the loading
+// thread: it reads only FILE, which stays unchanged.
+symbol_table load_kallsyms(const trace_dat_file &file)
 {
-	if (!file_.kallsyms.present || !file_.kallsyms.size)
-		return;
-	const tdat_extent &k = file_.kallsyms;
-	tdat_bytes text = k.compressed
-				  ? tdat_inflate(file_.path, file_.compression, file_.big_endian,
-						 k.offset, k.size, "kallsyms section")
-				  : tdat_read(file_.path, k.offset, k.size, "kallsyms");
+	symbol_table table;
+	const tdat_extent &k = file.kallsyms;
+	if (!k.present || !k.size)
+		return table;
+	tdat_bytes text = k.compressed ? tdat_inflate(file.path, file.compression, file.big_endian,
+						      k.offset, k.size, "kallsyms section")
+				       : tdat_read(file.path, k.offset, k.size, "kallsyms");
 	std::string_view body = text.view();
-	if (file_.version >= 7) {	// the section holds a 4-byte size, then the text
+	if (file.version >= 7) {	// the section holds a 4-byte size, then the text
 		if (body.size() < 4)
-			throw input_error::at_offset(file_.path, k.offset, "kallsyms section too short");
+			throw input_error::at_offset(file.path, k.offset, "kallsyms section too short");
 		std::uint64_t n = 0;
 		for (unsigned i = 0; i < 4; i++)
 			n |= std::uint64_t(static_cast<unsigned char>(
-				     body[file_.big_endian ? 3 - i : i]))
+				     body[file.big_endian ? 3 - i : i]))
 			     << (8 * i);
 		if (n > body.size() - 4)
-			throw input_error::at_offset(file_.path, k.offset,
+			throw input_error::at_offset(file.path, k.offset,
 						     "kallsyms size runs past its section");
 		body = body.substr(4, n);
 	}
-	file_symbols_.load_text(body, file_.path + " (kallsyms)");
+	table.load_text(body, file.path + " (kallsyms)");
+	return table;
 }
 
 std::uint64_t trace_dat_reader::number(const tdat_cpu_reader &r, const tdat_field &f) const
@@ -182,45 +210,47 @@ std::uint64_t trace_dat_reader::number(const tdat_cpu_reader &r, const tdat_fiel
 		throw input_error::at_offset(file_.path, r.offset(), r.where() + ": record " +
 			std::to_string(stats_.lines) + ": field " + f.name +
 			" lies outside the record");
-	std::uint64_t v = 0;
 	const unsigned char *p = r.data + f.offset;
+	if (!file_.big_endian) {
+		switch (f.size) {
+		case 1: return p[0];
+		case 2: { std::uint16_t v; std::memcpy(&v, p, 2); return le16toh(v); }
+		case 4: { std::uint32_t v; std::memcpy(&v, p, 4); return le32toh(v); }
+		default: { std::uint64_t v; std::memcpy(&v, p, 8); return le64toh(v); }
+		}
+	}
+	std::uint64_t v = 0;
 	for (unsigned i = 0; i < f.size; i++)
-		v |= std::uint64_t(p[file_.big_endian ? f.size - 1 - i : i]) << (8 * i);
+		v = v << 8 | p[i];
 	return v;
 }
 
-void trace_dat_reader::decode(const tdat_cpu_reader &r, trace_event &ev)
+void trace_dat_reader::decode(const tdat_cpu_reader &r, pending &p)
 {
-	tdat_field type;
-	type.name = "common_type";
-	type.offset = file_.common_type_offset;
-	type.size = file_.common_type_size;
-	std::uint64_t id = number(r, type);
+	std::uint64_t id = number(r, type_);
 	if (id >= infos_.size() || !infos_[id].known)
 		throw input_error::at_offset(file_.path, r.offset(), r.where() + ": record " +
 			std::to_string(stats_.lines) + " has event id " + std::to_string(id) +
 			", which the file does not describe: corrupt data");
 	const event_info &ei = infos_[id];
-	ev = trace_event{};
-	ev.kind = ei.kind;
-	ev.name = ei.name;
-	ev.cpu = r.cpu();
-	ev.ts_ns = r.ts;
-	ev.line = stats_.lines;
-	ev.has = EF_TIMESTAMP;
+	p.info = &ei;
+	p.cpu = r.cpu();
+	p.ts = r.ts;
+	p.line = stats_.lines;
+	p.v = binary_slot_values{};
 	if (ei.kind == event_kind::other)
 		return;
-	binary_slot_values v;
 	for (int k = 0; k < BS_COUNT; k++)
 		if (const tdat_field *f = ei.slot[k]) {
-			v.set(binary_slot(k), number(r, *f));
+			p.v.set(binary_slot(k), number(r, *f));
 			if (k == BS_TIMER || k == BS_HRTIMER)
-				v.timer_bits = 8 * f->size;
+				p.v.timer_bits = 8 * f->size;
 		}
-	apply_binary_slots(v, release_, names_, ev);
 }
 
-bool trace_dat_reader::next(trace_event &ev)
+// Decodes the next record (CPUs merged by time) onto the queue; false at
+// the end of every CPU's data, where the record counts are checked.
+bool trace_dat_reader::fill()
 {
 	while (!done_) {
 		int best = -1;
@@ -239,9 +269,10 @@ bool trace_dat_reader::next(trace_event &ev)
 		}
 		tdat_cpu_reader &r = *cpus_[best];
 		stats_.lines++;
+		pending p;
 		bool ok = true;
 		try {
-			decode(r, ev);
+			decode(r, p);
 		} catch (const input_error &) {
 			// A record of an event the file does not describe, or
 			// too short for its fields: corrupt data. Lenient
@@ -250,18 +281,51 @@ bool trace_dat_reader::next(trace_event &ev)
 				throw;
 			ok = false;
 		}
-		// The record stays valid until the CPU reads on: its strings
-		// live in infos_ and names_, so reading on is safe now.
 		live_[best] = r.next();
 		absorb();
 		if (ok) {
-			stats_.events++;
+			queue_.push_back(p);
 			return true;
 		}
 		stats_.skipped++;
 		stats_.malformed++;
 	}
 	return false;
+}
+
+// The front record needs a callback name: the kallsyms load on a second
+// thread while this one decodes ahead.
+void trace_dat_reader::read_ahead()
+{
+	if (!loading_.valid())
+		loading_ = std::async(std::launch::async, load_kallsyms, std::cref(file_));
+	while (queue_.size() < max_ahead &&
+	       loading_.wait_for(std::chrono::seconds(0)) != std::future_status::ready && fill())
+		;
+}
+
+bool trace_dat_reader::next(trace_event &ev)
+{
+	if (queue_.empty() && !fill())
+		return false;
+	const pending &p = queue_.front();
+	if ((p.v.has >> BS_FUNCTION & 1) && !names_ready_) {
+		read_ahead();
+		names_ready_ = true;	// names_ waits for the loading thread
+	}
+	const pending &q = queue_.front();
+	ev = trace_event{};
+	ev.kind = q.info->kind;
+	ev.name = q.info->name;
+	ev.cpu = q.cpu;
+	ev.ts_ns = q.ts;
+	ev.line = q.line;
+	ev.has = EF_TIMESTAMP;
+	if (q.info->kind != event_kind::other)
+		apply_binary_slots(q.v, release_, names_, ev);
+	queue_.pop_front();
+	stats_.events++;
+	return true;
 }
 
 }  // namespace
