@@ -77,8 +77,8 @@ packet_reader::packet_reader(const trace_model &model, const std::string &dir,
 	: model_(model), path_(dir + "/" + file.name)
 {
 	id_.name = file.name;
-	if (file.indexed)
-		index_ = &file.index;
+	indexed_ = file.indexed;
+	index_ = file.index;
 	int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) != 0) {
@@ -90,7 +90,7 @@ packet_reader::packet_reader(const trace_model &model, const std::string &dir,
 	size_ = st.st_size;
 	// The file, then zero pages: reads a few bytes past the content (the
 	// decoder loads 8 bytes at a time) never fault.
-	const std::size_t page = sysconf(_SC_PAGESIZE);
+	const std::size_t page = page_ = sysconf(_SC_PAGESIZE);
 	map_bytes_ = (size_ + page - 1) / page * page + page;
 	void *area = mmap(nullptr, map_bytes_, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	void *data = area == MAP_FAILED || !size_
@@ -151,6 +151,13 @@ bool packet_reader::open_packet()
 {
 	while (next_packet_ < size_) {
 		const std::uint64_t off = next_packet_;
+		// The packets before are read: their pages go back, so that
+		// memory stays flat on a stream larger than memory.
+		const std::uint64_t done = off / page_ * page_;
+		if (done > released_) {
+			madvise(map_ + released_, done - released_, MADV_DONTNEED);
+			released_ = done;
+		}
 		cur_.base = map_ + off;
 		cur_.file_offset = off;
 		cur_.pos = 0;
@@ -207,7 +214,7 @@ bool packet_reader::open_packet()
 					begin = v;
 				else if (name == "timestamp_end") {
 					end = v;
-					has_end = true;
+					has_end = v != 0;	// 0: not closed (live, crash)
 				} else if (name == "cpu_id") {
 					cpu = v;
 					has_cpu = true;
@@ -231,11 +238,11 @@ bool packet_reader::open_packet()
 		if (has_end && begin > end)
 			fail_at(off, "packet ends (" + std::to_string(end) + ") before it begins (" +
 					     std::to_string(begin) + "): damaged");
-		if (index_) {
-			if (packets_ >= index_->size())
+		if (indexed_) {
+			if (packets_ >= index_.size())
 				fail_at(off, "more packets than index/" + id_.name + ".idx lists (" +
-						     std::to_string(index_->size()) + ")");
-			const index_entry &e = (*index_)[packets_];
+						     std::to_string(index_.size()) + ")");
+			const index_entry &e = index_[packets_];
 			if (e.offset != off || e.packet_bits != packet_bits ||
 			    e.content_bits != content_bits || e.stream_id != stream_id)
 				fail_at(off, "packet " + std::to_string(packets_) +
@@ -261,9 +268,9 @@ bool packet_reader::open_packet()
 			return true;
 		}
 	}
-	if (index_ && packets_ != index_->size())
+	if (indexed_ && packets_ != index_.size())
 		fail_at(size_, "the file holds " + std::to_string(packets_) + " packets, index/" +
-				       id_.name + ".idx lists " + std::to_string(index_->size()) +
+				       id_.name + ".idx lists " + std::to_string(index_.size()) +
 				       ": cut short?");
 	return false;
 }

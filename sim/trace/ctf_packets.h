@@ -1,7 +1,8 @@
 // One stream file of a CTF trace, read packet by packet, event by event.
 //
 // The file is mapped read-only (a zero page past its end, so that a read
-// never leaves the mapping); each packet's header and context are checked
+// never leaves the mapping; the pages of packets read are given back, so
+// that memory stays flat); each packet's header and context are checked
 // before its events are read: the magic number, the trace UUID, a stream
 // class the metadata declares and the same one throughout the file, the
 // same CPU throughout, sizes that fit in the file (and match the index
@@ -50,9 +51,12 @@ private:
 	std::string path_;
 	stream_identity id_;
 	const stream_class *class_ = nullptr;
-	const std::vector<index_entry> *index_ = nullptr;
+	bool indexed_ = false;
+	std::vector<index_entry> index_;	// the file's packets, by its index
 	std::uint8_t *map_ = nullptr;
 	std::size_t map_bytes_ = 0;
+	std::size_t page_ = 4096;
+	std::uint64_t released_ = 0;	// bytes of the mapping given back
 	std::uint64_t size_ = 0;	// of the file
 	std::uint64_t next_packet_ = 0;	// its offset
 	std::uint64_t packets_ = 0;	// opened so far

@@ -147,6 +147,7 @@ private:
 
 	// ---- declarations ----
 	void top_level();
+	void typealias();
 	void block(const std::string &what);
 	void skip_block();
 	std::string value();
@@ -457,13 +458,7 @@ void parser::field_list(std::vector<field> &fields, bool is_struct)
 		scopes_.push_back(&fields);
 	while (!accept("}")) {
 		if (accept("typealias")) {
-			mut_type t = type_spec();
-			expect(":=");
-			std::string alias = ident();
-			while (!is(";"))
-				alias += " " + ident();
-			expect(";");
-			aliases_[alias] = t;
+			typealias();
 			continue;
 		}
 		type_ptr t = type_spec();
@@ -628,13 +623,7 @@ void parser::block(const std::string &what)
 	stream_class st;
 	while (!accept("}")) {
 		if (accept("typealias")) {
-			mut_type t = type_spec();
-			expect(":=");
-			std::string alias = ident();
-			while (!is(";"))
-				alias += " " + ident();
-			expect(";");
-			aliases_[alias] = t;
+			typealias();
 			continue;
 		}
 		std::string key = ident();
@@ -715,6 +704,18 @@ void parser::block(const std::string &what)
 	}
 }
 
+// typealias TYPE := NAME [NAME...]; (after the keyword)
+void parser::typealias()
+{
+	mut_type t = type_spec();
+	expect(":=");
+	std::string alias = ident();
+	while (!is(";"))
+		alias += " " + ident();
+	expect(";");
+	aliases_[alias] = t;
+}
+
 void parser::skip_block()
 {
 	expect("{");
@@ -733,13 +734,7 @@ void parser::skip_block()
 void parser::top_level()
 {
 	if (accept("typealias")) {
-		mut_type t = type_spec();
-		expect(":=");
-		std::string alias = ident();
-		while (!is(";"))
-			alias += " " + ident();
-		expect(";");
-		aliases_[alias] = t;
+		typealias();
 	} else if (accept("typedef")) {
 		type_ptr t = type_spec();
 		std::string name = ident();

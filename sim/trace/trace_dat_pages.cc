@@ -90,14 +90,25 @@ void tdat_cpu_reader::fail(const std::string &why) const
 	throw input_error::at_offset(file_.path, offset(), where() + ": " + why);
 }
 
-// The next block of pages: a chunk inflated, or raw pages read.
+// The next block of pages: a chunk inflated (a lenient reader passes over
+// damaged ones), or raw pages read.
 bool tdat_cpu_reader::load_block()
 {
 	have_page_ = false;
 	page_at_ = 0;
-	if (compressed_) {
-		if (!chunks_left_)
+	if (!compressed_) {
+		if (pos_ >= end_)
 			return false;
+		std::uint64_t n = std::min<std::uint64_t>(
+			end_ - pos_, std::uint64_t(pages_per_read) * file_.page_size);
+		buf_.resize(n);
+		if (::pread(fd_, buf_.data(), n, pos_) != static_cast<ssize_t>(n))
+			fail("read error at offset " + std::to_string(pos_));
+		block_at_ = pos_;
+		pos_ += n;
+		return true;
+	}
+	while (chunks_left_) {
 		unsigned char h[8];
 		if (end_ - pos_ < 8) {
 			damage("truncated: chunk " + std::to_string(chunk_) + " header at offset " +
@@ -123,7 +134,7 @@ bool tdat_cpu_reader::load_block()
 		if (!usize || usize % file_.page_size || usize > max_chunk) {
 			damage(chunk + " inflates to " + std::to_string(usize) +
 			       " bytes, not whole pages: corrupt");
-			return load_block();
+			continue;
 		}
 		raw_.resize(csize);
 		if (::pread(fd_, raw_.data(), csize, block_at_ + 8) != static_cast<ssize_t>(csize))
@@ -132,20 +143,11 @@ bool tdat_cpu_reader::load_block()
 		if (!tdat_decompress(file_.compression, raw_.data(), csize, buf_.data(), usize)) {
 			damage(chunk + ": " + file_.compression + " data does not inflate to its " +
 			       std::to_string(usize) + " bytes: corrupt");
-			return load_block();
+			continue;
 		}
 		return true;
 	}
-	if (pos_ >= end_)
-		return false;
-	std::uint64_t n = std::min<std::uint64_t>(end_ - pos_,
-						  std::uint64_t(pages_per_read) * file_.page_size);
-	buf_.resize(n);
-	if (::pread(fd_, buf_.data(), n, pos_) != static_cast<ssize_t>(n))
-		fail("read error at offset " + std::to_string(pos_));
-	block_at_ = pos_;
-	pos_ += n;
-	return true;
+	return false;
 }
 
 // The next page with its header checked: no more data than a page holds.

@@ -16,7 +16,9 @@
 #include "sim/trace/binary_names.h"
 #include "sim/trace/reader.h"
 #include "sim/trace/symbols.h"
+#include "tests/support/binary_test_util.h"
 #include "tests/support/paths.h"
+#include "tests/support/text_trace_util.h"
 
 #include "tests/support/check_main.h"	// last: check.h defines a fail() macro
 
@@ -159,30 +161,17 @@ struct temp_dir {
 
 std::string slurp(const std::string &path)
 {
-	std::ifstream in(path, std::ios::binary);
-	return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+	return test::read_whole_file(path);
 }
 
 void spit(const std::string &path, const std::string &data)
 {
-	std::ofstream out(path, std::ios::binary | std::ios::trunc);
-	out.write(data.data(), data.size());
-	ck_assert(out.good());
+	test::write_file(path, data);
 }
 
-// Reads everything; returns the input_error's message, or "" when the whole
-// input read without one.
 std::string read_expecting_error(const std::function<std::unique_ptr<trace_reader>()> &open)
 {
-	try {
-		auto r = open();
-		trace_event ev;
-		while (r->next(ev))
-			;
-	} catch (const input_error &e) {
-		return e.what();
-	}
-	return {};
+	return test::read_error(open);
 }
 
 std::map<std::string, unsigned long> count_kinds(trace_reader &r)
@@ -193,13 +182,6 @@ std::map<std::string, unsigned long> count_kinds(trace_reader &r)
 		c[event_kind_name(ev.kind)]++;
 	return c;
 }
-
-#define NEED_SHARED(var, rel)                                          \
-	const std::string var = test::shared_trace(rel);               \
-	if (var.empty()) {                                             \
-		test::skip_note(std::string("../shared/traces/") + rel + " absent"); \
-		return;                                                \
-	}
 
 }  // namespace
 

@@ -9,8 +9,6 @@
 // - a small hand-made big-endian trace: bit fields, enum-tagged variants,
 //   strings, sequences, plain-text metadata.
 #include <cstring>
-#include <fstream>
-#include <functional>
 #include <random>
 #include <string>
 #include <sys/stat.h>
@@ -20,6 +18,7 @@
 #include "sim/trace/ctf.h"
 #include "sim/trace/ctf_tsdl.h"
 #include "sim/trace/reader.h"
+#include "tests/support/binary_test_util.h"
 #include "tests/support/cli.h"
 #include "tests/support/paths.h"
 #include "tests/support/text_trace_util.h"
@@ -31,47 +30,19 @@ using test::owned_event;
 
 namespace {
 
-#define NEED_SHARED(var, rel)                                                    \
-	const std::string var = test::shared_trace(rel);                         \
-	if (var.empty()) {                                                       \
-		test::skip_note(std::string("../shared/traces/") + rel + " absent"); \
-		return;                                                          \
-	}
-
 std::string slurp(const std::string &path)
 {
-	std::ifstream in(path, std::ios::binary);
-	return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+	return test::read_whole_file(path);
 }
 
 void spit(const std::string &path, const std::string &data)
 {
-	std::ofstream out(path, std::ios::binary | std::ios::trunc);
-	out.write(data.data(), data.size());
-	ck_assert(out.good());
-}
-
-// Reads everything; the input_error's message, or "" when all read.
-std::string error_of(const std::function<std::unique_ptr<trace_reader>()> &open,
-		     std::uint64_t *events = nullptr)
-{
-	try {
-		auto r = open();
-		trace_event ev;
-		std::uint64_t n = 0;
-		while (r->next(ev))
-			n++;
-		if (events)
-			*events = n;
-	} catch (const input_error &e) {
-		return e.what();
-	}
-	return {};
+	test::write_file(path, data);
 }
 
 std::string ctf_error(const std::string &dir, std::uint64_t *events = nullptr)
 {
-	return error_of([&] { return make_ctf_reader(dir, {}); }, events);
+	return test::read_error([&] { return make_ctf_reader(dir, {}); }, events);
 }
 
 bool contains(const std::string &s, const std::string &part)

@@ -3,8 +3,6 @@
 // order on the shared 6.18 recording; damaged copies give input_error with
 // the part of the file and its offset, never a crash; the kallsyms are read
 // only when a callback needs a name.
-#include <fstream>
-#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -12,6 +10,7 @@
 #include "sim/trace/reader.h"
 #include "sim/trace/trace_dat.h"
 #include "sim/trace/trace_dat_file.h"
+#include "tests/support/binary_test_util.h"
 #include "tests/support/paths.h"
 #include "tests/support/text_trace_util.h"
 
@@ -22,28 +21,9 @@ using test::owned_event;
 
 namespace {
 
-#define NEED_SHARED(var, rel)                                                    \
-	const std::string var = test::shared_trace(rel);                         \
-	if (var.empty()) {                                                       \
-		test::skip_note(std::string("../shared/traces/") + rel + " absent"); \
-		return;                                                          \
-	}
-
-std::string error_of(const std::string &path, const reader_options &opt = {},
-		     std::uint64_t *events = nullptr)
+std::string error_of(const std::string &path, const reader_options &opt = {})
 {
-	try {
-		auto r = make_trace_dat_reader(path, opt);
-		trace_event ev;
-		std::uint64_t n = 0;
-		while (r->next(ev))
-			n++;
-		if (events)
-			*events = n;
-	} catch (const input_error &e) {
-		return e.what();
-	}
-	return {};
+	return test::read_error([&] { return make_trace_dat_reader(path, opt); });
 }
 
 bool contains(const std::string &s, const std::string &part)
