@@ -144,6 +144,7 @@ private:
 	}
 	std::int64_t signed_number();
 	std::uint64_t number();
+	std::int64_t number_in(const std::string &key, const std::string &v) const;
 
 	// ---- declarations ----
 	void top_level();
@@ -192,6 +193,20 @@ std::uint64_t parser::number()
 	if (errno || *end)
 		fail("metadata: bad number '" + s + "'");
 	return v;
+}
+
+// The value V of KEY as a number (decimal, 0x hex, 0 octal; negative, or
+// unsigned up to 2^64 - 1, returned with its bits).
+std::int64_t parser::number_in(const std::string &key, const std::string &v) const
+{
+	char *end;
+	errno = 0;
+	std::int64_t n = !v.empty() && v[0] == '-'
+				 ? std::strtoll(v.c_str(), &end, 0)
+				 : static_cast<std::int64_t>(std::strtoull(v.c_str(), &end, 0));
+	if (errno || *end || v.empty())
+		fail("metadata: " + key + " = " + v + " is not a number");
+	return n;
 }
 
 std::int64_t parser::signed_number()
@@ -292,12 +307,9 @@ mut_type parser::integer_spec(bool floating)
 		std::string v = value();
 		expect(";");
 		auto num = [&] {
-			char *end;
-			errno = 0;
-			std::uint64_t n = std::strtoull(v.c_str(), &end, 0);
-			if (errno || *end || v.empty() || v[0] == '-')
-				fail("metadata: " + key + " = " + v + " is not a number");
-			return n;
+			if (!v.empty() && v[0] == '-')
+				fail("metadata: " + key + " = " + v + " is negative");
+			return static_cast<std::uint64_t>(number_in(key, v));
 		};
 		if (key == "size") {
 			std::uint64_t n = num();
@@ -651,14 +663,7 @@ void parser::block(const std::string &what)
 		expect("=");
 		std::string v = value();
 		expect(";");
-		auto num = [&] {
-			char *end;
-			errno = 0;
-			long long n = std::strtoll(v.c_str(), &end, 0);
-			if (errno || *end || v.empty())
-				fail("metadata: " + what + " " + key + " = " + v + " is not a number");
-			return n;
-		};
+		auto num = [&] { return number_in(what + " " + key, v); };
 		if (what == "trace") {
 			if (key == "byte_order")
 				trace_big_endian_ = v == "be" || v == "network";
