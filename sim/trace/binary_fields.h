@@ -27,20 +27,23 @@ extern const char *const binary_slot_names[BS_COUNT];
 bool binary_slot_read(event_kind kind, binary_slot k);
 
 // One event's slot values: HAS bit k set when slot k is an integer field of
-// the event, VALUE[k] its value.
+// the event, VALUE[k] its value (unset values are not read: not zeroed).
 struct binary_slot_values {
 	std::uint32_t has = 0;
-	std::uint64_t value[BS_COUNT] = {};
 	unsigned timer_bits = 0;	// size of the timer (or hrtimer) field
+	std::uint64_t value[BS_COUNT];
 	void set(binary_slot k, std::uint64_t v)
 	{
 		has |= 1u << k;
 		value[k] = v;
 	}
+	// OUT is left alone when the slot is unset.
 	bool get(binary_slot k, std::uint64_t &out) const
 	{
+		if (!(has >> k & 1))
+			return false;
 		out = value[k];
-		return has >> k & 1;
+		return true;
 	}
 };
 

@@ -136,8 +136,9 @@ ctf_reader::ctf_reader(const std::string &path, const reader_options &opt) : pat
 
 void ctf_reader::decode(const ctf::packet_reader &s, trace_event &ev)
 {
+	static const trace_event blank;
 	const event_info &info = infos_[s.event->index];
-	ev = trace_event{};
+	ev = blank;
 	ev.name = info.name;
 	ev.kind = info.kind;
 	ev.ts_ns = s.ts_ns;

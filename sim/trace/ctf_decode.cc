@@ -185,11 +185,25 @@ void walk(const type &t, bit_cursor &c, const frame *up, header_fields *header)
 	}
 }
 
+// An id or timestamp field of the event header.
+inline void capture(header_fields &h, const field &f, std::uint64_t v)
+{
+	if (f.role == field_role::id) {
+		h.id = v;
+		h.has_id = true;
+	} else {
+		h.ts = v;
+		h.ts_bits = f.t->size;
+		h.ts_type = f.t.get();
+		h.has_ts = true;
+	}
+}
+
 void walk_struct(const type &t, bit_cursor &c, const frame *up, std::uint64_t *vals,
 		 std::uint64_t *starts, header_fields *header)
 {
 	align_to(c, t.align);
-	if (t.flat && !header) {
+	if (t.flat) {
 		need(c, t.fixed_bits);
 		const std::uint64_t at = c.pos;
 		for (std::size_t i = 0; i < t.fields.size(); i++) {
@@ -198,6 +212,8 @@ void walk_struct(const type &t, bit_cursor &c, const frame *up, std::uint64_t *v
 			if (starts)
 				starts[i] = at + f.offset;
 			vals[i] = extend(load_bits(c.base, at + f.offset, ft.size, ft.big_endian), ft);
+			if (header && f.role != field_role::none)
+				capture(*header, f, vals[i]);
 		}
 		c.pos = at + t.fixed_bits;
 		return;
@@ -210,17 +226,9 @@ void walk_struct(const type &t, bit_cursor &c, const frame *up, std::uint64_t *v
 		if (starts)
 			starts[i] = c.pos;
 		if (ft.kind == type_kind::integer) {
-			std::uint64_t v = read_number(ft, c);
-			vals[i] = v;
-			if (header && f.role == field_role::id) {
-				header->id = v;
-				header->has_id = true;
-			} else if (header && f.role == field_role::timestamp) {
-				header->ts = v;
-				header->ts_bits = ft.size;
-				header->ts_type = &ft;
-				header->has_ts = true;
-			}
+			vals[i] = read_number(ft, c);
+			if (header && f.role != field_role::none)
+				capture(*header, f, vals[i]);
 			continue;
 		}
 		vals[i] = 0;

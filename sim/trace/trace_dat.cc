@@ -237,7 +237,7 @@ void trace_dat_reader::decode(const tdat_cpu_reader &r, pending &p)
 	p.cpu = r.cpu();
 	p.ts = r.ts;
 	p.line = stats_.lines;
-	p.v = binary_slot_values{};
+	p.v.has = 0;
 	if (ei.kind == event_kind::other)
 		return;
 	for (int k = 0; k < BS_COUNT; k++)
@@ -313,8 +313,9 @@ bool trace_dat_reader::next(trace_event &ev)
 		read_ahead();
 		names_ready_ = true;	// names_ waits for the loading thread
 	}
+	static const trace_event blank;
 	const pending &q = queue_.front();
-	ev = trace_event{};
+	ev = blank;
 	ev.kind = q.info->kind;
 	ev.name = q.info->name;
 	ev.cpu = q.cpu;
