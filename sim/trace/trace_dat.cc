@@ -8,9 +8,9 @@
 // what a replay needs is read. The kallsyms are inflated and loaded when
 // the first record that needs a callback name comes up, on a second thread,
 // while this one decodes the records that follow (up to a bound) into a
-// queue; names are given as records leave the queue. libtracecmd stays as the reference
-// the tests compare against, and reads the files this reader leaves to it
-// (timestamp offset or TSC conversion options: trace_dat.h).
+// queue; names are given as records leave the queue. libtracecmd stays as
+// the reference the tests compare against, and reads the files this reader
+// leaves to it (timestamp offset or TSC conversion options: trace_dat.h).
 //
 // Records come from each CPU's buffer in time order; next() merges the CPUs
 // by timestamp (ties: lower CPU first). `timeout`, `cpu` and `idx` of
