@@ -20,6 +20,8 @@ PACKAGES=(
   clang libclang-rt-dev         # make fuzz (libFuzzer)
   trace-cmd                     # make bench: trace-cmd report as the yardstick
   babeltrace                    # make bench: babeltrace (1.x) printing a CTF trace, likewise
+  chromium                      # make test: the view page in a headless browser
+  python3 python3-matplotlib    # timersim plot; tests check JSON with python3
 )
 
 # The pkg-config modules the Makefile asks for: checked after installing, so

@@ -12,9 +12,18 @@ list it shows, and saves a screenshot.
 
 Usage: view-browser-check.py PAGE.html --cpu N --frames 0,1,5 [--screenshot OUT.png]
                              [--click-first-slot] [--worst]
-Prints one JSON document: {errors, frames: [{cpu, frame, jiffy, slots, indexes}],
-worst: {...}, clicked: [...]}. Exit status 0 when the page loaded; the
-caller judges the contents. Fails (status 1) when Chromium cannot start.
+Prints plain lines the caller compares with what it expects:
+
+  errors N                      then one line per console error or exception
+  frames N                      frames of the CPU in the window
+  worst cpu C frame K jiffy J   (--worst: where the worst-tick button went)
+  frame K cpu C jiffy J         per requested frame, then its slots:
+  slot BASE LEVEL SLOT: ID ID   every non-empty slot, timers in list order
+  index BASE LEVEL SLOT         the slot each level's index marks
+  clicked: ID ID                (--click-first-slot: the timers the slot panel lists)
+
+Exit status 0 when the page loaded; the caller judges the contents. Fails
+(status 1) when Chromium cannot start or answer.
 """
 import argparse
 import base64
@@ -179,8 +188,20 @@ def main():
                 f.write(base64.b64decode(shot["data"]))
         time.sleep(0.2)
         browser.send("Runtime.evaluate", {"expression": "1"}, session=session)
-        out["errors"] = errors_in(browser.events)
-        print(json.dumps(out))
+        errors = errors_in(browser.events)
+        lines = ["errors %d" % len(errors)] + errors + ["frames %d" % out["count"]]
+        if "worst" in out:
+            w = out["worst"]
+            lines.append("worst cpu %d frame %d jiffy %d" % (w["cpu"], w["frame"], w["jiffy"]))
+        for f in out["frames"]:
+            lines.append("frame %d cpu %d jiffy %d" % (f["frame"], f["cpu"], f["jiffy"]))
+            for s in f["slots"]:
+                lines.append("slot %d %s %d: %s" % (s["base"], s["level"], s["slot"], " ".join(map(str, s["timers"]))))
+            for i in f["indexes"]:
+                lines.append("index %d %s %d" % (i["base"], i["level"], i["slot"]))
+        if "clicked" in out:
+            lines.append("clicked: " + " ".join(str(c["timer"]) for c in out["clicked"]))
+        print("\n".join(lines))
     finally:
         browser.close()
 

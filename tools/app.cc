@@ -19,6 +19,7 @@ void build(CLI::App &app, command_list &commands)
 	add_lab(app, commands);
 	add_step(app, commands);
 	add_view(app, commands);
+	add_plot(app, commands);
 }
 
 }  // namespace timersim::cli

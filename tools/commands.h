@@ -35,6 +35,7 @@ void add_options_table(CLI::App &app, command_list &commands);
 void add_lab(CLI::App &app, command_list &commands);	// tools/cmd_lab.cc
 void add_step(CLI::App &app, command_list &commands);	// tools/cmd_step.cc
 void add_view(CLI::App &app, command_list &commands);
+void add_plot(CLI::App &app, command_list &commands);
 
 // The version `--version` prints.
 extern const char version[];

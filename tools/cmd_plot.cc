@@ -1,0 +1,112 @@
+// timersim plot: PNG and SVG pictures of a JSON report, drawn by
+// scripts/plot.py with Debian's python3-matplotlib (the pictures and their
+// rules are documented there). Exit status: 2 for bad input (the script
+// says what was wrong), 1 when the pictures could not be drawn.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/core/errors.h"
+#include "sim/output/output_file.h"
+#include "tools/commands.h"
+
+namespace timersim::cli {
+
+namespace {
+
+struct plot_args {
+	std::string report, output, timeline;
+};
+
+bool readable(const std::string &path)
+{
+	return !path.empty() && access(path.c_str(), R_OK) == 0;
+}
+
+// scripts/plot.py of the checkout this binary was built in (build/timersim
+// -> scripts/), else $TIMERSIM_SCRIPTS, else ./scripts.
+std::string plot_script()
+{
+	if (const char *dir = std::getenv("TIMERSIM_SCRIPTS"))
+		return std::string(dir) + "/plot.py";
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		std::string path(exe, static_cast<std::size_t>(n));
+		std::string dir = path.substr(0, path.rfind('/'));
+		for (const char *up : {"/../scripts/plot.py", "/../../scripts/plot.py"})
+			if (readable(dir + up))
+				return dir + up;
+	}
+	return "scripts/plot.py";
+}
+
+std::string python()
+{
+	if (const char *p = std::getenv("TIMERSIM_PYTHON"))
+		return p;
+	// Debian's interpreter, which python3-matplotlib belongs to.
+	return readable("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+}
+
+int run_plot(const plot_args &a)
+{
+	if (!readable(a.report))
+		throw usage_error(a.report + ": cannot read the report");
+	if (!a.timeline.empty() && !readable(a.timeline))
+		throw usage_error(a.timeline + ": cannot read the timeline");
+	std::string script = plot_script();
+	if (!readable(script))
+		throw output_error("plot: " + script + " is missing");
+	std::vector<std::string> args = {python(), script, a.report, "-o", a.output};
+	if (!a.timeline.empty()) {
+		args.push_back("--timeline");
+		args.push_back(a.timeline);
+	}
+	std::vector<char *> argv;
+	for (std::string &s : args)
+		argv.push_back(s.data());
+	argv.push_back(nullptr);
+	pid_t pid = fork();
+	if (pid < 0)
+		throw output_error("plot: cannot start " + args[0]);
+	if (pid == 0) {
+		execvp(argv[0], argv.data());
+		_exit(127);
+	}
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0)
+		;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
+		return 2;
+	throw output_error("plot: " + script + " failed");
+}
+
+}  // namespace
+
+void add_plot(CLI::App &app, command_list &commands)
+{
+	auto a = std::make_shared<plot_args>();
+	CLI::App *sub = app.add_subcommand("plot", "PNG and SVG pictures of a JSON report "
+						   "(replay --json or compare --json)");
+	sub->add_option("REPORT", a->report, "the JSON report of replay --json or compare --json")->required();
+	sub->add_option("-o,--output", a->output, "the folder the pictures go to")
+		->type_name("DIR")
+		->required();
+	sub->add_option("--timeline", a->timeline,
+			"replay --timeline CSV of the same run: moves per tick over trace time")
+		->type_name("CSV");
+	sub->footer("examples:\n"
+		    "  timersim replay --json r.json --timeline t.csv trace.txt && timersim plot r.json --timeline t.csv -o plots\n"
+		    "  timersim compare --json c.json trace.txt && timersim plot c.json -o plots");
+	commands.push_back({sub, [a] { return run_plot(*a); }});
+}
+
+}  // namespace timersim::cli
