@@ -1,61 +1,32 @@
 // Numbers, timestamps, pointers, timer flags and timer payloads of the text
-// renderings. Hand-rolled: these run once or more per line of a trace that
-// may be gigabytes long.
+// renderings. These run once or more per line of a trace that may be
+// gigabytes long: string_views in, no allocation, std::from_chars for the
+// digits.
 #include "sim/trace/text_fields.h"
 
+#include <charconv>
 #include <cstring>
 
 #include "sim/trace/symbols.h"
 
 namespace timersim {
 
-bool parse_u64(std::string_view s, std::uint64_t &v)
+namespace {
+
+// All of S as one number in BASE, or false.
+template <class T>
+bool parse_whole(std::string_view s, T &v, int base = 10)
 {
-	if (s.empty() || s.size() > 20)
-		return false;
-	std::uint64_t x = 0;
-	for (char c : s) {
-		if (!is_digit(c))
-			return false;
-		if (__builtin_mul_overflow(x, 10u, &x) ||
-		    __builtin_add_overflow(x, unsigned(c - '0'), &x))
-			return false;
-	}
-	v = x;
-	return true;
+	const char *end = s.data() + s.size();
+	auto [stop, ec] = std::from_chars(s.data(), end, v, base);
+	return ec == std::errc() && stop == end;
 }
 
-bool parse_u32(std::string_view s, std::uint32_t &v)
-{
-	std::uint64_t x;
-	if (!parse_u64(s, x) || x > 0xffffffffu)
-		return false;
-	v = std::uint32_t(x);
-	return true;
-}
+}  // namespace
 
-bool parse_i64(std::string_view s, std::int64_t &v)
-{
-	bool neg = !s.empty() && s[0] == '-';
-	std::uint64_t x;
-	if (!parse_u64(neg ? s.substr(1) : s, x))
-		return false;
-	if (neg ? x > std::uint64_t(INT64_MAX) + 1 : x > std::uint64_t(INT64_MAX))
-		return false;
-	v = neg ? std::int64_t(0 - x) : std::int64_t(x);
-	return true;
-}
-
-static int hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
+bool parse_u64(std::string_view s, std::uint64_t &v) { return parse_whole(s, v); }
+bool parse_u32(std::string_view s, std::uint32_t &v) { return parse_whole(s, v); }
+bool parse_i64(std::string_view s, std::int64_t &v) { return parse_whole(s, v); }
 
 bool parse_pointer(std::string_view s, std::uint64_t &v, std::uint8_t *digits)
 {
@@ -67,16 +38,10 @@ bool parse_pointer(std::string_view s, std::uint64_t &v, std::uint8_t *digits)
 	}
 	if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		s.remove_prefix(2);
-	if (s.empty() || s.size() > 16)
+	// The digit count says how wide the kernel's pointers are: leading
+	// zeros count, so more than 16 is not a pointer even when its value is.
+	if (s.size() > 16 || !parse_whole(s, v, 16))
 		return false;
-	std::uint64_t x = 0;
-	for (char c : s) {
-		int d = hex_value(c);
-		if (d < 0)
-			return false;
-		x = x << 4 | unsigned(d);
-	}
-	v = x;
 	if (digits)
 		*digits = std::uint8_t(s.size());
 	return true;
@@ -84,18 +49,20 @@ bool parse_pointer(std::string_view s, std::uint64_t &v, std::uint8_t *digits)
 
 bool parse_timestamp(std::string_view s, std::uint64_t &ns)
 {
+	static constexpr std::uint32_t scale[10] = {1000000000, 100000000, 10000000, 1000000,
+						    100000, 10000, 1000, 100, 10, 1};
 	std::size_t dot = s.find('.');
 	if (dot == std::string_view::npos)
 		return parse_u64(s, ns);
 	std::string_view frac = s.substr(dot + 1);
-	std::uint64_t sec, part;
-	if (!parse_u64(s.substr(0, dot), sec) || frac.empty() || frac.size() > 9 ||
-	    !parse_u64(frac, part))
+	std::uint64_t sec;
+	std::uint32_t part;
+	if (frac.empty() || frac.size() > 9 || !parse_u64(s.substr(0, dot), sec) ||
+	    !parse_u32(frac, part))
 		return false;
-	for (std::size_t i = frac.size(); i < 9; i++)
-		part *= 10;
 	std::uint64_t x;
-	if (__builtin_mul_overflow(sec, 1000000000u, &x) || __builtin_add_overflow(x, part, &x))
+	if (__builtin_mul_overflow(sec, 1000000000u, &x) ||
+	    __builtin_add_overflow(x, std::uint64_t(part) * scale[frac.size()], &x))
 		return false;
 	ns = x;
 	return true;
@@ -184,24 +151,6 @@ event_kind kind_of_event(std::string_view name)
 	return event_kind::other;
 }
 
-const char *payload_key_name(std::uint32_t key)
-{
-	switch (key) {
-	case K_TIMER:		return "timer=";
-	case K_FUNCTION:	return "function=";
-	case K_EXPIRES:		return "expires=";
-	case K_TIMEOUT:		return "[timeout=]";
-	case K_NOW:		return "now=";
-	case K_BASECLK:		return "baseclk=";
-	case K_BUCKET_EXPIRY:	return "bucket_expiry=";
-	case K_CPU:		return "cpu=";
-	case K_IDX:		return "idx=";
-	case K_FLAGS:		return "flags=";
-	case K_IS_IDLE:		return "is_idle=";
-	}
-	return "?";
-}
-
 namespace {
 
 // Quotes a bad value for a message, cut to a readable length.
@@ -221,12 +170,17 @@ line_verdict bad_value(line_context &ctx, const trace_event &ev, std::string_vie
 	return line_verdict::bad;
 }
 
+bool is_hex_digit(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
 bool is_bare_hex_address(std::string_view s)
 {
 	if (s.size() < 8 || s.size() > 16)
 		return false;
 	for (char c : s)
-		if (hex_value(c) < 0)
+		if (!is_hex_digit(c))
 			return false;
 	return true;
 }
@@ -258,144 +212,141 @@ std::string_view function_value(std::string_view v, line_context &ctx)
 	return ctx.function;
 }
 
-line_verdict take_flags(std::string_view v, trace_event &ev, line_context &ctx)
+struct payload_field;
+using take_value = line_verdict (*)(const payload_field &f, std::string_view v,
+				    trace_event &ev, line_context &ctx);
+
+// One payload key of the timer events: how it is printed, its bit, which
+// events always carry it, and how its value is read.
+struct payload_field {
+	std::string_view key;	// before the '='
+	const char *shown;	// in messages
+	std::uint32_t bit;	// payload_key
+	std::uint32_t needed_by;	// event kinds (kind_bit) that must carry it
+	take_value take;
+};
+
+constexpr std::uint32_t kind_bit(event_kind k) { return 1u << unsigned(k); }
+
+constexpr std::uint32_t any_timer_event =
+	kind_bit(event_kind::timer_init) | kind_bit(event_kind::timer_start) |
+	kind_bit(event_kind::timer_cancel) | kind_bit(event_kind::timer_expire_entry) |
+	kind_bit(event_kind::timer_expire_exit);
+
+// Optional fields whose presence trace_event::has reports (flags: only
+// where the rendering's names are the kernel's own, see take_flags).
+constexpr std::uint32_t reported_keys = K_TIMEOUT | K_CPU | K_IDX | K_BASECLK | K_BUCKET_EXPIRY;
+
+template <auto member>
+line_verdict take_number(const payload_field &f, std::string_view v, trace_event &ev,
+			 line_context &ctx)
 {
-	std::uint32_t f = 0;
+	if (!parse_whole(v, ev.*member))
+		return bad_value(ctx, ev, f.key, "a number", v);
+	return line_verdict::event;
+}
+
+line_verdict take_timer(const payload_field &f, std::string_view v, trace_event &ev,
+			line_context &ctx)
+{
+	if (!parse_pointer(v, ev.timer, &ev.timer_digits))
+		return bad_value(ctx, ev, f.key, "a pointer", v);
+	return line_verdict::event;
+}
+
+line_verdict take_function(const payload_field &f, std::string_view v, trace_event &ev,
+			   line_context &ctx)
+{
+	if (v.empty())
+		return bad_value(ctx, ev, f.key, "a symbol or address", v);
+	ev.function = function_value(v, ctx);
+	return line_verdict::event;
+}
+
+line_verdict take_is_idle(const payload_field &f, std::string_view v, trace_event &ev,
+			  line_context &ctx)
+{
+	std::uint64_t idle;
+	if (!parse_u64(v, idle))
+		return bad_value(ctx, ev, f.key, "a number", v);
+	ev.is_idle = idle != 0;
+	return line_verdict::event;
+}
+
+line_verdict take_flags(const payload_field &f, std::string_view v, trace_event &ev,
+			line_context &ctx)
+{
 	if (v.size() > 2 && v[0] == '0' && v[1] == 'x') {
 		// 4.2-4.10: the raw value, printed by libtraceevent as exactly as
 		// by the kernel (a plain %08x), so every rendering can trust it.
 		std::uint64_t raw;
 		if (!parse_pointer(v, raw) || raw > 0xffffffffu)
-			return bad_value(ctx, ev, "flags", "a flag word", v);
+			return bad_value(ctx, ev, f.key, "a flag word", v);
 		ev.flags = normalise_raw_timer_flags(std::uint32_t(raw));
 		ev.has |= EF_FLAGS;
 		return line_verdict::event;
 	}
-	if (!parse_timer_flag_names(v, f))
-		return bad_value(ctx, ev, "flags", "M|D|P|I", v);
+	std::uint32_t names;
+	if (!parse_timer_flag_names(v, names))
+		return bad_value(ctx, ev, f.key, "M|D|P|I", v);
 	if (ctx.dialect.trust_flag_names) {
-		ev.flags = f;
+		ev.flags = names;
 		ev.has |= EF_FLAGS;
 	}
 	return line_verdict::event;
 }
 
-line_verdict take_u64(std::string_view key, std::string_view v, std::uint64_t &out,
-		      trace_event &ev, line_context &ctx)
-{
-	if (!parse_u64(v, out))
-		return bad_value(ctx, ev, key, "a number", v);
-	return line_verdict::event;
-}
-
-line_verdict take_u32(std::string_view key, std::string_view v, std::uint32_t &out,
-		      trace_event &ev, line_context &ctx)
-{
-	if (!parse_u32(v, out))
-		return bad_value(ctx, ev, key, "a number", v);
-	return line_verdict::event;
-}
-
-// "[timeout=%ld]"
-line_verdict take_timeout(std::string_view tok, trace_event &ev, line_context &ctx)
+// "[timeout=%ld]": the whole token, brackets included.
+line_verdict take_timeout(const payload_field &f, std::string_view tok, trace_event &ev,
+			  line_context &ctx)
 {
 	if (!tok.starts_with("[timeout=") || tok.back() != ']')
-		return bad_value(ctx, ev, "[timeout=]", "closed by ']'", tok);
+		return bad_value(ctx, ev, f.shown, "closed by ']'", tok);
 	std::string_view v = tok.substr(9, tok.size() - 10);
 	if (!parse_i64(v, ev.timeout))
-		return bad_value(ctx, ev, "timeout", "a number", v);
-	ev.has |= EF_TIMEOUT;
-	ctx.keys |= K_TIMEOUT;
+		return bad_value(ctx, ev, f.key, "a number", v);
 	return line_verdict::event;
 }
 
-line_verdict take_field(std::string_view key, std::string_view v, trace_event &ev,
-			line_context &ctx)
+// The one key table: parsing, the names in messages and the keys each
+// event must carry all come from it. In the order a kernel prints them,
+// which is also the order a missing key is named in.
+constexpr payload_field payload_fields[] = {
+	{"timer", "timer=", K_TIMER, any_timer_event, take_timer},
+	{"function", "function=", K_FUNCTION,
+	 kind_bit(event_kind::timer_start), take_function},
+	{"expires", "expires=", K_EXPIRES,
+	 kind_bit(event_kind::timer_start), take_number<&trace_event::expires>},
+	{"timeout", "[timeout=]", K_TIMEOUT, 0, take_timeout},
+	{"now", "now=", K_NOW,
+	 kind_bit(event_kind::timer_expire_entry), take_number<&trace_event::now>},
+	{"baseclk", "baseclk=", K_BASECLK, 0, take_number<&trace_event::baseclk>},
+	{"bucket_expiry", "bucket_expiry=", K_BUCKET_EXPIRY, 0,
+	 take_number<&trace_event::bucket_expiry>},
+	{"cpu", "cpu=", K_CPU,
+	 kind_bit(event_kind::timer_base_idle), take_number<&trace_event::target_cpu>},
+	{"idx", "idx=", K_IDX, 0, take_number<&trace_event::idx>},
+	{"flags", "flags=", K_FLAGS, 0, take_flags},
+	{"is_idle", "is_idle=", K_IS_IDLE,
+	 kind_bit(event_kind::timer_base_idle), take_is_idle},
+};
+constexpr const payload_field &timeout_field = payload_fields[3];
+
+const payload_field *field_of_key(std::string_view key)
 {
-	std::uint64_t tmp;
-	switch (key.size()) {
-	case 3:
-		if (key == "now") {
-			ctx.keys |= K_NOW;
-			return take_u64(key, v, ev.now, ev, ctx);
-		}
-		if (key == "cpu") {
-			ctx.keys |= K_CPU;
-			ev.has |= EF_TARGET_CPU;
-			return take_u32(key, v, ev.target_cpu, ev, ctx);
-		}
-		if (key == "idx") {
-			ctx.keys |= K_IDX;
-			ev.has |= EF_IDX;
-			return take_u32(key, v, ev.idx, ev, ctx);
-		}
-		break;
-	case 5:
-		if (key == "timer") {
-			ctx.keys |= K_TIMER;
-			if (!parse_pointer(v, ev.timer, &ev.timer_digits))
-				return bad_value(ctx, ev, key, "a pointer", v);
-			return line_verdict::event;
-		}
-		if (key == "flags") {
-			ctx.keys |= K_FLAGS;
-			return take_flags(v, ev, ctx);
-		}
-		break;
-	case 7:
-		if (key == "expires") {
-			ctx.keys |= K_EXPIRES;
-			return take_u64(key, v, ev.expires, ev, ctx);
-		}
-		if (key == "baseclk") {
-			ctx.keys |= K_BASECLK;
-			ev.has |= EF_BASECLK;
-			return take_u64(key, v, ev.baseclk, ev, ctx);
-		}
-		if (key == "is_idle") {
-			ctx.keys |= K_IS_IDLE;
-			if (!parse_u64(v, tmp))
-				return bad_value(ctx, ev, key, "a number", v);
-			ev.is_idle = tmp != 0;
-			return line_verdict::event;
-		}
-		break;
-	case 8:
-		if (key == "function") {
-			ctx.keys |= K_FUNCTION;
-			if (v.empty())
-				return bad_value(ctx, ev, key, "a symbol or address", v);
-			ev.function = function_value(v, ctx);
-			return line_verdict::event;
-		}
-		break;
-	case 13:
-		if (key == "bucket_expiry") {
-			ctx.keys |= K_BUCKET_EXPIRY;
-			ev.has |= EF_BUCKET_EXPIRY;
-			return take_u64(key, v, ev.bucket_expiry, ev, ctx);
-		}
-		break;
-	}
-	return line_verdict::event;	// a field of a newer kernel: not ours to judge
+	for (const payload_field &f : payload_fields)
+		if (f.key == key)
+			return &f;
+	return nullptr;	// a field of a newer kernel: not ours to judge
 }
 
 std::uint32_t required_keys(event_kind k)
 {
-	switch (k) {
-	case event_kind::timer_start:
-		return K_TIMER | K_FUNCTION | K_EXPIRES;
-	case event_kind::timer_expire_entry:
-		return K_TIMER | K_NOW;
-	case event_kind::timer_base_idle:
-		return K_IS_IDLE | K_CPU;
-	case event_kind::timer_init:
-	case event_kind::timer_cancel:
-	case event_kind::timer_expire_exit:
-		return K_TIMER;
-	default:
-		return 0;
-	}
+	std::uint32_t keys = 0;
+	for (const payload_field &f : payload_fields)
+		if (f.needed_by & kind_bit(k))
+			keys |= f.bit;
+	return keys;
 }
 
 line_verdict check_keys(trace_event &ev, line_context &ctx)
@@ -410,7 +361,7 @@ line_verdict check_keys(trace_event &ev, line_context &ctx)
 	if (!missing)
 		return line_verdict::event;
 	ctx.reason.assign(ev.name);
-	ctx.reason.append(": missing ").append(payload_key_name(missing & (0 - missing)));
+	ctx.reason.append(": missing ").append(payload_key_name(missing));
 	return line_verdict::bad;
 }
 
@@ -438,6 +389,14 @@ void parse_hrtimer_payload(std::string_view rest, trace_event &ev, line_context 
 
 }  // namespace
 
+const char *payload_key_name(std::uint32_t keys)
+{
+	for (const payload_field &f : payload_fields)
+		if (f.bit & keys)
+			return f.shown;
+	return "?";
+}
+
 line_verdict parse_payload(std::string_view payload, trace_event &ev, line_context &ctx)
 {
 	ctx.keys = 0;
@@ -452,9 +411,11 @@ line_verdict parse_payload(std::string_view payload, trace_event &ev, line_conte
 		return ctx.reject("line truncated: no event payload");
 	while (!rest.empty()) {
 		std::string_view tok = next_token(rest);
-		line_verdict v;
+		const payload_field *f;
+		std::string_view value;
 		if (tok[0] == '[') {
-			v = take_timeout(tok, ev, ctx);
+			f = &timeout_field;
+			value = tok;
 		} else {
 			std::size_t eq = tok.find('=');
 			if (eq == std::string_view::npos || eq == 0) {
@@ -462,11 +423,16 @@ line_verdict parse_payload(std::string_view payload, trace_event &ev, line_conte
 				ctx.reason.append(quoted(tok));
 				return line_verdict::bad;
 			}
-			v = take_field(tok.substr(0, eq), tok.substr(eq + 1), ev, ctx);
+			f = field_of_key(tok.substr(0, eq));
+			if (!f)
+				continue;
+			value = tok.substr(eq + 1);
 		}
-		if (v != line_verdict::event)
-			return v;
+		ctx.keys |= f->bit;
+		if (f->take(*f, value, ev, ctx) != line_verdict::event)
+			return line_verdict::bad;
 	}
+	ev.has |= ctx.keys & reported_keys;
 	return check_keys(ev, ctx);
 }
 

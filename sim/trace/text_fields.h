@@ -21,21 +21,26 @@ enum class line_verdict { event, skip, bad };
 
 // Payload keys a line carried (line_context::keys); the reader checks that
 // every timer_start of a trace carries the keys of the first one, which is
-// how a line cut short inside its payload is caught.
+// how a line cut short inside its payload is caught. One set of bits with
+// event_field: an optional field's key is its event_field bit (what
+// trace_event::has reports); the fields every kernel prints have bits of
+// their own above those.
 enum payload_key : std::uint32_t {
-	K_TIMER = 1u << 0,
-	K_FUNCTION = 1u << 1,
-	K_EXPIRES = 1u << 2,
-	K_TIMEOUT = 1u << 3,
-	K_NOW = 1u << 4,
-	K_BASECLK = 1u << 5,
-	K_BUCKET_EXPIRY = 1u << 6,
-	K_CPU = 1u << 7,
-	K_IDX = 1u << 8,
-	K_FLAGS = 1u << 9,
-	K_IS_IDLE = 1u << 10,
+	K_TIMEOUT = EF_TIMEOUT,
+	K_FLAGS = EF_FLAGS,
+	K_CPU = EF_TARGET_CPU,
+	K_IDX = EF_IDX,
+	K_BASECLK = EF_BASECLK,
+	K_BUCKET_EXPIRY = EF_BUCKET_EXPIRY,
+	K_TIMER = 1u << 8,
+	K_FUNCTION = 1u << 9,
+	K_EXPIRES = 1u << 10,
+	K_NOW = 1u << 11,
+	K_IS_IDLE = 1u << 12,
 };
-const char *payload_key_name(std::uint32_t key);	// "expires=", "[timeout=]", ...
+// "expires=", "[timeout=]", ...: the name of KEYS' first key in the order
+// the kernel prints them.
+const char *payload_key_name(std::uint32_t keys);
 
 // How a rendering prints the timer payloads.
 struct payload_dialect {
@@ -94,7 +99,8 @@ inline std::string_view next_token(std::string_view &s)
 	return tok;
 }
 
-// Decimal, no sign, no overflow; false for anything else.
+// The number parsers take the whole of S or fail (std::from_chars inside).
+// Decimal, no sign, no overflow.
 bool parse_u64(std::string_view s, std::uint64_t &v);
 bool parse_u32(std::string_view s, std::uint32_t &v);
 // Optional '-', then decimal; within int64_t.
