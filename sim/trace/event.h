@@ -76,4 +76,11 @@ struct trace_event {
 
 const char *event_kind_name(event_kind k);
 
+// The events of the timer wheel itself (timer_*), as opposed to hrtimer and
+// other events.
+constexpr bool is_timer_event(event_kind k)
+{
+	return k != event_kind::hrtimer && k != event_kind::other;
+}
+
 }  // namespace timersim

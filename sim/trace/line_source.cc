@@ -31,6 +31,55 @@ void line_source::show_all(std::string_view data)
 	pos_ = data.data();
 	end_ = data.data() + data.size();
 	eof_ = true;
+	stray_at_ = nullptr;
+}
+
+namespace {
+
+// Index of the first '\n' or '\r' of S, or npos.
+std::size_t first_line_end(std::string_view s)
+{
+	for (std::size_t i = 0; i < s.size(); i++)
+		if (s[i] == '\n' || s[i] == '\r')
+			return i;
+	return std::string_view::npos;
+}
+
+}  // namespace
+
+char line_source::line_end_in(std::string_view head)
+{
+	std::size_t i = first_line_end(head);
+	if (i == head.npos || head[i] == '\n' || i + 1 == head.size())
+		return '\n';
+	return head[i + 1] == '\n' ? '\n' : '\r';
+}
+
+// Reads until the first line end is in the buffer, with the byte after it
+// (a CR may be half of a CRLF), then decides.
+void line_source::decide_line_end()
+{
+	for (;;) {
+		std::string_view buffered(pos_, end_ - pos_);
+		std::size_t i = first_line_end(buffered);
+		bool known = i != buffered.npos && i + 1 < buffered.size();
+		if (known || !refill())
+			break;
+	}
+	eol_ = line_end_in(std::string_view(pos_, end_ - pos_));
+}
+
+char line_source::line_end()
+{
+	if (!eol_)
+		decide_line_end();
+	return eol_;
+}
+
+const char *line_source::find_stray(const char *from) const
+{
+	auto *at = static_cast<const char *>(std::memchr(from, eol_ == '\n' ? '\r' : '\n', end_ - from));
+	return at ? at : end_;
 }
 
 // Moves the unconsumed tail to the front and reads more behind it. False
@@ -45,6 +94,7 @@ bool line_source::refill()
 		std::memmove(buf, pos_, keep);
 	pos_ = buf;
 	end_ = buf + keep;
+	stray_at_ = nullptr;
 	std::size_t got = fill(buf + keep, cap_ - keep);
 	if (!got)
 		eof_ = true;
@@ -57,7 +107,7 @@ bool line_source::refill()
 bool line_source::skip_rest_of_overlong()
 {
 	for (;;) {
-		auto *nl = static_cast<const char *>(std::memchr(pos_, '\n', end_ - pos_));
+		auto *nl = static_cast<const char *>(std::memchr(pos_, eol_, end_ - pos_));
 		if (nl) {
 			bytes_ += nl + 1 - pos_;
 			pos_ = nl + 1;
@@ -77,7 +127,15 @@ bool line_source::take(const char *nl, std::string_view &line)
 {
 	const char *stop = nl ? nl : end_;
 	bytes_ += stop - pos_ + (nl ? 1 : 0);
-	if (stop > pos_ && stop[-1] == '\r')
+	if (!stray_at_ || stray_at_ < pos_)
+		stray_at_ = find_stray(pos_);
+	for (; stray_at_ < stop; stray_at_ = find_stray(stray_at_ + 1))
+		if (eol_ == '\r' || stray_at_ != stop - 1)	// a CRLF's CR ends the line
+			stray_ = eol_ == '\n' ? "a carriage return (\\r) inside the line, whose "
+						"lines end with \\n: mixed line endings"
+					      : "a newline (\\n) inside the line, whose lines "
+						"end with \\r alone: mixed line endings";
+	if (eol_ == '\n' && stop > pos_ && stop[-1] == '\r')
 		stop--;
 	line = std::string_view(pos_, stop - pos_);
 	pos_ = nl ? nl + 1 : end_;
@@ -89,12 +147,15 @@ bool line_source::take(const char *nl, std::string_view &line)
 bool line_source::next(std::string_view &line)
 {
 	overlong_ = false;
+	stray_ = nullptr;
+	if (!eol_)
+		decide_line_end();
 	if (dropping_ && !skip_rest_of_overlong())
 		return false;
 	const char *scanned = pos_;	// no newline in [pos_, scanned)
 	for (;;) {
 		auto *nl = static_cast<const char *>(
-			std::memchr(scanned, '\n', end_ - scanned));
+			std::memchr(scanned, eol_, end_ - scanned));
 		if (nl)
 			return take(nl, line);
 		std::size_t seen = end_ - pos_;
@@ -120,6 +181,7 @@ std::string_view line_source::head(std::size_t max)
 		std::memmove(buf_.get(), pos_, keep);
 		pos_ = buf_.get();
 		end_ = pos_ + keep;
+		stray_at_ = nullptr;
 	}
 	while (!eof_ && std::size_t(end_ - pos_) < std::min(max, cap_)) {
 		char *dst = buf_.get() + (end_ - buf_.get());
@@ -231,7 +293,8 @@ bool has_gzip_magic(int fd)
 
 }  // namespace
 
-std::unique_ptr<line_source> line_source::open_file(const std::string &path, std::size_t buffer)
+std::unique_ptr<line_source> line_source::open_file(const std::string &path, std::size_t buffer,
+						    const char *what)
 {
 	if (buffer < 64)
 		buffer = 64;
@@ -247,7 +310,7 @@ std::unique_ptr<line_source> line_source::open_file(const std::string &path, std
 	}
 	if (S_ISDIR(st.st_mode)) {
 		::close(fd);
-		throw input_error(path, 0, "is a directory, not a text trace");
+		throw input_error(path, 0, std::string("is a directory, not a ") + what);
 	}
 	// A pipe cannot be peeked at: let zlib decide (it passes plain text through).
 	if (S_ISREG(st.st_mode) && !has_gzip_magic(fd))

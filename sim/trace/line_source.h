@@ -6,6 +6,10 @@
 // that does not fit the buffer with its newline is returned cut to the
 // buffer's size (overlong()) and the rest of it is dropped up to its
 // newline, so one bad line cannot make the reader grow.
+//
+// Lines end with LF, CRLF or CR alone (old Mac): the first line end of the
+// input decides which (line_end_in). A line end of the other convention
+// inside a line (mixed endings) is flagged, never silently taken as text.
 #pragma once
 
 #include <cstddef>
@@ -21,9 +25,11 @@ public:
 	static constexpr std::size_t default_buffer = 1u << 20;
 
 	// PATH as it is, or decompressed when it starts with the gzip magic.
-	// Throws input_error for a missing, unreadable or directory path.
+	// Throws input_error for a missing, unreadable or directory path (WHAT
+	// the file should have been, for that message).
 	static std::unique_ptr<line_source> open_file(const std::string &path,
-						      std::size_t buffer = default_buffer);
+						      std::size_t buffer = default_buffer,
+						      const char *what = "text trace");
 	// DATA must outlive the source. BUFFER 0: lines are views straight into
 	// DATA (no copy). Otherwise DATA is copied through a buffer of that size,
 	// exactly like a file is (tests and the fuzzer use it to reach refills
@@ -31,17 +37,26 @@ public:
 	static std::unique_ptr<line_source> from_memory(std::string_view data, std::string name,
 							std::size_t buffer = 0);
 
+	// The character lines of HEAD (the first bytes of an input) end with:
+	// '\r' when its first line end is a CR not followed by LF, else '\n'.
+	static char line_end_in(std::string_view head);
+
 	virtual ~line_source();
 	line_source(const line_source &) = delete;
 	line_source &operator=(const line_source &) = delete;
 
-	// Next line, without its '\n' nor a '\r' before it; false at the end.
+	// Next line, without its line end ('\n', "\r\n" or '\r'); false at
+	// the end.
 	bool next(std::string_view &line);
 	// Whether the line last returned ended with a newline (the last line of
 	// a file may not).
 	bool terminated() const { return terminated_; }
 	// Whether the line last returned was longer than the buffer and was cut.
 	bool overlong() const { return overlong_; }
+	// Why the line last returned holds a line end of another convention
+	// than the input's (a '\r' inside a line of an LF file, a '\n' in a CR
+	// file), or nullptr when it does not.
+	const char *stray_line_end() const { return stray_; }
 	std::uint64_t line_no() const { return line_no_; }	// of the last line returned
 	std::uint64_t bytes() const { return bytes_; }	// consumed, uncompressed
 	const std::string &name() const { return name_; }
@@ -50,6 +65,8 @@ public:
 	// The first bytes of the input (at most MAX), for sniffing headers.
 	// Only before the first next(); does not consume anything.
 	std::string_view head(std::size_t max);
+	// '\n' or '\r': what lines end with (looks at the head when not known).
+	char line_end();
 
 protected:
 	line_source(std::string name, std::size_t buffer);
@@ -63,6 +80,8 @@ private:
 	bool refill();
 	bool skip_rest_of_overlong();
 	bool take(const char *nl, std::string_view &line);
+	void decide_line_end();
+	const char *find_stray(const char *from) const;
 
 	std::string name_;
 	std::unique_ptr<char[]> buf_;
@@ -73,6 +92,11 @@ private:
 	bool terminated_ = true;
 	bool overlong_ = false;
 	bool dropping_ = false;		// inside the cut-off tail of an overlong line
+	char eol_ = 0;			// '\n' or '\r'; 0 until decided
+	// The next '\r' (LF input) or '\n' (CR input) at or after pos_, end_
+	// when there is none; null when not looked for since the last refill.
+	const char *stray_at_ = nullptr;
+	const char *stray_ = nullptr;	// stray_line_end() of the last line
 	std::uint64_t line_no_ = 0;
 	std::uint64_t bytes_ = 0;
 };

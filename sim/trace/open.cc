@@ -1,4 +1,5 @@
 // open_trace and detect_trace_format: which reader a path needs, by content.
+// The one place where a file is looked at before it is read:
 //
 //   directory with a `metadata` file       LTTng CTF
 //   17 08 44 "tracing"                     trace-cmd trace.dat
@@ -14,6 +15,7 @@
 #include "sim/trace/reader.h"
 #include "sim/trace/text_detect.h"
 #include "sim/trace/text_reader.h"
+#include "sim/trace/timer_events_required.h"
 
 namespace timersim {
 
@@ -53,35 +55,56 @@ bool is_ctf_file(std::string_view magic)
 	       has_prefix(magic, "\xc1\xfc\x1f\xc1"sv);
 }
 
-// What a file (not a directory) holds. For text, SRC is left open on it,
-// nothing consumed, so that a pipe can be detected and then read.
-trace_format sniff_file(const std::string &path, std::unique_ptr<line_source> &src)
-{
-	using namespace std::string_view_literals;
-	src = line_source::open_file(path);
-	std::string_view head = src->head(detect_head_bytes);
-	if (!src->compressed()) {
-		if (has_prefix(head, "\x17\x08\x44tracing"sv))
-			return trace_format::trace_dat;
-		if (is_ctf_file(head) && exists(parent_dir(path) + "/metadata"))
-			return trace_format::ctf;
-	}
-	if (const char *problem = text_head_problem(head))
-		throw input_error(path, 0, src->compressed() ? std::string(problem) +
-				  " (after gzip decompression)" : std::string(problem));
-	std::string why;
-	trace_format fmt = detect_text_format(head, why);
-	if (fmt == trace_format::auto_detect)
-		throw input_error(path, 0, why);
-	return fmt;
-}
-
 bool is_directory(const std::string &path)
 {
 	struct stat st;
 	if (::stat(path.c_str(), &st) != 0)
 		fail_errno(path, "cannot open");
 	return S_ISDIR(st.st_mode);
+}
+
+// A file (not a directory), opened and looked at. TEXT stays open on it,
+// nothing consumed, so that a pipe can be detected and then read.
+struct sniffed {
+	trace_format format = trace_format::auto_detect;	// what the content is
+	std::unique_ptr<line_source> text;	// null for the binary formats
+	std::string why;	// text of no known rendering: why not
+};
+
+// BINARY_OK: whether the binary formats are recognised (else a binary file
+// is refused as text that is not text).
+sniffed sniff_file(const std::string &path, bool binary_ok)
+{
+	using namespace std::string_view_literals;
+	sniffed s;
+	s.text = line_source::open_file(path);
+	std::string_view head = s.text->head(detect_head_bytes);
+	if (binary_ok && !s.text->compressed()) {
+		if (has_prefix(head, "\x17\x08\x44tracing"sv))
+			s.format = trace_format::trace_dat;
+		else if (is_ctf_file(head) && exists(parent_dir(path) + "/metadata"))
+			s.format = trace_format::ctf;
+		if (s.format != trace_format::auto_detect) {
+			s.text.reset();
+			return s;
+		}
+	}
+	if (const char *problem = text_head_problem(head))
+		throw input_error(path, 0, s.text->compressed() ? std::string(problem) +
+				  " (after gzip decompression)" : std::string(problem));
+	s.format = detect_text_format(head, s.why);
+	return s;
+}
+
+std::unique_ptr<trace_reader> open_ctf(const std::string &path, const reader_options &opt)
+{
+	// A CTF trace is a directory; a file of one stands for it.
+	if (is_directory(path))
+		return make_ctf_reader(path, opt);
+	if (!exists(parent_dir(path) + "/metadata"))
+		throw input_error(path, 0, "not a CTF trace: give the directory that holds "
+					   "its metadata and channel files");
+	return make_ctf_reader(parent_dir(path), opt);
 }
 
 }  // namespace
@@ -94,36 +117,48 @@ trace_format detect_trace_format(const std::string &path)
 		throw input_error(path, 0,
 				  "a directory, but not a CTF trace (no 'metadata' file in it)");
 	}
-	std::unique_ptr<line_source> src;
-	return sniff_file(path, src);
+	sniffed s = sniff_file(path, true);
+	if (s.format == trace_format::auto_detect)
+		throw input_error(path, 0, s.why);
+	return s.format;
 }
 
 std::unique_ptr<trace_reader> open_trace(const std::string &path, trace_format fmt,
 					 const reader_options &opt)
 {
-	std::unique_ptr<line_source> src;
+	// What the content looks like: for a forced text format, named as a
+	// hint when that format finds no timer event.
+	trace_format looks_like = fmt;
+	std::unique_ptr<line_source> text;
 	if (fmt == trace_format::auto_detect) {
-		if (is_directory(path))
+		if (is_directory(path)) {
 			fmt = detect_trace_format(path);
-		else
-			fmt = sniff_file(path, src);
+		} else {
+			sniffed s = sniff_file(path, true);
+			if (s.format == trace_format::auto_detect)
+				throw input_error(path, 0, s.why);
+			fmt = s.format;
+			text = std::move(s.text);
+		}
+		looks_like = fmt;
+	} else if (fmt != trace_format::trace_dat && fmt != trace_format::ctf) {
+		sniffed s = sniff_file(path, false);
+		looks_like = s.format;
+		text = std::move(s.text);
 	}
+	std::unique_ptr<trace_reader> r;
 	switch (fmt) {
 	case trace_format::trace_dat:
-		return make_trace_dat_reader(path, opt);
+		r = make_trace_dat_reader(path, opt);
+		break;
 	case trace_format::ctf:
-		// A CTF trace is a directory; a file of one stands for it.
-		if (is_directory(path))
-			return make_ctf_reader(path, opt);
-		if (!exists(parent_dir(path) + "/metadata"))
-			throw input_error(path, 0, "not a CTF trace: give the directory that holds "
-						   "its metadata and channel files");
-		return make_ctf_reader(parent_dir(path), opt);
+		r = open_ctf(path, opt);
+		break;
 	default:
-		if (src)	// detected text: read what was looked at
-			return make_text_reader(std::move(src), fmt, opt);
-		return make_text_reader(path, fmt, opt);
+		r = make_text_reader(std::move(text), fmt, opt);
+		break;
 	}
+	return require_timer_events(std::move(r), path, looks_like);
 }
 
 }  // namespace timersim

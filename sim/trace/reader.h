@@ -83,9 +83,8 @@ std::unique_ptr<trace_reader> open_trace(const std::string &path, trace_format f
 // Content detection alone (what open_trace uses for auto_detect).
 trace_format detect_trace_format(const std::string &path);
 
-// The per-format constructors behind open_trace.
-std::unique_ptr<trace_reader> make_text_reader(const std::string &path, trace_format fmt,
-					       const reader_options &opt);
+// The per-format constructors behind open_trace (the text one is in
+// text_reader.h: open_trace looks at the text before it is read).
 std::unique_ptr<trace_reader> make_trace_dat_reader(const std::string &path,
 						    const reader_options &opt);
 std::unique_ptr<trace_reader> make_ctf_reader(const std::string &path,

@@ -5,9 +5,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 
+#include "sim/trace/line_source.h"
 #include "sim/trace/reader.h"
 
 namespace timersim {
@@ -56,61 +55,86 @@ bool parse_hex(std::string_view s, std::uint64_t &out)
 
 void symbol_table::load(const std::string &path)
 {
-	std::ifstream in(path, std::ios::binary);
-	if (!in)
-		throw input_error(path, 0, "cannot open symbol file");
-	std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-	if (in.bad())
-		throw input_error(path, 0, "read error");
-	if (!load_text(text, path))
+	// Streamed line by line, so that memory follows the symbols kept and a
+	// file that is no symbol list (/dev/zero, a binary, a huge log) is
+	// refused at its first long line or past a size no kernel reaches.
+	auto src = line_source::open_file(path, line_source::default_buffer, "symbol file");
+	clear();
+	std::string_view line;
+	while (src->next(line)) {
+		if (src->overlong() || line.size() > max_line)
+			throw input_error(path, src->line_no(),
+					  "line longer than " + std::to_string(max_line) +
+					  " bytes: not a System.map or kallsyms file");
+		if (src->bytes() > max_file)
+			throw input_error(path, src->line_no(),
+					  "larger than " + std::to_string(max_file >> 20) +
+					  " MiB: not a System.map or kallsyms file");
+		add_line(line, src->line_no(), path);
+	}
+	sort();
+	if (syms_.empty())
 		throw input_error(path, 0, "no text symbols (not a System.map or kallsyms file?)");
 }
 
 std::size_t symbol_table::load_text(std::string_view text, const std::string &origin)
 {
-	syms_.clear();
-	names_.clear();
+	clear();
 	names_.reserve(text.size() / 2);
 	syms_.reserve(text.size() / 32);	// kallsyms lines average 40 bytes
 	std::uint64_t lineno = 0;
 	const char *p = text.data(), *end = p + text.size();
 	while (p < end) {
-		// One line by hand: kallsyms has 100,000+ of them.
 		const char *eol = static_cast<const char *>(std::memchr(p, '\n', end - p));
 		if (!eol)
 			eol = end;
-		std::string_view l(p, eol - p);
+		add_line(std::string_view(p, eol - p), ++lineno, origin);
 		p = eol + 1;
-		lineno++;
-		std::size_t a = l.find(' ');
-		if (a == std::string_view::npos || a + 3 > l.size() || l[a + 2] != ' ')
-			continue;	// blank or foreign line: not a symbol
-		std::uint64_t addr;
-		if (!parse_hex(l.substr(0, a), addr))
-			throw input_error(origin, lineno, "bad symbol address");
-		if (!is_text_type(l[a + 1]))
-			continue;
-		// The name ends before "\t[module]" (kallsyms), a blank, or a
-		// DOS line end.
-		std::size_t n = a + 3, e = l.size();
-		for (char stop : {'\t', ' '})
-			if (const void *at = std::memchr(l.data() + n, stop, e - n))
-				e = static_cast<const char *>(at) - l.data();
-		while (e > n && l[e - 1] == '\r')
-			e--;
-		if (e == n)
-			continue;
-		if (names_.size() + (e - n) > UINT32_MAX)
-			throw input_error(origin, lineno, "symbol names too large");
-		syms_.push_back({addr, static_cast<std::uint32_t>(names_.size()),
-				 static_cast<std::uint32_t>(e - n)});
-		names_.append(l.data() + n, e - n);
 	}
+	sort();
+	return syms_.size();
+}
+
+void symbol_table::clear()
+{
+	syms_.clear();
+	names_.clear();
+}
+
+// One "ADDR TYPE NAME [module]" line, by hand: kallsyms has 100,000+.
+void symbol_table::add_line(std::string_view l, std::uint64_t lineno, const std::string &origin)
+{
+	std::size_t a = l.find(' ');
+	if (a == std::string_view::npos || a + 3 > l.size() || l[a + 2] != ' ')
+		return;	// blank or foreign line: not a symbol
+	std::uint64_t addr;
+	if (!parse_hex(l.substr(0, a), addr))
+		throw input_error(origin, lineno, "bad symbol address");
+	if (!is_text_type(l[a + 1]))
+		return;
+	// The name ends before "\t[module]" (kallsyms), a blank, or a DOS
+	// line end.
+	std::size_t n = a + 3, e = l.size();
+	for (char stop : {'\t', ' '})
+		if (const void *at = std::memchr(l.data() + n, stop, e - n))
+			e = static_cast<const char *>(at) - l.data();
+	while (e > n && l[e - 1] == '\r')
+		e--;
+	if (e == n)
+		return;
+	if (names_.size() + (e - n) > UINT32_MAX)
+		throw input_error(origin, lineno, "symbol names too large");
+	syms_.push_back({addr, static_cast<std::uint32_t>(names_.size()),
+			 static_cast<std::uint32_t>(e - n)});
+	names_.append(l.data() + n, e - n);
+}
+
+void symbol_table::sort()
+{
 	// Stable: of equal addresses the first in the file stays first.
 	auto before = [](const sym &x, const sym &y) { return x.addr < y.addr; };
 	if (!std::is_sorted(syms_.begin(), syms_.end(), before))	// kallsyms mostly is
 		std::stable_sort(syms_.begin(), syms_.end(), before);
-	return syms_.size();
 }
 
 std::string_view symbol_table::lookup(std::uint64_t addr) const

@@ -16,8 +16,16 @@ namespace timersim {
 
 class symbol_table {
 public:
-	// Loads PATH; throws input_error when it cannot be read or holds no
-	// text symbol at all (a wrong file is better refused than ignored).
+	// Longest line and largest file load() takes: kallsyms lines are under
+	// 600 bytes (KSYM_NAME_LEN 512), a System.map of allyesconfig is tens
+	// of MiB.
+	static constexpr std::size_t max_line = 4096;
+	static constexpr std::uint64_t max_file = std::uint64_t(256) << 20;
+
+	// Loads PATH (plain or gzip); throws input_error when it cannot be read,
+	// is a directory, has a longer line or is larger than the above, or
+	// holds no text symbol at all (a wrong file is better refused than
+	// ignored).
 	void load(const std::string &path);
 	// The same from TEXT already in memory (a trace.dat's own kallsyms);
 	// ORIGIN names it in errors. Returns the number of text symbols, and
@@ -36,6 +44,10 @@ private:
 		std::uint32_t name;	// offset in names_
 		std::uint32_t len;
 	};
+	void clear();
+	void add_line(std::string_view line, std::uint64_t lineno, const std::string &origin);
+	void sort();
+
 	std::vector<sym> syms_;
 	std::string names_;
 };

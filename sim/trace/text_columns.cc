@@ -54,6 +54,14 @@ bool find_timestamp(std::string_view after, line_head &h)
 	return false;
 }
 
+// A timer event printed the way another rendering prints it: a forced
+// --format that is not the file's.
+line_verdict wrong_rendering(line_context &ctx, std::string_view name, const char *how)
+{
+	ctx.reason.assign("event '").append(name).append("' ").append(how);
+	return line_verdict::bad;
+}
+
 }  // namespace
 
 bool split_line_head(std::string_view line, line_head &h, line_context &ctx)
@@ -77,7 +85,7 @@ bool split_line_head(std::string_view line, line_head &h, line_context &ctx)
 }
 
 bool take_event_name(std::string_view &rest, std::string_view &name, name_style style,
-		     line_context &ctx)
+		     line_context &ctx, bool *subsystem)
 {
 	int extra = style == name_style::subsystem ? max_between : 0;
 	for (int n = 0; n <= extra; n++) {
@@ -87,11 +95,11 @@ bool take_event_name(std::string_view &rest, std::string_view &name, name_style 
 		if (tok.back() != ':' || tok.size() < 2)
 			continue;	// perf -F ...,period: a count before the event
 		tok.remove_suffix(1);
-		if (style == name_style::subsystem) {
-			std::size_t colon = tok.rfind(':');
-			if (colon != std::string_view::npos)
-				tok.remove_prefix(colon + 1);
-		}
+		std::size_t colon = tok.rfind(':');
+		if (style == name_style::subsystem && colon != std::string_view::npos)
+			tok.remove_prefix(colon + 1);
+		if (subsystem)
+			*subsystem = style == name_style::subsystem && colon != std::string_view::npos;
 		if (tok.empty())
 			break;
 		name = tok;
@@ -108,10 +116,20 @@ line_verdict parse_event_line(std::string_view line, trace_event &ev, name_style
 	std::string_view name;
 	if (!split_line_head(line, h, ctx))
 		return line_verdict::bad;
-	if (!take_event_name(h.rest, name, style, ctx))
+	bool subsystem = false;
+	if (!take_event_name(h.rest, name, style, ctx, &subsystem))
 		return line_verdict::bad;
 	ev.name = name;
 	ev.kind = kind_of_event(name);
+	if (style == name_style::subsystem && !subsystem && ev.kind != event_kind::other)
+		return wrong_rendering(ctx, name, "without its 'timer:' subsystem, which perf "
+						  "script prints: not perf script output");
+	if (style == name_style::bare && ev.kind == event_kind::other)
+		if (std::size_t colon = name.rfind(':'); colon != std::string_view::npos &&
+		    kind_of_event(name.substr(colon + 1)) != event_kind::other)
+			return wrong_rendering(ctx, name, "with its subsystem, as perf script "
+							  "prints it: not ftrace or trace-cmd "
+							  "report output");
 	ev.cpu = h.cpu;
 	ev.ts_ns = h.ts_ns;
 	ev.has |= EF_TIMESTAMP;

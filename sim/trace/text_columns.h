@@ -35,9 +35,10 @@ enum class name_style {
 };
 
 // Takes the event name off the front of REST (leaving the payload). False,
-// with ctx.reason set, when there is none.
+// with ctx.reason set, when there is none. SUBSYSTEM: whether a "subsys:"
+// came off with it (name_style::subsystem only).
 bool take_event_name(std::string_view &rest, std::string_view &name, name_style style,
-		     line_context &ctx);
+		     line_context &ctx, bool *subsystem = nullptr);
 
 // split_line_head + take_event_name + parse_payload: one event line.
 line_verdict parse_event_line(std::string_view line, trace_event &ev, name_style style,

@@ -4,6 +4,7 @@
 //   perf       COMM PID [001]  781.248872:  timer:event:
 #include "sim/trace/text_detect.h"
 
+#include "sim/trace/line_source.h"
 #include "sim/trace/text_columns.h"
 
 namespace timersim {
@@ -38,10 +39,9 @@ trace_format vote_of(std::string_view line)
 	if (!split_line_head(line, h, ctx))
 		return trace_format::auto_detect;
 	std::string_view rest = h.rest, name;
-	if (!take_event_name(rest, name, name_style::subsystem, ctx))
+	bool subsystem = false;
+	if (!take_event_name(rest, name, name_style::subsystem, ctx, &subsystem))
 		return trace_format::auto_detect;
-	// take_event_name cut a "subsys:" off the name when there was one.
-	bool subsystem = name.data() != skip_blanks(h.rest).data();
 	task_shape task = shape_of_task(h.task);
 	if (subsystem || task == task_shape::blank_pid)
 		return trace_format::perf_script;
@@ -74,8 +74,9 @@ trace_format detect_text_format(std::string_view head, std::string &why)
 	int votes[3] = {};
 	int lines = 0;
 	bool first = true;
+	char eol = line_source::line_end_in(head);
 	while (!head.empty() && lines < max_voting_lines) {
-		std::size_t nl = head.find('\n');
+		std::size_t nl = head.find(eol);
 		std::string_view line = trim_right(head.substr(0, nl));
 		if (!line.empty() && line.back() == '\r')
 			line.remove_suffix(1);

@@ -1,4 +1,4 @@
-// The reader loop shared by the text renderings, and make_text_reader.
+// The reader loop shared by the text renderings.
 #include "sim/trace/text_reader.h"
 
 #include "sim/trace/symbols.h"
@@ -18,11 +18,6 @@ const text_rendering &rendering_of(trace_format fmt)
 	case trace_format::perf_script:		return perf_script_rendering;
 	default:				return ftrace_rendering;
 	}
-}
-
-bool is_timer_kind(event_kind k)
-{
-	return k != event_kind::hrtimer && k != event_kind::other;
 }
 
 class text_reader final : public trace_reader {
@@ -64,13 +59,16 @@ private:
 // before the first event: read it from the buffered head, consuming nothing.
 void text_reader::read_header()
 {
+	char eol = src_->line_end();
 	std::string_view head = src_->head(detect_head_bytes);
 	line_context scratch;
 	scratch.dialect = ctx_.dialect;
 	for (int n = 0; n < header_lines && !head.empty(); n++) {
-		std::size_t nl = head.find('\n');
+		std::size_t nl = head.find(eol);
 		std::string_view line = head.substr(0, nl);
 		head = nl == head.npos ? std::string_view() : head.substr(nl + 1);
+		if (line.ends_with('\r'))	// CRLF
+			line.remove_suffix(1);
 		trace_event ev;
 		if (r_.parse(line, ev, scratch) == line_verdict::event)
 			break;
@@ -83,7 +81,7 @@ void text_reader::read_header()
 // the cpu= idx= flags= of 4.11+, a baseclk=) was cut short.
 line_verdict text_reader::check_generation(const trace_event &ev)
 {
-	if (!is_timer_kind(ev.kind))
+	if (!is_timer_event(ev.kind))
 		return line_verdict::event;
 	std::size_t k = std::size_t(ev.kind);
 	constexpr std::uint32_t seen = 1u << 31;
@@ -96,7 +94,7 @@ line_verdict text_reader::check_generation(const trace_event &ev)
 	if (!missing)
 		return line_verdict::event;
 	ctx_.reason.assign(ev.name);
-	ctx_.reason.append(": missing ").append(payload_key_name(missing & (0 - missing)));
+	ctx_.reason.append(": missing ").append(payload_key_name(missing));
 	ctx_.reason.append(" (the first ").append(ev.name).append(", line ");
 	ctx_.reason.append(std::to_string(first_line_[k])).append(", has it)");
 	return line_verdict::bad;
@@ -107,6 +105,8 @@ line_verdict text_reader::judge(std::string_view line, trace_event &ev)
 	if (src_->overlong())
 		return ctx_.reject("line longer than the " + std::to_string(line.size()) +
 				 "-byte read buffer");
+	if (src_->stray_line_end())
+		return ctx_.reject(src_->stray_line_end());
 	line_verdict v = r_.parse(line, ev, ctx_);
 	if (v == line_verdict::event)
 		v = check_generation(ev);
@@ -154,23 +154,6 @@ std::unique_ptr<trace_reader> make_text_reader(std::unique_ptr<line_source> src,
 		throw input_error(src->name(), 0,
 				  std::string(trace_format_name(fmt)) + " is not a text format");
 	return std::make_unique<text_reader>(std::move(src), rendering_of(fmt), opt);
-}
-
-std::unique_ptr<trace_reader> make_text_reader(const std::string &path, trace_format fmt,
-					       const reader_options &opt)
-{
-	auto src = line_source::open_file(path);
-	std::string_view head = src->head(detect_head_bytes);
-	if (const char *problem = text_head_problem(head))
-		throw input_error(path, 0, src->compressed() ? std::string(problem) +
-				  " (after gzip decompression)" : std::string(problem));
-	if (fmt == trace_format::auto_detect) {
-		std::string why;
-		fmt = detect_text_format(head, why);
-		if (fmt == trace_format::auto_detect)
-			throw input_error(path, 0, why);
-	}
-	return make_text_reader(std::move(src), fmt, opt);
 }
 
 std::unique_ptr<trace_reader> make_text_reader_from_memory(std::string_view data,

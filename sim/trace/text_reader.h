@@ -32,7 +32,7 @@ extern const text_rendering trace_cmd_report_rendering;	// trace_cmd_report.cc
 extern const text_rendering perf_script_rendering;	// perf_script.cc
 
 // A text reader of format FMT (ftrace, trace_cmd_report or perf_script)
-// over SRC. Does not look at the content first: make_text_reader does.
+// over SRC. Does not look at the content first: open_trace does.
 std::unique_ptr<trace_reader> make_text_reader(std::unique_ptr<line_source> src,
 					       trace_format fmt, const reader_options &opt);
 

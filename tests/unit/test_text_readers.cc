@@ -712,14 +712,6 @@ START_TEST(bad_files)
 		std::string want = empty + ": empty file";
 		ck_assert_str_eq(e.what(), want.c_str());
 	}
-	// A line that is not the format given.
-	std::string perf = test::write_temp("perf.txt",
-		"     rcu_preempt    15 [001]   563.988448:        timer:timer_init: timer=0xffffc9000007fdf8\n");
-	auto r = open_trace(perf, trace_format::ftrace, opt);
-	auto evs = test::read_all(*r);
-	ck_assert_uint_eq(evs.size(), 1);	// forced, ftrace sees an unknown event
-	ck_assert(evs[0].kind == event_kind::other);
-	ck_assert_str_eq(evs[0].name.c_str(), "timer:timer_init");
 }
 END_TEST
 
