@@ -17,7 +17,7 @@ line_source::line_source(std::string name, std::size_t buffer)
 	: name_(std::move(name)), cap_(buffer)
 {
 	if (cap_) {
-		buf_.reset(new char[cap_]);
+		buf_.reset(new char[cap_ + read_slack]());
 		pos_ = end_ = buf_.get();
 	}
 }

@@ -60,6 +60,11 @@ public:
 	std::uint64_t line_no() const { return line_no_; }	// of the last line returned
 	std::uint64_t bytes() const { return bytes_; }	// consumed, uncompressed
 	const std::string &name() const { return name_; }
+	// How far past a returned line its memory may be read: the buffer's
+	// end plus read_slack bytes (zeroed), or the end of the data in memory.
+	// The scanners of text_scan.h read the last bytes of a line in a block.
+	const char *readable_end() const { return cap_ ? buf_.get() + cap_ + read_slack : end_; }
+	static constexpr std::size_t read_slack = 16;
 	bool compressed() const { return compressed_; }
 
 	// The first bytes of the input (at most MAX), for sniffing headers.

@@ -14,13 +14,12 @@ constexpr int max_between = 3;
 // just past the ']', or 0.
 std::size_t cpu_column_at(std::string_view line, std::size_t lb, std::uint32_t &cpu)
 {
-	std::size_t i = lb + 1, start = i;
-	while (i < line.size() && is_digit(line[i]))
-		i++;
-	if (i == start || i - start > 9 || i + 1 >= line.size() || line[i] != ']' ||
-	    !is_blank(line[i + 1]))
+	const char *digits = line.data() + lb + 1, *end = line.data() + line.size();
+	auto [stop, ec] = decimal_prefix(digits, end, cpu);
+	if (ec != std::errc() || stop - digits > 9 || end - stop < 2 || *stop != ']' ||
+	    !is_blank(stop[1]))
 		return 0;
-	return parse_u32(line.substr(start, i - start), cpu) ? i + 1 : 0;
+	return std::size_t(stop + 1 - line.data());
 }
 
 bool is_cpu_token(std::string_view tok)
@@ -47,7 +46,7 @@ bool find_timestamp(std::string_view after, line_head &h)
 			continue;
 		if (!parse_timestamp(tok.substr(0, tok.size() - 1), h.ts_ns))
 			return false;
-		h.between = trim_right(std::string_view(between, tok_start - between));
+		h.between = std::string_view(between, tok_start - between);
 		h.rest = s;
 		return true;
 	}
@@ -76,7 +75,7 @@ bool split_line_head(std::string_view line, line_head &h, line_context &ctx)
 			continue;
 		had_cpu = true;
 		if (find_timestamp(line.substr(past), h)) {
-			h.task = trim_right(skip_blanks(line.substr(0, lb)));
+			h.task = line.substr(0, lb);
 			return true;
 		}
 	}
@@ -95,11 +94,13 @@ bool take_event_name(std::string_view &rest, std::string_view &name, name_style 
 		if (tok.back() != ':' || tok.size() < 2)
 			continue;	// perf -F ...,period: a count before the event
 		tok.remove_suffix(1);
-		std::size_t colon = tok.rfind(':');
-		if (style == name_style::subsystem && colon != std::string_view::npos)
-			tok.remove_prefix(colon + 1);
-		if (subsystem)
-			*subsystem = style == name_style::subsystem && colon != std::string_view::npos;
+		if (style == name_style::subsystem) {
+			std::size_t colon = tok.rfind(':');
+			if (colon != std::string_view::npos)
+				tok.remove_prefix(colon + 1);
+			if (subsystem)
+				*subsystem = colon != std::string_view::npos;
+		}
 		if (tok.empty())
 			break;
 		name = tok;

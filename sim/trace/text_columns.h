@@ -17,8 +17,9 @@
 
 namespace timersim {
 
+// The views are not trimmed: only content detection looks at them.
 struct line_head {
-	std::string_view task;		// everything before the CPU column, trimmed
+	std::string_view task;		// everything before the CPU column
 	std::uint32_t cpu = 0;
 	std::string_view between;	// between CPU column and timestamp (flag block)
 	std::uint64_t ts_ns = 0;

@@ -42,10 +42,10 @@ trace_format vote_of(std::string_view line)
 	bool subsystem = false;
 	if (!take_event_name(rest, name, name_style::subsystem, ctx, &subsystem))
 		return trace_format::auto_detect;
-	task_shape task = shape_of_task(h.task);
+	task_shape task = shape_of_task(trim_right(skip_blanks(h.task)));
 	if (subsystem || task == task_shape::blank_pid)
 		return trace_format::perf_script;
-	if (!h.between.empty() || task == task_shape::tgid)
+	if (!trim_right(h.between).empty() || task == task_shape::tgid)
 		return trace_format::ftrace;
 	return trace_format::trace_cmd_report;
 }

@@ -1,7 +1,7 @@
 // Numbers, timestamps, pointers, timer flags and timer payloads of the text
 // renderings. These run once or more per line of a trace that may be
-// gigabytes long: string_views in, no allocation, std::from_chars for the
-// digits.
+// gigabytes long: string_views in, no allocation, std::from_chars's rules
+// for the digits (with the fast paths of text_scan.h in front).
 #include "sim/trace/text_fields.h"
 
 #include <charconv>
@@ -13,13 +13,19 @@ namespace timersim {
 
 namespace {
 
-// All of S as one number in BASE, or false.
+// All of S as one number in BASE, or false with V untouched (from_chars
+// alone would leave the value of a leading part in it).
 template <class T>
 bool parse_whole(std::string_view s, T &v, int base = 10)
 {
 	const char *end = s.data() + s.size();
-	auto [stop, ec] = std::from_chars(s.data(), end, v, base);
-	return ec == std::errc() && stop == end;
+	T x;
+	auto [stop, ec] = base == 10 ? decimal_prefix(s.data(), end, x)
+				     : std::from_chars(s.data(), end, x, base);
+	if (ec != std::errc() || stop != end)
+		return false;
+	v = x;
+	return true;
 }
 
 }  // namespace
@@ -40,7 +46,7 @@ bool parse_pointer(std::string_view s, std::uint64_t &v, std::uint8_t *digits)
 		s.remove_prefix(2);
 	// The digit count says how wide the kernel's pointers are: leading
 	// zeros count, so more than 16 is not a pointer even when its value is.
-	if (s.size() > 16 || !parse_whole(s, v, 16))
+	if (s.size() == 16 ? !hex16(s.data(), v) : s.size() > 16 || !parse_whole(s, v, 16))
 		return false;
 	if (digits)
 		*digits = std::uint8_t(s.size());
@@ -51,14 +57,18 @@ bool parse_timestamp(std::string_view s, std::uint64_t &ns)
 {
 	static constexpr std::uint32_t scale[10] = {1000000000, 100000000, 10000000, 1000000,
 						    100000, 10000, 1000, 100, 10, 1};
-	std::size_t dot = s.find('.');
-	if (dot == std::string_view::npos)
-		return parse_u64(s, ns);
-	std::string_view frac = s.substr(dot + 1);
+	const char *end = s.data() + s.size();
 	std::uint64_t sec;
+	auto [sec_end, ec] = decimal_prefix(s.data(), end, sec);
+	if (ec != std::errc())
+		return false;
+	if (sec_end == end) {	// a bare counter
+		ns = sec;
+		return true;
+	}
+	std::string_view frac(sec_end + 1, end - sec_end - 1);
 	std::uint32_t part;
-	if (frac.empty() || frac.size() > 9 || !parse_u64(s.substr(0, dot), sec) ||
-	    !parse_u32(frac, part))
+	if (*sec_end != '.' || frac.empty() || frac.size() > 9 || !parse_whole(frac, part))
 		return false;
 	std::uint64_t x;
 	if (__builtin_mul_overflow(sec, 1000000000u, &x) ||
@@ -332,21 +342,57 @@ constexpr payload_field payload_fields[] = {
 };
 constexpr const payload_field &timeout_field = payload_fields[3];
 
+// Keys are looked up by a hash of their length and end letters, perfect on
+// the table (checked at compile time), then compared.
+constexpr std::size_t key_slots = 32;
+constexpr std::size_t key_slot(std::string_view key)
+{
+	return (key.size() + 3u * unsigned(key.front()) + unsigned(key.back())) % key_slots;
+}
+
+struct key_index {
+	signed char field[key_slots];
+	bool perfect = true;
+	constexpr key_index() : field()
+	{
+		for (auto &f : field)
+			f = -1;
+		for (std::size_t i = 0; i < std::size(payload_fields); i++) {
+			std::size_t slot = key_slot(payload_fields[i].key);
+			perfect = perfect && field[slot] < 0;
+			field[slot] = static_cast<signed char>(i);
+		}
+	}
+};
+constexpr key_index key_index_of_table;
+static_assert(key_index_of_table.perfect, "two payload keys share a key_slot: change key_slot()");
+
 const payload_field *field_of_key(std::string_view key)
 {
-	for (const payload_field &f : payload_fields)
-		if (f.key == key)
-			return &f;
-	return nullptr;	// a field of a newer kernel: not ours to judge
+	int i = key_index_of_table.field[key_slot(key)];
+	if (i < 0)
+		return nullptr;
+	const payload_field &f = payload_fields[i];
+	// else a field of a newer kernel: not ours to judge
+	return f.key == key ? &f : nullptr;
 }
+
+// The keys each event kind must carry, from the table, once.
+struct required_keys_table {
+	std::uint32_t of[std::size_t(event_kind::other) + 1] = {};
+	constexpr required_keys_table()
+	{
+		for (std::size_t k = 0; k < std::size(of); k++)
+			for (const payload_field &f : payload_fields)
+				if (f.needed_by & kind_bit(event_kind(k)))
+					of[k] |= f.bit;
+	}
+};
+constexpr required_keys_table required_keys_of_kind;
 
 std::uint32_t required_keys(event_kind k)
 {
-	std::uint32_t keys = 0;
-	for (const payload_field &f : payload_fields)
-		if (f.needed_by & kind_bit(k))
-			keys |= f.bit;
-	return keys;
+	return required_keys_of_kind.of[std::size_t(k)];
 }
 
 line_verdict check_keys(trace_event &ev, line_context &ctx)
@@ -365,25 +411,49 @@ line_verdict check_keys(trace_event &ev, line_context &ctx)
 	return line_verdict::bad;
 }
 
+// One blank-separated token of a payload, its '=' found in the same pass.
+struct payload_token {
+	std::string_view text;	// the whole token
+	std::size_t eq;		// index of its first '=', npos when none
+};
+
+// The token at P (not a blank), P left on the next one (or END).
+payload_token take_token(const char *&p, const char *end, const char *limit)
+{
+	token_scan t = scan_token(p, end, limit);
+	payload_token tok{std::string_view(p, t.end - p),
+			  t.eq ? std::size_t(t.eq - p) : std::string_view::npos};
+	p = skip_blank(t.end, end, limit);
+	return tok;
+}
+
 // hrtimer events are only counted by the replay; their fields are kept
 // when they read cleanly (the trace-cmd plugin reorders and rewrites them)
 // and never make a line bad.
 void parse_hrtimer_payload(std::string_view rest, trace_event &ev, line_context &ctx)
 {
-	while (!rest.empty()) {
-		std::string_view tok = next_token(rest);
-		std::size_t eq = tok.find('=');
-		if (eq == std::string_view::npos)
+	const char *p = skip_blanks(rest).data(), *end = rest.data() + rest.size();
+	while (p < end) {
+		payload_token t = take_token(p, end, ctx.limit);
+		if (t.eq == std::string_view::npos)
 			continue;
-		std::string_view key = tok.substr(0, eq), v = tok.substr(eq + 1);
-		if (key == "hrtimer")
-			parse_pointer(v, ev.timer, &ev.timer_digits);
-		else if (key == "function" && !v.empty())
-			ev.function = function_value(v, ctx);
-		else if (key == "expires")
-			parse_u64(v, ev.expires);
-		else if (key == "now")
-			parse_u64(v, ev.now);
+		std::string_view key = t.text.substr(0, t.eq), v = t.text.substr(t.eq + 1);
+		switch (key.size()) {	// by length first: most keys are none of these
+		case 3:
+			if (key == "now")
+				parse_u64(v, ev.now);
+			break;
+		case 7:
+			if (key == "hrtimer")
+				parse_pointer(v, ev.timer, &ev.timer_digits);
+			else if (key == "expires")
+				parse_u64(v, ev.expires);
+			break;
+		case 8:
+			if (key == "function" && !v.empty())
+				ev.function = function_value(v, ctx);
+			break;
+		}
 	}
 }
 
@@ -406,27 +476,26 @@ line_verdict parse_payload(std::string_view payload, trace_event &ev, line_conte
 		parse_hrtimer_payload(payload, ev, ctx);
 		return line_verdict::event;
 	}
-	std::string_view rest = skip_blanks(payload);
-	if (rest.empty())
+	const char *p = skip_blanks(payload).data(), *end = payload.data() + payload.size();
+	if (p == end)
 		return ctx.reject("line truncated: no event payload");
-	while (!rest.empty()) {
-		std::string_view tok = next_token(rest);
+	while (p < end) {
+		payload_token t = take_token(p, end, ctx.limit);
 		const payload_field *f;
 		std::string_view value;
-		if (tok[0] == '[') {
+		if (t.text[0] == '[') {
 			f = &timeout_field;
-			value = tok;
+			value = t.text;
 		} else {
-			std::size_t eq = tok.find('=');
-			if (eq == std::string_view::npos || eq == 0) {
+			if (t.eq == std::string_view::npos || t.eq == 0) {
 				ctx.reason.assign(ev.name).append(": not a key=value field: ");
-				ctx.reason.append(quoted(tok));
+				ctx.reason.append(quoted(t.text));
 				return line_verdict::bad;
 			}
-			f = field_of_key(tok.substr(0, eq));
+			f = field_of_key(t.text.substr(0, t.eq));
 			if (!f)
 				continue;
-			value = tok.substr(eq + 1);
+			value = t.text.substr(t.eq + 1);
 		}
 		ctx.keys |= f->bit;
 		if (f->take(*f, value, ev, ctx) != line_verdict::event)

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "sim/trace/event.h"
+#include "sim/trace/text_scan.h"
 
 namespace timersim {
 
@@ -57,6 +58,9 @@ struct line_context {
 	payload_dialect dialect;
 	// reader_options::symbols, loaded: names hex callbacks. May be null.
 	const symbol_table *symbols = nullptr;
+	// How far past the line its memory may be read (text_scan.h); null:
+	// not at all.
+	const char *limit = nullptr;
 	std::string reason;		// why the last line was bad
 	std::string function;		// a bare hex function, given its 0x
 	std::uint32_t keys = 0;		// payload_key bits of the last line
@@ -69,17 +73,6 @@ struct line_context {
 	}
 };
 
-inline bool is_blank(char c) { return c == ' ' || c == '\t'; }
-inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-inline std::string_view skip_blanks(std::string_view s)
-{
-	std::size_t i = 0;
-	while (i < s.size() && is_blank(s[i]))
-		i++;
-	return s.substr(i);
-}
-
 inline std::string_view trim_right(std::string_view s)
 {
 	while (!s.empty() && is_blank(s.back()))
@@ -90,13 +83,12 @@ inline std::string_view trim_right(std::string_view s)
 // The next blank-separated token of S; S is left after it (blanks skipped).
 inline std::string_view next_token(std::string_view &s)
 {
-	s = skip_blanks(s);
-	std::size_t i = 0;
-	while (i < s.size() && !is_blank(s[i]))
-		i++;
-	std::string_view tok = s.substr(0, i);
-	s = skip_blanks(s.substr(i));
-	return tok;
+	const char *end = s.data() + s.size();
+	const char *start = skip_blank(s.data(), end);
+	const char *stop = find_blank(start, end);
+	const char *next = skip_blank(stop, end);
+	s = std::string_view(next, end - next);
+	return std::string_view(start, stop - start);
 }
 
 // The number parsers take the whole of S or fail (std::from_chars inside).

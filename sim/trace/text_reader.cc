@@ -27,6 +27,7 @@ public:
 		: src_(std::move(src)), r_(r), lenient_(opt.lenient)
 	{
 		ctx_.dialect = r.dialect;
+		ctx_.limit = src_->readable_end();
 		if (!opt.symbols.empty()) {
 			symbols_.load(opt.symbols);
 			ctx_.symbols = &symbols_;

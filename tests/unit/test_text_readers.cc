@@ -1,6 +1,7 @@
 // Text trace readers: every kernel generation of the timer events in each
 // rendering, parsed into the exact fields; gzip; bad input.
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -107,6 +108,75 @@ START_TEST(numbers_and_pointers)
 	ck_assert(!parse_pointer("ffff88001d49b8c0a", v));
 	ck_assert(!parse_pointer("0x", v));
 	ck_assert(!parse_pointer("zz", v));
+}
+END_TEST
+
+// The fast paths in front of std::from_chars (text_scan.h) and the block
+// scanners give what the standard and a byte loop give, on random strings
+// near the edges: lengths 0-22, digits, hex letters, signs, blanks, '='.
+template <class T>
+bool reference_number(std::string_view s, T &v, int base = 10)
+{
+	T x;
+	auto [stop, ec] = std::from_chars(s.data(), s.data() + s.size(), x, base);
+	if (ec != std::errc() || stop != s.data() + s.size())
+		return false;	// V untouched
+	v = x;
+	return true;
+}
+
+START_TEST(fast_paths_agree_with_the_standard)
+{
+	const char alphabet[] = "0123456789000999abcdefABCDEF-+ \t=x.";
+	std::uint64_t seed = 88172645463325252ull;
+	auto next = [&seed] {
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		return seed;
+	};
+	// Check's asserts are slow in a loop: the first disagreement is kept.
+	std::string bad;
+	auto expect = [&bad](bool same, const char *what, const std::string &s) {
+		if (!same && bad.empty())
+			bad = std::string(what) + " '" + s + "'";
+	};
+	for (int i = 0; i < 100000 && bad.empty(); i++) {
+		// Decimal digits, hex digits, or anything of the alphabet.
+		std::size_t letters[] = {10, 28, sizeof(alphabet) - 1};
+		std::size_t n = letters[next() % 3];
+		std::string s(next() % 23, ' ');
+		for (char &c : s)
+			c = alphabet[next() % n];
+		std::uint64_t a = 7, b = 7;
+		expect(parse_u64(s, a) == reference_number(s, b) && a == b, "u64", s);
+		std::uint32_t c = 7, d = 7;
+		expect(parse_u32(s, c) == reference_number(s, d) && c == d, "u32", s);
+		std::int64_t e = 7, f = 7;
+		expect(parse_i64(s, e) == reference_number(s, f) && e == f, "i64", s);
+		if (s.size() == 16) {
+			a = b = 7;
+			expect(parse_pointer(s, a) == reference_number(s, b, 16) && a == b, "pointer", s);
+		}
+		// Scanners, without and with reading past the end.
+		std::string padded = s + "x = y\t";
+		const char *p = padded.data(), *end = p + s.size();
+		const char *blank = p, *nonblank = p, *eq = nullptr;
+		while (blank < end && !is_blank(*blank))
+			blank++;
+		while (nonblank < end && is_blank(*nonblank))
+			nonblank++;
+		for (const char *q = p; q < blank && !eq; q++)
+			if (*q == '=')
+				eq = q;
+		for (const char *limit : {static_cast<const char *>(nullptr), p + padded.size()}) {
+			expect(find_blank(p, end, limit) == blank, "find_blank", s);
+			expect(skip_blank(p, end, limit) == nonblank, "skip_blank", s);
+			token_scan t = scan_token(p, end, limit);
+			expect(t.end == blank && t.eq == eq, "scan_token", s);
+		}
+	}
+	ck_assert_msg(bad.empty(), "fast path differs: %s", bad.c_str());
 }
 END_TEST
 
@@ -735,6 +805,7 @@ static Suite *text_reader_suite()
 	TCase *fields = tcase_create("fields");
 	tcase_add_test(fields, timestamps_are_exact);
 	tcase_add_test(fields, numbers_and_pointers);
+	tcase_add_test(fields, fast_paths_agree_with_the_standard);
 	tcase_add_test(fields, flag_layouts);
 	tcase_add_test(fields, event_kinds);
 	suite_add_tcase(s, fields);

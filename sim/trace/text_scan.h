@@ -1,0 +1,219 @@
+// The scanning primitives under the text readers: where the next blank,
+// non-blank or '=' of a line is. A trace line is some ten blank-separated
+// tokens of ~10-20 bytes, and a gigabyte holds ten million lines, so these
+// look at 16 bytes at a time (SSE2, which every x86-64 has) and fall back
+// to a byte loop for the last bytes of a line and on other machines. They
+// never read outside [p, end).
+#pragma once
+
+#include <charconv>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+#include <string_view>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace timersim {
+
+inline bool is_blank(char c) { return c == ' ' || c == '\t'; }
+inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+namespace scan_detail {
+
+#if defined(__SSE2__)
+// Bit i set: P[i] is a blank (' ' or '\t'), for the 16 bytes at P.
+inline unsigned blank_bits(__m128i v)
+{
+	__m128i sp = _mm_cmpeq_epi8(v, _mm_set1_epi8(' '));
+	__m128i tab = _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'));
+	return unsigned(_mm_movemask_epi8(_mm_or_si128(sp, tab)));
+}
+
+inline __m128i load16(const char *p)
+{
+	return _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+}
+#endif
+
+}  // namespace scan_detail
+
+// Each primitive may be given LIMIT: how far past END memory may be read
+// (the reader's buffer, or the data, goes on after the line). Blocks then
+// straddle END and the bytes beyond it are masked, so that the last token
+// of a line costs one block, not a byte loop. Without LIMIT, no byte at or
+// past END is read.
+
+namespace scan_detail {
+
+#if defined(__SSE2__)
+// Bit i set: P[i] is at or past END, of the 16 bytes at P.
+inline unsigned past(const char *p, const char *end)
+{
+	std::ptrdiff_t n = end - p;
+	return n >= 16 ? 0u : (0xffffu << n) & 0xffffu;
+}
+#endif
+
+}  // namespace scan_detail
+
+// The first blank of [P, END), or END.
+inline const char *find_blank(const char *p, const char *end, const char *limit = nullptr)
+{
+#if defined(__SSE2__)
+	for (; end - p >= 16; p += 16)
+		if (unsigned m = scan_detail::blank_bits(scan_detail::load16(p)))
+			return p + __builtin_ctz(m);
+	if (limit && p < end && limit - p >= 16)	// the last block, straddling END
+		return p + __builtin_ctz(scan_detail::blank_bits(scan_detail::load16(p)) |
+					 scan_detail::past(p, end));
+#else
+	(void)limit;
+#endif
+	while (p < end && !is_blank(*p))
+		p++;
+	return p;
+}
+
+// The first non-blank of [P, END), or END.
+inline const char *skip_blank(const char *p, const char *end, const char *limit = nullptr)
+{
+	// Most runs are one blank: look at the byte before paying for a block.
+	if (p < end && !is_blank(*p))
+		return p;
+#if defined(__SSE2__)
+	for (; end - p >= 16; p += 16)
+		if (unsigned m = ~scan_detail::blank_bits(scan_detail::load16(p)) & 0xffffu)
+			return p + __builtin_ctz(m);
+	if (limit && p < end && limit - p >= 16)
+		return p + __builtin_ctz((~scan_detail::blank_bits(scan_detail::load16(p)) & 0xffffu) |
+					 scan_detail::past(p, end));
+#else
+	(void)limit;
+#endif
+	while (p < end && is_blank(*p))
+		p++;
+	return p;
+}
+
+// A blank-separated token and where its first '=' is.
+struct token_scan {
+	const char *end;	// the first blank after the token, or the line's end
+	const char *eq;		// its first '=', or nullptr
+};
+
+namespace scan_detail {
+
+#if defined(__SSE2__)
+// One block of scan_token: STOPS are the blanks (and END), V the bytes.
+inline bool token_block(const char *p, __m128i v, unsigned stops, token_scan &t)
+{
+	if (!t.eq) {
+		unsigned eqs = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('='))));
+		// An '=' counts only before the token's end.
+		eqs &= stops ? (stops & (0u - stops)) - 1 : 0xffffu;
+		if (eqs)
+			t.eq = p + __builtin_ctz(eqs);
+	}
+	if (!stops)
+		return false;
+	t.end = p + __builtin_ctz(stops);
+	return true;
+}
+#endif
+
+}  // namespace scan_detail
+
+// The token that starts at P (not a blank).
+inline token_scan scan_token(const char *p, const char *end, const char *limit = nullptr)
+{
+	token_scan t{end, nullptr};
+#if defined(__SSE2__)
+	for (; end - p >= 16; p += 16) {
+		__m128i v = scan_detail::load16(p);
+		if (scan_detail::token_block(p, v, scan_detail::blank_bits(v), t))
+			return t;
+	}
+	if (limit && p < end && limit - p >= 16) {
+		__m128i v = scan_detail::load16(p);
+		scan_detail::token_block(p, v, scan_detail::blank_bits(v) | scan_detail::past(p, end), t);
+		return t;
+	}
+#else
+	(void)limit;
+#endif
+	for (; p < end && !is_blank(*p); p++)
+		if (*p == '=' && !t.eq)
+			t.eq = p;
+	t.end = p;
+	return t;
+}
+
+// std::from_chars in base 10 for the number at the front of [P, END), with
+// a plain loop first for what cannot overflow T (up to digits10 digits, no
+// sign): the common case by far, in half the work. Anything else (a sign,
+// more digits, no digit) gets the standard's answer.
+template <class T>
+std::from_chars_result decimal_prefix(const char *p, const char *end, T &v)
+{
+	constexpr int safe = std::numeric_limits<T>::digits10;
+	const char *stop = end - p > safe ? p + safe : end;
+	const char *q = p;
+	std::make_unsigned_t<T> x = 0;
+	for (; q < stop; q++) {
+		unsigned d = unsigned(static_cast<unsigned char>(*q)) - '0';
+		if (d > 9)
+			break;
+		x = static_cast<std::make_unsigned_t<T>>(x * 10 + d);
+	}
+	if (q != p && (q == end || unsigned(static_cast<unsigned char>(*q)) - '0' > 9)) {
+		v = static_cast<T>(x);
+		return {q, std::errc()};
+	}
+	return std::from_chars(p, end, v);
+}
+
+// The 16 hex digits at P as a number, or false when one is not a hex digit.
+// Kernel pointers are 16 digits (%p on 64-bit): this is the hot case of
+// parse_pointer, in a few SSE2 instructions instead of a loop per digit.
+inline bool hex16(const char *p, std::uint64_t &v)
+{
+#if defined(__SSE2__)
+	__m128i c = scan_detail::load16(p);
+	__m128i lower = _mm_or_si128(c, _mm_set1_epi8(0x20));	// 'A' -> 'a'; digits unchanged
+	__m128i digit = _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('0' - 1)),
+				      _mm_cmplt_epi8(c, _mm_set1_epi8('9' + 1)));
+	__m128i letter = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
+				       _mm_cmplt_epi8(lower, _mm_set1_epi8('f' + 1)));
+	if (_mm_movemask_epi8(_mm_or_si128(digit, letter)) != 0xffff)
+		return false;
+	// Digit values, then each pair of digits into one byte: the first
+	// digit of a pair is the low byte of its 16-bit lane (little endian).
+	__m128i val = _mm_or_si128(
+		_mm_and_si128(digit, _mm_sub_epi8(c, _mm_set1_epi8('0'))),
+		_mm_andnot_si128(digit, _mm_sub_epi8(lower, _mm_set1_epi8('a' - 10))));
+	__m128i pairs = _mm_or_si128(_mm_slli_epi16(_mm_and_si128(val, _mm_set1_epi16(0xff)), 4),
+				     _mm_srli_epi16(val, 8));
+	__m128i bytes = _mm_packus_epi16(pairs, pairs);
+	std::uint64_t be;
+	_mm_storel_epi64(reinterpret_cast<__m128i *>(&be), bytes);
+	v = __builtin_bswap64(be);	// the first pair is the most significant byte
+	return true;
+#else
+	const char *end = p + 16;
+	auto [stop, ec] = std::from_chars(p, end, v, 16);
+	return ec == std::errc() && stop == end;
+#endif
+}
+
+inline std::string_view skip_blanks(std::string_view s)
+{
+	const char *end = s.data() + s.size();
+	const char *p = skip_blank(s.data(), end);
+	return std::string_view(p, end - p);
+}
+
+}  // namespace timersim
