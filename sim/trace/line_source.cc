@@ -144,7 +144,7 @@ bool line_source::take(const char *nl, std::string_view &line)
 	return true;
 }
 
-bool line_source::next(std::string_view &line)
+bool line_source::next_slow(std::string_view &line)
 {
 	overlong_ = false;
 	stray_ = nullptr;
@@ -320,7 +320,7 @@ std::unique_ptr<line_source> line_source::open_file(const std::string &path, std
 		::close(fd);
 		throw input_error(path, 0, "cannot open gzip stream");
 	}
-	gzbuffer(gz, 1u << 18);
+	gzbuffer(gz, 1u << 20);
 	return std::make_unique<gz_source>(path, gz, buffer);
 }
 

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -47,7 +48,25 @@ public:
 
 	// Next line, without its line end ('\n', "\r\n" or '\r'); false at
 	// the end.
-	bool next(std::string_view &line);
+	bool next(std::string_view &line)
+	{
+		// The common case inline: an LF line, whole in the buffer, with
+		// no CR before its end.
+		if (eol_ == '\n' && !dropping_ && pos_ != end_) {
+			auto *nl = static_cast<const char *>(std::memchr(pos_, '\n', end_ - pos_));
+			if (nl && stray_at_ && stray_at_ > nl) {
+				line = std::string_view(pos_, nl - pos_);
+				bytes_ += nl + 1 - pos_;
+				pos_ = nl + 1;
+				line_no_++;
+				overlong_ = false;
+				stray_ = nullptr;
+				terminated_ = true;
+				return true;
+			}
+		}
+		return next_slow(line);
+	}
 	// Whether the line last returned ended with a newline (the last line of
 	// a file may not).
 	bool terminated() const { return terminated_; }
@@ -82,6 +101,7 @@ protected:
 	bool compressed_ = false;
 
 private:
+	bool next_slow(std::string_view &line);
 	bool refill();
 	bool skip_rest_of_overlong();
 	bool take(const char *nl, std::string_view &line);

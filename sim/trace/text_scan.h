@@ -81,9 +81,12 @@ inline const char *find_blank(const char *p, const char *end, const char *limit 
 // The first non-blank of [P, END), or END.
 inline const char *skip_blank(const char *p, const char *end, const char *limit = nullptr)
 {
-	// Most runs are one blank: look at the byte before paying for a block.
+	// Most runs are none or one blank: look at two bytes before paying for
+	// a block.
 	if (p < end && !is_blank(*p))
 		return p;
+	if (end - p >= 2 && !is_blank(p[1]))
+		return p + 1;
 #if defined(__SSE2__)
 	for (; end - p >= 16; p += 16)
 		if (unsigned m = ~scan_detail::blank_bits(scan_detail::load16(p)) & 0xffffu)
