@@ -1,14 +1,19 @@
 // Parse throughput of the text readers (bytes/s, events/s), per rendering,
-// over inputs built once, before any timing, from the shared recordings:
-// their event lines repeated to BENCH_TEXT_MB (default 64) MiB.
-//   memory  the reader over an in-memory buffer (parsing alone)
+// over inputs built from the shared recordings: their event lines repeated
+// to BENCH_TEXT_MB (default 64) MiB, built when a benchmark first runs (a
+// --benchmark_filter builds only what it selects).
+//   memory  the reader over an in-memory buffer: parsing alone
 //   file    open_trace on a page-cached temporary file (plus read(2))
 //   gzip    the same file gzip-compressed (plus inflate)
-// TIMERSIM_BIG_TRACE=FILE adds a run over FILE (scripts/gen-big-trace.sh).
+// TIMERSIM_BIG_TRACE=FILE (scripts/gen-big-trace.sh; make bench-replay sets
+// it) adds text_memory/big-trace (its first BENCH_TEXT_MB MiB, parsing
+// alone) and text_file/big-trace (all of it through open_trace, once): the
+// reader's share of `timersim replay` on the same file.
 // Renderings whose recording is absent are skipped with a note.
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <string>
 
 #include "sim/trace/reader.h"
@@ -20,21 +25,6 @@
 using namespace timersim;
 
 namespace {
-
-struct bench_input {
-	const char *label;
-	const char *rel;
-	trace_format format;
-	std::string data;	// header once, then the events again and again
-	std::string file, gzip;
-};
-
-bench_input inputs[] = {
-	{"ftrace-3.6", "linux-3.6-scp_dest/trace.txt", trace_format::ftrace, {}, {}, {}},
-	{"ftrace-6.18", "linux-6.18-http/trace.txt", trace_format::ftrace, {}, {}, {}},
-	{"trace-cmd-report", "linux-6.18-http/trace-cmd-report.txt", trace_format::trace_cmd_report, {}, {}, {}},
-	{"perf-script", "linux-6.18-tcp/perf-script.txt", trace_format::perf_script, {}, {}, {}},
-};
 
 std::size_t target_bytes()
 {
@@ -58,8 +48,54 @@ std::string repeat_events(const std::string &text, std::size_t want)
 	return out;
 }
 
-void bm_memory(benchmark::State &state, const bench_input *in)
+// The first WANT bytes of PATH, cut after a whole line.
+std::string head_of_file(const std::string &path, std::size_t want)
 {
+	std::ifstream in(path, std::ios::binary);
+	std::string out(want, '\0');
+	in.read(out.data(), std::streamsize(want));
+	out.resize(std::size_t(in.gcount()));
+	out.resize(out.rfind('\n') + 1);
+	return out;
+}
+
+struct bench_input {
+	bench_input(const char *l, const char *r, trace_format f) : label(l), rel(r), format(f) {}
+
+	const char *label;
+	const char *rel;	// under ../shared/traces; null: TIMERSIM_BIG_TRACE
+	trace_format format;
+	bool built = false;
+	std::string data;	// what text_memory reads
+	std::string file, gzip;	// what text_file and text_gzip read
+
+	void build()
+	{
+		if (built)
+			return;
+		built = true;
+		if (!rel) {
+			file = std::getenv("TIMERSIM_BIG_TRACE");
+			data = head_of_file(file, target_bytes());
+			return;
+		}
+		data = repeat_events(test::read_whole_file(test::shared_trace(rel)), target_bytes());
+		file = test::write_temp(std::string(label) + ".txt", data);
+		gzip = test::write_temp_gzip(std::string(label) + ".txt.gz", data);
+	}
+};
+
+bench_input inputs[] = {
+	{"ftrace-3.6", "linux-3.6-scp_dest/trace.txt", trace_format::ftrace},
+	{"ftrace-6.18", "linux-6.18-http/trace.txt", trace_format::ftrace},
+	{"trace-cmd-report", "linux-6.18-http/trace-cmd-report.txt", trace_format::trace_cmd_report},
+	{"perf-script", "linux-6.18-tcp/perf-script.txt", trace_format::perf_script},
+	{"big-trace", nullptr, trace_format::ftrace},
+};
+
+void bm_memory(benchmark::State &state, bench_input *in)
+{
+	in->build();
 	reader_options opt;
 	std::uint64_t bytes = 0, events = 0;
 	for (auto _ : state) {
@@ -70,49 +106,44 @@ void bm_memory(benchmark::State &state, const bench_input *in)
 	test::report_throughput(state, bytes, events);
 }
 
-void bm_path(benchmark::State &state, const std::string *path, trace_format fmt)
+void bm_path(benchmark::State &state, bench_input *in, bool gzip)
 {
+	in->build();
 	reader_options opt;
 	std::uint64_t bytes = 0, events = 0;
 	for (auto _ : state) {
-		auto r = open_trace(*path, fmt, opt);
+		auto r = open_trace(gzip ? in->gzip : in->file, trace_format::auto_detect, opt);
 		events += test::drain(*r);
 		bytes += r->stats().bytes;
 	}
 	test::report_throughput(state, bytes, events);
 }
 
-std::string big_trace;
-
 void register_all()
 {
-	std::size_t want = target_bytes();
 	for (auto &in : inputs) {
-		std::string path = test::shared_trace(in.rel);
-		if (path.empty()) {
+		std::string name = in.label;
+		if (!in.rel) {
+			const char *big = std::getenv("TIMERSIM_BIG_TRACE");
+			if (!big || !*big)
+				continue;
+			benchmark::RegisterBenchmark(("text_memory/" + name).c_str(), bm_memory, &in)
+				->Unit(benchmark::kMillisecond);
+			benchmark::RegisterBenchmark(("text_file/" + name).c_str(), bm_path, &in, false)
+				->Unit(benchmark::kMillisecond)->Iterations(1);
+			continue;
+		}
+		if (test::shared_trace(in.rel).empty()) {
 			test::skip_note(std::string("../shared/traces/") + in.rel + " absent: no " +
 					in.label + " benchmarks");
 			continue;
 		}
-		in.data = repeat_events(test::read_whole_file(path), want);
-		in.file = test::write_temp(std::string(in.label) + ".txt", in.data);
-		in.gzip = test::write_temp_gzip(std::string(in.label) + ".txt.gz", in.data);
-		std::string name = in.label;
 		benchmark::RegisterBenchmark(("text_memory/" + name).c_str(), bm_memory, &in)
 			->Unit(benchmark::kMillisecond);
-		benchmark::RegisterBenchmark(("text_file/" + name).c_str(), bm_path, &in.file,
-					     trace_format::auto_detect)
+		benchmark::RegisterBenchmark(("text_file/" + name).c_str(), bm_path, &in, false)
 			->Unit(benchmark::kMillisecond);
-		benchmark::RegisterBenchmark(("text_gzip/" + name).c_str(), bm_path, &in.gzip,
-					     trace_format::auto_detect)
+		benchmark::RegisterBenchmark(("text_gzip/" + name).c_str(), bm_path, &in, true)
 			->Unit(benchmark::kMillisecond);
-	}
-	const char *big = std::getenv("TIMERSIM_BIG_TRACE");
-	if (big && *big) {
-		big_trace = big;
-		benchmark::RegisterBenchmark("text_file/big-trace", bm_path, &big_trace,
-					     trace_format::auto_detect)
-			->Unit(benchmark::kMillisecond)->Iterations(1);
 	}
 }
 

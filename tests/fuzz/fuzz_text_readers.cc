@@ -1,6 +1,8 @@
 // libFuzzer target: arbitrary bytes through the three text readers, strict
 // and lenient, straight from memory and through a small refilled buffer;
-// and through content detection. input_error is the only way out.
+// and through content detection. input_error is the only way out. The
+// block scanners and number fast paths of text_scan.h are checked against
+// a byte loop and std::from_chars on the same bytes.
 //
 // Sources and packages for scripts/fuzz.sh (no libtracecmd, no babeltrace):
 // fuzz-sources: sim/trace/line_source.cc sim/trace/text_fields.cc sim/trace/text_columns.cc
@@ -10,6 +12,7 @@
 // fuzz-pkgs: zlib
 // fuzz-seed-lines: linux-3.6-scp_dest/trace.txt linux-6.18-http/trace.txt
 // fuzz-seed-lines: linux-6.18-http/trace-cmd-report.txt linux-6.18-tcp/perf-script.txt
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -18,6 +21,7 @@
 #include "sim/trace/reader.h"
 #include "sim/trace/text_detect.h"
 #include "sim/trace/text_reader.h"
+#include "sim/trace/text_scan.h"
 
 using namespace timersim;
 
@@ -57,6 +61,45 @@ void drain(std::string_view data, trace_format fmt, bool lenient, std::size_t bu
 	(void)sink;
 }
 
+// From each of the first positions of DATA: the scanners, with and without
+// reading past their end, agree with byte loops; decimal_prefix and hex16
+// with std::from_chars.
+void check_scanners(std::string_view data)
+{
+	const char *base = data.data(), *limit = base + data.size();
+	for (std::size_t i = 0; i < data.size() && i < 64; i++) {
+		const char *p = base + i;
+		for (const char *end : {limit, p + (limit - p) / 2}) {
+			const char *blank = p, *nonblank = p, *eq = nullptr;
+			while (blank < end && !is_blank(*blank))
+				blank++;
+			while (nonblank < end && is_blank(*nonblank))
+				nonblank++;
+			for (const char *q = p; q < blank && !eq; q++)
+				if (*q == '=')
+					eq = q;
+			for (const char *lim : {static_cast<const char *>(nullptr), limit}) {
+				token_scan t = scan_token(p, end, lim);
+				if (find_blank(p, end, lim) != blank || skip_blank(p, end, lim) != nonblank ||
+				    t.end != blank || t.eq != eq)
+					__builtin_trap();
+			}
+			std::uint64_t a = 1, b = 1;
+			auto fast = decimal_prefix(p, end, a);
+			auto slow = std::from_chars(p, end, b);
+			if (fast.ec != slow.ec || (slow.ec == std::errc() && (fast.ptr != slow.ptr || a != b)))
+				__builtin_trap();
+		}
+		if (limit - p >= 16) {
+			std::uint64_t a = 1, b = 1;
+			auto slow = std::from_chars(p, p + 16, b, 16);
+			bool whole = slow.ec == std::errc() && slow.ptr == p + 16;
+			if (hex16(p, a) != whole || (whole && a != b))
+				__builtin_trap();
+		}
+	}
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *bytes, std::size_t size)
@@ -65,6 +108,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *bytes, std::size_t siz
 	std::string why;
 	text_head_problem(data.substr(0, detect_head_bytes));
 	detect_text_format(data.substr(0, detect_head_bytes), why);
+	check_scanners(data);
 	// A small buffer, picked by the input, reaches refills and overlong lines.
 	std::size_t small = 16 + (size ? bytes[0] : 0);
 	for (trace_format fmt : {trace_format::ftrace, trace_format::trace_cmd_report,
