@@ -243,8 +243,9 @@ START_TEST(symbols_that_are_no_symbol_list_are_refused)
 	test::cli_result r = test::run_timersim({"replay", "--symbols", "/dev/zero", path});
 	ck_assert_int_eq(r.status, 2);
 	r = test::run_timersim({"replay", "--symbols", opt.symbols, path});
-	ck_assert_int_eq(r.status, 2);
-	ck_assert_has(r.err, "is a directory, not a symbol file");
+	ck_assert_int_eq(r.status, 2);	// the command line may refuse it first
+	ck_assert_has(r.err, opt.symbols.c_str());
+	ck_assert(r.err.find("internal error") == std::string::npos);
 	// A gzip System.map streams like a plain one.
 	opt.symbols = test::write_temp_gzip("System.map.gz", "ffffffff81065e00 T process_timeout\n");
 	auto rd = open_trace(path, trace_format::auto_detect, opt);
