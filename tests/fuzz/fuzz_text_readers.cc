@@ -22,6 +22,7 @@
 #include "sim/trace/text_detect.h"
 #include "sim/trace/text_reader.h"
 #include "sim/trace/text_scan.h"
+#include "tests/support/scan_reference.h"
 
 using namespace timersim;
 
@@ -70,20 +71,8 @@ void check_scanners(std::string_view data)
 	for (std::size_t i = 0; i < data.size() && i < 64; i++) {
 		const char *p = base + i;
 		for (const char *end : {limit, p + (limit - p) / 2}) {
-			const char *blank = p, *nonblank = p, *eq = nullptr;
-			while (blank < end && !is_blank(*blank))
-				blank++;
-			while (nonblank < end && is_blank(*nonblank))
-				nonblank++;
-			for (const char *q = p; q < blank && !eq; q++)
-				if (*q == '=')
-					eq = q;
-			for (const char *lim : {static_cast<const char *>(nullptr), limit}) {
-				token_scan t = scan_token(p, end, lim);
-				if (find_blank(p, end, lim) != blank || skip_blank(p, end, lim) != nonblank ||
-				    t.end != blank || t.eq != eq)
-					__builtin_trap();
-			}
+			if (!test::scanners_agree(p, end, limit))
+				__builtin_trap();
 			std::uint64_t a = 1, b = 1;
 			auto fast = decimal_prefix(p, end, a);
 			auto slow = std::from_chars(p, end, b);

@@ -112,12 +112,17 @@ START_TEST(file_over_4_gib)
 }
 END_TEST
 
-int main()
+static Suite *large_suite()
 {
 	Suite *s = suite_create("text_large");
-	TCase *tc = tcase_create("large");
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, file_over_4_gib);
-	suite_add_tcase(s, tc);
-	return timersim::test::run_suite(s);
+	TCase *big = tcase_create("over_4_gib");
+	tcase_set_timeout(big, 60);	// 4 GiB of zeros read and scanned
+	tcase_add_test(big, file_over_4_gib);
+	suite_add_tcase(s, big);
+	return s;
+}
+
+int main()
+{
+	return timersim::test::run_suite(large_suite());
 }

@@ -10,6 +10,7 @@
 #include "sim/trace/reader.h"
 #include "sim/trace/text_fields.h"
 #include "sim/trace/text_reader.h"
+#include "tests/support/scan_reference.h"
 #include "tests/support/text_trace_util.h"
 
 #include "tests/support/check_main.h"	// last: check.h defines a fail() macro
@@ -160,21 +161,8 @@ START_TEST(fast_paths_agree_with_the_standard)
 		}
 		// Scanners, without and with reading past the end.
 		std::string padded = s + "x = y\t";
-		const char *p = padded.data(), *end = p + s.size();
-		const char *blank = p, *nonblank = p, *eq = nullptr;
-		while (blank < end && !is_blank(*blank))
-			blank++;
-		while (nonblank < end && is_blank(*nonblank))
-			nonblank++;
-		for (const char *q = p; q < blank && !eq; q++)
-			if (*q == '=')
-				eq = q;
-		for (const char *limit : {static_cast<const char *>(nullptr), p + padded.size()}) {
-			expect(find_blank(p, end, limit) == blank, "find_blank", s);
-			expect(skip_blank(p, end, limit) == nonblank, "skip_blank", s);
-			token_scan t = scan_token(p, end, limit);
-			expect(t.end == blank && t.eq == eq, "scan_token", s);
-		}
+		expect(test::scanners_agree(padded.data(), padded.data() + s.size(),
+					    padded.data() + padded.size()), "scanners", s);
 	}
 	ck_assert_msg(bad.empty(), "fast path differs: %s", bad.c_str());
 }
