@@ -27,9 +27,9 @@ std::string_view callback_names::name(std::uint64_t addr)
 	if (known_.size() >= 65536)
 		known_.clear();		// a bound for garbage addresses
 	std::string_view sym;
-	for (const symbol_table *t : {first_, second_})
-		if (sym.empty() && t)
-			sym = t->lookup(addr);
+	for (const source &s : sources_)
+		if (sym.empty())
+			sym = s(addr);
 	return known_.emplace(addr, sym.empty() ? hex_address(addr) : std::string(sym))
 		.first->second;
 }

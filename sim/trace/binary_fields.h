@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "sim/trace/event.h"
 #include "sim/trace/symbols.h"
@@ -47,23 +48,29 @@ struct binary_slot_values {
 	}
 };
 
-// Callback names by address: the first table that has a symbol at or below
-// it, else "0x..." (hex_address). A trace has few distinct callbacks and
-// names each thousands of times, so names are kept (up to a bound) instead
-// of looked up and printed anew. PREPARE, when set, runs once before the
-// first look-up (a trace.dat inflates its kallsyms only then).
+// Callback names by address: the first source that names it (a symbol at
+// or below it), else "0x..." (hex_address). A trace has few distinct
+// callbacks and names each thousands of times, so names are kept (up to a
+// bound) instead of looked up and printed anew. PREPARE, when set, runs
+// once before the first look-up (a trace.dat reads its kallsyms only then).
 class callback_names {
 public:
-	explicit callback_names(const symbol_table *first, const symbol_table *second = nullptr,
-				std::function<void()> prepare = {})
-		: first_(first), second_(second), prepare_(std::move(prepare))
+	// A look-up: the name, or empty.
+	using source = std::function<std::string_view(std::uint64_t)>;
+	static source of(const symbol_table &t)
+	{
+		return [&t](std::uint64_t addr) { return t.lookup(addr); };
+	}
+
+	explicit callback_names(std::vector<source> sources, std::function<void()> prepare = {})
+		: sources_(std::move(sources)), prepare_(std::move(prepare))
 	{
 	}
 	// Valid until the next call.
 	std::string_view name(std::uint64_t addr);
 
 private:
-	const symbol_table *first_, *second_;
+	std::vector<source> sources_;
 	std::function<void()> prepare_;
 	std::unordered_map<std::uint64_t, std::string> known_;
 };

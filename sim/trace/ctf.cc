@@ -90,7 +90,7 @@ private:
 	unsigned release_ = 0;
 	std::uint64_t bytes_ = 0;
 	symbol_table symbols_;
-	callback_names names_{&symbols_};
+	callback_names names_{{callback_names::of(symbols_)}};
 	reader_stats stats_;
 };
 

@@ -103,7 +103,7 @@ private:
 	const bt_definition *packet_scope_ = nullptr;
 	int cpu_index_ = -1;
 	symbol_table symbols_;
-	callback_names names_{&symbols_};
+	callback_names names_{{callback_names::of(symbols_)}};
 	reader_stats stats_;
 };
 

@@ -33,6 +33,7 @@
 #include "sim/trace/symbols.h"
 #include "sim/trace/trace_dat.h"
 #include "sim/trace/trace_dat_file.h"
+#include "sim/trace/trace_dat_kallsyms.h"
 #include "sim/trace/trace_dat_pages.h"
 
 namespace timersim {
@@ -57,7 +58,7 @@ struct pending {
 
 constexpr std::size_t max_ahead = 16384;	// records decoded ahead of the replay
 
-symbol_table load_kallsyms(const trace_dat_file &file);
+tdat_kallsyms load_kallsyms(const trace_dat_file &file);
 
 class trace_dat_reader : public trace_reader {
 public:
@@ -96,8 +97,8 @@ private:
 	tdat_field type_;			// common_type: the event id
 	std::deque<pending> queue_;
 	symbol_table symbols_;		// reader_options::symbols
-	symbol_table file_symbols_;	// the file's own kallsyms, loaded on first use
-	std::future<symbol_table> loading_;	// ... on a second thread
+	tdat_kallsyms kallsyms_;	// the file's own, read on first use
+	std::future<tdat_kallsyms> loading_;	// ... on a second thread
 	callback_names names_;
 	reader_stats stats_;
 	bool done_ = false;
@@ -107,8 +108,9 @@ private:
 
 trace_dat_reader::trace_dat_reader(trace_dat_file file, const reader_options &opt)
 	: file_(std::move(file)),
-	  names_(&file_symbols_, &symbols_,
-		 [this] { file_symbols_ = loading_.valid() ? loading_.get() : load_kallsyms(file_); }),
+	  names_({[this](std::uint64_t a) { return kallsyms_.lookup(a); },
+		  callback_names::of(symbols_)},
+		 [this] { kallsyms_ = loading_.valid() ? loading_.get() : load_kallsyms(file_); }),
 	  lenient_(opt.lenient)
 {
 	if (file_.latency)
@@ -174,33 +176,32 @@ void trace_dat_reader::absorb()
 	stats_.malformed += fresh;
 }
 
-// The file's kallsyms: inflated, then a symbol_table. Runs on the loading
-// thread: it reads only FILE, which stays unchanged.
-symbol_table load_kallsyms(const trace_dat_file &file)
+// The file's kallsyms, inflated. Runs on the loading thread: it reads only
+// FILE, which stays unchanged.
+tdat_kallsyms load_kallsyms(const trace_dat_file &file)
 {
-	symbol_table table;
 	const tdat_extent &k = file.kallsyms;
 	if (!k.present || !k.size)
-		return table;
+		return {};
 	tdat_bytes text = k.compressed ? tdat_inflate(file.path, file.compression, file.big_endian,
 						      k.offset, k.size, "kallsyms section")
 				       : tdat_read(file.path, k.offset, k.size, "kallsyms");
-	std::string_view body = text.view();
+	std::size_t skip = 0, len = text.size();
 	if (file.version >= 7) {	// the section holds a 4-byte size, then the text
-		if (body.size() < 4)
+		if (len < 4)
 			throw input_error::at_offset(file.path, k.offset, "kallsyms section too short");
 		std::uint64_t n = 0;
 		for (unsigned i = 0; i < 4; i++)
 			n |= std::uint64_t(static_cast<unsigned char>(
-				     body[file.big_endian ? 3 - i : i]))
+				     text.data()[file.big_endian ? 3 - i : i]))
 			     << (8 * i);
-		if (n > body.size() - 4)
+		if (n > len - 4)
 			throw input_error::at_offset(file.path, k.offset,
 						     "kallsyms size runs past its section");
-		body = body.substr(4, n);
+		skip = 4;
+		len = n;
 	}
-	table.load_text(body, file.path + " (kallsyms)");
-	return table;
+	return tdat_kallsyms(std::move(text), skip, len, file.path + " (kallsyms)");
 }
 
 std::uint64_t trace_dat_reader::number(const tdat_cpu_reader &r, const tdat_field &f) const

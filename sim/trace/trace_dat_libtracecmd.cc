@@ -99,7 +99,7 @@ private:
 	symbol_table symbols_;		// reader_options::symbols
 	symbol_table file_symbols_;	// the file's own kallsyms
 	std::unordered_map<int, std::string> other_names_;	// formats left unparsed
-	callback_names names_{&file_symbols_, &symbols_};
+	callback_names names_{{callback_names::of(file_symbols_), callback_names::of(symbols_)}};
 	reader_stats stats_;
 	bool done_ = false;
 	bool lenient_ = false;

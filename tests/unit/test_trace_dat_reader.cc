@@ -3,13 +3,17 @@
 // order on the shared 6.18 recording; damaged copies give input_error with
 // the part of the file and its offset, never a crash; the kallsyms are read
 // only when a callback needs a name.
+#include <algorithm>
+#include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "sim/trace/reader.h"
 #include "sim/trace/trace_dat.h"
+#include "sim/trace/symbols.h"
 #include "sim/trace/trace_dat_file.h"
+#include "sim/trace/trace_dat_kallsyms.h"
 #include "tests/support/binary_test_util.h"
 #include "tests/support/paths.h"
 #include "tests/support/text_trace_util.h"
@@ -155,10 +159,69 @@ START_TEST(trace_dat_damage_named)
 }
 END_TEST
 
+namespace {
+
+tdat_bytes bytes_of(const std::string &s)
+{
+	tdat_bytes b(s.size());
+	std::copy(s.begin(), s.end(), b.data());
+	return b;
+}
+
+}  // namespace
+
+// The binary search over ordered kallsyms names every address as
+// symbol_table::load_text() of the whole text does: runs of equal
+// addresses (the first text symbol wins), data symbols between, module
+// suffixes, addresses below all and above all; unordered text, loaded
+// whole, too.
+START_TEST(kallsyms_search_names_like_the_whole_table)
+{
+	std::mt19937_64 rng(19);
+	std::string text;
+	std::uint64_t addr = 0xffffffff81000000ull;
+	const char types[] = "tTtTdDbrWwT";
+	for (int i = 0; i < 3000; i++) {
+		addr += rng() % 3 == 0 ? 0 : rng() % 64;	// runs of equal addresses
+		char line[128];
+		std::snprintf(line, sizeof(line), "%016llx %c sym_%d%s\n",
+			      static_cast<unsigned long long>(addr), types[rng() % 11], i,
+			      i > 2500 ? "\t[mod]" : "");
+		text += line;
+	}
+	symbol_table whole;
+	whole.load_text(text, "whole");
+	tdat_kallsyms ordered(bytes_of("xx" + text + "yy"), 2, text.size(), "ordered");
+	ck_assert(ordered.searched());
+	for (int i = 0; i < 4000; i++) {
+		std::uint64_t a = 0xffffffff81000000ull - 100 + rng() % (addr - 0xffffffff81000000ull + 300);
+		std::string want(whole.lookup(a));
+		ck_assert_msg(ordered.lookup(a) == want, "%llx: %s", static_cast<unsigned long long>(a),
+			      want.c_str());
+	}
+	ck_assert(ordered.lookup(0).empty());
+	ck_assert(ordered.lookup(~0ull) == whole.lookup(~0ull));
+	// Two lines swapped: not ordered, loaded whole.
+	std::size_t cut = text.find('\n', text.size() / 2) + 1, next = text.find('\n', cut) + 1;
+	std::string swapped = text.substr(cut, next - cut) + text.substr(0, cut) + text.substr(next);
+	symbol_table whole2;
+	whole2.load_text(swapped, "whole");
+	tdat_kallsyms unordered(bytes_of(swapped), 0, swapped.size(), "unordered");
+	ck_assert(!unordered.searched());
+	for (int i = 0; i < 500; i++) {
+		std::uint64_t a = 0xffffffff81000000ull + rng() % (addr - 0xffffffff81000000ull + 100);
+		ck_assert(unordered.lookup(a) == whole2.lookup(a));
+	}
+}
+END_TEST
+
 static Suite *trace_dat_suite()
 {
 	Suite *s = suite_create("trace_dat_reader");
-	TCase *tc = tcase_create("shared");
+	TCase *tc = tcase_create("units");
+	tcase_add_test(tc, kallsyms_search_names_like_the_whole_table);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("shared");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, trace_dat_matches_libtracecmd);
 	tcase_add_test(tc, trace_dat_structure);

@@ -1,0 +1,51 @@
+// Callback names from a trace.dat's own kallsyms, without loading all of it.
+//
+// A trace names a few dozen distinct callbacks; its kallsyms has 100,000+
+// lines. /proc/kallsyms lists symbols by address, so when every line starts
+// with an address of one width in ascending order (one pass that compares
+// the address columns as text, nothing parsed), a name is found by binary
+// search: the lines around the address, whole runs of equal addresses back
+// to a text symbol, are loaded into a small symbol_table, whose lookup()
+// applies its own rules (text symbols only, nearest at or below, the first
+// of equal addresses). Text that is not so ordered is loaded whole, the
+// same way. Either way the names are those symbol_table::load_text() of
+// the whole text would give.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/trace/symbols.h"
+#include "sim/trace/trace_dat_file.h"
+
+namespace timersim {
+
+class tdat_kallsyms {
+public:
+	tdat_kallsyms() = default;
+	// TEXT holds the kallsyms from byte SKIP on, LEN bytes; ORIGIN names
+	// it in errors.
+	tdat_kallsyms(tdat_bytes text, std::size_t skip, std::size_t len, std::string origin);
+
+	// The symbol at ADDR or the nearest text symbol below it; empty when
+	// there is none. Valid until the next call.
+	std::string_view lookup(std::uint64_t addr);
+	// Names are found by search (not the whole text loaded).
+	bool searched() const { return ordered_; }
+
+private:
+	std::string_view address_of(std::size_t line) const;
+	std::string_view lines(std::size_t first, std::size_t last) const;
+
+	tdat_bytes text_;
+	std::string_view body_;
+	std::string origin_;
+	bool ordered_ = false;
+	unsigned width_ = 0;			// hex digits of every address
+	std::vector<std::uint32_t> starts_;	// of each line, when ordered
+	symbol_table table_;			// all of it, or the last window
+};
+
+}  // namespace timersim
