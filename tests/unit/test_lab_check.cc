@@ -1,0 +1,190 @@
+// `timersim lab check`: a file of right answers is graded all right (exit 0),
+// each kind of wrong answer is graded wrong with its working (exit 1), the
+// forms the answers file allows are normalised (case, hex, spaces, the order
+// of a cascade's moves) and a malformed file is an input error naming the
+// line (exit 2).
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include "sim/lab/answers.h"
+#include "sim/lab/exercise.h"
+#include "sim/trace/reader.h"
+#include "tests/support/cli.h"
+#include "tests/support/text_trace_util.h"
+
+#include "tests/support/check_main.h"
+
+using namespace timersim::lab;
+
+namespace {
+
+bool contains(const std::string &hay, const std::string &needle) { return hay.find(needle) != std::string::npos; }
+
+std::string right_answers(unsigned per_kind, lab_config cfg = {})
+{
+	std::string text = "# right answers\n\n";
+	for (lab_kind kind : lab_kinds())
+		for (unsigned seed = 0; seed < per_kind; seed++) {
+			exercise_ref ref;
+			ref.kind = kind;
+			ref.id = std::to_string(seed * 7 + 1);
+			ref.cfg = cfg;
+			exercise ex = make_exercise(ref);
+			text += answer_key(ex.ref) + " = " + solve(ex).answer + "\n";
+		}
+	return text;
+}
+
+// The answer with its last number one higher: wrong for every kind.
+std::string off_by_one(const std::string &answer)
+{
+	std::size_t end = answer.find_last_of("0123456789");
+	std::size_t start = end;
+	while (start > 0 && std::isdigit(static_cast<unsigned char>(answer[start - 1])))
+		start--;
+	std::string number = answer.substr(start, end - start + 1);
+	return answer.substr(0, start) + std::to_string(std::stoull(number) + 1) + answer.substr(end + 1);
+}
+
+std::string answer_for(lab_kind kind, const std::string &id)
+{
+	exercise_ref ref;
+	ref.kind = kind;
+	ref.id = id;
+	return solve(make_exercise(ref)).answer;
+}
+
+void expect_input_error(const std::string &text, unsigned line, const std::string &reason)
+{
+	try {
+		check_answers(text, "answers.txt");
+	} catch (const timersim::input_error &e) {
+		ck_assert_msg(e.line() == line, "'%s': line %llu, expected %u", text.c_str(),
+			      static_cast<unsigned long long>(e.line()), line);
+		ck_assert_msg(contains(e.what(), reason), "'%s': '%s' does not say '%s'", text.c_str(), e.what(),
+			      reason.c_str());
+		return;
+	}
+	ck_abort_msg("'%s' was accepted", text.c_str());
+}
+
+}  // namespace
+
+START_TEST(right_answers_are_all_right)
+{
+	check_result r = check_answers(right_answers(3), "answers.txt");
+	ck_assert_uint_eq(r.right, 21);
+	ck_assert_uint_eq(r.wrong, 0);
+	ck_assert(r.all_right());
+	ck_assert(contains(r.text, "21 answers: 21 right, 0 wrong"));
+	// With options: they are part of an exercise's name.
+	lab_config cfg;
+	cfg.hz = 1000;
+	cfg.base_small = true;
+	r = check_answers(right_answers(1, cfg), "answers.txt");
+	ck_assert(r.all_right());
+
+	// The binary: exit 0, a verdict a line.
+	std::string path = timersim::test::write_temp("right.txt", right_answers(1));
+	timersim::test::cli_result c = timersim::test::run_timersim({"lab", "check", path});
+	ck_assert_int_eq(c.status, 0);
+	ck_assert(contains(c.out, "line 3: place 1: right"));
+	ck_assert(contains(c.out, "7 answers: 7 right, 0 wrong"));
+}
+END_TEST
+
+START_TEST(each_kind_of_wrong_answer_is_wrong)
+{
+	for (lab_kind kind : lab_kinds()) {
+		const std::string id = "5";
+		const std::string right = answer_for(kind, id);
+		std::vector<std::string> wrong = {off_by_one(right), "none"};
+		if (kind == lab_kind::place)
+			wrong.push_back(right.substr(0, 2) + (right[2] == '1' ? '2' : '1') + right.substr(3));
+		if (kind == lab_kind::fire && contains(right, " ")) {
+			// The same timers in another order.
+			std::string first = right.substr(0, right.find(' ')), rest = right.substr(right.find(' ') + 1);
+			wrong.push_back(rest + " " + first);
+		}
+		if (kind == lab_kind::wrap)
+			wrong.push_back(contains(right, "naive=no") ? std::string(right).replace(right.find("naive=no"), 8, "naive=yes")
+								     : std::string(right).replace(right.find("naive=yes"), 9, "naive=no"));
+		if (kind == lab_kind::cost)
+			wrong.push_back(contains(right, "least=heap") ? "least=list moves=0" : "least=heap moves=0");
+		for (const std::string &w : wrong) {
+			if (answers_match(kind, right, w))
+				continue;	// e.g. reordering a one-timer answer
+			std::string key = std::string(lab_kind_name(kind)) + " " + id;
+			check_result r = check_answers(key + " = " + w + "\n", "answers.txt");
+			ck_assert_msg(!r.all_right() && r.wrong == 1, "%s: '%s' graded right (right is '%s')", key.c_str(),
+				      w.c_str(), right.c_str());
+			ck_assert(contains(r.text, "WRONG"));
+			ck_assert(contains(r.text, "expected: " + right));
+			ck_assert(contains(r.text, "working:"));
+		}
+	}
+	// One wrong among right ones: exit 1, the working of the wrong one only.
+	std::string text = right_answers(1) + "place 5 = " + off_by_one(answer_for(lab_kind::place, "5")) + "\n";
+	std::string path = timersim::test::write_temp("mixed.txt", text);
+	timersim::test::cli_result c = timersim::test::run_timersim({"lab", "check", path});
+	ck_assert_int_eq(c.status, 1);
+	ck_assert(contains(c.out, "8 answers: 7 right, 1 wrong"));
+	ck_assert(contains(c.out, "line 10: place 5: WRONG"));
+}
+END_TEST
+
+START_TEST(answers_are_normalised)
+{
+	ck_assert(answers_match(lab_kind::place, "tv2[1]", "TV2[01]"));
+	ck_assert(answers_match(lab_kind::place, "tv2[16]", "tv2[0x10]"));
+	ck_assert(!answers_match(lab_kind::place, "tv2[1]", "tv2[10]"));
+	ck_assert(answers_match(lab_kind::cascade, "cascade tv2[0] tv3[1] move A tv1[116] B tv2[2]",
+				"cascade tv2[0], tv3[1] move B tv2[2], a tv1[116]"));
+	ck_assert(!answers_match(lab_kind::cascade, "cascade tv2[0] tv3[1] move A tv1[116]",
+				 "cascade tv3[1] tv2[0] move A tv1[116]"));
+	ck_assert(answers_match(lab_kind::wrap, "initial=0xfffedb08 naive=no after=yes fires=0x00000064",
+				"initial = 4294892296 naive=No after=TRUE fires = 100"));
+	ck_assert(!answers_match(lab_kind::fire, "A@300 B@300", "B@300 A@300"));
+	ck_assert(answers_match(lab_kind::v48, "LVL8[63] late=-1000", "lvl8[63] late=-1000"));
+	ck_assert(!answers_match(lab_kind::v48, "LVL8[63] late=-1000", "lvl8[63] late=1000"));
+}
+END_TEST
+
+START_TEST(malformed_files_name_the_line)
+{
+	expect_input_error("", 0, "no answers");
+	expect_input_error("# only a comment\n\n", 0, "no answers");
+	expect_input_error("place 3 = tv1[3]\nplace 3 tv2[1]\n", 2, "no '='");
+	expect_input_error("\n\nbogus 3 = x\n", 3, "unknown kind 'bogus'");
+	expect_input_error("place = tv2[1]\n", 1, "KIND ID");
+	expect_input_error("place 3 =   \n", 1, "no answer");
+	expect_input_error("place F99 = tv2[1]\n", 1, "F1 to F10");
+	expect_input_error("place x7 = tv2[1]\n", 1, "neither a seed");
+	expect_input_error("place 3 --hz 123 = tv2[1]\n", 1, "HZ must be");
+	expect_input_error("place 3 --fast = tv2[1]\n", 1, "unknown option '--fast'");
+	expect_input_error("place 3 --hz = tv2[1]\n", 1, "--hz needs a value");
+
+	// The binary: exit 2 and the file and line on stderr; nothing graded.
+	std::string path = timersim::test::write_temp("bad.txt", "place 1 = tv1[1]\ncascade 2 = \n");
+	timersim::test::cli_result c = timersim::test::run_timersim({"lab", "check", path});
+	ck_assert_int_eq(c.status, 2);
+	ck_assert_msg(contains(c.err, path + ":2: no answer"), "stderr: %s", c.err.c_str());
+	ck_assert(c.out.empty());
+	c = timersim::test::run_timersim({"lab", "check", "/nonexistent/answers.txt"});
+	ck_assert_int_eq(c.status, 2);
+}
+END_TEST
+
+int main()
+{
+	Suite *s = suite_create("lab_check");
+	TCase *tc = tcase_create("check");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, right_answers_are_all_right);
+	tcase_add_test(tc, each_kind_of_wrong_answer_is_wrong);
+	tcase_add_test(tc, answers_are_normalised);
+	tcase_add_test(tc, malformed_files_name_the_line);
+	suite_add_tcase(s, tc);
+	return timersim::test::run_suite(s);
+}

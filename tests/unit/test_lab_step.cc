@@ -1,0 +1,255 @@
+// `timersim step` and its scenario language: every statement parses and
+// reads back the same; bad input (a bad statement, or one the wheel cannot
+// do) stops with the file, the line and the reason, exit 2; the picture
+// shows exactly the wheel's slots; --explain gives a reason under every
+// event; --json carries the same slots; --scheme v48 runs the same scenario
+// on the 4.8+ wheel.
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "sim/core/errors.h"
+#include "sim/lab/scenario.h"
+#include "sim/lab/step.h"
+#include "sim/trace/reader.h"
+#include "tests/support/cli.h"
+#include "tests/support/text_trace_util.h"
+
+#include "tests/support/check_main.h"
+
+using namespace timersim::lab;
+
+namespace {
+
+bool contains(const std::string &hay, const std::string &needle) { return hay.find(needle) != std::string::npos; }
+
+// The scenario must fail at `line` with `reason`, parsing or running.
+void expect_bad(const std::string &text, unsigned line, const std::string &reason)
+{
+	try {
+		scenario s = parse_scenario(text, "bad.txt");
+		step_text(s, {});
+	} catch (const timersim::input_error &e) {
+		ck_assert_msg(e.line() == line, "'%s': line %llu, expected %u (%s)", text.c_str(),
+			      static_cast<unsigned long long>(e.line()), line, e.what());
+		ck_assert_msg(contains(e.what(), "bad.txt:" + std::to_string(line) + ": "), "%s", e.what());
+		ck_assert_msg(contains(e.reason(), reason), "'%s': '%s' does not say '%s'", text.c_str(), e.what(),
+			      reason.c_str());
+		return;
+	}
+	ck_abort_msg("'%s' was accepted", text.c_str());
+}
+
+const char every_statement[] =
+	"# settings\n"
+	"hz 1000\n"
+	"word-bits 32\n"
+	"base-small\n"
+	"order lifo\n"
+	"start 0x100   # hex\n"
+	"add A 300\n"
+	"add B +100 deferrable\n"
+	"mod C -5 slack=10\n"
+	"mod D 1130 slack=auto round\n"
+	"mod E 2000 round-up\n"
+	"del C\n"
+	"tick\n"
+	"tick 256\n"
+	"run-to 1000\n"
+	"show\n";
+
+}  // namespace
+
+START_TEST(every_statement_parses_and_reads_back)
+{
+	scenario s = parse_scenario(every_statement, "all.txt");
+	ck_assert_uint_eq(*s.hz, 1000);
+	ck_assert_uint_eq(*s.word_bits, 32);
+	ck_assert(*s.base_small && *s.lifo);
+	ck_assert_uint_eq(*s.start, 256);
+	ck_assert_uint_eq(s.ops.size(), 10);
+	ck_assert_uint_eq(s.ops[0].line, 7);
+	ck_assert(s.ops[1].relative == 1 && s.ops[1].arm.deferrable);
+	ck_assert(s.ops[2].relative == -1 && s.ops[2].arm.slack == 10);
+	ck_assert(s.ops[3].arm.slack == -1 && s.ops[3].arm.round == rounding::round);
+	ck_assert(s.ops[4].arm.round == rounding::round_up);
+	ck_assert(s.ops[6].kind == op_kind::tick && s.ops[6].value == 1);
+	ck_assert(s.ops[8].kind == op_kind::run_to && s.ops[8].value == 1000);
+
+	scenario again = parse_scenario(render_scenario(s), "again.txt");
+	ck_assert(render_scenario(again) == render_scenario(s));
+	ck_assert_uint_eq(again.ops.size(), s.ops.size());
+	for (std::size_t i = 0; i < s.ops.size(); i++)
+		ck_assert(again.ops[i].text == s.ops[i].text);
+
+	// And it runs, on both wheels.
+	ck_assert(contains(step_text(s, {}), "next timer interrupt:"));
+	step_options v48;
+	v48.scheme = "v48";
+	ck_assert(contains(step_text(s, v48), "non-cascading wheel"));
+}
+END_TEST
+
+START_TEST(bad_statements_name_line_and_reason)
+{
+	expect_bad("add A 300\nfrobnicate\n", 2, "unknown statement 'frobnicate'");
+	expect_bad("add A\n", 1, "takes a timer name and an expiry");
+	expect_bad("\n\nadd A 3x0\n", 3, "'3x0' is not a number");
+	expect_bad("add A 99999999999999999999\n", 1, "fits 64 bits");
+	expect_bad("add 9A 300\n", 1, "'9A' is not a timer name");
+	expect_bad("add A 300 slack=abc\n", 1, "'abc' is not a number");
+	expect_bad("add A 300 quickly\n", 1, "unknown option 'quickly'");
+	expect_bad("add A 300\nhz 250\n", 2, "settings come before the first statement");
+	expect_bad("hz 123\n", 1, "HZ must be 100, 250, 300 or 1000");
+	expect_bad("word-bits 16\n", 1, "word bits must be 32 or 64");
+	expect_bad("order random\n", 1, "order must be fifo or lifo");
+	expect_bad("tick 0\n", 1, "tick 0 does nothing");
+	expect_bad("tick 1 2\n", 1, "at most one count");
+	expect_bad("del\n", 1, "a timer name");
+	expect_bad("show now\n", 1, "takes no value");
+	// Statements the wheel cannot do.
+	expect_bad("add A 300\nadd A 400\n", 2, "already pending");
+	expect_bad("del A\n", 1, "no timer named A");
+	expect_bad("run-to 100\nrun-to 50\n", 2, "was processed already");
+	expect_bad("word-bits 32\nadd A 0x100000000\n", 2, "does not fit 32-bit jiffies");
+	expect_bad("add A 300\nmod A 400 deferrable\n", 2, "flags are fixed");
+	expect_bad("tick 0x100000001\n", 1, "at most 2^32 jiffies");
+
+	// The binary: exit 2, file:line: reason on stderr, nothing on stdout.
+	std::string path = timersim::test::write_temp("bad.txt", "add A 300\ntick\nadd A +5\n");
+	timersim::test::cli_result r = timersim::test::run_timersim({"step", path});
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_msg(contains(r.err, path + ":3: add: timer A is already pending"), "stderr: %s", r.err.c_str());
+	ck_assert(r.out.empty());
+	r = timersim::test::run_timersim({"step", "/nonexistent/scenario.txt"});
+	ck_assert_int_eq(r.status, 2);
+	ck_assert(contains(r.err, "cannot open"));
+	r = timersim::test::run_timersim({"step"});
+	ck_assert_int_eq(r.status, 2);
+	r = timersim::test::run_timersim({"step", path, "--scheme", "heap"});
+	ck_assert_int_eq(r.status, 2);
+}
+END_TEST
+
+// The picture lists exactly the snapshot's slots and timers.
+START_TEST(picture_shows_the_wheel)
+{
+	scenario s = parse_scenario("add A 300\nadd B 300\nadd C 70000\nadd D 5 deferrable\ntick 256\n", "p.txt");
+	auto wheel = make_lab_wheel(resolve_setup(s, {}));
+	std::vector<step_record> records;
+	run_scenario(s, *wheel, [&](const step_record &r) { records.push_back(r); });
+	const wheel_snapshot &last = records.back().after;
+	ck_assert_uint_eq(last.pending(), 3);
+	ck_assert_uint_eq(last.bases[0].clock, 256);
+	// After 256 jiffies the tv2 index is 1; A and B wait in tv2[1], FIFO.
+	ck_assert_uint_eq(last.bases[0].levels[1].index, 1);
+	const snapshot_slot &slot = last.bases[0].levels[1].slots.at(0);
+	ck_assert_uint_eq(slot.slot, 1);
+	ck_assert(slot.timers.size() == 2 && slot.timers[0].name == "A" && slot.timers[1].name == "B");
+	const std::string pic = format_picture(last);
+	ck_assert(contains(pic, "now 256  timer_jiffies 256  index tv1 0 tv2 1 tv3 0 tv4 0 tv5 0\n"));
+	ck_assert(contains(pic, "    tv2[1]  A@300 B@300\n"));
+	ck_assert(contains(pic, "    tv3[4]  C@70000\n"));
+	ck_assert(!contains(pic, "D@"));	// fired at 5
+	ck_assert(contains(format_picture(records[3].after), "tv1[5]  D@5~"));
+
+	// The text: the statement, its events, the picture.
+	const std::string text = step_text(s, {});
+	ck_assert(contains(text, "line 5: tick 256\n  ! D fired at 5 from tv1[5]\n"));
+	ck_assert(contains(text, "end: now 256, 3 pending; 5 statements: 4 placed, 0 moved, 1 fired, 0 deleted"));
+}
+END_TEST
+
+START_TEST(explain_gives_a_reason_under_every_event)
+{
+	scenario s = parse_scenario("add A 300\nmod B 1000 slack=10\nadd C -5\nrun-to 1100\nadd D 5000\ndel D\n", "e.txt");
+	step_options opt;
+	opt.explain = true;
+	for (const char *scheme : {"classic", "v48"}) {
+		opt.scheme = scheme;
+		const std::string text = step_text(s, opt);
+		unsigned events = 0;
+		std::size_t pos = 0;
+		while ((pos = text.find("\n  ", pos)) != std::string::npos) {
+			pos += 3;
+			const char c = text[pos];
+			if (c != '+' && c != '=' && c != '-' && c != '*' && c != '>' && c != '!')
+				continue;
+			events++;
+			std::size_t next = text.find('\n', pos);
+			ck_assert_msg(text.compare(next, 7, "\n      ") == 0, "%s: no reason under '%s'", scheme,
+				      text.substr(pos, next - pos).c_str());
+		}
+		ck_assert_uint_ge(events, 7);
+	}
+	opt.scheme = "classic";
+	const std::string text = step_text(s, opt);
+	ck_assert(contains(text, "limit with bits 0..3 cleared: 0b11_1111_0010 -> 0b11_1111_0000 = 1008"));
+	ck_assert(contains(text, "2^8 = 256 <= idx < 2^14 = 16384: tv2"));
+	ck_assert(contains(text, "idx < 0 as a signed long: the expiry has passed"));
+	ck_assert(contains(text, "so tv2 slot (768 >> 8) & 63 = 3 cascades"));
+	opt.scheme = "v48";
+	ck_assert(contains(step_text(s, opt), "LVL_START(1) = 63 <= delta < LVL_START(2) = 504: LVL1"));
+}
+END_TEST
+
+// --json: valid JSON with the same slots as the picture, written atomically.
+START_TEST(json_carries_the_same_wheel)
+{
+	std::string scen = timersim::test::write_temp("j.txt", "add A 300\nadd B 300\ntick 257\nshow\n");
+	std::string out = timersim::test::temp_subdir("json") + "/steps.json";
+	timersim::test::cli_result r = timersim::test::run_timersim({"step", scen, "--json", out});
+	ck_assert_int_eq(r.status, 0);
+	std::string check = "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); s=d[\"steps\"][2][\"wheel\"]"
+			    "[\"bases\"][0][\"levels\"][0][\"slots\"][0]; "
+			    "assert s[\"slot\"]==44 and [t[\"name\"] for t in s[\"timers\"]]==[\"A\",\"B\"], s; "
+			    "assert d[\"steps\"][3][\"shows_next\"] and d[\"steps\"][3][\"next_interrupt\"]==300; "
+			    "assert d[\"steps\"][2][\"events\"][0][\"kind\"]==\"cascaded\"' '" + out + "'";
+	ck_assert_msg(std::system(check.c_str()) == 0, "steps.json does not carry the wheel");
+	const std::string text = timersim::test::run_timersim({"step", scen}).out;
+	ck_assert(contains(text, "    tv1[44]  A@300 B@300\n"));
+
+	// Bad input: no output file at all.
+	std::string bad = timersim::test::write_temp("bad-j.txt", "add A 300\nnonsense\n");
+	std::string none = timersim::test::temp_subdir("json-bad") + "/steps.json";
+	r = timersim::test::run_timersim({"step", bad, "--json", none});
+	ck_assert_int_eq(r.status, 2);
+	ck_assert(!std::ifstream(none).good());
+}
+END_TEST
+
+// The command line's wheel options override the scenario's settings.
+START_TEST(options_override_settings)
+{
+	std::string scen = timersim::test::write_temp("o.txt", "hz 1000\nadd A 200\nadd B 200\nrun-to 300\n");
+	timersim::test::cli_result r = timersim::test::run_timersim({"step", scen});
+	ck_assert(contains(r.out, "HZ 1000"));
+	ck_assert(contains(r.out, "! A fired at 200 from tv1[200]\n  ! B fired"));
+	r = timersim::test::run_timersim({"step", scen, "--order", "lifo", "--hz", "100"});
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(contains(r.out, "HZ 100"));
+	ck_assert(contains(r.out, "! B fired at 200 from tv1[200]\n  ! A fired"));
+	// BASE_SMALL: 200 is beyond tv1's 64 slots; LIFO in tv2, LIFO again in tv1.
+	r = timersim::test::run_timersim({"step", scen, "--order", "lifo", "--base-small"});
+	ck_assert(contains(r.out, "tv1 64 slots"));
+	ck_assert(contains(r.out, "! A fired at 200 from tv1[8]\n  ! B fired"));
+	r = timersim::test::run_timersim({"step", scen, "--from", "5"});
+	ck_assert_int_eq(r.status, 2);	// --from needs --trace
+}
+END_TEST
+
+int main()
+{
+	Suite *s = suite_create("lab_step");
+	TCase *tc = tcase_create("step");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, every_statement_parses_and_reads_back);
+	tcase_add_test(tc, bad_statements_name_line_and_reason);
+	tcase_add_test(tc, picture_shows_the_wheel);
+	tcase_add_test(tc, explain_gives_a_reason_under_every_event);
+	tcase_add_test(tc, json_carries_the_same_wheel);
+	tcase_add_test(tc, options_override_settings);
+	suite_add_tcase(s, tc);
+	return timersim::test::run_suite(s);
+}
