@@ -69,6 +69,12 @@ void expect_input_error(const std::string &text, unsigned line, const std::strin
 	ck_abort_msg("'%s' was accepted", text.c_str());
 }
 
+// `timersim lab check` on a file holding `text`.
+timersim::test::cli_result check_file(const std::string &name, const std::string &text)
+{
+	return timersim::test::run_timersim({"lab", "check", timersim::test::write_temp(name, text)});
+}
+
 }  // namespace
 
 START_TEST(right_answers_are_all_right)
@@ -86,8 +92,7 @@ START_TEST(right_answers_are_all_right)
 	ck_assert(r.all_right());
 
 	// The binary: exit 0, a verdict a line.
-	std::string path = timersim::test::write_temp("right.txt", right_answers(1));
-	timersim::test::cli_result c = timersim::test::run_timersim({"lab", "check", path});
+	timersim::test::cli_result c = check_file("right.txt", right_answers(1));
 	ck_assert_int_eq(c.status, 0);
 	ck_assert(contains(c.out, "line 3: place 1: right"));
 	ck_assert(contains(c.out, "7 answers: 7 right, 0 wrong"));
@@ -125,9 +130,8 @@ START_TEST(each_kind_of_wrong_answer_is_wrong)
 		}
 	}
 	// One wrong among right ones: exit 1, the working of the wrong one only.
-	std::string text = right_answers(1) + "place 5 = " + off_by_one(answer_for(lab_kind::place, "5")) + "\n";
-	std::string path = timersim::test::write_temp("mixed.txt", text);
-	timersim::test::cli_result c = timersim::test::run_timersim({"lab", "check", path});
+	timersim::test::cli_result c =
+		check_file("mixed.txt", right_answers(1) + "place 5 = " + off_by_one(answer_for(lab_kind::place, "5")) + "\n");
 	ck_assert_int_eq(c.status, 1);
 	ck_assert(contains(c.out, "8 answers: 7 right, 1 wrong"));
 	ck_assert(contains(c.out, "line 10: place 5: WRONG"));
@@ -166,10 +170,9 @@ START_TEST(malformed_files_name_the_line)
 	expect_input_error("place 3 --hz = tv2[1]\n", 1, "--hz needs a value");
 
 	// The binary: exit 2 and the file and line on stderr; nothing graded.
-	std::string path = timersim::test::write_temp("bad.txt", "place 1 = tv1[1]\ncascade 2 = \n");
-	timersim::test::cli_result c = timersim::test::run_timersim({"lab", "check", path});
+	timersim::test::cli_result c = check_file("bad.txt", "place 1 = tv1[1]\ncascade 2 = \n");
 	ck_assert_int_eq(c.status, 2);
-	ck_assert_msg(contains(c.err, path + ":2: no answer"), "stderr: %s", c.err.c_str());
+	ck_assert_msg(contains(c.err, "bad.txt:2: no answer"), "stderr: %s", c.err.c_str());
 	ck_assert(c.out.empty());
 	c = timersim::test::run_timersim({"lab", "check", "/nonexistent/answers.txt"});
 	ck_assert_int_eq(c.status, 2);
