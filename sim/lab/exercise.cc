@@ -51,6 +51,15 @@ bool parse_lab_kind(const std::string &name, lab_kind &out)
 	return false;
 }
 
+void parse_exercise_id(const std::string &id, bool &fixed, std::uint64_t &n)
+{
+	fixed = !id.empty() && (id[0] == 'F' || id[0] == 'f');
+	const char *first = id.data() + (fixed ? 1 : 0), *last = id.data() + id.size();
+	auto [end, ec] = std::from_chars(first, last, n);
+	if (first == last || ec != std::errc() || end != last)
+		throw usage_error("'" + id + "' is neither a seed (a number) nor a fixed exercise (F1, F2, ...)");
+}
+
 std::vector<std::string> fixed_ids(lab_kind kind)
 {
 	std::vector<std::string> ids;
@@ -70,23 +79,19 @@ exercise make_exercise(const exercise_ref &ref)
 		ex.ref.cfg.word_bits = 32;
 	if (ref.kind == lab_kind::v48)
 		ex.ref.cfg.base_small = false;
-	lab_config probe = ex.ref.cfg;
+	// The wheel options must make a wheel.
 	wheel_setup check;
-	check.hz = probe.hz;
-	check.word_bits = probe.word_bits;
+	check.hz = ex.ref.cfg.hz;
+	check.word_bits = ex.ref.cfg.word_bits;
 	validate(check);
 
-	const std::string &id = ref.id;
+	bool fixed = false;
 	std::uint64_t n = 0;
-	const bool fixed = !id.empty() && (id[0] == 'F' || id[0] == 'f');
-	const char *digits = id.data() + (fixed ? 1 : 0);
-	auto [end, ec] = std::from_chars(digits, id.data() + id.size(), n);
-	if (id.size() == (fixed ? 1u : 0u) || ec != std::errc() || end != id.data() + id.size())
-		throw usage_error("exercise id '" + id + "' is neither a seed (a number) nor a fixed exercise (F1, F2, ...)");
+	parse_exercise_id(ref.id, fixed, n);
 	if (fixed) {
 		if (n < 1 || n > def.fixed)
 			throw usage_error(std::string(def.name) + " has fixed exercises F1 to F" + std::to_string(def.fixed) +
-					  ", not " + id);
+					  ", not " + ref.id);
 		ex.ref.id = "F" + std::to_string(n);
 		def.make(ex, nullptr, static_cast<unsigned>(n));
 	} else {

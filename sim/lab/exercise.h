@@ -67,6 +67,9 @@ struct solution {
 // The exercise an id names. Throws usage_error for a bad id, an unknown
 // fixed exercise or wheel options the kind cannot take.
 exercise make_exercise(const exercise_ref &ref);
+// An id: a seed ("42", fixed false) or a fixed exercise ("F3", fixed true,
+// n 3). Throws usage_error for anything else.
+void parse_exercise_id(const std::string &id, bool &fixed, std::uint64_t &n);
 // The ids of the fixed exercises of a kind, "F1" ...
 std::vector<std::string> fixed_ids(lab_kind kind);
 

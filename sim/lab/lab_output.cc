@@ -1,7 +1,5 @@
 #include "sim/lab/lab_output.h"
 
-#include <charconv>
-
 #include "sim/core/errors.h"
 #include "sim/lab/answers.h"
 #include "sim/report/json_writer.h"
@@ -40,13 +38,11 @@ std::vector<exercise_ref> refs_of(const lab_request &req)
 {
 	if (req.count < 1 || req.count > 10000)
 		throw usage_error("-n: the number of questions must be 1 to 10000, not " + std::to_string(req.count));
-	const bool fixed = !req.seed.empty() && (req.seed[0] == 'F' || req.seed[0] == 'f');
-	const std::string digits = fixed ? req.seed.substr(1) : req.seed;
+	bool fixed = false;
 	std::uint64_t first = 0;
-	auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), first);
-	if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() ||
-	    first > ~std::uint64_t{0} - req.count)
-		throw usage_error("-s: '" + req.seed + "' is neither a seed (a number) nor a fixed exercise (F1, F2, ...)");
+	parse_exercise_id(req.seed, fixed, first);
+	if (first > ~std::uint64_t{0} - req.count)
+		throw usage_error("-s " + req.seed + ": the seeds of " + std::to_string(req.count) + " questions overflow");
 	std::vector<exercise_ref> refs;
 	for (std::uint64_t i = 0; i < req.count; i++) {
 		exercise_ref r;

@@ -8,7 +8,7 @@
 //   wheel_snapshot
 //     bases[]            classic: one ("base"); v48: "local", "global", "def"
 //       levels[]         tv1..tv5 or LVL0..LVL8, always all of them
-//         index          the slot the base processes/cascades next
+//         index          the level's bits of the base's clock
 //         slots[]        only the non-empty ones, ascending
 //           timers[]     in list order: the order they run or cascade in
 //   wheel_event          one placement, move, cascade, expiry or deletion
@@ -37,7 +37,10 @@ struct snapshot_slot {
 struct snapshot_level {
 	std::string name;		// "tv1" .. "tv5", "LVL0" .. "LVL8"
 	unsigned size = 0;		// slots in the level
-	unsigned index = 0;		// the slot processed or cascaded next
+	// The level's bits of the base's clock: tv1's (LVL0's) is the slot
+	// processed next; an upper level's is the slot cascaded last, or next
+	// when the levels below are at 0.
+	unsigned index = 0;
 	std::uint64_t width = 0;	// jiffies one slot spans (v48: granularity)
 	std::vector<snapshot_slot> slots;	// non-empty slots, ascending
 };

@@ -229,8 +229,14 @@ START_TEST(same_seed_same_questions)
 		lab_kind kind;
 		std::uint64_t fnv;
 	};
+	// Recorded with g++ -O2 and with -O1 ASan/UBSan: the same bytes. A
+	// change of generator that changes the questions must change these
+	// on purpose (old seeds then pose other problems).
 	const golden expect[] = {
-		{lab_kind::place, 0},
+		{lab_kind::place, 0x71e939605fc75ae9ull},   {lab_kind::cascade, 0x2325a40dacdf4bf1ull},
+		{lab_kind::fire, 0xe08d9ab27178b6a1ull},    {lab_kind::next, 0xa766dfccc1b1cabbull},
+		{lab_kind::wrap, 0x25be0c334c8131ecull},    {lab_kind::v48, 0x3b3867bcae6db961ull},
+		{lab_kind::cost, 0x8541bf9933514155ull},
 	};
 	for (lab_kind kind : lab_kinds()) {
 		lab_request req;
@@ -245,9 +251,8 @@ START_TEST(same_seed_same_questions)
 		std::uint64_t h = 0xcbf29ce484222325ull;
 		for (unsigned char ch : a)
 			h = (h ^ ch) * 0x100000001b3ull;
-		std::fprintf(stderr, "%s fingerprint 0x%016" PRIx64 "\n", lab_kind_name(kind), h);
 		for (const golden &g : expect)
-			if (g.kind == kind && g.fnv)
+			if (g.kind == kind)
 				ck_assert_msg(g.fnv == h, "%s: questions changed: 0x%016" PRIx64, lab_kind_name(kind), h);
 	}
 }
