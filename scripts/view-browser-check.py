@@ -11,7 +11,7 @@ slots marked as each level's index. Optionally clicks a slot and reads the
 list it shows, and saves a screenshot.
 
 Usage: view-browser-check.py PAGE.html --cpu N --frames 0,1,5 [--screenshot OUT.png]
-                             [--click-first-slot] [--worst]
+                             [--click-first-slot] [--worst] [--step-json STEP.json]
 Prints plain lines the caller compares with what it expects:
 
   errors N                      then one line per console error or exception
@@ -21,6 +21,17 @@ Prints plain lines the caller compares with what it expects:
   slot BASE LEVEL SLOT: ID ID   every non-empty slot, timers in list order
   index BASE LEVEL SLOT         the slot each level's index marks
   clicked: ID ID                (--click-first-slot: the timers the slot panel lists)
+  step frame K: same|differs    (--step-json: `timersim step --json` output of the same
+                                scenario or trace window; see compare_with_step())
+  step compared N differ M
+
+With --step-json every frame of the CPU is read, and the slots the page
+shows (timers by name, in list order) and each level's index are compared
+with the wheel `timersim step` printed: for a scenario page, frame K with
+the wheel after statement K (frame 0 is the wheel before the first); for a
+trace window, the frame before jiffy J with the wheel after the last step
+whose next jiffy is J (frames no step ends at are not compared). Step names
+a trace's second timer of a callback "cb.2"; the page names it "cb".
 
 Exit status 0 when the page loaded; the caller judges the contents. Fails
 (status 1) when Chromium cannot start or answer.
@@ -29,6 +40,7 @@ import argparse
 import base64
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -136,6 +148,55 @@ def errors_in(events):
     return out
 
 
+def page_wheel(frame):
+    """The page's frame as {(base, level, slot): [names]} and {(base, level): index}."""
+    slots = {(s["base"], s["level"], s["slot"]): s["names"] for s in frame["slots"]}
+    return slots, {(i["base"], i["level"]): i["slot"] for i in frame["indexes"]}
+
+
+def step_wheel(wheel, strip_suffix):
+    slots, indexes = {}, {}
+    for b, base in enumerate(wheel["bases"]):
+        for level in base["levels"]:
+            indexes[(b, level["name"])] = level["index"]
+            for s in level["slots"]:
+                names = [t["name"] for t in s["timers"]]
+                if strip_suffix:
+                    names = [re.sub(r"\.\d+$", "", n) for n in names]
+                slots[(b, level["name"], s["slot"])] = names
+    return slots, indexes
+
+
+def describe(slots, indexes):
+    return "; ".join("%d %s[%d]: %s" % (k + (" ".join(v),)) for k, v in sorted(slots.items())) + \
+        " | index " + " ".join("%d %s %d" % (k + (v,)) for k, v in sorted(indexes.items()))
+
+
+def compare_with_step(frames, step, is_scenario):
+    """Lines comparing each page frame with the wheel `timersim step` printed."""
+    steps = step["steps"]
+    lines, compared, differ = [], 0, 0
+    for f in frames:
+        if is_scenario:
+            want = steps[f["frame"] - 1]["wheel"] if f["frame"] > 0 else None
+        else:
+            ends = [s for s in steps if s["wheel"]["now"] == f["jiffy"]]
+            want = ends[-1]["wheel"] if ends else None
+        if want is None:
+            continue
+        compared += 1
+        got = page_wheel(f)
+        expect = step_wheel(want, not is_scenario)
+        if got == expect and want["now"] == f["jiffy"]:
+            lines.append("step frame %d: same" % f["frame"])
+        else:
+            differ += 1
+            lines.append("step frame %d: differs\n  page %s (jiffy %d)\n  step %s (now %d)" % (
+                f["frame"], describe(*got), f["jiffy"], describe(*expect), want["now"]))
+    lines.append("step compared %d differ %d" % (compared, differ))
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("page")
@@ -144,6 +205,7 @@ def main():
     ap.add_argument("--screenshot")
     ap.add_argument("--click-first-slot", action="store_true")
     ap.add_argument("--worst", action="store_true")
+    ap.add_argument("--step-json")
     ap.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
     args = ap.parse_args()
 
@@ -168,12 +230,21 @@ def main():
         if args.worst:
             js("window.timersimView.worst()")
             out["worst"] = js("window.timersimView.info()")
-        for k in [int(f) for f in args.frames.split(",") if f != ""]:
+        def read_frame(k):
             js("window.timersimView.goTo(%d, %d)" % (args.cpu, k))
             info = js("window.timersimView.info()")
             info["slots"] = js("window.timersimView.shown()")
             info["indexes"] = js("window.timersimView.indexes()")
-            out["frames"].append(info)
+            return info
+
+        step_lines = []
+        if args.step_json:
+            with open(args.step_json) as f:
+                step = json.load(f)
+            is_scenario = js("!!JSON.parse(document.getElementById('timersim-data').textContent).lab")
+            step_lines = compare_with_step([read_frame(k) for k in range(out["count"])], step, is_scenario)
+        for k in [int(f) for f in args.frames.split(",") if f != ""]:
+            out["frames"].append(read_frame(k))
         if args.click_first_slot:
             out["clicked"] = js("""(() => {
                 const c = document.querySelector('#wheel .cell[data-timers]:not([data-timers=""])');
@@ -201,6 +272,7 @@ def main():
                 lines.append("index %d %s %d" % (i["base"], i["level"], i["slot"]))
         if "clicked" in out:
             lines.append("clicked: " + " ".join(str(c["timer"]) for c in out["clicked"]))
+        lines += step_lines
         print("\n".join(lines))
     finally:
         browser.close()
