@@ -248,6 +248,8 @@ std::string scenario_view_data(const scenario &s, const step_options &opt)
 		j.value(records[k].text);
 		j.value(records[k].at);
 		j.value(static_cast<std::uint64_t>(k + 1));
+		j.value(records[k].next_interrupt.has_value());
+		j.value(records[k].next_interrupt.value_or(0));
 		j.end_array();
 	}
 	j.end_array();

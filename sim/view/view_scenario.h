@@ -8,7 +8,8 @@
 // that the wheel needs, one CPU, no timeline and no report, plus
 //   lab:    {setup: {scheme, hz, word_bits, base_small, order, start},
 //            wheel: the lab wheel's description,
-//            statements: [[line, statement, at, frame]]}
+//            statements: [[line, statement, at, frame, shows_next, next_interrupt]]}
+//            (shows_next: a `show` found when the CPU must wake: next_interrupt)
 //   worst:  {cpu, frame, jiffy, moves, expired}   the statement that moved most
 // and in window.events, per statement, its events (placements and moves
 // carry the lab's reasoning as a last element; their position is the end

@@ -286,6 +286,8 @@ function drawChanges() {
 		}
 	}
 	const f = frames[view.cpu][view.frame];
+	const st = LAB && LAB.statements[view.frame - 1];
+	if (st && st[4]) lines.push('next timer interrupt: ' + st[5]);
 	const what = LAB ? (f && view.frame ? f.label : 'the start') : 'the previous tick of this CPU';
 	if (LAB) box.textContent = lines.length ? f.label + ':\n' + lines.join('\n') : (view.frame ? what + ': no slot changed' : 'the wheel before the first statement');
 	else box.textContent = lines.length ? 'since ' + what + ':\n' + lines.join('\n') : 'nothing happened since ' + what;
@@ -521,7 +523,7 @@ function buildControls() {
 	slider.addEventListener('input', () => goTo(view.cpu, Number(slider.value)));
 	c.appendChild(slider);
 	if (LAB) c.appendChild(el('span', {}, LAB.statements.length + ' statements, jiffies ' + W.from + '..' + W.to +
-		' · busiest step: ' + D.worst.moves + ' moves, ' + D.worst.expired + ' expiries (frame ' + (D.worst.frame + 1) + ')'));
+		' · busiest step: frame ' + (D.worst.frame + 1) + ', ' + D.worst.moves + ' moved, ' + D.worst.expired + ' expired'));
 	else c.appendChild(el('span', {}, 'window jiffies ' + W.from + '..' + W.to + ' · worst tick: ' + D.worst.moves +
 		' moves, ' + D.worst.expired + ' expiries at jiffy ' + D.worst.jiffy + ' on CPU ' + D.worst.cpu + ' (' + fmt(D.worst.seconds) + ')'));
 	document.addEventListener('keydown', (ev) => {
