@@ -10,8 +10,8 @@ reads back what the page shows: the timers listed in every slot, and the
 slots marked as each level's index. Optionally clicks a slot and reads the
 list it shows, and saves a screenshot.
 
-Usage: view-browser-check.py PAGE.html --cpu N --frames 0,1,5 [--screenshot OUT.png]
-                             [--click-first-slot] [--worst]
+Usage: view-browser-check.py PAGE.html [PAGE.html ...] --cpu N --frames 0,1,5 [--screenshot OUT.png]
+                             [--click-first-slot] [--worst] [--step-json STEP.json] [--changes]
 Prints plain lines the caller compares with what it expects:
 
   errors N                      then one line per console error or exception
@@ -21,6 +21,23 @@ Prints plain lines the caller compares with what it expects:
   slot BASE LEVEL SLOT: ID ID   every non-empty slot, timers in list order
   index BASE LEVEL SLOT         the slot each level's index marks
   clicked: ID ID                (--click-first-slot: the timers the slot panel lists)
+  changes K:                   (--changes) per requested frame, what the page lists
+    LINE                        that the step did, one line each, indented
+  step frame K: same|differs    (--step-json: `timersim step --json` output of the same
+                                scenario or trace window; see compare_with_step())
+  step compared N differ M
+
+With --step-json every frame of the CPU is read, and the slots the page
+shows (timers by name, in list order) and each level's index are compared
+with the wheel `timersim step` printed: for a scenario page, frame K with
+the wheel after statement K (frame 0 is the wheel before the first); for a
+trace window, the frame before jiffy J with the wheel after the last step
+whose next jiffy is J (frames no step ends at are not compared). Step names
+a trace's second timer of a callback "cb.2"; the page names it "cb".
+
+With several pages (one browser for all: it is the slow part), each
+page's lines follow a line "page I PATH", and the I-th --step-json and
+--screenshot go with the I-th page.
 
 Exit status 0 when the page loaded; the caller judges the contents. Fails
 (status 1) when Chromium cannot start or answer.
@@ -29,6 +46,7 @@ import argparse
 import base64
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -136,14 +154,140 @@ def errors_in(events):
     return out
 
 
+def page_wheel(frame):
+    """The page's frame as {(base, level, slot): [names]} and {(base, level): index}."""
+    slots = {(s["base"], s["level"], s["slot"]): s["names"] for s in frame["slots"]}
+    return slots, {(i["base"], i["level"]): i["slot"] for i in frame["indexes"]}
+
+
+def step_wheel(wheel, strip_suffix):
+    slots, indexes = {}, {}
+    for b, base in enumerate(wheel["bases"]):
+        for level in base["levels"]:
+            indexes[(b, level["name"])] = level["index"]
+            for s in level["slots"]:
+                names = [t["name"] for t in s["timers"]]
+                if strip_suffix:
+                    names = [re.sub(r"\.\d+$", "", n) for n in names]
+                slots[(b, level["name"], s["slot"])] = names
+    return slots, indexes
+
+
+def describe(slots, indexes):
+    return "; ".join("%d %s[%d]: %s" % (k + (" ".join(v),)) for k, v in sorted(slots.items())) + \
+        " | index " + " ".join("%d %s %d" % (k + (v,)) for k, v in sorted(indexes.items()))
+
+
+def compare_with_step(frames, step, is_scenario):
+    """Lines comparing each page frame with the wheel `timersim step` printed."""
+    steps = step["steps"]
+    lines, compared, differ = [], 0, 0
+    for f in frames:
+        if is_scenario:
+            want = steps[f["frame"] - 1]["wheel"] if f["frame"] > 0 else None
+        else:
+            ends = [s for s in steps if s["wheel"]["now"] == f["jiffy"]]
+            want = ends[-1]["wheel"] if ends else None
+        if want is None:
+            continue
+        compared += 1
+        got = page_wheel(f)
+        expect = step_wheel(want, not is_scenario)
+        if got == expect and want["now"] == f["jiffy"]:
+            lines.append("step frame %d: same" % f["frame"])
+        else:
+            differ += 1
+            lines.append("step frame %d: differs\n  page %s (jiffy %d)\n  step %s (now %d)" % (
+                f["frame"], describe(*got), f["jiffy"], describe(*expect), want["now"]))
+    lines.append("step compared %d differ %d" % (compared, differ))
+    return lines
+
+
+def check_page(browser, session, args, page, step_json, screenshot):
+    """The lines for one page (the browser and its tab are shared)."""
+    browser.events = []
+    browser.send("Page.navigate", {"url": "file://" + os.path.abspath(page)}, session=session)
+    browser.wait_event("Page.loadEventFired")
+
+    def js(expr):
+        r = browser.send("Runtime.evaluate", {"expression": expr, "returnByValue": True}, session=session)
+        if "exceptionDetails" in r:
+            raise RuntimeError("page script failed: " + json.dumps(r["exceptionDetails"])[:500])
+        return r["result"].get("value")
+
+    out = {"frames": [], "count": js("window.timersimView ? window.timersimView.frames(%d) : -1" % args.cpu)}
+    if args.worst:
+        js("window.timersimView.worst()")
+        out["worst"] = js("window.timersimView.info()")
+    def read_frame(k):
+        js("window.timersimView.goTo(%d, %d)" % (args.cpu, k))
+        info = js("window.timersimView.info()")
+        info["slots"] = js("window.timersimView.shown()")
+        info["indexes"] = js("window.timersimView.indexes()")
+        info["changes"] = js("document.getElementById('changes').textContent")
+        return info
+
+    step_lines = []
+    if step_json:
+        with open(step_json) as f:
+            step = json.load(f)
+        is_scenario = js("!!JSON.parse(document.getElementById('timersim-data').textContent).lab")
+        # Every frame in one call: the page steps and reads itself back.
+        every = js("""(() => { const v = window.timersimView; return Array.from({length: %d}, (_, k) => {
+            v.goTo(%d, k); return Object.assign(v.info(), {slots: v.shown(), indexes: v.indexes()}); }); })()"""
+                   % (out["count"], args.cpu))
+        step_lines = compare_with_step(every, step, is_scenario)
+    for k in [int(f) for f in args.frames.split(",") if f != ""]:
+        out["frames"].append(read_frame(k))
+    if args.click_first_slot:
+        out["clicked"] = js("""(() => {
+            const c = document.querySelector('#wheel .cell[data-timers]:not([data-timers=""])');
+            if (!c) return [];
+            c.click();
+            return Array.from(document.querySelectorAll('#slot-timers li')).map((li) => ({
+                timer: Number(li.getAttribute('data-timer')), text: li.textContent}));
+        })()""")
+    if screenshot:
+        shot = browser.send("Page.captureScreenshot", {"format": "png"}, session=session)
+        with open(screenshot, "wb") as f:
+            f.write(base64.b64decode(shot["data"]))
+    time.sleep(0.2)
+    browser.send("Runtime.evaluate", {"expression": "1"}, session=session)
+    errors = errors_in(browser.events)
+    lines = ["errors %d" % len(errors)] + errors + ["frames %d" % out["count"]]
+    if "worst" in out:
+        w = out["worst"]
+        lines.append("worst cpu %d frame %d jiffy %d" % (w["cpu"], w["frame"], w["jiffy"]))
+    for f in out["frames"]:
+        lines.append("frame %d cpu %d jiffy %d" % (f["frame"], f["cpu"], f["jiffy"]))
+        for s in f["slots"]:
+            lines.append("slot %d %s %d: %s" % (s["base"], s["level"], s["slot"], " ".join(map(str, s["timers"]))))
+        for i in f["indexes"]:
+            lines.append("index %d %s %d" % (i["base"], i["level"], i["slot"]))
+    if "clicked" in out:
+        lines.append("clicked: " + " ".join(str(c["timer"]) for c in out["clicked"]))
+    if args.changes:
+        for f in out["frames"]:
+            lines.append("changes %d:" % f["frame"])
+            lines += ["    " + l for l in f["changes"].split("\n")]
+    lines += step_lines
+    return lines
+
+
+def nth(values, i):
+    return values[i] if values and i < len(values) else None
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("page")
+    ap.add_argument("page", nargs="+")
     ap.add_argument("--cpu", type=int, default=0)
     ap.add_argument("--frames", default="0")
-    ap.add_argument("--screenshot")
+    ap.add_argument("--screenshot", action="append")
     ap.add_argument("--click-first-slot", action="store_true")
     ap.add_argument("--worst", action="store_true")
+    ap.add_argument("--step-json", action="append")
+    ap.add_argument("--changes", action="store_true")
     ap.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
     args = ap.parse_args()
 
@@ -155,53 +299,11 @@ def main():
             browser.send(domain + ".enable", session=session)
         browser.send("Emulation.setDeviceMetricsOverride",
                      {"width": 1560, "height": 1100, "deviceScaleFactor": 1, "mobile": False}, session=session)
-        browser.send("Page.navigate", {"url": "file://" + os.path.abspath(args.page)}, session=session)
-        browser.wait_event("Page.loadEventFired")
-
-        def js(expr):
-            r = browser.send("Runtime.evaluate", {"expression": expr, "returnByValue": True}, session=session)
-            if "exceptionDetails" in r:
-                raise RuntimeError("page script failed: " + json.dumps(r["exceptionDetails"])[:500])
-            return r["result"].get("value")
-
-        out = {"frames": [], "count": js("window.timersimView ? window.timersimView.frames(%d) : -1" % args.cpu)}
-        if args.worst:
-            js("window.timersimView.worst()")
-            out["worst"] = js("window.timersimView.info()")
-        for k in [int(f) for f in args.frames.split(",") if f != ""]:
-            js("window.timersimView.goTo(%d, %d)" % (args.cpu, k))
-            info = js("window.timersimView.info()")
-            info["slots"] = js("window.timersimView.shown()")
-            info["indexes"] = js("window.timersimView.indexes()")
-            out["frames"].append(info)
-        if args.click_first_slot:
-            out["clicked"] = js("""(() => {
-                const c = document.querySelector('#wheel .cell[data-timers]:not([data-timers=""])');
-                if (!c) return [];
-                c.click();
-                return Array.from(document.querySelectorAll('#slot-timers li')).map((li) => ({
-                    timer: Number(li.getAttribute('data-timer')), text: li.textContent}));
-            })()""")
-        if args.screenshot:
-            shot = browser.send("Page.captureScreenshot", {"format": "png"}, session=session)
-            with open(args.screenshot, "wb") as f:
-                f.write(base64.b64decode(shot["data"]))
-        time.sleep(0.2)
-        browser.send("Runtime.evaluate", {"expression": "1"}, session=session)
-        errors = errors_in(browser.events)
-        lines = ["errors %d" % len(errors)] + errors + ["frames %d" % out["count"]]
-        if "worst" in out:
-            w = out["worst"]
-            lines.append("worst cpu %d frame %d jiffy %d" % (w["cpu"], w["frame"], w["jiffy"]))
-        for f in out["frames"]:
-            lines.append("frame %d cpu %d jiffy %d" % (f["frame"], f["cpu"], f["jiffy"]))
-            for s in f["slots"]:
-                lines.append("slot %d %s %d: %s" % (s["base"], s["level"], s["slot"], " ".join(map(str, s["timers"]))))
-            for i in f["indexes"]:
-                lines.append("index %d %s %d" % (i["base"], i["level"], i["slot"]))
-        if "clicked" in out:
-            lines.append("clicked: " + " ".join(str(c["timer"]) for c in out["clicked"]))
-        print("\n".join(lines))
+        for i, page in enumerate(args.page):
+            if len(args.page) > 1:
+                print("page %d %s" % (i, page))
+            print("\n".join(check_page(browser, session, args, page, nth(args.step_json, i), nth(args.screenshot, i))))
+            sys.stdout.flush()
     finally:
         browser.close()
 

@@ -1,9 +1,13 @@
 // timersim view: one self-contained HTML page of a replay: the wheel
 // animated over a window of jiffies, the whole replay's timeline, the
 // report's tables (sim/view/view_page.h).
+#include <fstream>
 #include <memory>
+#include <optional>
 
 #include "sim/core/errors.h"
+#include "sim/lab/scenario.h"
+#include "sim/view/view_scenario.h"
 #include "sim/output/output_file.h"
 #include "sim/view/view_page.h"
 #include "tools/commands.h"
@@ -34,9 +38,44 @@ replay_report replay_into(const view_args &a, const replay_options &opt,
 	return replay_trace(*reader, a.trace, opt, std::move(sinks), progress.get());
 }
 
+// INPUT is a trace when a trace reader takes it; else a lab scenario when
+// it reads like one (then the lab's parser reports its mistakes by line);
+// else the trace readers' complaint stands.
+bool is_scenario(const view_args &a)
+{
+	if (a.format != trace_format::auto_detect)
+		return false;
+	try {
+		detect_trace_format(a.trace);
+		return false;
+	} catch (const input_error &) {
+		std::ifstream in(a.trace, std::ios::binary);
+		std::string head(1 << 16, '\0');
+		in.read(head.data(), static_cast<std::streamsize>(head.size()));
+		head.resize(static_cast<std::size_t>(in.gcount()));
+		if (!lab::looks_like_scenario(head))
+			throw;
+		return true;
+	}
+}
+
+int run_scenario_view(const view_args &a)
+{
+	if (a.has_from || a.has_to)
+		throw usage_error("--from and --to choose a window of a trace; a scenario's page shows all its statements");
+	if (a.scheme != auto_scheme && a.scheme != "classic" && a.scheme != "v48")
+		throw usage_error("--scheme " + a.scheme + ": a scenario runs on the lab's classic or v48 wheel");
+	lab::step_options opt;
+	opt.scheme = a.scheme == auto_scheme ? "classic" : a.scheme;
+	write_output(a.output, scenario_view_html(lab::read_scenario(a.trace), opt));
+	return 0;
+}
+
 int run_view(view_args &a)
 {
 	check_output_paths({a.trace}, {{"--output", a.output}});
+	if (is_scenario(a))
+		return run_scenario_view(a);
 	if (a.has_from && !a.has_to)
 		a.to = a.from + 2 * half_window;
 	if (a.has_to && !a.has_from)
@@ -84,7 +123,7 @@ void add_view(CLI::App &app, command_list &commands)
 		->required();
 	sub->add_option("--scheme", a->scheme,
 			"the scheme whose wheel is drawn (default auto: the recording kernel's, "
-			"v48 for 4.11+ traces, classic for older)")
+			"v48 for 4.11+ traces, classic for older; a scenario's: classic or v48, default classic)")
 		->type_name("S")
 		->check(scheme_name(true));
 	sub->add_option_function<std::uint64_t>(
@@ -99,6 +138,7 @@ void add_view(CLI::App &app, command_list &commands)
 		->type_name("J");
 	sub->footer("examples:\n"
 		    "  timersim view ../shared/traces/linux-6.18-http/trace.txt -o view.html\n"
+		    "  timersim view docs/lab/scenarios/first-cascade.txt --scheme v48 -o first-cascade.html\n"
 		    "  timersim view --scheme classic --from 4295133300 --to 4295133600 trace.dat -o view.html");
 	commands.push_back({sub, [a] { return run_view(*a); }});
 }

@@ -206,6 +206,25 @@ scenario read_scenario(const std::string &path)
 	return parse_scenario(text.str(), path);
 }
 
+bool looks_like_scenario(std::string_view text)
+{
+	static const char *const verbs[] = {"hz", "word-bits", "base-small", "order", "start", "add",
+					    "mod", "del", "tick", "run-to", "show"};
+	while (!text.empty()) {
+		std::size_t eol = text.find('\n');
+		std::string_view line = text.substr(0, eol);
+		text = eol == std::string_view::npos ? std::string_view{} : text.substr(eol + 1);
+		std::vector<std::string> w = words_of(line.substr(0, line.find('#')));
+		if (w.empty())
+			continue;
+		for (const char *v : verbs)
+			if (w[0] == v)
+				return true;
+		return false;
+	}
+	return false;
+}
+
 std::string render_op(const scenario_op &op)
 {
 	switch (op.kind) {

@@ -63,6 +63,12 @@ scenario parse_scenario(std::string_view text, const std::string &source);
 // Reads and parses a file; input_error if it cannot be read.
 scenario read_scenario(const std::string &path);
 
+// Whether `text` is meant as a scenario: its first line that is not blank
+// or a comment starts with a statement or setting of the language. A
+// tool taking "a trace or a scenario" asks this once the trace readers
+// refused the file, so that a scenario's mistakes are reported by line.
+bool looks_like_scenario(std::string_view text);
+
 // The statement's text, as parse_scenario() reads it back.
 std::string render_op(const scenario_op &op);
 // The whole scenario, settings first: parse_scenario(render_scenario(s))

@@ -297,7 +297,12 @@ std::string view_data(const replay_report &report, const view_overview &overview
 std::string view_html(const replay_report &report, const view_overview &overview,
 		      const view_window &window)
 {
-	std::string title = "timersim view: " + report.input.path + " (" + report.scheme + ")";
+	return view_page_html("timersim view: " + report.input.path + " (" + report.scheme + ")",
+			      view_data(report, overview, window));
+}
+
+std::string view_page_html(const std::string &title, const std::string &data)
+{
 	std::string out;
 	out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>";
 	out += html_text(title);
@@ -311,7 +316,7 @@ std::string view_html(const replay_report &report, const view_overview &overview
 	       "<aside id=\"right\"><div id=\"slot-panel\"></div><div id=\"report\"></div></aside></main>\n"
 	       "<noscript>This page draws the wheel with JavaScript.</noscript>\n"
 	       "<script type=\"application/json\" id=\"timersim-data\">";
-	out += script_safe(view_data(report, overview, window));
+	out += script_safe(data);
 	out += "</script>\n<script>\n";
 	out += view_script;
 	out += "</script>\n</body>\n</html>\n";

@@ -40,6 +40,10 @@ std::string view_data(const replay_report &report, const view_overview &overview
 std::string view_html(const replay_report &report, const view_overview &overview,
 		      const view_window &window);
 
+// The page around a data document (view_data(), or a scenario's:
+// sim/view/view_scenario.h), with the script and style inline.
+std::string view_page_html(const std::string &title, const std::string &data);
+
 // The page's script and style (view_script.cc, view_style.cc).
 extern const char view_script[];
 extern const char view_style[];

@@ -27,6 +27,7 @@ const sv = (tag, attrs) => {
 };
 const fmt = (s) => Number(s).toFixed(3) + ' s';
 const isV48 = D.scheme === 'v48';
+const LAB = D.lab;	// a scenario's page (sim/view/view_scenario.h): frames are statements
 
 // ---- timers and frames ---------------------------------------------------
 const names = W.names || [];
@@ -39,25 +40,31 @@ const tname = (id) => (timers.get(id) || {name: '#' + id}).name;
 const events = W.events || [];
 const frames = [];	// per CPU: [{ev, jiffy, seconds}]
 for (let c = 0; c < D.cpus; c++) frames.push([]);
-events.forEach((e, i) => { if (e[0] === 'F') frames[e[1]].push({ev: i, jiffy: e[2], seconds: e[3]}); });
+events.forEach((e, i) => { if (e[0] === 'F') frames[e[1]].push({ev: i, jiffy: e[2], seconds: e[3], label: e[5]}); });
 
 // ---- the wheel's state ---------------------------------------------------------
 // slots[cpu][base][level][slot] = [timer ids in list order]; where: id -> place
 let slots, where, clocks, applied;
+// One CPU's slots from lists of [slot, [[id, expires, bucket, deferrable]]]
+// per base and level (the keyframe's, or a scenario step's snapshot).
+function load(cpu, lists) {
+	for (const [id, p] of Array.from(where)) if (p.cpu === cpu) where.delete(id);
+	slots[cpu] = W.keyframe[cpu].map((b, bi) => b.levels.map((l, li) => {
+		const arr = Array.from({length: l.size}, () => []);
+		for (const [slot, list] of lists[bi][li])
+			for (const [id, expires, bucket, def] of list) {
+				arr[slot].push(id);
+				where.set(id, {cpu, base: bi, level: li, slot});
+				const t = timers.get(id);
+				if (t) { t.expires = expires; t.bucket = bucket; t.def = !!def; }
+			}
+		return arr;
+	}));
+}
 function fresh() {
 	slots = []; where = new Map(); clocks = [];
 	(W.keyframe || []).forEach((bases, cpu) => {
-		slots.push(bases.map((b) => b.levels.map((l) => {
-			const arr = Array.from({length: l.size}, () => []);
-			for (const [slot, list] of l.slots)
-				for (const [id, expires, bucket, def] of list) {
-					arr[slot].push(id);
-					where.set(id, {cpu, base: bases.indexOf(b), level: b.levels.indexOf(l), slot});
-					const t = timers.get(id);
-					if (t) { t.expires = expires; t.bucket = bucket; t.def = !!def; }
-				}
-			return arr;
-		})));
+		load(cpu, bases.map((b) => b.levels.map((l) => l.slots)));
 		clocks.push(bases.map((b) => b.clock));
 	});
 	applied = 0;
@@ -82,17 +89,18 @@ function apply(i, changes) {
 	const t = timers.get(e[1]);
 	switch (e[0]) {
 	case 'F': clocks[e[1]] = e[4]; break;
+	case 'S': load(e[1], e[2]); break;
 	case 'P': {
 		const from = remove(e[1]);
 		insert(e[1], e[2], e[3], e[4] - 1, e[5], e[6]);
-		if (t) { t.expires = e[8]; t.bucket = e[9]; t.placedAt = e[7]; t.placedClock = e[10]; t.byCascade = false; }
+		if (t) { t.expires = e[8]; t.bucket = e[9]; t.placedAt = e[7]; t.placedClock = e[10]; t.byCascade = false; t.why = e[12]; }
 		changes.push({kind: 'placed', id: e[1], from, to: where.get(e[1]), jiffy: e[7], rearm: !!e[11]});
 		break;
 	}
 	case 'M': {
 		const from = remove(e[1]);
 		insert(e[1], e[2], e[3], e[4] - 1, e[5], e[6]);
-		if (t) { t.placedAt = e[7]; t.placedClock = e[8]; t.byCascade = true; }
+		if (t) { t.placedAt = e[7]; t.placedClock = e[8]; t.byCascade = true; t.why = e[9]; }
 		changes.push({kind: 'moved', id: e[1], from, to: where.get(e[1]), jiffy: e[7]});
 		break;
 	}
@@ -214,6 +222,7 @@ function why(id, base, level, slot) {
 	const t = timers.get(id);
 	const l = levelInfo(view.cpu, base, level);
 	if (!t) return '';
+	if (t.why) return t.why;	// a scenario's: the lab's own reasoning
 	const how = t.byCascade ? 'moved here by a cascade at jiffy ' + t.placedAt
 		: 'placed by a start at jiffy ' + t.placedAt;
 	const d = t.expires - t.placedClock;
@@ -276,7 +285,12 @@ function drawChanges() {
 		case 'miss': lines.push('jiffy ' + ch.jiffy + ': fidelity ' + ch.verdict + ': ' + tname(ch.id) + ' (simulated ' + ch.simulated + ')'); break;
 		}
 	}
-	box.textContent = lines.length ? 'since the previous tick of this CPU:\n' + lines.join('\n') : 'nothing happened since the previous tick of this CPU';
+	const f = frames[view.cpu][view.frame];
+	const st = LAB && LAB.statements[view.frame - 1];
+	if (st && st[4]) lines.push('next timer interrupt: ' + st[5]);
+	const what = LAB ? (f && view.frame ? f.label : 'the start') : 'the previous tick of this CPU';
+	if (LAB) box.textContent = lines.length ? f.label + ':\n' + lines.join('\n') : (view.frame ? what + ': no slot changed' : 'the wheel before the first statement');
+	else box.textContent = lines.length ? 'since ' + what + ':\n' + lines.join('\n') : 'nothing happened since ' + what;
 }
 
 // ---- the timeline ---------------------------------------------------------------------
@@ -319,7 +333,23 @@ function chart(title, series, kind) {
 	svg.addEventListener('click', (ev) => jumpTo(secOf(ev.offsetX)));
 	return svg;
 }
+// A scenario's page has its statements where a trace's has the timeline.
+function drawStatements() {
+	const box = $('timeline');
+	box.textContent = '';
+	const ol = el('ol', {id: 'statements', start: 0});
+	const item = (frame, text) => {
+		const li = el('li', {'data-frame': frame}, text);
+		li.addEventListener('click', () => goTo(0, frame));
+		ol.appendChild(li);
+	};
+	item(0, 'the wheel before the first statement, now ' + W.from);
+	for (const [line, text, at, frame] of LAB.statements) item(frame, 'line ' + line + ', at ' + at + ': ' + text);
+	box.appendChild(el('div', {class: 'note'}, 'Click a statement to see the wheel after it.'));
+	box.appendChild(ol);
+}
 function drawTimeline() {
+	if (LAB) return drawStatements();
 	const box = $('timeline');
 	box.textContent = '';
 	const c = TL.cpus[view.cpu];
@@ -342,6 +372,13 @@ function drawTimeline() {
 	box.appendChild(el('div', {class: 'note', id: 'timeline-note'}, 'Click the timeline to jump the wheel there; the shaded band is the animated window.'));
 }
 function moveCursor() {
+	if (LAB) {
+		for (const li of document.querySelectorAll('#statements li'))
+			li.className = Number(li.getAttribute('data-frame')) === view.frame ? 'cur' : '';
+		const cur = document.querySelector('#statements li.cur');
+		if (cur) cur.scrollIntoView({block: 'nearest'});
+		return;
+	}
 	const f = frames[view.cpu][view.frame];
 	const x = f ? xOf(f.seconds) : -10;
 	for (const l of document.querySelectorAll('#timeline .cursor')) { l.setAttribute('x1', x); l.setAttribute('x2', x); }
@@ -377,8 +414,16 @@ function table(title, head, rows) {
 	box.appendChild(t);
 }
 function drawReport() {
-	const R = D.report;
 	$('report').textContent = '';
+	if (LAB) {
+		const S = LAB.setup;
+		table('scenario', ['', ''], [['file', D.trace], ['scheme', S.scheme], ['HZ', S.hz], ['word bits', S.word_bits],
+			['geometry', S.base_small ? 'CONFIG_BASE_SMALL' : 'normal'], ['slot order', S.order], ['start', S.start],
+			['statements', LAB.statements.length]]);
+		$('report').appendChild(el('p', {class: 'note'}, LAB.wheel));
+		return;
+	}
+	const R = D.report;
 	const inp = R.input;
 	table('input', ['', ''], [['trace', inp.path], ['format', inp.format], ['events', inp.events], ['CPUs', inp.cpus],
 		['HZ', inp.hz], ['jiffies', inp.first_jiffies + ' .. ' + inp.last_jiffies], ['kernel', inp.kernel],
@@ -423,7 +468,9 @@ function render() {
 	if (f) {
 		let pending = 0;
 		for (const b of slots[view.cpu]) for (const l of b) for (const s of l) pending += s.length;
-		info.textContent = 'CPU ' + view.cpu + ' · frame ' + (view.frame + 1) + ' of ' + fs.length + ' · before jiffy ' +
+		if (LAB) info.textContent = 'frame ' + (view.frame + 1) + ' of ' + fs.length + ' · ' +
+			(view.frame ? 'after ' + f.label : 'before the first statement') + ' · now ' + f.jiffy + ' · ' + pending + ' pending';
+		else info.textContent = 'CPU ' + view.cpu + ' · frame ' + (view.frame + 1) + ' of ' + fs.length + ' · before jiffy ' +
 			f.jiffy + ' (' + fmt(f.seconds) + ') · ' + pending + ' pending' + (W.truncated ? ' · window truncated' : '');
 		info.setAttribute('data-frame', view.frame);
 		info.setAttribute('data-jiffy', f.jiffy);
@@ -450,6 +497,7 @@ function play(on) {
 }
 // The frame right after the worst tick ran, so that its cascade shows.
 function worstFrame() {
+	if (D.worst.frame !== undefined) return D.worst.frame;
 	const fs = frames[D.worst.cpu];
 	const k = fs.findIndex((f) => f.jiffy > D.worst.jiffy);
 	return k < 0 ? Math.max(0, fs.length - 1) : k;
@@ -462,7 +510,7 @@ function buildControls() {
 	cpuSel.value = view.cpu;
 	cpuSel.addEventListener('change', () => goTo(Number(cpuSel.value), 0));
 	c.appendChild(cpuSel);
-	btn('worst', 'worst tick', () => { cpuSel.value = D.worst.cpu; goTo(D.worst.cpu, worstFrame()); });
+	btn('worst', LAB ? 'busiest step' : 'worst tick', () => { cpuSel.value = D.worst.cpu; goTo(D.worst.cpu, worstFrame()); });
 	btn('back', '◀ step', () => step(-1));
 	btn('play', 'play', () => play(!view.playing));
 	btn('forward', 'step ▶', () => step(1));
@@ -474,7 +522,9 @@ function buildControls() {
 	const slider = el('input', {id: 'frame-slider', type: 'range', min: 0, max: 0, value: 0});
 	slider.addEventListener('input', () => goTo(view.cpu, Number(slider.value)));
 	c.appendChild(slider);
-	c.appendChild(el('span', {}, 'window jiffies ' + W.from + '..' + W.to + ' · worst tick: ' + D.worst.moves +
+	if (LAB) c.appendChild(el('span', {}, LAB.statements.length + ' statements, jiffies ' + W.from + '..' + W.to +
+		' · busiest step: frame ' + (D.worst.frame + 1) + ', ' + D.worst.moves + ' moved, ' + D.worst.expired + ' expired'));
+	else c.appendChild(el('span', {}, 'window jiffies ' + W.from + '..' + W.to + ' · worst tick: ' + D.worst.moves +
 		' moves, ' + D.worst.expired + ' expiries at jiffy ' + D.worst.jiffy + ' on CPU ' + D.worst.cpu + ' (' + fmt(D.worst.seconds) + ')'));
 	document.addEventListener('keydown', (ev) => {
 		if (ev.key === 'ArrowRight') step(1);
@@ -488,7 +538,8 @@ buildControls();
 buildWheel();
 drawTimeline();
 drawReport();
-goTo(D.worst.cpu === view.cpu ? view.cpu : view.cpu, view.cpu === D.worst.cpu ? worstFrame() : 0);
+// A scenario opens at its start, a trace at its worst tick.
+goTo(view.cpu, LAB ? 0 : view.cpu === D.worst.cpu ? worstFrame() : 0);
 
 // The handle tests step the page with; shown() reads the page, not the model.
 window.timersimView = {
@@ -502,7 +553,8 @@ window.timersimView = {
 	},
 	shown: () => Array.from(document.querySelectorAll('#wheel .cell')).filter((c) => c.getAttribute('data-timers'))
 		.map((c) => ({base: Number(c.getAttribute('data-base')), level: c.getAttribute('data-level'),
-			slot: Number(c.getAttribute('data-slot')), timers: c.getAttribute('data-timers').split(' ').map(Number)})),
+			slot: Number(c.getAttribute('data-slot')), timers: c.getAttribute('data-timers').split(' ').map(Number),
+			names: c.getAttribute('data-timers').split(' ').map((id) => tname(Number(id)))})),
 	indexes: () => Array.from(document.querySelectorAll('#wheel .cell.idx')).map((c) =>
 		({base: Number(c.getAttribute('data-base')), level: c.getAttribute('data-level'), slot: Number(c.getAttribute('data-slot'))})),
 };

@@ -46,7 +46,11 @@ main { display: flex; gap: 14px; padding: 10px 14px; align-items: flex-start; }
 #slot-panel { background: #fff; border: 1px solid #d6dae1; padding: 6px 8px; margin-bottom: 10px; min-height: 40px; }
 #slot-panel h3, #report h3 { font-size: 13px; margin: 4px 0; }
 #slot-panel li { margin-bottom: 4px; }
-#slot-panel .why { color: #444; font-size: 12px; }
+#slot-panel .why { color: #444; font-size: 12px; white-space: pre-wrap; }
+#statements { font: 12px monospace; background: #fff; border: 1px solid #d6dae1; margin: 0; padding: 4px 6px 4px 36px;
+	width: 1000px; box-sizing: border-box; max-height: 320px; overflow-y: auto; }
+#statements li { cursor: pointer; padding: 1px 4px; }
+#statements li.cur { background: #fff3c4; font-weight: 600; }
 table { border-collapse: collapse; margin-bottom: 10px; background: #fff; font-size: 12px; }
 td, th { border: 1px solid #d6dae1; padding: 2px 6px; text-align: right; }
 th { background: #eef0f4; }

@@ -1,5 +1,7 @@
 #include "sim/view/view_window.h"
 
+#include <algorithm>
+
 namespace timersim {
 
 view_window::view_window(jiffies_t from, jiffies_t to, bool printed, std::size_t max_events)
@@ -141,7 +143,20 @@ void view_window::cascaded(unsigned cpu, jiffies_t jiffy, unsigned level, std::u
 	e.level = level;
 	e.count = count;
 	e.jiffy = jiffy;
+	const std::size_t before = events_.size();
 	push(std::move(e));
+	if (events_.size() == before)
+		return;
+	// The scheme reports a cascade once it knows the count, after the moves
+	// it made; the page lists what happened in order: the cascade, then its
+	// moves (the trailing ones of this CPU's tick).
+	std::size_t at = before;
+	for (std::uint32_t n = 0; n < count && at > 0; n++, at--) {
+		const window_event &m = events_[at - 1];
+		if (m.kind != window_kind::moved || m.cpu != cpu || m.jiffy != jiffy)
+			break;
+	}
+	std::rotate(events_.begin() + static_cast<std::ptrdiff_t>(at), events_.end() - 1, events_.end());
 }
 
 void view_window::moved(const timer_ref &t, unsigned, jiffies_t jiffy, unsigned)
