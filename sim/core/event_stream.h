@@ -16,15 +16,20 @@
 
 namespace timersim {
 
+// Which hrtimer_* event an event_kind::hrtimer record is. The tick model
+// (sim/ticks/) reads the tick's expiries and the starts that give its grid.
+enum class hrtimer_op : std::uint8_t { none, start, expire_entry, other };
+
 struct sim_event {
 	event_kind kind = event_kind::other;
+	hrtimer_op hrtimer = hrtimer_op::none;
 	bool is_idle = false;
 	std::uint8_t timer_digits = 0;
 	std::uint32_t cpu = 0;
 	std::uint32_t target_cpu = 0;
 	std::uint32_t flags = 0;
 	std::uint32_t has = 0;		// event_field bits
-	std::uint32_t function = 0;	// interned; 0 is "" (none)
+	std::uint32_t function = 0;	// interned (also for hrtimer start/expiry); 0 is "" (none)
 	std::uint64_t line = 0;
 	std::uint64_t ts_ns = 0;
 	std::uint64_t timer = 0;
