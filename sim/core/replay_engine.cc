@@ -23,7 +23,9 @@ void replay_engine::begin(const replay_setup &setup, jiffies_t start)
 		setup_.level_names.push_back(scheme_->level_name(l));
 	setup_.wheel = dynamic_cast<const wheel_inspection *>(scheme_.get());
 	tick_jiffy_.assign(setup_.cpus, start);
+	idle_.assign(setup_.cpus, false);
 	scheme_->reset(setup_.cpus, start, this);
+	scheme_->set_tick_driven(setup_.tick_driven);
 	tell([&](replay_sink &s) { s.begin(setup_); });
 }
 
@@ -45,8 +47,11 @@ void replay_engine::apply(const prepared_event &p)
 	case event_kind::timer_base_idle:
 		on_base_idle(p);
 		break;
-	case event_kind::timer_expire_exit:
 	case event_kind::hrtimer:
+		if (p.tick)
+			on_tick(p);
+		break;
+	case event_kind::timer_expire_exit:
 	case event_kind::other:
 		break;
 	}
@@ -56,7 +61,10 @@ void replay_engine::on_start(const prepared_event &p)
 {
 	const sim_event &ev = *p.ev;
 	timer_id id = timer_of(ev.timer);
-	advance_before(p.base, p.jiffies);
+	if (setup_.tick_driven)
+		scheme_->set_now(p.jiffies);
+	else
+		advance_before(p.base, p.jiffies);
 	timer_rec &rec = timers_[id];
 	rec.function = ev.function;
 	close_fire(id);
@@ -79,7 +87,8 @@ void replay_engine::on_cancel(const prepared_event &p)
 	timer_rec &rec = timers_[id];
 	if (!scheme_->pending(id))
 		return;		// del_timer() of an idle timer changes nothing
-	advance_before(rec.base, p.jiffies);
+	if (!setup_.tick_driven)
+		advance_before(rec.base, p.jiffies);
 	if (scheme_->cancel(id)) {
 		timer_ref t = ref(id);
 		tell([&](replay_sink &s) { s.canceled(t, rec.base, p.jiffies); });
@@ -93,7 +102,24 @@ void replay_engine::on_expire_entry(const prepared_event &p)
 	timer_id id = timer_of(ev.timer);
 	if (!timers_[id].function)
 		timers_[id].function = ev.function;
-	advance(ev.cpu, now);
+	// The kernel's softirq on this CPU ran at `now`: the base catches up
+	// (tick-driven: a run of its own, as if from a tick).
+	if (setup_.tick_driven) {
+		run_softirq(ev.cpu, now, now);
+		// Run on another CPU than its base: the kernel expired it
+		// remotely (6.9+ tmigr), so that CPU's softirq ran the base's
+		// global timers.
+		const timer_rec &rec = timers_[id];
+		if (rec.base != ev.cpu && scheme_->pending(id)) {
+			in_run_ = true;
+			run_label_ = now;
+			advancing_ = rec.base;
+			scheme_->advance_remote(rec.base, now);
+			in_run_ = false;
+		}
+	} else {
+		advance(ev.cpu, now);
+	}
 
 	timer_rec &rec = timers_[id];
 	if (rec.fired_unmatched) {
@@ -114,8 +140,33 @@ void replay_engine::on_expire_entry(const prepared_event &p)
 
 void replay_engine::on_base_idle(const prepared_event &p)
 {
+	if (setup_.tick_driven) {
+		idle_[p.base] = p.ev->is_idle;
+		return;
+	}
 	advance_before(p.base, p.jiffies);
 	scheme_->set_idle(p.base, p.ev->is_idle, p.jiffies);
+}
+
+void replay_engine::on_tick(const prepared_event &p)
+{
+	run_softirq(p.base, p.limit, p.jiffies);
+}
+
+// One timer softirq on `cpu`: its base catches up to `limit`, then (6.9+)
+// it expires the global timers of idle CPUs (tmigr_handle_remote). Every
+// timer it fires sees `label` as jiffies.
+void replay_engine::run_softirq(unsigned cpu, jiffies_t limit, jiffies_t label)
+{
+	in_run_ = true;
+	run_label_ = label;
+	advance(cpu, limit);
+	for (unsigned other = 0; other < setup_.cpus; other++)
+		if (other != cpu && idle_[other]) {
+			advancing_ = other;
+			scheme_->advance_remote(other, limit);
+		}
+	in_run_ = false;
 }
 
 void replay_engine::judge(timer_id t, unsigned cpu, jiffies_t recorded, jiffies_t simulated,
@@ -191,6 +242,8 @@ void replay_engine::tick(unsigned cpu, jiffies_t jiffy)
 
 void replay_engine::expired(timer_id t, unsigned cpu, jiffies_t jiffy)
 {
+	if (in_run_)
+		jiffy = run_label_;
 	close_fire(t);
 	timer_rec &rec = timers_[t];
 	rec.fired_unmatched = true;
@@ -204,7 +257,9 @@ void replay_engine::expired(timer_id t, unsigned cpu, jiffies_t jiffy)
 bool replay_engine::drain(jiffies_t limit, jiffies_t now)
 {
 	// Every base takes ticks while draining: an idle one would hold its
-	// deferrable timers back until a wake that never comes.
+	// deferrable timers back until a wake that never comes. There are no
+	// recorded ticks past the trace: the bases run every jiffy.
+	scheme_->set_tick_driven(false);
 	for (unsigned cpu = 0; cpu < setup_.cpus; cpu++)
 		scheme_->set_idle(cpu, false, now);
 	bool all = true;

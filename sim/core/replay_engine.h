@@ -29,8 +29,13 @@ struct prepared_event {
 	cancel_role role = cancel_role::plain;
 	unsigned base = 0;		// timer_start: the base it is queued on;
 					// timer_base_idle: the base; else the CPU
-	jiffies_t jiffies = 0;		// the event's jiffies, or the latest seen
+	jiffies_t jiffies = 0;		// the event's jiffies, or the latest seen;
+					// a tick: the jiffies its softirq saw
 	jiffies_t expires = 0;		// timer_start: the unwrapped expiry
+	// A recorded tick (tick-driven replay): base `base` runs its softirq,
+	// processing every jiffy up to `limit`.
+	bool tick = false;
+	jiffies_t limit = 0;
 };
 
 class replay_engine final : private scheme_observer {
@@ -83,6 +88,8 @@ private:
 	void on_cancel(const prepared_event &p);
 	void on_expire_entry(const prepared_event &p);
 	void on_base_idle(const prepared_event &p);
+	void on_tick(const prepared_event &p);
+	void run_softirq(unsigned cpu, jiffies_t limit, jiffies_t label);
 
 	timer_id timer_of(std::uint64_t ptr);
 	timer_ref ref(timer_id t) const;
@@ -109,6 +116,11 @@ private:
 	unsigned advancing_ = 0;		// base being advanced
 	std::vector<jiffies_t> tick_jiffy_;	// per base, the jiffy it processes
 	unsigned enqueued_level_ = 0;		// where the last start placed its timer
+	// Tick-driven: the jiffies of the softirq run in progress, which its
+	// expiries get; and which bases are idle (6.9+ remote expiry).
+	bool in_run_ = false;
+	jiffies_t run_label_ = 0;
+	std::vector<bool> idle_;
 };
 
 }  // namespace timersim

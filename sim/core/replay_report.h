@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/scheme/scheme.h"
+#include "sim/ticks/tick_summary.h"
 
 namespace timersim {
 
@@ -119,6 +120,8 @@ struct replay_report {
 	std::string scheme_choice;
 	std::vector<std::pair<std::string, std::string>> scheme_params;
 	event_counts events;
+	// When each base ran: the recorded ticks or every jiffy (--ticks).
+	tick_summary ticks;
 	timer_counts timers;
 	std::uint64_t ticks_processed = 0;
 	cascade_summary cascade;

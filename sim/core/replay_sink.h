@@ -39,6 +39,9 @@ struct replay_setup {
 	// The scheme's slots, read-only, for schemes that have them (classic,
 	// v48); nullptr for the others.
 	const wheel_inspection *wheel = nullptr;
+	// Bases run only at the recorded ticks (sim/ticks/tick_source.h); a
+	// timer fired in a tick's catch-up has that run's jiffies as `jiffy`.
+	bool tick_driven = false;
 
 	double seconds(jiffies_t j) const { return clock ? clock->seconds(j) : 0.0; }
 	std::uint64_t narrow(jiffies_t j) const
