@@ -29,6 +29,7 @@ bool event_stream::fill_one()
 	s.expires = ev.expires;
 	s.timeout = ev.timeout;
 	s.now = ev.now;
+	s.baseclk = ev.baseclk;
 	// The wheel's own events name the callbacks we account for; hrtimer
 	// starts and expiries name the tick (sim/ticks/tick_identity.h).
 	if (ev.kind == event_kind::hrtimer)

@@ -36,6 +36,7 @@ struct sim_event {
 	std::uint64_t expires = 0;
 	std::int64_t timeout = 0;
 	std::uint64_t now = 0;
+	std::uint64_t baseclk = 0;	// timer_expire_entry 5.2+: the bucket being run
 
 	bool carries(event_field f) const { return (has & f) != 0; }
 	bool is_timer_event() const

@@ -67,7 +67,13 @@ void replay_engine::on_start(const prepared_event &p)
 		advance_before(p.base, p.jiffies);
 	timer_rec &rec = timers_[id];
 	rec.function = ev.function;
-	close_fire(id);
+	close_fire(id, p.jiffies);
+	rec.started = true;
+	// 4.11+ renderings print flags= beside cpu= idx=; one that printed
+	// them unusably (trace-cmd report, perf script) lost D and P.
+	rec.flags_lost = ev.carries(EF_TARGET_CPU) && ev.carries(EF_IDX) && !ev.carries(EF_FLAGS);
+	rec.catch_up_rearm = rec.late_callback;
+	rec.late_callback = false;
 
 	enqueued_level_ = 0;
 	bool rearm = scheme_->start(id, p.base, p.expires, ev.flags);
@@ -85,8 +91,13 @@ void replay_engine::on_cancel(const prepared_event &p)
 	if (p.role != cancel_role::plain)
 		return;
 	timer_rec &rec = timers_[id];
-	if (!scheme_->pending(id))
-		return;		// del_timer() of an idle timer changes nothing
+	rec.late_callback = false;
+	if (!scheme_->pending(id)) {
+		// del_timer() of an idle timer changes nothing; one the
+		// simulation fired was still pending in the kernel.
+		close_fire(id, p.jiffies);
+		return;
+	}
 	if (!setup_.tick_driven)
 		advance_before(rec.base, p.jiffies);
 	if (scheme_->cancel(id)) {
@@ -105,18 +116,12 @@ void replay_engine::on_expire_entry(const prepared_event &p)
 	// The kernel's softirq on this CPU ran at `now`: the base catches up
 	// (tick-driven: a run of its own, as if from a tick).
 	if (setup_.tick_driven) {
-		run_softirq(ev.cpu, now, now);
 		// Run on another CPU than its base: the kernel expired it
 		// remotely (6.9+ tmigr), so that CPU's softirq ran the base's
-		// global timers.
-		const timer_rec &rec = timers_[id];
-		if (rec.base != ev.cpu && scheme_->pending(id)) {
-			in_run_ = true;
-			run_label_ = now;
-			advancing_ = rec.base;
-			scheme_->advance_remote(rec.base, now);
-			in_run_ = false;
-		}
+		// global timers too.
+		unsigned base = timers_[id].base;
+		bool remote = base != ev.cpu && scheme_->pending(id);
+		run_softirq(ev.cpu, now, now, remote ? base : ~0u);
 	} else {
 		advance(ev.cpu, now);
 	}
@@ -136,6 +141,13 @@ void replay_engine::on_expire_entry(const prepared_event &p)
 	} else {
 		judge(id, ev.cpu, now, now, verdict::unmatched);
 	}
+	// Its callback runs now; a start of it before anything else happens
+	// to it is the callback re-arming it. The run was a late catch-up when
+	// it ran a bucket older than `now` (5.2+ print it) or, before, when the
+	// timer was overdue.
+	const std::uint64_t behind = ev.carries(EF_BASECLK) ? setup_.narrow(ev.now - ev.baseclk)
+		: now > rec.expires ? now - rec.expires : 0;
+	rec.late_callback = behind != 0 && behind < (std::uint64_t{1} << 31);
 }
 
 void replay_engine::on_base_idle(const prepared_event &p)
@@ -156,13 +168,14 @@ void replay_engine::on_tick(const prepared_event &p)
 // One timer softirq on `cpu`: its base catches up to `limit`, then (6.9+)
 // it expires the global timers of idle CPUs (tmigr_handle_remote). Every
 // timer it fires sees `label` as jiffies.
-void replay_engine::run_softirq(unsigned cpu, jiffies_t limit, jiffies_t label)
+void replay_engine::run_softirq(unsigned cpu, jiffies_t limit, jiffies_t label,
+				unsigned remote_base)
 {
 	in_run_ = true;
 	run_label_ = label;
 	advance(cpu, limit);
 	for (unsigned other = 0; other < setup_.cpus; other++)
-		if (other != cpu && idle_[other]) {
+		if (other != cpu && (idle_[other] || other == remote_base)) {
 			advancing_ = other;
 			scheme_->advance_remote(other, limit);
 		}
@@ -170,10 +183,32 @@ void replay_engine::run_softirq(unsigned cpu, jiffies_t limit, jiffies_t label)
 }
 
 void replay_engine::judge(timer_id t, unsigned cpu, jiffies_t recorded, jiffies_t simulated,
-			  verdict v)
+			  verdict v, miss_reason closed)
 {
 	timer_ref r = ref(t);
 	tell([&](replay_sink &s) { s.fidelity(r, cpu, recorded, simulated, v); });
+	if (v == verdict::exact)
+		return;
+	miss_reason why = why_missed(timers_[t], recorded, simulated, v, closed);
+	tell([&](replay_sink &s) { s.missed(r, cpu, v, why); });
+}
+
+// The named category of a miss, most specific first. `closed`: for a
+// simulated-only expiry, how the kernel's side ended.
+miss_reason replay_engine::why_missed(const timer_rec &rec, jiffies_t recorded,
+				      jiffies_t simulated, verdict v, miss_reason closed) const
+{
+	if (v == verdict::unmatched)
+		return rec.started ? miss_reason::arming_not_traced : miss_reason::armed_before_trace;
+	if (rec.flags_lost)
+		return miss_reason::flags_lost;
+	if (rec.catch_up_rearm)
+		return miss_reason::catch_up_rearm;
+	if (v == verdict::simulated_only)
+		return closed;
+	if ((recorded > simulated ? recorded - simulated : simulated - recorded) == 1)
+		return miss_reason::tick_race;
+	return miss_reason::unexplained;
 }
 
 timer_id replay_engine::timer_of(std::uint64_t ptr)
@@ -206,11 +241,17 @@ void replay_engine::advance_before(unsigned cpu, jiffies_t j)
 
 // A simulated expiry that no recorded expiry claimed before the timer was
 // armed again (or the trace ended).
-void replay_engine::close_fire(timer_id t)
+void replay_engine::close_fire(timer_id t, jiffies_t now, miss_reason at_end)
 {
 	timer_rec &rec = timers_[t];
-	if (rec.fired_unmatched)
-		judge(t, rec.base, rec.fired_at, rec.fired_at, verdict::simulated_only);
+	if (rec.fired_unmatched) {
+		// Re-armed or canceled by the kernel at `now`: in the jiffy it
+		// fell due, a race with the tick; later, unexplained.
+		miss_reason why = at_end != miss_reason::unexplained ? at_end
+			: now <= rec.fired_at + 1 ? miss_reason::canceled_as_due
+						  : miss_reason::unexplained;
+		judge(t, rec.base, rec.fired_at, rec.fired_at, verdict::simulated_only, why);
+	}
 	rec.fired_unmatched = false;
 }
 
@@ -244,7 +285,7 @@ void replay_engine::expired(timer_id t, unsigned cpu, jiffies_t jiffy)
 {
 	if (in_run_)
 		jiffy = run_label_;
-	close_fire(t);
+	close_fire(t, jiffy);
 	timer_rec &rec = timers_[t];
 	rec.fired_unmatched = true;
 	rec.fired_at = jiffy;
@@ -274,7 +315,7 @@ bool replay_engine::drain(jiffies_t limit, jiffies_t now)
 void replay_engine::finish(replay_report &r)
 {
 	for (timer_id t = 0; t < timers_.size(); t++)
-		close_fire(t);
+		close_fire(t, 0, miss_reason::trace_ended);
 	r.scheme = scheme_->name();
 	r.scheme_params = scheme_->params();
 	r.timers.distinct = timers_.size();

@@ -75,6 +75,11 @@ private:
 		jiffies_t expires = 0;		// requested expiry of the current arming
 		jiffies_t fired_at = 0;		// last simulated expiry, while unmatched
 		bool fired_unmatched = false;
+		// What explains a miss (miss_reason):
+		bool started = false;		// the trace started it at least once
+		bool flags_lost = false;	// its last start printed no usable flags
+		bool late_callback = false;	// its callback is running, late
+		bool catch_up_rearm = false;	// this arming was made by such a callback
 	};
 
 	// scheme_observer
@@ -89,14 +94,18 @@ private:
 	void on_expire_entry(const prepared_event &p);
 	void on_base_idle(const prepared_event &p);
 	void on_tick(const prepared_event &p);
-	void run_softirq(unsigned cpu, jiffies_t limit, jiffies_t label);
+	void run_softirq(unsigned cpu, jiffies_t limit, jiffies_t label,
+			 unsigned remote_base = ~0u);
 
 	timer_id timer_of(std::uint64_t ptr);
 	timer_ref ref(timer_id t) const;
 	void advance(unsigned cpu, jiffies_t upto);
 	void advance_before(unsigned cpu, jiffies_t j);
-	void close_fire(timer_id t);
-	void judge(timer_id t, unsigned cpu, jiffies_t recorded, jiffies_t simulated, verdict v);
+	void close_fire(timer_id t, jiffies_t now, miss_reason at_end = miss_reason::unexplained);
+	void judge(timer_id t, unsigned cpu, jiffies_t recorded, jiffies_t simulated, verdict v,
+		   miss_reason closed = miss_reason::unexplained);
+	miss_reason why_missed(const timer_rec &rec, jiffies_t recorded, jiffies_t simulated,
+			       verdict v, miss_reason closed) const;
 
 	template <typename F> void tell(F &&f)
 	{
