@@ -38,6 +38,7 @@ std::uint64_t total_cost(const cost_counters &c)
 {
 	return c.insertions + c.removals + c.relinks + c.slot_visits + c.key_comparisons;
 }
+
 // Events looked at before the replay to find the tick and fit its grid.
 constexpr std::size_t tick_prologue = 65536;
 
