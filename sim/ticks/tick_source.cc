@@ -7,7 +7,8 @@ namespace timersim {
 namespace {
 
 // How far past a tick the source looks for the softirq that followed it:
-// its expiries come right after the tick on the same CPU.
+// its expiries come right after the tick on the same CPU, before that CPU
+// does any other timer work.
 constexpr std::size_t softirq_lookahead = 4096;
 
 }  // namespace
@@ -78,10 +79,17 @@ tick_run tick_source::run(const sim_event &ev, event_stream &stream,
 			other_first = other_first || g.line(next->now) >= line;
 			continue;
 		}
-		if (next->cpu == ev.cpu && next->kind == event_kind::timer_expire_entry) {
+		if (next->cpu != ev.cpu)
+			continue;
+		if (next->kind == event_kind::timer_expire_entry) {
 			seen = unwrap(next->now);
 			break;
 		}
+		// The CPU went on to other timer work first: this tick's
+		// softirq, if it ran, fired nothing.
+		if (next->kind == event_kind::timer_start || next->kind == event_kind::timer_init ||
+		    next->kind == event_kind::timer_base_idle)
+			break;
 	}
 	return model_.tick(ev.cpu, grid, seen, other_first);
 }

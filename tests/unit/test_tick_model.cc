@@ -41,22 +41,7 @@ looked look(const std::string &path, unsigned hz, unsigned word_bits = 64)
 	return l;
 }
 
-std::string shared(const char *rel)
-{
-	std::string path = test::shared_trace(rel);
-	if (path.empty())
-		test::skip_note(std::string("../shared/traces/") + rel + " not found: not checked");
-	return path;
-}
-
-// One raw ftrace line on `cpu` at `usec` microseconds.
-std::string line(unsigned cpu, unsigned long long usec, const std::string &payload)
-{
-	char head[96];
-	std::snprintf(head, sizeof head, "          <idle>-0     [%03u] d.h1.  %llu.%06llu: ", cpu,
-		      usec / 1000000, usec % 1000000);
-	return head + payload + "\n";
-}
+using test::ftrace_line;
 
 std::string hr_expire(const char *hrtimer, const char *fn, unsigned long long now)
 {
@@ -79,7 +64,7 @@ START_TEST(the_6_18_tick_is_found_by_name_in_every_rendering)
 {
 	for (const char *rel : {"linux-6.18-http/trace.txt", "linux-6.18-http/trace.dat",
 				"linux-6.18-http/trace-cmd-report.txt", "linux-6.18-tcp/perf-script.txt"}) {
-		std::string path = shared(rel);
+		std::string path = test::shared_trace_or_skip(rel);
 		if (path.empty())
 			continue;
 		looked l = look(path, 250);
@@ -93,7 +78,7 @@ END_TEST
 
 START_TEST(the_3_6_tick_is_found_by_its_period)
 {
-	std::string path = shared("linux-3.6-scp_dest/trace.txt");
+	std::string path = test::shared_trace_or_skip("linux-3.6-scp_dest/trace.txt");
 	if (path.empty())
 		return;
 	looked l = look(path, 300);
@@ -120,8 +105,8 @@ START_TEST(sleeps_off_the_grid_are_not_a_tick)
 	unsigned long long t = 1000000000ull;
 	for (unsigned i = 0; i < 40; i++) {
 		t += 1234567 + 7919ull * i;
-		body += line(0, t / 1000, hr_start("ffff8800000a0000", "hrtimer_wakeup", t));
-		body += line(0, t / 1000 + 3, hr_expire("ffff8800000a0000", "hrtimer_wakeup", t + 900));
+		body += ftrace_line(0, t / 1000, hr_start("ffff8800000a0000", "hrtimer_wakeup", t));
+		body += ftrace_line(0, t / 1000 + 3, hr_expire("ffff8800000a0000", "hrtimer_wakeup", t + 900));
 	}
 	std::string path = test::write_temp("sleeps.txt", test::ftrace_text(body, 1));
 	looked l = look(path, 250);
@@ -137,11 +122,11 @@ START_TEST(an_address_on_the_grid_is_the_tick_without_starts)
 	std::string body;
 	for (unsigned i = 1; i <= 30; i++) {
 		unsigned long long g = 2000000000ull + 4000000ull * i;
-		body += line(0, g / 1000 + 5, hr_expire("ffff888627c1c6f8", "0xffffffff81100000",
+		body += ftrace_line(0, g / 1000 + 5, hr_expire("ffff888627c1c6f8", "0xffffffff81100000",
 							g + 2000 + 13 * i));
-		body += line(1, g / 1000 + 9, hr_expire("ffff888627d1c6f8", "0xffffffff81100000",
+		body += ftrace_line(1, g / 1000 + 9, hr_expire("ffff888627d1c6f8", "0xffffffff81100000",
 							g + 6000 + 7 * i));
-		body += line(1, g / 1000 + 1700, hr_expire("ffff8800000b0000", "0xffffffff81200000",
+		body += ftrace_line(1, g / 1000 + 1700, hr_expire("ffff8800000b0000", "0xffffffff81200000",
 							   g + 1700000 + 104729ull * i));
 	}
 	std::string path = test::write_temp("grid.txt", test::ftrace_text(body, 2));
@@ -159,7 +144,7 @@ START_TEST(the_6_18_grid_maps_a_tick_to_the_jiffies_its_softirq_printed)
 {
 	for (const char *rel : {"linux-6.18-http/trace.txt", "linux-6.18-http/trace.dat",
 				"linux-6.18-http/trace-cmd-report.txt"}) {
-		std::string path = shared(rel);
+		std::string path = test::shared_trace_or_skip(rel);
 		if (path.empty())
 			continue;
 		looked l = look(path, 250);
@@ -182,7 +167,7 @@ END_TEST
 
 START_TEST(the_perf_script_grid_agrees_with_its_timestamps)
 {
-	std::string path = shared("linux-6.18-tcp/perf-script.txt");
+	std::string path = test::shared_trace_or_skip("linux-6.18-tcp/perf-script.txt");
 	if (path.empty())
 		return;
 	looked l = look(path, 250);
@@ -195,7 +180,7 @@ END_TEST
 
 START_TEST(the_3_6_grid_starts_at_initial_jiffies)
 {
-	std::string path = shared("linux-3.6-scp_dest/trace.txt");
+	std::string path = test::shared_trace_or_skip("linux-3.6-scp_dest/trace.txt");
 	if (path.empty())
 		return;
 	looked l = look(path, 300);

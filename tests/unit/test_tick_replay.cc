@@ -44,14 +44,6 @@ std::uint64_t misses(const replay_report &r, const char *why)
 	return 0;
 }
 
-std::string shared(const char *rel)
-{
-	std::string path = test::shared_trace(rel);
-	if (path.empty())
-		test::skip_note(std::string("../shared/traces/") + rel + " not found: not checked");
-	return path;
-}
-
 void note(const char *what, const replay_report &r)
 {
 	std::fprintf(stderr, "%s: %s exact %llu/%llu (%.2f%%), ticks %s\n", what, r.scheme.c_str(),
@@ -59,20 +51,13 @@ void note(const char *what, const replay_report &r)
 		     100 * exact_share(r), r.ticks.model.c_str());
 }
 
-// One raw ftrace line on `cpu` at `usec` microseconds.
-std::string line(unsigned cpu, unsigned long long usec, const std::string &payload)
-{
-	char head[96];
-	std::snprintf(head, sizeof head, "          <idle>-0     [%03u] d.h1.  %llu.%06llu: ", cpu,
-		      usec / 1000000, usec % 1000000);
-	return head + payload + "\n";
-}
+using test::ftrace_line;
 
 // A tick on `cpu` at grid line `g` (4 ms at HZ 250, jiffies 1000 at 4 s).
 std::string tick(unsigned cpu, unsigned long long g)
 {
 	unsigned long long ns = g * 4000000ull + 3000 + 1000 * cpu;
-	return line(cpu, ns / 1000 + 20, std::string("hrtimer_expire_entry: hrtimer=ffff88800000") +
+	return ftrace_line(cpu, ns / 1000 + 20, std::string("hrtimer_expire_entry: hrtimer=ffff88800000") +
 						 char('a' + cpu) + "000 function=tick_nohz_handler now=" +
 						 std::to_string(ns));
 }
@@ -82,7 +67,7 @@ std::string start_at(unsigned cpu, unsigned long long g, unsigned us, const char
 {
 	unsigned long long j = g;	// jiffies = grid line here
 	unsigned long long t = g * 4000ull + us;
-	return line(cpu, t, std::string("timer_start: timer=") + timer + " function=" + fn +
+	return ftrace_line(cpu, t, std::string("timer_start: timer=") + timer + " function=" + fn +
 				    " expires=" + std::to_string(expires) + " [timeout=" +
 				    std::to_string(expires - j) + "] bucket_expiry=" +
 				    std::to_string(expires + 1) + " cpu=" + std::to_string(cpu) +
@@ -92,16 +77,16 @@ std::string start_at(unsigned cpu, unsigned long long g, unsigned us, const char
 std::string expire_at(unsigned cpu, unsigned long long g, unsigned us, const char *timer,
 		      unsigned long long now, unsigned long long baseclk, const char *fn = "vmstat")
 {
-	return line(cpu, g * 4000ull + us,
+	return ftrace_line(cpu, g * 4000ull + us,
 		    std::string("timer_cancel: timer=") + timer) +
-	       line(cpu, g * 4000ull + us + 1,
+	       ftrace_line(cpu, g * 4000ull + us + 1,
 		    std::string("timer_expire_entry: timer=") + timer + " function=" + fn +
 			    " now=" + std::to_string(now) + " baseclk=" + std::to_string(baseclk));
 }
 
 std::string idle(unsigned cpu, unsigned long long g, unsigned us, bool on)
 {
-	return line(cpu, g * 4000ull + us, std::string("timer_base_idle: is_idle=") + (on ? "1" : "0") +
+	return ftrace_line(cpu, g * 4000ull + us, std::string("timer_base_idle: is_idle=") + (on ? "1" : "0") +
 						   " cpu=" + std::to_string(cpu));
 }
 
@@ -112,7 +97,7 @@ std::string idle(unsigned cpu, unsigned long long g, unsigned us, bool on)
 START_TEST(v48_follows_the_6_18_recording_tick_by_tick)
 {
 	for (const char *rel : {"linux-6.18-http/trace.txt", "linux-6.18-http/trace.dat"}) {
-		std::string path = shared(rel);
+		std::string path = test::shared_trace_or_skip(rel);
 		if (path.empty())
 			continue;
 		replay_report r = replay(path, "v48", tick_mode::automatic);
@@ -139,7 +124,7 @@ END_TEST
 
 START_TEST(trace_cmd_report_loses_only_what_the_d_flag_explains)
 {
-	std::string path = shared("linux-6.18-http/trace-cmd-report.txt");
+	std::string path = test::shared_trace_or_skip("linux-6.18-http/trace-cmd-report.txt");
 	if (path.empty())
 		return;
 	replay_report r = replay(path, "v48", tick_mode::automatic);
@@ -153,7 +138,7 @@ END_TEST
 
 START_TEST(classic_stays_exact_on_the_3_6_recording)
 {
-	std::string path = shared("linux-3.6-scp_dest/trace.txt");
+	std::string path = test::shared_trace_or_skip("linux-3.6-scp_dest/trace.txt");
 	if (path.empty())
 		return;
 	replay_report r = replay(path, "classic", tick_mode::automatic);
