@@ -3,10 +3,12 @@
 #   scripts/bench-replay.sh [TIMERSIM] [SIZE]
 # Generates build/big-trace-SIZE.txt (default 1G, kept between runs) from the
 # shared 3.6 recording, replays it once through each scheme given in
-# $SCHEMES (default classic), and prints MB/s, events/s and peak RSS: the
-# whole pipeline. Then the reader alone on the same file (parsing, and
-# read(2) + parsing), from tests/bench/bench_text_readers, built here if
-# missing, so that the reader's and the replay engine's shares show apart.
+# $SCHEMES (default classic) under each tick model in $TICKS (default
+# "recorded every-jiffy": the trace has its ticks, so the difference is the
+# tick model's cost), and prints MB/s, events/s and peak RSS: the whole
+# pipeline. Then the reader alone on the same file (parsing, and read(2) +
+# parsing), from tests/bench/bench_text_readers, built here if missing, so
+# that the reader's and the replay engine's shares show apart.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-build/timersim}
@@ -15,14 +17,16 @@ trace=build/big-trace-$size.txt
 [ -s "$trace" ] || scripts/gen-big-trace.sh "$trace" "$size"
 bytes=$(stat -c %s "$trace")
 for scheme in ${SCHEMES:-classic}; do
-  /usr/bin/time -f '%e %U %S %M' -o build/bench-replay.time \
-    "$bin" replay --scheme "$scheme" "$trace" --json build/bench-replay.json >/dev/null
-  read -r secs user sys rss_kb < build/bench-replay.time
-  events=$(sed -n 's/^    "events": \([0-9]*\),$/\1/p' build/bench-replay.json | head -1)
-  awk -v s="$scheme" -v b="$bytes" -v t="$secs" -v c="$user + $sys" -v e="$events" -v m="$rss_kb" 'BEGIN {
-    split(c, p, " + "); cpu = p[1] + p[2]
-    printf "replay %-14s %.0f MB in %.2f s: %.0f MB/s, %.2f M events/s (CPU %.2f s: %.0f MB/s), peak RSS %.1f MB\n",
-           s, b/1e6, t, b/1e6/t, e/1e6/t, cpu, b/1e6/cpu, m/1024 }'
+  for ticks in ${TICKS:-recorded every-jiffy}; do
+    /usr/bin/time -f '%e %U %S %M' -o build/bench-replay.time \
+      "$bin" replay --scheme "$scheme" --ticks "$ticks" "$trace" --json build/bench-replay.json >/dev/null
+    read -r secs user sys rss_kb < build/bench-replay.time
+    events=$(sed -n 's/^    "events": \([0-9]*\),$/\1/p' build/bench-replay.json | head -1)
+    awk -v s="$scheme" -v k="$ticks" -v b="$bytes" -v t="$secs" -v c="$user + $sys" -v e="$events" -v m="$rss_kb" 'BEGIN {
+      split(c, p, " + "); cpu = p[1] + p[2]
+      printf "replay %-14s %-11s %.0f MB in %.2f s: %.0f MB/s, %.2f M events/s (CPU %.2f s: %.0f MB/s), peak RSS %.1f MB\n",
+             s, k, b/1e6, t, b/1e6/t, e/1e6/t, cpu, b/1e6/cpu, m/1024 }'
+  done
 done
 reader=build/bench/bench_text_readers
 [ -x "$reader" ] || make --no-print-directory "$reader" >/dev/null

@@ -76,8 +76,9 @@ void add_replay(CLI::App &app, command_list &commands)
 		->type_name("S")
 		->check(scheme_name(true));
 	sub->add_option("--expiry-log", a->expiry_log,
-			"CSV cpu,timer,function,expires,fired: one row per simulated expiry, in "
-			"firing order ('-': stdout)")
+			"CSV cpu,timer,function,expires,fired,recorded,verdict: one row per "
+			"simulated expiry, in firing order, with the recorded expiry that judged it "
+			"('-': stdout)")
 		->type_name("FILE");
 	CLI::Option *tl = sub->add_option("--timeline", a->timeline,
 			"CSV per CPU and tick: cpu,jiffy,seconds,ticks,pending[,pending_LEVEL...],"

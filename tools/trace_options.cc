@@ -96,6 +96,19 @@ void add_trace_options(CLI::App *sub, trace_args &a)
 			"report says where it stopped")
 		->type_name("J")
 		->needs(drain);
+	sub->add_option_function<std::string>(
+		   "--ticks",
+		   [&a](const std::string &v) {
+			   if (!parse_tick_mode(v, a.replay.ticks))
+				   throw CLI::ValidationError(
+					   "--ticks", "unknown tick model '" + v + "'" +
+							      did_you_mean(v, {"auto", "recorded", "every-jiffy"}));
+		   },
+		   "when a base runs its timers: recorded (only when its CPU ticked in the trace, "
+		   "to the jiffies that tick saw), every-jiffy (at every jiffy), auto (recorded when "
+		   "the trace has tick events)")
+		->type_name("MODEL")
+		->default_str("auto");
 	sub->add_flag("--lenient", a.replay.lenient,
 		      "skip malformed lines (and semantic errors) and count them, instead of failing");
 	sub->add_option("--max-cost", a.replay.max_cost,

@@ -29,6 +29,13 @@ cost_accounting::function_acc &cost_accounting::fn(std::uint32_t id)
 	return fns_[id];
 }
 
+function_fidelity &cost_accounting::fn_fidelity(std::uint32_t id)
+{
+	if (fn_fidelity_.size() <= id)
+		fn_fidelity_.resize(id + 1);
+	return fn_fidelity_[id];
+}
+
 cost_accounting::arming &cost_accounting::arm(timer_id t)
 {
 	if (armings_.size() <= t)
@@ -142,17 +149,21 @@ void cost_accounting::fidelity(const timer_ref &t, unsigned, jiffies_t recorded,
 			       jiffies_t simulated, verdict v)
 {
 	fidelity_summary &f = fidelity_;
+	function_fidelity &ff = fn_fidelity(t.function);
 	if (v != verdict::simulated_only)
 		f.compared++;
 	switch (v) {
 	case verdict::exact:
 		f.exact++;
+		ff.exact++;
 		break;
 	case verdict::early:
 		f.early++;
+		ff.early++;
 		break;
 	case verdict::late:
 		f.late++;
+		ff.late++;
 		if (!expired_by_replay(v, recorded, simulated))
 			break;	// it fired later in the simulation: counted then
 		// Still pending: the engine expired it at the recorded jiffy,
@@ -163,11 +174,18 @@ void cost_accounting::fidelity(const timer_ref &t, unsigned, jiffies_t recorded,
 		break;
 	case verdict::unmatched:
 		f.unmatched++;
+		ff.unmatched++;
 		break;
 	case verdict::simulated_only:
 		f.simulated_only++;
+		ff.simulated_only++;
 		break;
 	}
+}
+
+void cost_accounting::missed(const timer_ref &, unsigned, verdict, miss_reason why)
+{
+	misses_[static_cast<unsigned>(why)]++;
 }
 
 void cost_accounting::fill(replay_report &r, const interner &names)
@@ -180,6 +198,8 @@ void cost_accounting::fill(replay_report &r, const interner &names)
 	r.timers.canceled = timers_.canceled;
 	r.timers.expired = timers_.expired;
 	r.fidelity = fidelity_;
+	for (unsigned m = 0; m < miss_reasons; m++)
+		r.fidelity.misses.push_back({miss_reason_name(static_cast<miss_reason>(m)), misses_[m]});
 	r.ticks_processed = ticks_processed_;
 	r.lateness = lateness_;
 	r.lateness.buckets = late_hist_.buckets();
@@ -204,6 +224,22 @@ void cost_accounting::fill(replay_report &r, const interner &names)
 		r.functions.push_back({name.empty() ? "(unknown)" : name, a.started, a.canceled,
 				       a.expired, a.moved});
 	}
+	for (std::uint32_t id = 0; id < fn_fidelity_.size(); id++) {
+		function_fidelity f = fn_fidelity_[id];
+		if (!f.compared() && !f.simulated_only)
+			continue;
+		const std::string &name = names.name(id);
+		f.function = name.empty() ? "(unknown)" : name;
+		r.fidelity_by_function.push_back(f);
+	}
+	std::sort(r.fidelity_by_function.begin(), r.fidelity_by_function.end(),
+		  [](const function_fidelity &a, const function_fidelity &b) {
+			  if (a.missed() != b.missed())
+				  return a.missed() > b.missed();
+			  if (a.compared() != b.compared())
+				  return a.compared() > b.compared();
+			  return a.function < b.function;
+		  });
 	std::sort(r.functions.begin(), r.functions.end(),
 		  [](const function_stats &a, const function_stats &b) {
 			  if (a.moved != b.moved)
@@ -212,6 +248,21 @@ void cost_accounting::fill(replay_report &r, const interner &names)
 				  return a.started > b.started;
 			  return a.function < b.function;
 		  });
+}
+
+const char *miss_reason_name(miss_reason r)
+{
+	switch (r) {
+	case miss_reason::armed_before_trace: return "armed_before_trace";
+	case miss_reason::arming_not_traced: return "arming_not_traced";
+	case miss_reason::flags_lost: return "flags_lost";
+	case miss_reason::catch_up_rearm: return "catch_up_rearm";
+	case miss_reason::tick_race: return "tick_race";
+	case miss_reason::canceled_as_due: return "canceled_as_due";
+	case miss_reason::trace_ended: return "trace_ended";
+	case miss_reason::unexplained: return "unexplained";
+	}
+	return "?";
 }
 
 const char *verdict_name(verdict v)

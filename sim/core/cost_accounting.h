@@ -31,6 +31,7 @@ public:
 	void expired(const timer_ref &t, unsigned cpu, jiffies_t jiffy, jiffies_t expires) override;
 	void fidelity(const timer_ref &t, unsigned cpu, jiffies_t recorded, jiffies_t simulated,
 		      verdict v) override;
+	void missed(const timer_ref &t, unsigned cpu, verdict v, miss_reason why) override;
 
 	// Writes the accounted sections into `r` (timers, ticks, cascade,
 	// enqueue, fidelity, lateness, functions); `names` names the
@@ -49,6 +50,7 @@ private:
 	void end_arming(timer_id t, arming_end how);
 	void close_tick(unsigned cpu);
 	function_acc &fn(std::uint32_t id);
+	function_fidelity &fn_fidelity(std::uint32_t id);
 	arming &arm(timer_id t);
 	std::uint64_t &level_slot(std::vector<std::uint64_t> &v, unsigned level);
 
@@ -61,6 +63,8 @@ private:
 
 	std::vector<arming> armings_;
 	std::vector<function_acc> fns_;
+	std::vector<function_fidelity> fn_fidelity_;	// by interned id
+	std::uint64_t misses_[miss_reasons] = {};
 	std::vector<std::uint64_t> tick_moves_;
 	std::vector<jiffies_t> tick_jiffy_;
 	std::vector<bool> tick_open_;

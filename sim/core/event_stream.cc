@@ -29,8 +29,15 @@ bool event_stream::fill_one()
 	s.expires = ev.expires;
 	s.timeout = ev.timeout;
 	s.now = ev.now;
-	// Only the wheel's own events name callbacks we account for.
-	if (ev.kind == event_kind::timer_start || ev.kind == event_kind::timer_expire_entry)
+	s.baseclk = ev.baseclk;
+	// The wheel's own events name the callbacks we account for; hrtimer
+	// starts and expiries name the tick (sim/ticks/tick_identity.h).
+	if (ev.kind == event_kind::hrtimer)
+		s.hrtimer = ev.name == "hrtimer_expire_entry" ? hrtimer_op::expire_entry
+			  : ev.name == "hrtimer_start"        ? hrtimer_op::start
+							      : hrtimer_op::other;
+	if (ev.kind == event_kind::timer_start || ev.kind == event_kind::timer_expire_entry ||
+	    s.hrtimer == hrtimer_op::start || s.hrtimer == hrtimer_op::expire_entry)
 		s.function = functions_.intern(ev.function);
 	return true;
 }

@@ -16,21 +16,27 @@
 
 namespace timersim {
 
+// Which hrtimer_* event an event_kind::hrtimer record is. The tick model
+// (sim/ticks/) reads the tick's expiries and the starts that give its grid.
+enum class hrtimer_op : std::uint8_t { none, start, expire_entry, other };
+
 struct sim_event {
 	event_kind kind = event_kind::other;
+	hrtimer_op hrtimer = hrtimer_op::none;
 	bool is_idle = false;
 	std::uint8_t timer_digits = 0;
 	std::uint32_t cpu = 0;
 	std::uint32_t target_cpu = 0;
 	std::uint32_t flags = 0;
 	std::uint32_t has = 0;		// event_field bits
-	std::uint32_t function = 0;	// interned; 0 is "" (none)
+	std::uint32_t function = 0;	// interned (also for hrtimer start/expiry); 0 is "" (none)
 	std::uint64_t line = 0;
 	std::uint64_t ts_ns = 0;
 	std::uint64_t timer = 0;
 	std::uint64_t expires = 0;
 	std::int64_t timeout = 0;
 	std::uint64_t now = 0;
+	std::uint64_t baseclk = 0;	// timer_expire_entry 5.2+: the bucket being run
 
 	bool carries(event_field f) const { return (has & f) != 0; }
 	bool is_timer_event() const

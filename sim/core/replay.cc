@@ -39,6 +39,9 @@ std::uint64_t total_cost(const cost_counters &c)
 	return c.insertions + c.removals + c.relinks + c.slot_visits + c.key_comparisons;
 }
 
+// Events looked at before the replay to find the tick and fit its grid.
+constexpr std::size_t tick_prologue = 65536;
+
 class replay_driver {
 public:
 	replay_driver(trace_reader &reader, const std::string &path, const replay_options &opt,
@@ -73,6 +76,7 @@ private:
 	event_counts counts_;
 	trace_shape shape_;
 	trace_clock clock_;
+	std::unique_ptr<tick_source> ticks_;
 	jiffies_t start_ = 0;
 	unsigned word_bits_ = 64;
 	std::uint64_t word_mask_ = ~std::uint64_t{0};
@@ -133,6 +137,8 @@ void replay_driver::set_up()
 
 	last_j_.assign(in.cpus, 0);
 	seen_j_.assign(in.cpus, false);
+	ticks_ = std::make_unique<tick_source>(stream_, functions_, opt_.ticks, in.hz, word_bits_,
+					       in.cpus, tick_prologue);
 }
 
 std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &runs)
@@ -146,6 +152,7 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 	setup.hz = input_.hz;
 	setup.word_bits = word_bits_;
 	setup.clock = &clock_;
+	setup.tick_driven = ticks_->recorded();
 
 	std::vector<std::unique_ptr<replay_engine>> engines;
 	std::vector<std::string> choices;
@@ -217,6 +224,7 @@ void replay_driver::fill_input(replay_report &r) const
 	r.input.malformed = st.malformed + rejected_;
 	r.input.bytes = st.bytes;
 	r.input.last_jiffies = narrow(cur_);
+	r.ticks = ticks_->summary();
 	if (clock_.known()) {
 		r.input.first_seconds = clock_.seconds(start_);
 		r.input.last_seconds = clock_.seconds(cur_);
@@ -273,13 +281,21 @@ bool replay_driver::prepare(const sim_event &ev, prepared_event &p)
 		if (!check_cpu(ev, p.base))
 			return false;
 		c.timer_base_idle++;
+		ticks_->base_idle(p.base, ev.is_idle);
 		return true;
 	case event_kind::timer_expire_exit:
 		c.timer_expire_exit++;
 		return false;
-	case event_kind::hrtimer:
+	case event_kind::hrtimer: {
 		c.hrtimer++;
-		return false;
+		if (!ticks_->is_tick(ev) || !check_cpu(ev, ev.cpu))
+			return false;
+		tick_run run = ticks_->run(ev, stream_, [this](std::uint64_t raw) { return unwrap(raw); });
+		p.tick = true;
+		p.jiffies = run.label;
+		p.limit = run.limit;
+		return true;
+	}
 	case event_kind::other:
 		c.other++;
 		return false;

@@ -29,6 +29,7 @@
 #include "sim/core/replay_report.h"
 #include "sim/core/replay_sink.h"
 #include "sim/scheme/scheme.h"
+#include "sim/ticks/tick_source.h"
 #include "sim/trace/reader.h"
 
 namespace timersim {
@@ -56,6 +57,9 @@ struct replay_options {
 	// usage_error saying so: the guard against superlinear schemes on
 	// large populations. 0: no limit.
 	std::uint64_t max_cost = 0;
+	// --ticks: run the bases at the trace's recorded ticks or at every
+	// jiffy (automatic: recorded when the trace has tick events).
+	tick_mode ticks = tick_mode::automatic;
 };
 
 // One scheme of a replay and the outputs that watch it.

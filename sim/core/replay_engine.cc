@@ -23,7 +23,9 @@ void replay_engine::begin(const replay_setup &setup, jiffies_t start)
 		setup_.level_names.push_back(scheme_->level_name(l));
 	setup_.wheel = dynamic_cast<const wheel_inspection *>(scheme_.get());
 	tick_jiffy_.assign(setup_.cpus, start);
+	idle_.assign(setup_.cpus, false);
 	scheme_->reset(setup_.cpus, start, this);
+	scheme_->set_tick_driven(setup_.tick_driven);
 	tell([&](replay_sink &s) { s.begin(setup_); });
 }
 
@@ -45,8 +47,11 @@ void replay_engine::apply(const prepared_event &p)
 	case event_kind::timer_base_idle:
 		on_base_idle(p);
 		break;
-	case event_kind::timer_expire_exit:
 	case event_kind::hrtimer:
+		if (p.tick)
+			on_tick(p);
+		break;
+	case event_kind::timer_expire_exit:
 	case event_kind::other:
 		break;
 	}
@@ -56,10 +61,19 @@ void replay_engine::on_start(const prepared_event &p)
 {
 	const sim_event &ev = *p.ev;
 	timer_id id = timer_of(ev.timer);
-	advance_before(p.base, p.jiffies);
+	if (setup_.tick_driven)
+		scheme_->set_now(p.jiffies);
+	else
+		advance_before(p.base, p.jiffies);
 	timer_rec &rec = timers_[id];
 	rec.function = ev.function;
-	close_fire(id);
+	close_fire(id, p.jiffies);
+	rec.started = true;
+	// 4.11+ renderings print flags= beside cpu= idx=; one that printed
+	// them unusably (trace-cmd report, perf script) lost D and P.
+	rec.flags_lost = ev.carries(EF_TARGET_CPU) && ev.carries(EF_IDX) && !ev.carries(EF_FLAGS);
+	rec.catch_up_rearm = rec.late_callback;
+	rec.late_callback = false;
 
 	enqueued_level_ = 0;
 	bool rearm = scheme_->start(id, p.base, p.expires, ev.flags);
@@ -77,9 +91,15 @@ void replay_engine::on_cancel(const prepared_event &p)
 	if (p.role != cancel_role::plain)
 		return;
 	timer_rec &rec = timers_[id];
-	if (!scheme_->pending(id))
-		return;		// del_timer() of an idle timer changes nothing
-	advance_before(rec.base, p.jiffies);
+	rec.late_callback = false;
+	if (!scheme_->pending(id)) {
+		// del_timer() of an idle timer changes nothing; one the
+		// simulation fired was still pending in the kernel.
+		close_fire(id, p.jiffies);
+		return;
+	}
+	if (!setup_.tick_driven)
+		advance_before(rec.base, p.jiffies);
 	if (scheme_->cancel(id)) {
 		timer_ref t = ref(id);
 		tell([&](replay_sink &s) { s.canceled(t, rec.base, p.jiffies); });
@@ -93,7 +113,18 @@ void replay_engine::on_expire_entry(const prepared_event &p)
 	timer_id id = timer_of(ev.timer);
 	if (!timers_[id].function)
 		timers_[id].function = ev.function;
-	advance(ev.cpu, now);
+	// The kernel's softirq on this CPU ran at `now`: the base catches up
+	// (tick-driven: a run of its own, as if from a tick).
+	if (setup_.tick_driven) {
+		// Run on another CPU than its base: the kernel expired it
+		// remotely (6.9+ tmigr), so that CPU's softirq ran the base's
+		// global timers too.
+		unsigned base = timers_[id].base;
+		bool remote = base != ev.cpu && scheme_->pending(id);
+		run_softirq(ev.cpu, now, now, remote ? base : ~0u);
+	} else {
+		advance(ev.cpu, now);
+	}
 
 	timer_rec &rec = timers_[id];
 	if (rec.fired_unmatched) {
@@ -110,19 +141,74 @@ void replay_engine::on_expire_entry(const prepared_event &p)
 	} else {
 		judge(id, ev.cpu, now, now, verdict::unmatched);
 	}
+	// Its callback runs now; a start of it before anything else happens
+	// to it is the callback re-arming it. The run was a late catch-up when
+	// it ran a bucket older than `now` (5.2+ print it) or, before, when the
+	// timer was overdue.
+	const std::uint64_t behind = ev.carries(EF_BASECLK) ? setup_.narrow(ev.now - ev.baseclk)
+		: now > rec.expires ? now - rec.expires : 0;
+	rec.late_callback = behind != 0 && behind < (std::uint64_t{1} << 31);
 }
 
 void replay_engine::on_base_idle(const prepared_event &p)
 {
+	if (setup_.tick_driven) {
+		idle_[p.base] = p.ev->is_idle;
+		return;
+	}
 	advance_before(p.base, p.jiffies);
 	scheme_->set_idle(p.base, p.ev->is_idle, p.jiffies);
 }
 
+void replay_engine::on_tick(const prepared_event &p)
+{
+	run_softirq(p.base, p.limit, p.jiffies);
+}
+
+// One timer softirq on `cpu`: its base catches up to `limit`, then (6.9+)
+// it expires the global timers of idle CPUs (tmigr_handle_remote). Every
+// timer it fires sees `label` as jiffies.
+void replay_engine::run_softirq(unsigned cpu, jiffies_t limit, jiffies_t label,
+				unsigned remote_base)
+{
+	in_run_ = true;
+	run_label_ = label;
+	advance(cpu, limit);
+	for (unsigned other = 0; other < setup_.cpus; other++)
+		if (other != cpu && (idle_[other] || other == remote_base)) {
+			advancing_ = other;
+			scheme_->advance_remote(other, limit);
+		}
+	in_run_ = false;
+}
+
 void replay_engine::judge(timer_id t, unsigned cpu, jiffies_t recorded, jiffies_t simulated,
-			  verdict v)
+			  verdict v, miss_reason closed)
 {
 	timer_ref r = ref(t);
 	tell([&](replay_sink &s) { s.fidelity(r, cpu, recorded, simulated, v); });
+	if (v == verdict::exact)
+		return;
+	miss_reason why = why_missed(timers_[t], recorded, simulated, v, closed);
+	tell([&](replay_sink &s) { s.missed(r, cpu, v, why); });
+}
+
+// The named category of a miss, most specific first. `closed`: for a
+// simulated-only expiry, how the kernel's side ended.
+miss_reason replay_engine::why_missed(const timer_rec &rec, jiffies_t recorded,
+				      jiffies_t simulated, verdict v, miss_reason closed) const
+{
+	if (v == verdict::unmatched)
+		return rec.started ? miss_reason::arming_not_traced : miss_reason::armed_before_trace;
+	if (rec.flags_lost)
+		return miss_reason::flags_lost;
+	if (rec.catch_up_rearm)
+		return miss_reason::catch_up_rearm;
+	if (v == verdict::simulated_only)
+		return closed;
+	if ((recorded > simulated ? recorded - simulated : simulated - recorded) == 1)
+		return miss_reason::tick_race;
+	return miss_reason::unexplained;
 }
 
 timer_id replay_engine::timer_of(std::uint64_t ptr)
@@ -155,11 +241,17 @@ void replay_engine::advance_before(unsigned cpu, jiffies_t j)
 
 // A simulated expiry that no recorded expiry claimed before the timer was
 // armed again (or the trace ended).
-void replay_engine::close_fire(timer_id t)
+void replay_engine::close_fire(timer_id t, jiffies_t now, miss_reason at_end)
 {
 	timer_rec &rec = timers_[t];
-	if (rec.fired_unmatched)
-		judge(t, rec.base, rec.fired_at, rec.fired_at, verdict::simulated_only);
+	if (rec.fired_unmatched) {
+		// Re-armed or canceled by the kernel at `now`: in the jiffy it
+		// fell due, a race with the tick; later, unexplained.
+		miss_reason why = at_end != miss_reason::unexplained ? at_end
+			: now <= rec.fired_at + 1 ? miss_reason::canceled_as_due
+						  : miss_reason::unexplained;
+		judge(t, rec.base, rec.fired_at, rec.fired_at, verdict::simulated_only, why);
+	}
 	rec.fired_unmatched = false;
 }
 
@@ -191,7 +283,9 @@ void replay_engine::tick(unsigned cpu, jiffies_t jiffy)
 
 void replay_engine::expired(timer_id t, unsigned cpu, jiffies_t jiffy)
 {
-	close_fire(t);
+	if (in_run_)
+		jiffy = run_label_;
+	close_fire(t, jiffy);
 	timer_rec &rec = timers_[t];
 	rec.fired_unmatched = true;
 	rec.fired_at = jiffy;
@@ -204,7 +298,9 @@ void replay_engine::expired(timer_id t, unsigned cpu, jiffies_t jiffy)
 bool replay_engine::drain(jiffies_t limit, jiffies_t now)
 {
 	// Every base takes ticks while draining: an idle one would hold its
-	// deferrable timers back until a wake that never comes.
+	// deferrable timers back until a wake that never comes. There are no
+	// recorded ticks past the trace: the bases run every jiffy.
+	scheme_->set_tick_driven(false);
 	for (unsigned cpu = 0; cpu < setup_.cpus; cpu++)
 		scheme_->set_idle(cpu, false, now);
 	bool all = true;
@@ -219,7 +315,7 @@ bool replay_engine::drain(jiffies_t limit, jiffies_t now)
 void replay_engine::finish(replay_report &r)
 {
 	for (timer_id t = 0; t < timers_.size(); t++)
-		close_fire(t);
+		close_fire(t, 0, miss_reason::trace_ended);
 	r.scheme = scheme_->name();
 	r.scheme_params = scheme_->params();
 	r.timers.distinct = timers_.size();

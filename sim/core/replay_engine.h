@@ -29,8 +29,13 @@ struct prepared_event {
 	cancel_role role = cancel_role::plain;
 	unsigned base = 0;		// timer_start: the base it is queued on;
 					// timer_base_idle: the base; else the CPU
-	jiffies_t jiffies = 0;		// the event's jiffies, or the latest seen
+	jiffies_t jiffies = 0;		// the event's jiffies, or the latest seen;
+					// a tick: the jiffies its softirq saw
 	jiffies_t expires = 0;		// timer_start: the unwrapped expiry
+	// A recorded tick (tick-driven replay): base `base` runs its softirq,
+	// processing every jiffy up to `limit`.
+	bool tick = false;
+	jiffies_t limit = 0;
 };
 
 class replay_engine final : private scheme_observer {
@@ -70,6 +75,11 @@ private:
 		jiffies_t expires = 0;		// requested expiry of the current arming
 		jiffies_t fired_at = 0;		// last simulated expiry, while unmatched
 		bool fired_unmatched = false;
+		// What explains a miss (miss_reason):
+		bool started = false;		// the trace started it at least once
+		bool flags_lost = false;	// its last start printed no usable flags
+		bool late_callback = false;	// its callback is running, late
+		bool catch_up_rearm = false;	// this arming was made by such a callback
 	};
 
 	// scheme_observer
@@ -83,13 +93,19 @@ private:
 	void on_cancel(const prepared_event &p);
 	void on_expire_entry(const prepared_event &p);
 	void on_base_idle(const prepared_event &p);
+	void on_tick(const prepared_event &p);
+	void run_softirq(unsigned cpu, jiffies_t limit, jiffies_t label,
+			 unsigned remote_base = ~0u);
 
 	timer_id timer_of(std::uint64_t ptr);
 	timer_ref ref(timer_id t) const;
 	void advance(unsigned cpu, jiffies_t upto);
 	void advance_before(unsigned cpu, jiffies_t j);
-	void close_fire(timer_id t);
-	void judge(timer_id t, unsigned cpu, jiffies_t recorded, jiffies_t simulated, verdict v);
+	void close_fire(timer_id t, jiffies_t now, miss_reason at_end = miss_reason::unexplained);
+	void judge(timer_id t, unsigned cpu, jiffies_t recorded, jiffies_t simulated, verdict v,
+		   miss_reason closed = miss_reason::unexplained);
+	miss_reason why_missed(const timer_rec &rec, jiffies_t recorded, jiffies_t simulated,
+			       verdict v, miss_reason closed) const;
 
 	template <typename F> void tell(F &&f)
 	{
@@ -109,6 +125,11 @@ private:
 	unsigned advancing_ = 0;		// base being advanced
 	std::vector<jiffies_t> tick_jiffy_;	// per base, the jiffy it processes
 	unsigned enqueued_level_ = 0;		// where the last start placed its timer
+	// Tick-driven: the jiffies of the softirq run in progress, which its
+	// expiries get; and which bases are idle (6.9+ remote expiry).
+	bool in_run_ = false;
+	jiffies_t run_label_ = 0;
+	std::vector<bool> idle_;
 };
 
 }  // namespace timersim

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/scheme/scheme.h"
+#include "sim/ticks/tick_summary.h"
 
 namespace timersim {
 
@@ -93,6 +94,17 @@ struct fidelity_summary {
 	// Simulated expiries that no recorded expiry matched (the kernel
 	// canceled, re-armed or never ran the timer there).
 	std::uint64_t simulated_only = 0;
+	// Every verdict but exact (simulated_only too), by named cause
+	// (miss_reason_name order: every cause, zeros included).
+	std::vector<std::pair<std::string, std::uint64_t>> misses;
+};
+
+// Fidelity of one callback's expiries.
+struct function_fidelity {
+	std::string function;
+	std::uint64_t exact = 0, early = 0, late = 0, unmatched = 0, simulated_only = 0;
+	std::uint64_t compared() const { return exact + early + late + unmatched; }
+	std::uint64_t missed() const { return early + late + unmatched + simulated_only; }
 };
 
 // Lateness of simulated expiries against the requested expiry, in jiffies:
@@ -119,6 +131,8 @@ struct replay_report {
 	std::string scheme_choice;
 	std::vector<std::pair<std::string, std::string>> scheme_params;
 	event_counts events;
+	// When each base ran: the recorded ticks or every jiffy (--ticks).
+	tick_summary ticks;
 	timer_counts timers;
 	std::uint64_t ticks_processed = 0;
 	cascade_summary cascade;
@@ -128,6 +142,8 @@ struct replay_report {
 	cost_counters costs;
 	std::uint64_t peak_scheme_bytes = 0;
 	std::vector<function_stats> functions;	// most moved first, then by name
+	// Per callback, most missed first (then most compared, then by name).
+	std::vector<function_fidelity> fidelity_by_function;
 	bool drained = false;		// --drain ran every base empty
 	jiffies_t drain_stopped_at = 0;	// else the jiffy it gave up at (far timers)
 	// Wall time of the replay through the scheme; only reported on request

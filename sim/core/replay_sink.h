@@ -39,6 +39,9 @@ struct replay_setup {
 	// The scheme's slots, read-only, for schemes that have them (classic,
 	// v48); nullptr for the others.
 	const wheel_inspection *wheel = nullptr;
+	// Bases run only at the recorded ticks (sim/ticks/tick_source.h); a
+	// timer fired in a tick's catch-up has that run's jiffies as `jiffy`.
+	bool tick_driven = false;
 
 	double seconds(jiffies_t j) const { return clock ? clock->seconds(j) : 0.0; }
 	std::uint64_t narrow(jiffies_t j) const
@@ -72,6 +75,25 @@ inline bool expired_by_replay(verdict v, jiffies_t recorded, jiffies_t simulated
 {
 	return v == verdict::late && simulated == recorded;
 }
+
+// Why a recorded expiry was not exact, or a simulated one went unclaimed:
+// the named categories of what the model misses.
+enum class miss_reason : std::uint8_t {
+	armed_before_trace,	// unmatched: the trace never started the timer
+	arming_not_traced,	// unmatched: the trace started the timer before, but
+				// shows no start of the arming that fired
+	flags_lost,		// the rendering dropped the timer's flags (D, P), so
+				// its base (deferrable, pinned, global) is a guess
+	catch_up_rearm,		// re-armed by its own callback in a late catch-up run,
+				// which the replay applies after the run
+	tick_race,		// one jiffy off: a tick raced the jiffies update
+	canceled_as_due,	// simulated only: the kernel removed it in the jiffy
+				// it fell due
+	trace_ended,		// simulated only: the trace ended before the kernel ran it
+	unexplained,		// none of the above
+};
+inline constexpr unsigned miss_reasons = 8;
+const char *miss_reason_name(miss_reason r);
 
 class replay_sink {
 public:
@@ -132,6 +154,12 @@ public:
 			      jiffies_t simulated, verdict v)
 	{
 		(void)t; (void)cpu; (void)recorded; (void)simulated; (void)v;
+	}
+
+	// Why the verdict just given by fidelity() for t was not exact.
+	virtual void missed(const timer_ref &t, unsigned cpu, verdict v, miss_reason why)
+	{
+		(void)t; (void)cpu; (void)v; (void)why;
 	}
 
 	// The replay is over: `report` is complete. A sink that writes a file

@@ -130,6 +130,57 @@ void write_fidelity(json_writer &w, const fidelity_summary &f)
 	w.field("simulated_only", f.simulated_only);
 	w.key("exact_fraction");
 	w.value_fixed(f.compared ? static_cast<double>(f.exact) / f.compared : 0.0, 6);
+	w.key("misses");
+	w.begin_object();
+	for (const auto &[why, n] : f.misses)
+		w.field(why, n);
+	w.end_object();
+	w.end_object();
+}
+
+void write_fidelity_by_function(json_writer &w, const std::vector<function_fidelity> &fns)
+{
+	w.key("fidelity_by_function");
+	w.begin_array();
+	for (const function_fidelity &f : fns) {
+		w.begin_object();
+		w.field("function", f.function);
+		w.field("compared", f.compared());
+		w.field("exact", f.exact);
+		w.field("early", f.early);
+		w.field("late", f.late);
+		w.field("unmatched", f.unmatched);
+		w.field("simulated_only", f.simulated_only);
+		w.end_object();
+	}
+	w.end_array();
+}
+
+void write_tick_model(json_writer &w, const tick_summary &t)
+{
+	w.key("tick_model");
+	w.begin_object();
+	w.field("model", t.model);
+	w.field("reason", t.reason);
+	w.key("tick");
+	w.begin_object();
+	w.field("found_by", tick_found_name(t.tick.how));
+	w.field("function", t.tick.function_name);
+	w.field("cpus", t.tick.cpus);
+	w.field("expiries", t.tick.expiries);
+	w.field("tick_nsec", t.tick.tick_nsec);
+	w.end_object();
+	w.key("grid");
+	w.begin_object();
+	w.field("phase_ns", t.grid.phase);
+	w.field("jiffies_offset", t.grid.offset);
+	w.field("pairs", t.grid.pairs);
+	w.field("agreeing", t.grid.agreeing);
+	w.end_object();
+	w.field("runs", t.runs.ticks);
+	w.field("settled", t.runs.settled);
+	w.field("owner_runs", t.runs.owner_ticks);
+	w.field("owner_changes", t.runs.owner_changes);
 	w.end_object();
 }
 
@@ -198,6 +249,7 @@ void write_json_report(json_writer &w, const replay_report &r, bool timing)
 	w.end_object();
 	w.end_object();
 	write_events(w, r.events);
+	write_tick_model(w, r.ticks);
 	write_timers(w, r.timers);
 	w.key("ticks");
 	w.begin_object();
@@ -208,6 +260,7 @@ void write_json_report(json_writer &w, const replay_report &r, bool timing)
 	write_cascade(w, r.cascade);
 	write_enqueue(w, r.enqueue);
 	write_fidelity(w, r.fidelity);
+	write_fidelity_by_function(w, r.fidelity_by_function);
 	write_lateness(w, r.lateness);
 	write_costs(w, r, timing);
 	write_functions(w, r.functions);

@@ -62,6 +62,19 @@ std::string hz_origin(const input_summary &in)
 	return " (given or default)";
 }
 
+// Which tick model ran and why; for recorded ticks, how the tick was found
+// and placed on jiffies, and how many runs the trace itself settled.
+std::string tick_line(const tick_summary &t)
+{
+	std::string s = t.model + " (" + t.reason + ")";
+	if (t.model != "recorded")
+		return s;
+	return s + ": " + t.tick.describe() + "; " + t.grid.describe() + "; " +
+	       num(t.runs.ticks) + " runs, " + num(t.runs.settled) +
+	       " with the jiffies their softirq printed, " + num(t.runs.owner_ticks) +
+	       " by the CPU updating jiffies";
+}
+
 void input_section(std::string &out, const replay_report &r)
 {
 	const input_summary &in = r.input;
@@ -80,6 +93,7 @@ void input_section(std::string &out, const replay_report &r)
 				 (in.kernel_scheme == r.scheme ? "" : "; this replay models another")});
 	t.row({"scheme", params_line(r) +
 				 (r.scheme_choice.empty() ? "" : " (" + r.scheme_choice + ")")});
+	t.row({"ticks", tick_line(r.ticks)});
 	out += t.render();
 }
 
@@ -159,6 +173,13 @@ void fidelity_section(std::string &out, const replay_report &r)
 	       num(f.early) + "   late " + num(f.late) + "   unmatched " + num(f.unmatched) +
 	       "   simulated only " + num(f.simulated_only) + "\n";
 
+	std::string causes;
+	for (const auto &[why, n] : f.misses)
+		if (n)
+			causes += (causes.empty() ? "" : ", ") + why + " " + num(n);
+	if (!causes.empty())
+		out += "  misses by cause: " + causes + "\n";
+
 	const lateness_summary &l = r.lateness;
 	out += "lateness of simulated expiries, jiffies after the requested expiry\n";
 	out += "  on time " + num(l.on_time) + " of " + num(l.expiries) + ", early " + num(l.early) +
@@ -166,6 +187,27 @@ void fidelity_section(std::string &out, const replay_report &r)
 	       fmt::format("{:.2f}", l.expiries ? static_cast<double>(l.total) / l.expiries : 0.0) + "\n";
 	if (l.max)
 		out += "  distribution   " + buckets_line(l.buckets) + "\n";
+}
+
+// The callbacks the simulation followed least well.
+void function_fidelity_section(std::string &out, const replay_report &r, unsigned top)
+{
+	if (r.fidelity_by_function.empty() || !top)
+		return;
+	out += "\nfidelity by callback (most missed first)\n";
+	text_table t;
+	t.row({"function", "compared", "exact", "early", "late", "unmatched", "sim. only"});
+	unsigned n = 0;
+	for (const function_fidelity &f : r.fidelity_by_function) {
+		if (n++ == top)
+			break;
+		t.row({f.function, num(f.compared()), num(f.exact), num(f.early), num(f.late),
+		       num(f.unmatched), num(f.simulated_only)});
+	}
+	out += t.render();
+	if (r.fidelity_by_function.size() > top)
+		out += "  (" + num(r.fidelity_by_function.size() - top) +
+		       " more callbacks in the JSON report)\n";
 }
 
 void cost_section(std::string &out, const replay_report &r, bool timing)
@@ -190,6 +232,7 @@ std::string text_report(const replay_report &r, const text_report_options &opt)
 	level_section(out, r);
 	function_section(out, r, opt.top_functions);
 	fidelity_section(out, r);
+	function_fidelity_section(out, r, opt.top_functions);
 	cost_section(out, r, opt.timing);
 	return out;
 }

@@ -90,6 +90,22 @@ public:
 		(void)cpu; (void)idle; (void)now;
 	}
 
+	// Tick-driven replay (sim/ticks/tick_model.h): the core advances a
+	// base only when its CPU ticked, to the jiffies that tick's softirq
+	// saw, so a scheme must not model NOHZ idle itself (set_idle is then
+	// not called) and advance() is one softirq run: every timer due by
+	// `upto` fires. Off again for --drain.
+	virtual void set_tick_driven(bool on) { (void)on; }
+	// The kernel's jiffies when the next start() is made. A scheme whose
+	// enqueue catches an idle base's clock up (v48's forward_timer_base)
+	// uses it in tick-driven replay, where base clocks lag; others ignore it.
+	virtual void set_now(jiffies_t now) { (void)now; }
+	// 6.9+ timer migration, tick-driven replay: another CPU's softirq runs
+	// the timers of base `cpu` that any CPU may expire (its global ones)
+	// up to `upto`, as timer_expire_remote() does for an idle CPU. Schemes
+	// without such timers ignore it.
+	virtual void advance_remote(unsigned cpu, jiffies_t upto) { (void)cpu; (void)upto; }
+
 	// Levels the scheme reports enqueues and cascades on (1..levels()),
 	// 0 for schemes without levels, and their names ("tv1", "LVL0", ...).
 	virtual unsigned levels() const { return 0; }

@@ -33,6 +33,13 @@
 // layout, one standard base per CPU that an idle CPU wakes for; idle=off
 // ignores idle.
 //
+// Tick-driven replay (set_tick_driven): the core runs a CPU's bases only
+// at its recorded ticks, so the idle model above is off: advance() is one
+// run_timer_softirq at `upto` (local, global, deferrable base, each caught
+// up to `upto`), advance_remote() is timer_expire_remote() of an idle CPU's
+// global base, and a start forwards its base to the kernel's jiffies given
+// by set_now() (the base clock lags between ticks, as the kernel's does).
+//
 // Cost units:
 //   insertions       enqueue_timer() calls (start/re-arm; not the shortcut)
 //   removals         detaches: cancel, re-arm that re-enqueues, expiry
@@ -179,8 +186,9 @@ public:
 		t->flags = kind | (pinned ? unsigned{kernel::v48::TIMER_PINNED} : 0u);
 
 		std::uint64_t before = costs_.insertions;
+		jiffies_t now = tick_driven_ ? now_ : target.clock;
 		kernel::v48::__mod_timer(target.bases, t, static_cast<Word>(expires),
-					 static_cast<Word>(target.clock), 0);
+					 static_cast<Word>(now), 0);
 		if (was_pending && !was_detached && costs_.insertions != before)
 			costs_.removals++;
 		cpus_[t->base->cpu]->pending++;
@@ -205,6 +213,10 @@ public:
 	void advance(unsigned cpu, jiffies_t upto) override
 	{
 		cpu_state &s = *cpus_.at(cpu);
+		if (tick_driven_) {
+			run_softirq(s, upto);
+			return;
+		}
 		// Wrap-safe comparisons of a 32-bit wheel need steps < 2^31.
 		constexpr jiffies_t step = jiffies_t{1} << 30;
 
@@ -212,6 +224,22 @@ public:
 			jiffies_t to = upto - s.clock >= step ? s.clock + step - 1 : upto;
 			advance_within(s, to);
 		}
+	}
+
+	void set_tick_driven(bool on) override { tick_driven_ = on; }
+	void set_now(jiffies_t now) override { now_ = now; }
+
+	void advance_remote(unsigned cpu, jiffies_t upto) override
+	{
+		if (!tmigr_)
+			return;
+		cpu_state &s = *cpus_.at(cpu);
+		base_t &g = s.bases.base[kernel::v48::BASE_GLOBAL];
+		if (widen(upto, g.next_expiry) > upto)
+			return;
+		s.hooks.jiffy = upto;
+		s.hooks.sink->tick(s.hooks.cpu, upto);
+		kernel::v48::run_timer_base(g, static_cast<Word>(upto));
 	}
 
 	void set_idle(unsigned cpu, bool idle, jiffies_t now) override
@@ -269,6 +297,22 @@ private:
 		using sword = kernel::signed_word<Word>;
 		return ref + static_cast<jiffies_t>(static_cast<std::int64_t>(
 				     static_cast<sword>(static_cast<Word>(w - static_cast<Word>(ref)))));
+	}
+
+	// Tick-driven: one run_timer_softirq at `upto`, if any base is due.
+	void run_softirq(cpu_state &s, jiffies_t upto)
+	{
+		if (s.clock > upto)
+			return;
+		bool due = false;
+		for (base_t &b : s.bases.base)
+			due = due || widen(upto, b.next_expiry) <= upto;
+		if (due) {
+			s.hooks.jiffy = upto;
+			s.hooks.sink->tick(s.hooks.cpu, upto);
+			kernel::v48::run_timers(s.bases, static_cast<Word>(upto));
+		}
+		s.clock = upto + 1;
 	}
 
 	// Global timers (6.9+ timer migration): an active CPU expires an idle
@@ -383,6 +427,8 @@ private:
 	std::vector<std::pair<std::string, std::string>> params_;
 	bool model_idle_;
 	bool tmigr_;
+	bool tick_driven_ = false;
+	jiffies_t now_ = 0;	// set_now(): the kernel's jiffies at the next start
 	std::set<jiffies_t> global_fires_;	// jiffies at which global timers fired
 	std::vector<std::unique_ptr<cpu_state>> cpus_;
 	std::deque<timer_t> timers_;	// deque: growing keeps addresses stable

@@ -79,4 +79,12 @@ std::string ftrace_text(const std::string &body, unsigned cpus)
 	       "#              | |       |   ||||       |         |\n" + body;
 }
 
+std::string ftrace_line(unsigned cpu, unsigned long long usec, const std::string &payload)
+{
+	char head[96];
+	std::snprintf(head, sizeof head, "          <idle>-0     [%03u] d.h1.  %llu.%06llu: ", cpu,
+		      usec / 1000000, usec % 1000000);
+	return head + payload + "\n";
+}
+
 }  // namespace timersim::test

@@ -20,5 +20,8 @@ cli_result run_timersim_to(const std::vector<std::string> &args, const std::stri
 
 // Lines of a raw ftrace text trace (a header plus `body`).
 std::string ftrace_text(const std::string &body, unsigned cpus = 1);
+// One line of such a body: `payload` ("timer_start: ...") on CPU `cpu` at
+// `usec` microseconds.
+std::string ftrace_line(unsigned cpu, unsigned long long usec, const std::string &payload);
 
 }  // namespace timersim::test

@@ -25,4 +25,12 @@ void skip_note(const std::string &why)
 	std::fprintf(stderr, "SKIP: %s\n", why.c_str());
 }
 
+std::string shared_trace_or_skip(const std::string &rel)
+{
+	std::string path = shared_trace(rel);
+	if (path.empty())
+		skip_note("../shared/traces/" + rel + " not found: not checked");
+	return path;
+}
+
 }  // namespace timersim::test

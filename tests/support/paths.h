@@ -12,5 +12,7 @@ std::string shared_trace(const std::string &rel);
 std::string timersim_bin();
 // Prints "SKIP: <why>" once to stderr (tests that need shared/ use it).
 void skip_note(const std::string &why);
+// shared_trace(rel), noting the skip when it is absent.
+std::string shared_trace_or_skip(const std::string &rel);
 
 }  // namespace timersim::test

@@ -299,6 +299,8 @@ START_TEST(expiry_log_rows)
 		std::string path = write_temp("model.txt",
 			ftrace_text(ev(0, 100000000, start(A, 1010, 10, "bar")) +
 				    ev(0, 100000001, start(B, 1005, 5)) +
+				    ev(0, 100020000, expire(B, 1005)) +
+				    ev(0, 100048000, expire(A, 1012, "bar")) +
 				    ev(0, 100200000, start(C, 1100, 50, "a,\"quoted\""))));
 		auto reader = open_trace(path, trace_format::auto_detect, {});
 		replay_options opt;
@@ -311,12 +313,14 @@ START_TEST(expiry_log_rows)
 	std::stringstream ss;
 	ss << in.rdbuf();
 	const std::string rows = ss.str();
-	// A name with a comma or a quote is one RFC 4180 field.
+	// Each row carries the recorded expiry that judged it; one no
+	// recorded expiry claimed has none. A name with a comma or a quote is
+	// one RFC 4180 field.
 	ck_assert_str_eq(rows.c_str(),
-			 "cpu,timer,function,expires,fired\n"
-			 "0,0xffff880000000b00,foo,1005,1005\n"
-			 "0,0xffff880000000a00,bar,1010,1010\n"
-			 "0,0xffff880000000c00,\"a,\"\"quoted\"\"\",1100,1100\n");
+			 "cpu,timer,function,expires,fired,recorded,verdict\n"
+			 "0,0xffff880000000b00,foo,1005,1005,1005,exact\n"
+			 "0,0xffff880000000a00,bar,1010,1010,1012,early\n"
+			 "0,0xffff880000000c00,\"a,\"\"quoted\"\"\",1100,1100,,simulated_only\n");
 }
 END_TEST
 

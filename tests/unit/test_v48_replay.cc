@@ -27,6 +27,10 @@ fidelity_summary replay_v48(const std::string &path, std::vector<std::pair<std::
 	replay_options opt;
 	opt.scheme = "v48";
 	opt.params = std::move(params);
+	// The scheme's own idle and migration models are what this checks:
+	// with the recorded ticks (tests/unit/test_tick_replay.cc) the core
+	// decides when bases run instead.
+	opt.ticks = tick_mode::every_jiffy;
 	replay_report r = replay_trace(*reader, path, opt);
 	return r.fidelity;
 }
