@@ -6,7 +6,7 @@
 
 namespace timersim {
 
-replay_engine::replay_engine(std::unique_ptr<scheme> s, const interner &names,
+replay_engine::replay_engine(std::unique_ptr<reported_scheme> s, const interner &names,
 			     std::vector<replay_sink *> sinks)
 	: scheme_(std::move(s)), names_(names), sinks_(std::move(sinks))
 {

@@ -40,10 +40,10 @@ struct prepared_event {
 
 class replay_engine final : private scheme_observer {
 public:
-	replay_engine(std::unique_ptr<scheme> s, const interner &names,
+	replay_engine(std::unique_ptr<reported_scheme> s, const interner &names,
 		      std::vector<replay_sink *> sinks);
 
-	const scheme &the_scheme() const { return *scheme_; }
+	const reported_scheme &the_scheme() const { return *scheme_; }
 	// Timers pending on every base.
 	std::uint64_t pending() const
 	{
@@ -114,7 +114,7 @@ private:
 			f(*s);
 	}
 
-	std::unique_ptr<scheme> scheme_;
+	std::unique_ptr<reported_scheme> scheme_;
 	const interner &names_;
 	std::vector<replay_sink *> sinks_;
 	cost_accounting accounting_;

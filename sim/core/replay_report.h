@@ -129,7 +129,7 @@ struct replay_report {
 	// How the scheme was chosen: "" when named, else why (`--scheme auto`:
 	// "the recording kernel's wheel").
 	std::string scheme_choice;
-	std::vector<std::pair<std::string, std::string>> scheme_params;
+	std::vector<scheme_param> scheme_params;
 	event_counts events;
 	// When each base ran: the recorded ticks or every jiffy (--ticks).
 	tick_summary ticks;

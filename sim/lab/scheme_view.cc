@@ -236,7 +236,7 @@ private:
 	wheel_setup setup_;
 	std::string source_;
 	bool v48_;
-	std::unique_ptr<scheme> scheme_;
+	std::unique_ptr<reported_scheme> scheme_;
 	std::uint64_t now_;
 	std::map<std::string, timer_id> ids_;
 	std::vector<std::string> names_;

@@ -1,5 +1,6 @@
 // The JSON report. Every key of the replay contract is always present;
-// numbers are integers except the named fractions.
+// numbers are integers except the named fractions, scheme parameters
+// included.
 #include "sim/report/report_writers.h"
 
 namespace timersim {
@@ -244,8 +245,13 @@ void write_json_report(json_writer &w, const replay_report &r, bool timing)
 	w.field("choice", r.scheme_choice.empty() ? "named" : r.scheme_choice);
 	w.key("params");
 	w.begin_object();
-	for (const auto &[k, v] : r.scheme_params)
-		w.field(k, v);
+	for (const scheme_param &p : r.scheme_params) {
+		w.key(p.key);
+		if (p.integer)
+			w.value(static_cast<std::uint64_t>(std::stoull(p.value)));
+		else
+			w.value(p.value);
+	}
 	w.end_object();
 	w.end_object();
 	write_events(w, r.events);

@@ -15,8 +15,8 @@ std::string params_line(const replay_report &r)
 {
 	std::string s = r.scheme;
 	const char *sep = ": ";
-	for (const auto &[k, v] : r.scheme_params) {
-		s += sep + k + "=" + v;
+	for (const scheme_param &p : r.scheme_params) {
+		s += sep + p.key + "=" + p.value;
 		sep = " ";
 	}
 	return s;

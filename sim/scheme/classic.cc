@@ -22,6 +22,7 @@
 #include "sim/core/errors.h"
 #include "sim/scheme/classic.h"
 #include "sim/scheme/wheel_inspect.h"
+#include "sim/scheme/params.h"
 #include "sim/trace/event.h"
 
 namespace timersim {
@@ -77,7 +78,7 @@ struct forwarding_observer {
 void no_callback(unsigned long) {}
 
 template <class Geometry, class Word, kernel::slot_order Order>
-class classic_scheme final : public scheme, public wheel_inspection {
+class classic_scheme final : public reported_scheme, public wheel_inspection {
 	using config = kernel::wheel_config<Geometry, Word, Order, forwarding_observer>;
 	using base_t = kernel::tvec_base<config>;
 	using timer_t = kernel::timer_list<config>;
@@ -93,14 +94,14 @@ public:
 
 	std::string name() const override { return "classic"; }
 
-	std::vector<std::pair<std::string, std::string>> params() const override
+	std::vector<scheme_param> params() const override
 	{
 		return {
-			{"hz", std::to_string(opt_.hz)},
-			{"word_bits", std::to_string(sizeof(Word) * 8)},
+			integer_param("hz", opt_.hz),
+			integer_param("word_bits", sizeof(Word) * 8),
 			{"geometry", Geometry::TVR_BITS == 8 ? "normal" : "base_small"},
-			{"tvr_bits", std::to_string(Geometry::TVR_BITS)},
-			{"tvn_bits", std::to_string(Geometry::TVN_BITS)},
+			integer_param("tvr_bits", Geometry::TVR_BITS),
+			integer_param("tvn_bits", Geometry::TVN_BITS),
 			{"order", Order == kernel::slot_order::fifo ? "fifo" : "lifo"},
 		};
 	}
@@ -231,7 +232,7 @@ private:
 };
 
 template <class Geometry, class Word>
-std::unique_ptr<scheme> make_with_order(const scheme_options &opt, bool lifo)
+std::unique_ptr<reported_scheme> make_with_order(const scheme_options &opt, bool lifo)
 {
 	if (lifo)
 		return std::make_unique<classic_scheme<Geometry, Word, kernel::slot_order::lifo>>(opt);
@@ -239,7 +240,7 @@ std::unique_ptr<scheme> make_with_order(const scheme_options &opt, bool lifo)
 }
 
 template <class Geometry>
-std::unique_ptr<scheme> make_with_width(const scheme_options &opt, bool lifo)
+std::unique_ptr<reported_scheme> make_with_width(const scheme_options &opt, bool lifo)
 {
 	if (opt.word_bits == 32)
 		return make_with_order<Geometry, std::uint32_t>(opt, lifo);
@@ -248,7 +249,7 @@ std::unique_ptr<scheme> make_with_width(const scheme_options &opt, bool lifo)
 
 }  // namespace
 
-std::unique_ptr<scheme> make_classic_scheme(const scheme_options &opt)
+std::unique_ptr<reported_scheme> make_classic_scheme(const scheme_options &opt)
 {
 	bool lifo = false;
 	bool base_small = opt.base_small;

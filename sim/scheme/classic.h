@@ -9,6 +9,6 @@
 
 namespace timersim {
 
-std::unique_ptr<scheme> make_classic_scheme(const scheme_options &opt);
+std::unique_ptr<reported_scheme> make_classic_scheme(const scheme_options &opt);
 
 }  // namespace timersim

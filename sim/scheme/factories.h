@@ -9,13 +9,13 @@
 
 namespace timersim {
 
-std::unique_ptr<scheme> make_v48_scheme(const scheme_options &opt);		// v48.cc
-std::unique_ptr<scheme> make_hashed_scheme(const scheme_options &opt);		// hashed.cc
-std::unique_ptr<scheme> make_kafka_scheme(const scheme_options &opt);		// kafka.cc
-std::unique_ptr<scheme> make_heap_scheme(const scheme_options &opt);		// heap.cc
-std::unique_ptr<scheme> make_heap4_scheme(const scheme_options &opt);		// heap.cc
-std::unique_ptr<scheme> make_sorted_list_scheme(const scheme_options &opt);	// lists.cc
-std::unique_ptr<scheme> make_list_scheme(const scheme_options &opt);		// lists.cc
-std::unique_ptr<scheme> make_wheel_overflow_scheme(const scheme_options &opt);	// wheel_overflow.cc
+std::unique_ptr<reported_scheme> make_v48_scheme(const scheme_options &opt);		// v48.cc
+std::unique_ptr<reported_scheme> make_hashed_scheme(const scheme_options &opt);		// hashed.cc
+std::unique_ptr<reported_scheme> make_kafka_scheme(const scheme_options &opt);		// kafka.cc
+std::unique_ptr<reported_scheme> make_heap_scheme(const scheme_options &opt);		// heap.cc
+std::unique_ptr<reported_scheme> make_heap4_scheme(const scheme_options &opt);		// heap.cc
+std::unique_ptr<reported_scheme> make_sorted_list_scheme(const scheme_options &opt);	// lists.cc
+std::unique_ptr<reported_scheme> make_list_scheme(const scheme_options &opt);		// lists.cc
+std::unique_ptr<reported_scheme> make_wheel_overflow_scheme(const scheme_options &opt);	// wheel_overflow.cc
 
 }  // namespace timersim

@@ -73,7 +73,7 @@ class hashed_scheme final : public per_cpu_scheme {
 	};
 
 public:
-	hashed_scheme(const scheme_options &opt, std::vector<std::pair<std::string, std::string>> p,
+	hashed_scheme(const scheme_options &opt, std::vector<scheme_param> p,
 		      unsigned wheel_len, unsigned tick_len)
 		: per_cpu_scheme("hashed", opt, std::move(p)), wheel_len_(wheel_len), mask_(wheel_len - 1),
 		  tick_len_(tick_len)
@@ -290,16 +290,16 @@ private:
 
 }  // namespace
 
-std::unique_ptr<scheme> make_hashed_scheme(const scheme_options &opt)
+std::unique_ptr<reported_scheme> make_hashed_scheme(const scheme_options &opt)
 {
 	auto p = resolve_params("hashed",
-				{{"ticks_per_wheel", "512", "a power of two (buckets)"},
-				 {"tick", "1", "jiffies per tick, >= 1"}},
+				{{"ticks_per_wheel", "512", "a power of two (buckets)", 1, 1u << 30},
+				 {"tick", "1", "jiffies per tick, >= 1", 1, 1u << 20}},
 				opt.params);
-	auto n = param_unsigned("hashed", "ticks_per_wheel", param_value(p, "ticks_per_wheel"), 1, 1u << 30);
+	auto n = param_integer(p, "ticks_per_wheel");
 	if (n & (n - 1))
 		throw usage_error("hashed: ticks_per_wheel=" + std::to_string(n) + " must be a power of two");
-	auto tick = param_unsigned("hashed", "tick", param_value(p, "tick"), 1, 1u << 20);
+	auto tick = param_integer(p, "tick");
 	return std::make_unique<hashed_scheme>(opt, std::move(p), static_cast<unsigned>(n),
 					       static_cast<unsigned>(tick));
 }

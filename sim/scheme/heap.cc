@@ -41,7 +41,7 @@ class heap_scheme final : public per_cpu_scheme {
 
 public:
 	heap_scheme(const char *name, const scheme_options &opt)
-		: per_cpu_scheme(name, opt, {{"arity", std::to_string(Arity)}})
+		: per_cpu_scheme(name, opt, {integer_param("arity", Arity)})
 	{
 	}
 
@@ -192,13 +192,13 @@ private:
 
 }  // namespace
 
-std::unique_ptr<scheme> make_heap_scheme(const scheme_options &opt)
+std::unique_ptr<reported_scheme> make_heap_scheme(const scheme_options &opt)
 {
 	resolve_params("heap", {}, opt.params);
 	return std::make_unique<heap_scheme<2>>("heap", opt);
 }
 
-std::unique_ptr<scheme> make_heap4_scheme(const scheme_options &opt)
+std::unique_ptr<reported_scheme> make_heap4_scheme(const scheme_options &opt)
 {
 	resolve_params("heap4", {}, opt.params);
 	return std::make_unique<heap_scheme<4>>("heap4", opt);

@@ -82,7 +82,7 @@ class kafka_scheme final : public per_cpu_scheme {
 	static constexpr timer_id NIL = std::numeric_limits<timer_id>::max();
 
 public:
-	kafka_scheme(const scheme_options &opt, std::vector<std::pair<std::string, std::string>> p,
+	kafka_scheme(const scheme_options &opt, std::vector<scheme_param> p,
 		     unsigned wheel_size, unsigned tick)
 		: per_cpu_scheme("kafka", opt, std::move(p)), size_(wheel_size), tick_(tick)
 	{
@@ -403,14 +403,14 @@ private:
 
 }  // namespace
 
-std::unique_ptr<scheme> make_kafka_scheme(const scheme_options &opt)
+std::unique_ptr<reported_scheme> make_kafka_scheme(const scheme_options &opt)
 {
 	auto p = resolve_params("kafka",
-				{{"wheel_size", "20", "buckets per wheel, >= 2"},
-				 {"tick", "1", "jiffies per tick of the finest wheel (tickMs), >= 1"}},
+				{{"wheel_size", "20", "buckets per wheel, >= 2", 2, 1u << 20},
+				 {"tick", "1", "jiffies per tick of the finest wheel (tickMs), >= 1", 1, 1u << 20}},
 				opt.params);
-	auto size = param_unsigned("kafka", "wheel_size", param_value(p, "wheel_size"), 2, 1u << 20);
-	auto tick = param_unsigned("kafka", "tick", param_value(p, "tick"), 1, 1u << 20);
+	auto size = param_integer(p, "wheel_size");
+	auto tick = param_integer(p, "tick");
 	return std::make_unique<kafka_scheme>(opt, std::move(p), static_cast<unsigned>(size),
 					      static_cast<unsigned>(tick));
 }

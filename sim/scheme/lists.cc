@@ -264,13 +264,13 @@ private:
 
 }  // namespace
 
-std::unique_ptr<scheme> make_sorted_list_scheme(const scheme_options &opt)
+std::unique_ptr<reported_scheme> make_sorted_list_scheme(const scheme_options &opt)
 {
 	resolve_params("sorted-list", {}, opt.params);
 	return std::make_unique<sorted_list_scheme>(opt);
 }
 
-std::unique_ptr<scheme> make_list_scheme(const scheme_options &opt)
+std::unique_ptr<reported_scheme> make_list_scheme(const scheme_options &opt)
 {
 	resolve_params("list", {}, opt.params);
 	return std::make_unique<list_scheme>(opt);

@@ -7,18 +7,17 @@
 
 namespace timersim {
 
-std::vector<std::pair<std::string, std::string>>
-resolve_params(const std::string &scheme, const std::vector<param_spec> &specs,
-	       const std::vector<std::pair<std::string, std::string>> &given)
+std::vector<scheme_param> resolve_params(const std::string &scheme, const std::vector<param_spec> &specs,
+					 const std::vector<std::pair<std::string, std::string>> &given)
 {
-	std::vector<std::pair<std::string, std::string>> out;
+	std::vector<scheme_param> out;
 	for (const auto &s : specs)
-		out.emplace_back(s.key, s.value);
+		out.push_back({s.key, s.value, s.hi > 0});
 	for (const auto &[key, value] : given) {
 		bool found = false;
 		for (auto &p : out)
-			if (p.first == key) {
-				p.second = value;
+			if (p.key == key) {
+				p.value = value;
 				found = true;
 			}
 		if (found)
@@ -29,16 +28,30 @@ resolve_params(const std::string &scheme, const std::vector<param_spec> &specs,
 		throw usage_error(scheme + ": unknown parameter " + key + "=" + value + " (known: " +
 				  (known.empty() ? std::string("none") : known) + ")");
 	}
+	for (std::size_t i = 0; i < specs.size(); i++)
+		if (out[i].integer)
+			out[i].value = std::to_string(
+				param_unsigned(scheme, out[i].key, out[i].value, specs[i].lo, specs[i].hi));
 	return out;
 }
 
-const std::string &param_value(const std::vector<std::pair<std::string, std::string>> &params,
-			       const std::string &key)
+const std::string &param_value(const std::vector<scheme_param> &params, const std::string &key)
 {
 	for (const auto &p : params)
-		if (p.first == key)
-			return p.second;
+		if (p.key == key)
+			return p.value;
 	throw usage_error("internal: no parameter " + key);
+}
+
+std::uint64_t param_integer(const std::vector<scheme_param> &params, const std::string &key)
+{
+	// Resolved integers are canonical: the parse cannot fail.
+	return std::strtoull(param_value(params, key).c_str(), nullptr, 10);
+}
+
+scheme_param integer_param(const char *key, std::uint64_t value)
+{
+	return {key, std::to_string(value), true};
 }
 
 std::uint64_t param_unsigned(const std::string &scheme, const std::string &key,
@@ -48,7 +61,7 @@ std::uint64_t param_unsigned(const std::string &scheme, const std::string &key,
 	char *end = nullptr;
 	errno = 0;
 	unsigned long long v = std::strtoull(s, &end, 10);
-	if (value.empty() || value[0] == '-' || *end || errno || v < lo || v > hi)
+	if (value.empty() || value[0] < '0' || value[0] > '9' || *end || errno || v < lo || v > hi)
 		throw usage_error(scheme + ": parameter " + key + "=" + value + " must be an integer in [" +
 				  std::to_string(lo) + ", " + std::to_string(hi) + "]");
 	return v;
@@ -61,6 +74,19 @@ bool param_bool(const std::string &scheme, const std::string &key, const std::st
 	if (value == "off" || value == "0" || value == "false")
 		return false;
 	throw usage_error(scheme + ": parameter " + key + "=" + value + " must be on or off");
+}
+
+unsigned param_choice(const std::string &scheme, const std::string &key, const std::string &value,
+		      std::initializer_list<const char *> choices)
+{
+	unsigned i = 0;
+	std::string known;
+	for (const char *c : choices) {
+		if (value == c)
+			return i;
+		known += std::string(i++ ? "|" : "") + c;
+	}
+	throw usage_error(scheme + ": parameter " + key + "=" + value + " must be " + known);
 }
 
 }  // namespace timersim

@@ -19,23 +19,23 @@
 #include <utility>
 #include <vector>
 
+#include "sim/scheme/params.h"
 #include "sim/scheme/scheme.h"
 
 namespace timersim {
 
-class per_cpu_scheme : public scheme {
+class per_cpu_scheme : public reported_scheme {
 public:
-	per_cpu_scheme(std::string name, const scheme_options &opt,
-		       std::vector<std::pair<std::string, std::string>> params)
+	per_cpu_scheme(std::string name, const scheme_options &opt, std::vector<scheme_param> params)
 		: name_(std::move(name)), opt_(opt), params_(std::move(params))
 	{
 	}
 
 	std::string name() const override { return name_; }
 
-	std::vector<std::pair<std::string, std::string>> params() const override
+	std::vector<scheme_param> params() const override
 	{
-		std::vector<std::pair<std::string, std::string>> p = {{"hz", std::to_string(opt_.hz)}};
+		std::vector<scheme_param> p = {integer_param("hz", opt_.hz)};
 		p.insert(p.end(), params_.begin(), params_.end());
 		return p;
 	}
@@ -167,7 +167,7 @@ protected:
 private:
 	std::string name_;
 	scheme_options opt_;
-	std::vector<std::pair<std::string, std::string>> params_;
+	std::vector<scheme_param> params_;
 	std::vector<record> timers_;
 	std::uint64_t peak_timers_ = 0;
 	std::vector<jiffies_t> clocks_;

@@ -11,7 +11,7 @@ namespace timersim {
 namespace {
 struct scheme_entry {
 	const char *name;
-	std::function<std::unique_ptr<scheme>(const scheme_options &)> make;
+	std::function<std::unique_ptr<reported_scheme>(const scheme_options &)> make;
 };
 
 const std::vector<scheme_entry> &registry()
@@ -31,7 +31,7 @@ const std::vector<scheme_entry> &registry()
 }
 }  // namespace
 
-std::unique_ptr<scheme> make_scheme(const std::string &name, const scheme_options &opt)
+std::unique_ptr<reported_scheme> make_scheme(const std::string &name, const scheme_options &opt)
 {
 	for (const auto &e : registry())
 		if (name == e.name)

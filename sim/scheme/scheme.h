@@ -1,7 +1,9 @@
 // The scheme layer: every timer scheme behind one small interface, so that a
 // trace replays unchanged through each (after ns-3's Scheduler).
 //
-// The replay core knows only this interface. Time is the simulator's
+// The replay core drives `scheme`, the timer interface, and reads what the
+// reports need from `scheme_reporting`; the registry makes objects that are
+// both (`reported_scheme`). Time is the simulator's
 // timeline: jiffies as 64-bit numbers that never wrap (the core unwraps a
 // 32-bit kernel's jiffies). A scheme that models a 32-bit kernel narrows them
 // itself.
@@ -56,12 +58,18 @@ public:
 	virtual void expired(timer_id t, unsigned cpu, jiffies_t jiffy) = 0;
 };
 
+// One parameter of a scheme as the reports give it ("hz" = 250, "order" =
+// "fifo"); integer values are numbers in the JSON report.
+struct scheme_param {
+	std::string key, value;
+	bool integer = false;
+};
+
+// The timer interface: all that the replay core drives. A new scheme
+// implements these (the last has a default).
 class scheme {
 public:
 	virtual ~scheme() = default;
-	virtual std::string name() const = 0;
-	// Parameters in a fixed order, for the report ("hz" -> "250", ...).
-	virtual std::vector<std::pair<std::string, std::string>> params() const = 0;
 
 	// Empties the scheme: `ncpus` bases, each about to process jiffy `start`.
 	// obs receives every enqueue, move, cascade, tick and expiry from now on.
@@ -89,6 +97,16 @@ public:
 	{
 		(void)cpu; (void)idle; (void)now;
 	}
+};
+
+// What the reports say about a scheme beside what it did: its name and
+// parameters, its levels, and what its work cost in the common units.
+class scheme_reporting {
+public:
+	virtual ~scheme_reporting() = default;
+	virtual std::string name() const = 0;
+	// Parameters in a fixed order, for the report (hz first).
+	virtual std::vector<scheme_param> params() const = 0;
 
 	// Tick-driven replay (sim/ticks/tick_model.h): the core advances a
 	// base only when its CPU ticked, to the jiffies that tick's softirq
@@ -119,6 +137,9 @@ public:
 	virtual std::uint64_t peak_memory_bytes() const = 0;
 };
 
+// A scheme of the registry: the timer interface and its reporting.
+class reported_scheme : public scheme, public scheme_reporting {};
+
 struct scheme_options {
 	unsigned hz = 250;
 	unsigned word_bits = 64;	// 32: a 32-bit kernel's unsigned long jiffies
@@ -128,7 +149,7 @@ struct scheme_options {
 };
 
 // Builds a scheme by name; throws usage_error for an unknown name or parameter.
-std::unique_ptr<scheme> make_scheme(const std::string &name, const scheme_options &opt);
+std::unique_ptr<reported_scheme> make_scheme(const std::string &name, const scheme_options &opt);
 // All scheme names, in the order `compare` lists them by default.
 const std::vector<std::string> &scheme_names();
 

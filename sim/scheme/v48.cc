@@ -99,7 +99,7 @@ struct forwarding_observer {
 };
 
 template <class Geometry, class Word>
-class v48_scheme final : public scheme, public wheel_inspection {
+class v48_scheme final : public reported_scheme, public wheel_inspection {
 	using config = kernel::v48::wheel_config<Geometry, Word, forwarding_observer>;
 	using bases_t = kernel::v48::cpu_bases<config>;
 	using base_t = kernel::v48::timer_base<config>;
@@ -117,7 +117,7 @@ class v48_scheme final : public scheme, public wheel_inspection {
 	};
 
 public:
-	v48_scheme(const scheme_options &opt, std::vector<std::pair<std::string, std::string>> params,
+	v48_scheme(const scheme_options &opt, std::vector<scheme_param> params,
 		   bool model_idle, bool tmigr)
 		: opt_(opt), params_(std::move(params)), model_idle_(model_idle), tmigr_(tmigr)
 	{
@@ -125,12 +125,12 @@ public:
 
 	std::string name() const override { return "v48"; }
 
-	std::vector<std::pair<std::string, std::string>> params() const override
+	std::vector<scheme_param> params() const override
 	{
-		std::vector<std::pair<std::string, std::string>> p = {
-			{"hz", std::to_string(opt_.hz)},
-			{"word_bits", std::to_string(sizeof(Word) * 8)},
-			{"lvl_depth", std::to_string(Geometry::LVL_DEPTH)},
+		std::vector<scheme_param> p = {
+			integer_param("hz", opt_.hz),
+			integer_param("word_bits", sizeof(Word) * 8),
+			integer_param("lvl_depth", Geometry::LVL_DEPTH),
 		};
 		p.insert(p.end(), params_.begin(), params_.end());
 		return p;
@@ -424,7 +424,7 @@ private:
 	}
 
 	scheme_options opt_;
-	std::vector<std::pair<std::string, std::string>> params_;
+	std::vector<scheme_param> params_;
 	bool model_idle_;
 	bool tmigr_;
 	bool tick_driven_ = false;
@@ -438,8 +438,8 @@ private:
 };
 
 template <class Geometry>
-std::unique_ptr<scheme> make_with_width(const scheme_options &opt,
-					std::vector<std::pair<std::string, std::string>> p, bool idle,
+std::unique_ptr<reported_scheme> make_with_width(const scheme_options &opt,
+					std::vector<scheme_param> p, bool idle,
 					bool tmigr)
 {
 	if (opt.word_bits == 32)
@@ -449,7 +449,7 @@ std::unique_ptr<scheme> make_with_width(const scheme_options &opt,
 
 }  // namespace
 
-std::unique_ptr<scheme> make_v48_scheme(const scheme_options &opt)
+std::unique_ptr<reported_scheme> make_v48_scheme(const scheme_options &opt)
 {
 	auto p = resolve_params("v48",
 				{{"idle", "on", "on|off (model NOHZ idle for deferrable timers)"},

@@ -47,7 +47,7 @@ class wheel_overflow_scheme final : public per_cpu_scheme {
 	};
 
 public:
-	wheel_overflow_scheme(const scheme_options &opt, std::vector<std::pair<std::string, std::string>> p,
+	wheel_overflow_scheme(const scheme_options &opt, std::vector<scheme_param> p,
 			      unsigned slots)
 		: per_cpu_scheme("wheel-overflow", opt, std::move(p)), nslots_(slots)
 	{
@@ -224,10 +224,11 @@ private:
 
 }  // namespace
 
-std::unique_ptr<scheme> make_wheel_overflow_scheme(const scheme_options &opt)
+std::unique_ptr<reported_scheme> make_wheel_overflow_scheme(const scheme_options &opt)
 {
-	auto p = resolve_params("wheel-overflow", {{"slots", "256", "N >= 1 (slots of the wheel)"}}, opt.params);
-	unsigned slots = static_cast<unsigned>(param_unsigned("wheel-overflow", "slots", param_value(p, "slots"), 1, 1u << 24));
+	auto p = resolve_params("wheel-overflow", {{"slots", "256", "N >= 1 (slots of the wheel)", 1, 1u << 24}},
+				opt.params);
+	unsigned slots = static_cast<unsigned>(param_integer(p, "slots"));
 	return std::make_unique<wheel_overflow_scheme>(opt, std::move(p), slots);
 }
 

@@ -55,7 +55,7 @@ public:
 struct fixture {
 	std::string name;
 	std::size_t n = 0;
-	std::unique_ptr<scheme> s;
+	std::unique_ptr<reported_scheme> s;
 	counting obs;
 	std::mt19937_64 rng{12345};
 	std::vector<std::uint64_t> timeouts;	// pre-drawn, cycled through

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/core/errors.h"
+#include "sim/report/report_writers.h"
 #include "sim/scheme/per_cpu_scheme.h"
 #include "sim/scheme/scheme.h"
 #include "sim/trace/event.h"
@@ -45,7 +46,7 @@ struct event_log : scheme_observer {
 	void expired(timer_id t, unsigned cpu, jiffies_t j) override { fired.push_back({t, cpu, j}); }
 };
 
-std::unique_ptr<scheme> make(const std::string &name, std::vector<std::pair<std::string, std::string>> params = {})
+std::unique_ptr<reported_scheme> make(const std::string &name, std::vector<std::pair<std::string, std::string>> params = {})
 {
 	scheme_options opt;
 	opt.hz = 250;
@@ -295,7 +296,7 @@ START_TEST(registry_lists_every_scheme)
 		auto s = make(n);
 		ck_assert(s->name() == n);
 		auto p = s->params();
-		ck_assert(!p.empty() && p[0].first == "hz" && p[0].second == "250");
+		ck_assert(!p.empty() && p[0].key == "hz" && p[0].value == "250" && p[0].integer);
 	}
 }
 END_TEST
@@ -336,9 +337,35 @@ START_TEST(parameters_are_checked)
 	ck_assert_msg(thrown, "hashed: 100 is not a power of two");
 	auto h = make("hashed", {{"ticks_per_wheel", "64"}});
 	auto p = h->params();
-	ck_assert(std::find(p.begin(), p.end(), std::make_pair(std::string("ticks_per_wheel"), std::string("64"))) !=
-		  p.end());
-	ck_assert(std::find(p.begin(), p.end(), std::make_pair(std::string("tick"), std::string("1"))) != p.end());
+	auto has = [&p](const char *key, const char *value) {
+		return std::find_if(p.begin(), p.end(), [&](const scheme_param &q) {
+			       return q.key == key && q.value == value && q.integer;
+		       }) != p.end();
+	};
+	ck_assert(has("ticks_per_wheel", "64"));
+	ck_assert(has("tick", "1"));
+}
+END_TEST
+
+// Parameters are typed: numbers are JSON numbers, words JSON strings; the
+// text report prints both as key=value.
+START_TEST(parameters_are_typed_in_reports)
+{
+	auto s = make("hashed", {{"ticks_per_wheel", "0064"}});
+	replay_report r;
+	r.scheme = s->name();
+	r.scheme_params = s->params();
+	std::string json = json_report(r, false);
+	ck_assert_msg(json.find("\"hz\": 250,") != std::string::npos, "%s", json.c_str());
+	ck_assert_msg(json.find("\"ticks_per_wheel\": 64,") != std::string::npos, "%s", json.c_str());
+	auto v = make("v48");
+	r.scheme_params = v->params();
+	json = json_report(r, false);
+	ck_assert_msg(json.find("\"lvl_depth\": 9,") != std::string::npos, "%s", json.c_str());
+	ck_assert_msg(json.find("\"idle\": \"on\",") != std::string::npos, "%s", json.c_str());
+	std::string text = text_report(r, {});
+	ck_assert_msg(text.find("hz=250 word_bits=64 lvl_depth=9 idle=on tmigr=on") != std::string::npos, "%s",
+		      text.c_str());
 }
 END_TEST
 
@@ -378,6 +405,7 @@ int main()
 	tcase_add_test(tc, wheel_overflow_migrates);
 	tcase_add_test(tc, registry_lists_every_scheme);
 	tcase_add_test(tc, parameters_are_checked);
+	tcase_add_test(tc, parameters_are_typed_in_reports);
 	tcase_add_test(tc, peak_memory_grows_with_timers);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);

@@ -172,7 +172,7 @@ int apply(scheme &s, const op &o, jiffies_t &expires_out, bool sync = false)
 
 unsigned word_bits = 64;	// of the schemes made next (classic and v48 narrow)
 
-std::unique_ptr<scheme> make(const std::string &name, std::vector<std::pair<std::string, std::string>> params)
+std::unique_ptr<reported_scheme> make(const std::string &name, std::vector<std::pair<std::string, std::string>> params)
 {
 	scheme_options opt;
 	opt.hz = 250;
