@@ -418,7 +418,7 @@ function drawReport() {
 	if (LAB) {
 		const S = LAB.setup;
 		table('scenario', ['', ''], [['file', D.trace], ['scheme', S.scheme], ['HZ', S.hz], ['word bits', S.word_bits],
-			['geometry', S.base_small ? 'CONFIG_BASE_SMALL' : 'normal'], ['slot order', S.order], ['start', S.start],
+			['geometry', S.base_small ? 'CONFIG_BASE_SMALL' : 'normal'], ['slot order', S.scheme === 'classic' ? S.order : '(a classic setting)'], ['start', S.start],
 			['statements', LAB.statements.length]]);
 		$('report').appendChild(el('p', {class: 'note'}, LAB.wheel));
 		return;
