@@ -216,7 +216,9 @@ trace_window_summary run_trace_window(const trace_window_options &opt,
 	r.hz = opt.hz.value_or(0);
 	r.word_bits = opt.word_bits.value_or(0);
 	r.base_small = opt.base_small;
-	// One CPU's bases as the lab wheel has them: no timer migration, no idle.
+	// One CPU's bases as the lab wheel has them: every jiffy processed (the
+	// lab steps the wheel jiffy by jiffy), no timer migration, no idle.
+	r.ticks = tick_mode::every_jiffy;
 	if (opt.scheme == "classic")
 		r.params = {{"order", opt.lifo ? "lifo" : "fifo"}};
 	else
