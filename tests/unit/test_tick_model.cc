@@ -108,6 +108,8 @@ START_TEST(sleeps_off_the_grid_are_not_a_tick)
 		body += ftrace_line(0, t / 1000, hr_start("ffff8800000a0000", "hrtimer_wakeup", t));
 		body += ftrace_line(0, t / 1000 + 3, hr_expire("ffff8800000a0000", "hrtimer_wakeup", t + 900));
 	}
+	// One timer event: a trace with none is refused by the readers.
+	body += ftrace_line(0, t / 1000 + 10, "timer_init: timer=ffff880000000a00");
 	std::string path = test::write_temp("sleeps.txt", test::ftrace_text(body, 1));
 	looked l = look(path, 250);
 	ck_assert_msg(l.id.how == tick_found::none, "%s", l.id.describe().c_str());
@@ -129,6 +131,7 @@ START_TEST(an_address_on_the_grid_is_the_tick_without_starts)
 		body += ftrace_line(1, g / 1000 + 1700, hr_expire("ffff8800000b0000", "0xffffffff81200000",
 							   g + 1700000 + 104729ull * i));
 	}
+	body += ftrace_line(0, 2200000000ull / 1000, "timer_init: timer=ffff880000000a00");
 	std::string path = test::write_temp("grid.txt", test::ftrace_text(body, 2));
 	looked l = look(path, 250);
 	ck_assert_msg(l.id.how == tick_found::by_period, "%s", l.id.describe().c_str());
