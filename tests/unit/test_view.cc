@@ -148,14 +148,16 @@ void check_in_browser(const std::string &scheme, jiffies_t half, const std::stri
 		auto reader = open_trace(default_trace, trace_format::auto_detect, {});
 		replay_options opt;
 		opt.scheme = scheme;
+		// Every jiffy, as `step` steps the lab wheel.
+		opt.ticks = tick_mode::every_jiffy;
 		replay_trace(*reader, default_trace, opt, {&want});
 	}
 	ck_assert_uint_gt(want.frames.size(), 2);
 
 	std::string dir = temp_subdir("view-" + scheme);
 	std::string page = dir + "/view.html";
-	cli_result r = run_timersim({"view", "--scheme", scheme, "--from", std::to_string(from), "--to",
-				     std::to_string(to), default_trace, "-o", page});
+	cli_result r = run_timersim({"view", "--scheme", scheme, "--ticks", "every-jiffy", "--from",
+				     std::to_string(from), "--to", std::to_string(to), default_trace, "-o", page});
 	ck_assert_msg(r.status == 0, "view: %s", r.err.c_str());
 
 	std::string step_args;
