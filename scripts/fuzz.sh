@@ -5,7 +5,8 @@
 #
 # A target names what it links in comment lines (whole lines, repeatable):
 #   // fuzz-sources: sim/trace/a.cc sim/trace/b.cc   (default: every sim/ source;
-#                                                      @sim names them among others)
+#                                                      @sim names them among others,
+#                                                      @tools the CLI without main.cc)
 #   // fuzz-pkgs: zlib                                (pkg-config names; default:
 #                                                      every library of the build)
 #   // fuzz-seed-lines: linux-6.18-http/trace.txt     (seed: the first lines of a
@@ -56,6 +57,8 @@ for src in "$@"; do
   all_sim=$(find sim -name '*.cc' | sort | tr '\n' ' ')
   [ -n "$srcs" ] || srcs=$all_sim
   srcs=${srcs//@sim/$all_sim}
+  # @tools: the command line without its main().
+  srcs=${srcs//@tools/$(ls tools/*.cc | grep -v '^tools/main.cc$' | tr '\n' ' ')}
   [ -n "$pkgs" ] || pkgs=$all_pkgs
   echo "== $name: build"
   # Each source once per fuzz build (objects shared by the targets, two at

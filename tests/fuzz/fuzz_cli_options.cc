@@ -4,9 +4,8 @@
 // (--param parsing). A usage error is the only way out; nothing runs.
 //
 // The input is split into arguments at NUL bytes.
-// fuzz-sources: @sim tools/app.cc tools/cmd_replay.cc tools/cmd_compare.cc
-// fuzz-sources: tools/cmd_options_table.cc tools/trace_options.cc tools/suggest.cc
-// fuzz-pkgs: zlib libtracecmd libtraceevent babeltrace babeltrace-ctf fmt
+// fuzz-sources: @sim @tools
+// fuzz-pkgs: zlib libzstd libtracecmd libtraceevent babeltrace babeltrace-ctf fmt
 #include <cstddef>
 #include <cstdint>
 #include <string>
