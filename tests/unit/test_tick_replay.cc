@@ -222,7 +222,8 @@ START_TEST(a_trace_without_ticks_replays_as_every_jiffy)
 	ck_assert(a.ticks.reason.find("no tick events") != std::string::npos);
 	// The same report, but for the reason given.
 	a.ticks.reason = b.ticks.reason;
-	ck_assert_str_eq(json_report(a, false).c_str(), json_report(b, false).c_str());
+	const std::string ja = json_report(a, false), jb = json_report(b, false);
+	ck_assert_str_eq(ja.c_str(), jb.c_str());
 	ck_assert_uint_eq(a.fidelity.exact, 1);
 }
 END_TEST
