@@ -168,7 +168,7 @@ void write_tick_model(json_writer &w, const tick_summary &t)
 	w.field("found_by", tick_found_name(t.tick.how));
 	w.field("function", t.tick.function_name);
 	w.field("cpus", t.tick.cpus);
-	w.field("expiries", t.tick.expiries);
+	w.field("expiries_looked_at", t.tick.expiries);
 	w.field("tick_nsec", t.tick.tick_nsec);
 	w.end_object();
 	w.key("grid");

@@ -64,15 +64,16 @@ std::string hz_origin(const input_summary &in)
 
 // Which tick model ran and why; for recorded ticks, how the tick was found
 // and placed on jiffies, and how many runs the trace itself settled.
-std::string tick_line(const tick_summary &t)
+void tick_rows(text_table &t, const tick_summary &ticks)
 {
-	std::string s = t.model + " (" + t.reason + ")";
-	if (t.model != "recorded")
-		return s;
-	return s + ": " + t.tick.describe() + "; " + t.grid.describe() + "; " +
-	       num(t.runs.ticks) + " runs, " + num(t.runs.settled) +
-	       " with the jiffies their softirq printed, " + num(t.runs.owner_ticks) +
-	       " by the CPU updating jiffies";
+	t.row({"ticks", ticks.model + " (" + ticks.reason + ")"});
+	if (ticks.model != "recorded")
+		return;
+	t.row({"", "the tick: " + ticks.tick.describe()});
+	t.row({"", ticks.grid.describe()});
+	t.row({"", num(ticks.runs.ticks) + " softirq runs, " + num(ticks.runs.settled) +
+			   " at the jiffies their expiries printed, " +
+			   num(ticks.runs.owner_ticks) + " on the CPU updating jiffies"});
 }
 
 void input_section(std::string &out, const replay_report &r)
@@ -93,7 +94,7 @@ void input_section(std::string &out, const replay_report &r)
 				 (in.kernel_scheme == r.scheme ? "" : "; this replay models another")});
 	t.row({"scheme", params_line(r) +
 				 (r.scheme_choice.empty() ? "" : " (" + r.scheme_choice + ")")});
-	t.row({"ticks", tick_line(r.ticks)});
+	tick_rows(t, r.ticks);
 	out += t.render();
 }
 

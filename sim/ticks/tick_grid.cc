@@ -91,7 +91,9 @@ tick_grid tick_grid_fit::fit() const
 			g.agreeing = n;
 			g.offset = offset;
 		}
-	if (!g.agreeing)
+	// Most pairs must agree: otherwise what was taken for the tick does not
+	// keep time with jiffies.
+	if (!g.agreeing || g.agreeing * 2 <= g.pairs)
 		return tick_grid{};
 	return g;
 }

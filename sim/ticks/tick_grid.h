@@ -77,7 +77,8 @@ public:
 	void jiffies_at(std::uint64_t ts_ns, std::uint64_t raw);
 
 	// The grid, or one with tick_nsec == 0 when the trace gave too little
-	// (no hrtimer expiry, or no jiffies pair after one).
+	// (no tick expiry, no jiffies pair after one) or the pairs disagree
+	// (no offset has more than half of the votes).
 	tick_grid fit() const;
 
 private:

@@ -88,12 +88,12 @@ std::string tick_identity::describe() const
 	case tick_found::none:
 		return "no hrtimer is named as the tick or expires on the TICK_NSEC grid";
 	case tick_found::by_name:
-		return fmt::format("the hrtimer {} on {} CPU{} ({} expiries), by name", function_name,
-				   cpus, cpus == 1 ? "" : "s", expiries);
+		return fmt::format("the hrtimer {} on {} CPU{}, by name", function_name, cpus,
+				   cpus == 1 ? "" : "s");
 	case tick_found::by_period:
-		return fmt::format("the hrtimer {} on {} CPU{} ({} expiries), by its period: re-armed "
-				   "on the {} ns grid",
-				   function_name, cpus, cpus == 1 ? "" : "s", expiries, tick_nsec);
+		return fmt::format("the hrtimer {} on {} CPU{}, by its period: re-armed on the "
+				   "{} ns grid",
+				   function_name, cpus, cpus == 1 ? "" : "s", tick_nsec);
 	}
 	return "";
 }

@@ -37,7 +37,7 @@ struct tick_identity {
 	unsigned cpus = 0;		// CPUs they were seen on
 
 	bool found() const { return how != tick_found::none; }
-	// "tick_nohz_handler, by name, on 2 CPUs (3794 expiries)"
+	// "the hrtimer tick_nohz_handler on 2 CPUs, by name"
 	std::string describe() const;
 };
 

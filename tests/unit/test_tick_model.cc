@@ -237,6 +237,20 @@ START_TEST(a_stale_pair_is_outvoted)
 }
 END_TEST
 
+START_TEST(pairs_that_disagree_give_no_grid)
+{
+	// A "tick" that does not keep time with jiffies (a periodic hrtimer
+	// of some program, on its own clock): no offset wins.
+	tick_grid_fit fit(4000000, 64);
+	for (unsigned i = 0; i < 12; i++) {
+		std::uint64_t g = 9000000000ull + 4000000ull * i;
+		fit.tick_expiry(g + 1000, g + 1000);
+		fit.jiffies_at(g + 2000, 5000 + 7 * i * i);
+	}
+	ck_assert(!fit.fit().known());
+}
+END_TEST
+
 // ---- who sees which jiffy ---------------------------------------------------------------
 
 START_TEST(one_cpu_always_sees_its_grid_line)
@@ -308,6 +322,7 @@ int main()
 	tcase_add_test(grid, the_3_6_grid_starts_at_initial_jiffies);
 	tcase_add_test(grid, a_32_bit_grid_wraps_in_the_word);
 	tcase_add_test(grid, a_stale_pair_is_outvoted);
+	tcase_add_test(grid, pairs_that_disagree_give_no_grid);
 	suite_add_tcase(s, grid);
 	TCase *model = tcase_create("model");
 	tcase_add_test(model, one_cpu_always_sees_its_grid_line);
