@@ -25,6 +25,7 @@ struct step_args {
 	std::string trace, format = "auto";
 	std::uint64_t from = 0, to = 0;
 	unsigned cpu = 0;
+	tick_mode ticks = tick_mode::automatic;
 	CLI::Option *hz_opt = nullptr, *bits_opt = nullptr, *order_opt = nullptr, *small_opt = nullptr;
 	CLI::Option *from_opt = nullptr, *to_opt = nullptr;
 };
@@ -52,6 +53,7 @@ int run_step(const step_args &a)
 			o.from = a.from;
 		if (a.to_opt->count())
 			o.to = a.to;
+		o.ticks = a.ticks;
 		o.explain = a.explain;
 		write_output(a.json.empty() ? "-" : a.json,
 			     a.json.empty() ? lab::trace_window_text(o) : lab::trace_window_json(o));
@@ -109,6 +111,16 @@ void add_step(CLI::App &app, command_list &commands)
 			      ->needs(trace);
 	a->to_opt = sub->add_option("--to", a->to, "the window's last jiffy")->type_name("J")->needs(trace);
 	sub->add_option("--cpu", a->cpu, "the CPU whose base is shown (default 0)")->type_name("N")->needs(trace);
+	sub->add_option_function<std::string>(
+		   "--ticks",
+		   [a](const std::string &v) {
+			   if (!parse_tick_mode(v, a->ticks))
+				   throw CLI::ValidationError("--ticks", "unknown tick model '" + v +
+									 "' (recorded, every-jiffy, auto)");
+		   },
+		   "with --trace: when the base runs its timers, as for replay (recorded, every-jiffy, auto)")
+		->type_name("MODEL")
+		->needs(trace);
 	sub->footer("examples:\n"
 		    "  timersim step docs/lab/scenarios/first-cascade.txt\n"
 		    "  timersim step docs/lab/scenarios/first-cascade.txt --scheme v48 --explain\n"

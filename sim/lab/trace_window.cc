@@ -8,6 +8,7 @@
 #include "sim/core/errors.h"
 #include "sim/core/replay.h"
 #include "sim/core/replay_sink.h"
+#include "sim/lab/explain.h"
 #include "sim/lab/snapshot_json.h"
 #include "sim/report/json_writer.h"
 
@@ -33,10 +34,25 @@ std::string name_from(std::string_view function)
 	return s;
 }
 
-class lab_sink final : public replay_sink {
+const char *v48_base_name(unsigned index)
+{
+	static const char *const names[] = {"local", "global", "def"};
+	return index < 3 ? names[index] : "def";
+}
+
+struct where {
+	std::string base, level;
+	unsigned slot = unknown_slot;
+};
+
+// The replay's own wheel, base `cpu`, as step records: each recorded start,
+// cancel and expiry on that base is a statement; what the wheel did since
+// the last one (cascades, moves, expiries) comes with it; the picture is
+// read off the scheme's slots (wheel_inspection).
+class window_sink final : public replay_sink {
 public:
-	lab_sink(const trace_window_options &opt, const std::function<void(const lab_wheel &)> &begin,
-		 const std::function<void(const step_record &)> &each, trace_window_summary &summary)
+	window_sink(const trace_window_options &opt, const std::function<void(const wheel_setup &, const std::string &)> &begin,
+		    const std::function<void(const step_record &)> &each, trace_window_summary &summary)
 		: opt_(opt), begin_(begin), each_(each), summary_(summary)
 	{
 	}
@@ -47,6 +63,12 @@ public:
 		if (opt_.cpu >= s.cpus)
 			throw usage_error("--cpu " + num(opt_.cpu) + ": the trace has " + num(s.cpus) + " CPU" +
 					  (s.cpus == 1 ? "" : "s") + " (0.." + num(s.cpus - 1) + ")");
+		if (!s.wheel)
+			throw usage_error("step shows the wheels with slots (classic, v48), not " + s.scheme);
+		from_ = opt_.from ? unwrap(*opt_.from) : 0;
+		to_ = opt_.to ? unwrap(*opt_.to) : std::numeric_limits<jiffies_t>::max();
+		if (from_ > to_)
+			throw usage_error("--from " + num(*opt_.from) + " is after --to " + num(*opt_.to));
 		wheel_setup w;
 		w.scheme = opt_.scheme;
 		w.hz = s.hz;
@@ -54,70 +76,156 @@ public:
 		w.base_small = opt_.base_small;
 		w.lifo = opt_.lifo;
 		w.start = s.narrow(s.start);
-		wheel_ = make_lab_wheel(w);
-		from_ = opt_.from ? unwrap(*opt_.from) : 0;
-		to_ = opt_.to ? unwrap(*opt_.to) : std::numeric_limits<jiffies_t>::max();
-		if (from_ > to_)
-			throw usage_error("--from " + num(*opt_.from) + " is after --to " + num(*opt_.to));
-		begin_(*wheel_);
+		classic_ = w.base_small ? classic_shape_of<kernel::geometry_small>(w.word_bits)
+					: classic_shape_of<kernel::geometry_normal>(w.word_bits);
+		v48_ = kernel::v48::lvl_depth_for_hz(w.hz) == 9 ? v48_shape_of<kernel::v48::geometry_hz_gt_100>(w.word_bits)
+								  : v48_shape_of<kernel::v48::geometry_hz_le_100>(w.word_bits);
+		begin_(w, make_lab_wheel(w)->describe());
 	}
 
-	void started(const timer_ref &t, unsigned cpu, jiffies_t now, jiffies_t expires, unsigned, bool) override
+	void started(const timer_ref &t, unsigned cpu, jiffies_t now, jiffies_t expires, unsigned, bool rearm) override
 	{
-		const std::string &name = name_of(t);
+		const std::string name = name_of(t);
 		if (cpu != opt_.cpu) {
-			if (wheel_->known(name) && wheel_->pending(name))
-				step(now, "timer_start " + name + " on CPU " + num(cpu) + ": it leaves this base",
-				     [&](std::vector<wheel_event> &ev) { wheel_->del(name, ev); });
+			auto it = places_.find(t.id);
+			if (it != places_.end()) {
+				wheel_event gone = event(wheel_event_kind::deleted, name, now, it->second);
+				places_.erase(it);
+				statement(now, "timer_start " + name + " on CPU " + num(cpu) + ": it leaves this base", {gone});
+			}
 			return;
 		}
-		step(now, "timer_start " + name + " expires " + num(setup_.narrow(expires)),
-		     [&](std::vector<wheel_event> &ev) {
-			     arm_options o;
-			     o.exact = true;
-			     wheel_->arm(name, setup_.narrow(expires), o, false, ev);
-		     });
+		const wheel_place p = setup_.wheel->place(t.id);
+		wheel_event e = event(wheel_event_kind::placed, name, now, at(p));
+		e.expires = p.expires;
+		e.requested = setup_.narrow(expires);
+		e.bucket_expiry = p.bucket_expiry;
+		e.clock = p.clock;
+		e.rearm = rearm;
+		e.why = (rearm ? std::string("it was pending: detached first, then placed again\n") : std::string()) +
+			placement_why(p);
+		places_[t.id] = at(p);
+		statement(now, "timer_start " + name + " expires " + num(setup_.narrow(expires)), {e});
 	}
 
 	void canceled(const timer_ref &t, unsigned cpu, jiffies_t now) override
 	{
 		if (cpu != opt_.cpu)
 			return;
-		const std::string &name = name_of(t);
-		step(now, "timer_cancel " + name + ": del_timer()",
-		     [&](std::vector<wheel_event> &ev) { wheel_->del(name, ev); });
+		const std::string name = name_of(t);
+		wheel_event e = event(wheel_event_kind::deleted, name, now, places_[t.id]);
+		e.why = "del_timer(): unlinked from its slot in O(1); it never runs";
+		places_.erase(t.id);
+		statement(now, "timer_cancel " + name + ": del_timer()", {e});
+	}
+
+	void tick(unsigned cpu, jiffies_t jiffy) override
+	{
+		if (cpu != opt_.cpu)
+			return;
+		ticks_++;
+		open_cascade_ = npos;
+		(void)jiffy;
+	}
+
+	void idle_ticks(unsigned cpu, jiffies_t, std::uint64_t count) override
+	{
+		if (cpu == opt_.cpu)
+			ticks_ += count;
+	}
+
+	void cascaded(unsigned cpu, jiffies_t jiffy, unsigned level, std::uint32_t count) override
+	{
+		if (cpu != opt_.cpu || !shown(jiffy))
+			return;
+		calls_++;
+		if (open_cascade_ != npos && buffer_[open_cascade_].level == level_name(level))
+			buffer_[open_cascade_].count = count;
+		else
+			buffer_.push_back(cascade_event(jiffy, level));
+		open_cascade_ = npos;
+	}
+
+	void moved(const timer_ref &t, unsigned cpu, jiffies_t jiffy, unsigned from_level) override
+	{
+		if (cpu != opt_.cpu)
+			return;
+		if (!shown(jiffy)) {
+			places_[t.id] = at(setup_.wheel->place(t.id));
+			return;
+		}
+		// The kernel reports a cascade after its moves; it is listed first.
+		if (open_cascade_ == npos || buffer_[open_cascade_].level != level_name(from_level)) {
+			open_cascade_ = buffer_.size();
+			buffer_.push_back(cascade_event(jiffy, from_level));
+		}
+		const wheel_place p = setup_.wheel->place(t.id);
+		wheel_event e = event(wheel_event_kind::moved, name_of(t), jiffy, at(p));
+		e.from_level = buffer_[open_cascade_].level;
+		e.from_slot = buffer_[open_cascade_].slot;
+		e.expires = p.expires;
+		e.bucket_expiry = p.bucket_expiry;
+		e.clock = p.clock;
+		e.why = placement_why(p);
+		places_[t.id] = at(p);
+		buffer_.push_back(e);
+	}
+
+	void expired(const timer_ref &t, unsigned cpu, jiffies_t jiffy, jiffies_t expires) override
+	{
+		if (cpu != opt_.cpu)
+			return;
+		const std::string name = name_of(t);
+		wheel_event e = event(wheel_event_kind::expired, name, jiffy, places_[t.id]);
+		e.expires = setup_.narrow(expires);
+		e.why = "jiffy " + num(setup_.narrow(jiffy)) + ": " + place_text(e.level, e.slot) + " runs; " + name +
+			" expires " + num(e.expires);
+		places_.erase(t.id);
+		if (!shown(jiffy))
+			return;
+		buffer_.push_back(e);
+		summary_.fired.emplace_back(name, setup_.narrow(jiffy));
 	}
 
 	void fidelity(const timer_ref &t, unsigned cpu, jiffies_t recorded, jiffies_t simulated, verdict v) override
 	{
-		const std::string &name = name_of(t);
-		const bool held = wheel_->known(name) && wheel_->pending(name);
+		const std::string name = name_of(t);
+		const bool held = places_.count(t.id) != 0;
 		if (v == verdict::simulated_only || (cpu != opt_.cpu && !(v == verdict::late && held)))
 			return;
+		std::vector<wheel_event> extra;
 		std::string what;
 		switch (v) {
 		case verdict::exact: what = "the wheel fired it in this jiffy: exact"; break;
-		case verdict::early: what = "the wheel fired it earlier, at " + num(setup_.narrow(simulated)) + ": early"; break;
-		case verdict::late: what = "the wheel still holds it: late, expired now as the kernel did"; break;
+		case verdict::early:
+			what = "the wheel fired it earlier, at " + num(setup_.narrow(simulated)) + ": early";
+			break;
+		case verdict::late:
+			if (expired_by_replay(v, recorded, simulated) && held) {
+				what = "the wheel still holds it: late, expired now as the kernel did";
+				wheel_event e = event(wheel_event_kind::deleted, name, recorded, places_[t.id]);
+				e.why = "the replay expires it at the recorded jiffy, so the wheel follows the kernel";
+				places_.erase(t.id);
+				extra.push_back(e);
+			} else {
+				what = "the wheel fired it later, at " + num(setup_.narrow(simulated)) + ": late";
+			}
+			break;
 		default: what = "the wheel never had it armed: unmatched"; break;
 		}
-		// The replay processes the recorded jiffy itself first.
-		step(
-			recorded, "timer_expire_entry " + name + " (recorded): " + what,
-			[&](std::vector<wheel_event> &ev) {
-				if (v == verdict::late && held)
-					wheel_->del(name, ev);
-			},
-			true);
+		statement(recorded, "timer_expire_entry " + name + " (recorded): " + what, extra);
 	}
 
-	void expired(const timer_ref &t, unsigned cpu, jiffies_t jiffy, jiffies_t) override
+	void end(const replay_report &) override
 	{
-		if (cpu == opt_.cpu && jiffy >= from_ && jiffy <= to_)
-			summary_.scheme_fired.emplace_back(name_of(t), setup_.narrow(jiffy));
+		// What the wheel did after the last statement, up to the window's end.
+		if (!closed_ && in_window_ && !buffer_.empty())
+			close("end of the trace");
 	}
 
 private:
+	static constexpr std::size_t npos = ~std::size_t{0};
+
 	// A trace's jiffies value on the replay's timeline: the first at or
 	// after the start with those low bits.
 	jiffies_t unwrap(std::uint64_t v) const
@@ -127,102 +235,198 @@ private:
 		return setup_.start + ((v - setup_.start) & 0xffffffffull);
 	}
 
-	std::uint64_t lab_time(jiffies_t j) const { return j - setup_.start + setup_.narrow(setup_.start); }
+	bool classic() const { return opt_.scheme == "classic"; }
+	bool shown(jiffies_t jiffy) const { return jiffy >= from_ && jiffy <= to_ && !closed_; }
 
-	const std::string &name_of(const timer_ref &t)
+	std::string level_name(unsigned level) const
 	{
-		auto it = names_.find(t.ptr);
+		return level && level <= setup_.level_names.size() ? setup_.level_names[level - 1] : "";
+	}
+
+	where at(const wheel_place &p) const
+	{
+		if (!p.level)
+			return {};
+		return {classic() ? "base" : v48_base_name(p.base), level_name(p.level), p.slot};
+	}
+
+	static std::string place_text(const std::string &level, unsigned slot)
+	{
+		return (level.empty() ? "?" : level) + "[" + (slot == unknown_slot ? "?" : num(slot)) + "]";
+	}
+
+	std::string placement_why(const wheel_place &p) const
+	{
+		if (!p.level)
+			return "";
+		if (classic())
+			return explain_classic_place(classic_, p.clock, p.expires, p.level, p.slot);
+		return explain_v48_place(v48_, p.clock, p.expires, p.level - 1, p.slot, p.bucket_expiry);
+	}
+
+	wheel_event event(wheel_event_kind kind, const std::string &name, jiffies_t jiffy, const where &w) const
+	{
+		wheel_event e;
+		e.kind = kind;
+		e.timer = name;
+		e.base = w.base.empty() ? (classic() ? "base" : "global") : w.base;
+		e.jiffy = setup_.narrow(jiffy);
+		e.level = w.level;
+		e.slot = w.slot;
+		return e;
+	}
+
+	// A cascade call of the classic wheel at `jiffy`: the slot is that
+	// level's bits of the jiffy.
+	wheel_event cascade_event(jiffies_t jiffy, unsigned level) const
+	{
+		wheel_event c = event(wheel_event_kind::cascaded, "", jiffy, {});
+		c.level = level_name(level);
+		if (classic() && level >= 2 && level <= 5) {
+			c.slot = static_cast<unsigned>(setup_.narrow(jiffy) >> classic_.shift[level]) & (classic_.slots[level] - 1);
+			c.why = explain_cascade(classic_, setup_.narrow(jiffy), level, c.slot);
+		}
+		return c;
+	}
+
+	std::string name_of(const timer_ref &t)
+	{
+		auto it = names_.find(t.id);
 		if (it != names_.end())
 			return it->second;
 		std::string base = name_from(t.name);
 		unsigned &n = uses_[base];
 		std::string name = ++n == 1 ? base : base + "." + num(n);
-		return names_.emplace(t.ptr, name).first->second;
+		return names_.emplace(t.id, name).first->second;
 	}
 
-	// One step on the base at jiffy `at`: the base first processes every
-	// jiffy before it (`through`: `at` itself too). Shown in the window.
-	void step(jiffies_t at, const std::string &text, const std::function<void(std::vector<wheel_event> &)> &apply,
-		  bool through = false)
+	wheel_snapshot snapshot(jiffies_t now) const
+	{
+		wheel_snapshot s;
+		s.scheme = opt_.scheme;
+		s.word_bits = setup_.word_bits;
+		s.now = setup_.narrow(now);
+		for (const wheel_base_state &b : setup_.wheel->inspect(opt_.cpu)) {
+			snapshot_base &sb = s.bases.emplace_back();
+			sb.name = b.name;
+			sb.clock = b.clock;
+			for (const wheel_level_state &l : b.levels) {
+				snapshot_level &sl = sb.levels.emplace_back();
+				sl.name = l.name;
+				sl.size = l.size;
+				sl.index = l.index;
+				sl.width = l.width;
+				for (const wheel_slot_state &slot : l.slots) {
+					snapshot_slot &ss = sl.slots.emplace_back();
+					ss.slot = slot.slot;
+					for (const wheel_timer_state &t : slot.timers) {
+						auto name = names_.find(t.id);
+						ss.timers.push_back({name == names_.end() ? "timer" : name->second, t.expires,
+								     t.bucket_expiry, t.deferrable});
+					}
+				}
+			}
+		}
+		return s;
+	}
+
+	// The base's next jiffy: the clock of the classic base, the furthest
+	// of the v48 bases.
+	jiffies_t base_now(jiffies_t at) const
+	{
+		std::uint64_t clock = 0;
+		for (const wheel_base_state &b : setup_.wheel->inspect(opt_.cpu))
+			clock = std::max(clock, b.clock);
+		// The clock as a timeline value near the statement's jiffy.
+		const std::uint64_t mask = setup_.word_bits == 32 ? 0xffffffffull : ~std::uint64_t{0};
+		const std::int64_t d = setup_.word_bits == 32
+					       ? static_cast<std::int32_t>(static_cast<std::uint32_t>((clock - at) & mask))
+					       : static_cast<std::int64_t>(clock - at);
+		return at + static_cast<std::uint64_t>(d);
+	}
+
+	void emit(const std::string &text, jiffies_t at, std::vector<wheel_event> extra)
+	{
+		step_record r;
+		r.text = text;
+		r.at = setup_.narrow(at);
+		for (wheel_event &e : buffer_)
+			r.events.push_back(std::move(e));
+		for (wheel_event &e : extra)
+			r.events.push_back(std::move(e));
+		r.work.ticks = ticks_;
+		r.work.cascade_calls = calls_;
+		r.after = snapshot(base_now(at));
+		summary_.steps++;
+		each_(r);
+		buffer_.clear();
+		ticks_ = calls_ = 0;
+		open_cascade_ = npos;
+	}
+
+	void close(const std::string &why)
+	{
+		closed_ = true;
+		emit("jiffy " + num(setup_.narrow(std::min(to_, last_))) + ": " + why, std::min(to_, last_), {});
+	}
+
+	// One recorded event on the base, at jiffy `at`.
+	void statement(jiffies_t at, const std::string &text, std::vector<wheel_event> extra)
 	{
 		if (closed_)
 			return;
-		step_record r;
-		if (at > to_) {
-			// The window closes: catch up to its last jiffy, and stop.
-			closed_ = true;
-			if (in_window_ && lab_time(to_) + 1 > wheel_->now()) {
-				r.text = "jiffy " + num(setup_.narrow(to_)) + ": end of the window";
-				r.at = wheel_->now_word();
-				wheel_->run_to(lab_time(to_), r.events);
-				emit(r);
-			}
+		if (at < from_) {
+			buffer_.clear();
+			ticks_ = calls_ = 0;
+			open_cascade_ = npos;
 			return;
 		}
-		if (!in_window_ && at >= from_) {
-			// Expiries before the window are not shown.
-			in_window_ = true;
-			std::vector<wheel_event> before;
-			if (lab_time(from_) > wheel_->now())
-				wheel_->run_to(lab_time(from_) - 1, before);
+		if (at > to_) {
+			if (in_window_ && !buffer_.empty())
+				close("end of the window");
+			closed_ = true;
+			return;
 		}
-		r.text = "jiffy " + num(setup_.narrow(at)) + ": " + text;
-		r.at = wheel_->now_word();
-		const wheel_counters before = wheel_->counters();
-		const std::uint64_t upto = lab_time(at) - (through ? 0 : 1);
-		if (upto + 1 > wheel_->now())
-			wheel_->run_to(upto, r.events);
-		apply(r.events);
-		r.work.ticks = wheel_->counters().ticks - before.ticks;
-		r.work.cascade_calls = wheel_->counters().cascade_calls - before.cascade_calls;
-		if (in_window_)
-			emit(r);
-	}
-
-	void emit(step_record &r)
-	{
-		for (const wheel_event &e : r.events)
-			if (e.kind == wheel_event_kind::expired)
-				summary_.lab_fired.emplace_back(e.timer, e.jiffy);
-		r.after = wheel_->snapshot();
-		summary_.steps++;
-		each_(r);
+		in_window_ = true;
+		last_ = at;
+		emit("jiffy " + num(setup_.narrow(at)) + ": " + text, at, std::move(extra));
 	}
 
 	const trace_window_options &opt_;
-	const std::function<void(const lab_wheel &)> &begin_;
+	const std::function<void(const wheel_setup &, const std::string &)> &begin_;
 	const std::function<void(const step_record &)> &each_;
 	trace_window_summary &summary_;
 	replay_setup setup_;
-	std::unique_ptr<lab_wheel> wheel_;
-	jiffies_t from_ = 0, to_ = 0;
+	classic_shape classic_;
+	v48_shape v48_;
+	jiffies_t from_ = 0, to_ = 0, last_ = 0;
 	bool in_window_ = false, closed_ = false;
-	std::map<std::uint64_t, std::string> names_;
+	std::map<timer_id, std::string> names_;
 	std::map<std::string, unsigned> uses_;
+	std::map<timer_id, where> places_;	// where each pending timer of the base sits
+	std::vector<wheel_event> buffer_;	// what the wheel did since the last statement
+	std::size_t open_cascade_ = npos;
+	std::uint64_t ticks_ = 0, calls_ = 0;
 };
 
 }  // namespace
 
 trace_window_summary run_trace_window(const trace_window_options &opt,
-				      const std::function<void(const lab_wheel &)> &begin,
+				      const std::function<void(const wheel_setup &, const std::string &)> &begin,
 				      const std::function<void(const step_record &)> &each)
 {
 	if (opt.scheme != "classic" && opt.scheme != "v48")
 		throw usage_error("step shows the classic and v48 wheels, not '" + opt.scheme + "'");
 	trace_window_summary summary;
-	lab_sink sink(opt, begin, each, summary);
+	window_sink sink(opt, begin, each, summary);
 	replay_options r;
 	r.scheme = opt.scheme;
 	r.hz = opt.hz.value_or(0);
 	r.word_bits = opt.word_bits.value_or(0);
 	r.base_small = opt.base_small;
-	// One CPU's bases as the lab wheel has them: every jiffy processed (the
-	// lab steps the wheel jiffy by jiffy), no timer migration, no idle.
-	r.ticks = tick_mode::every_jiffy;
+	r.ticks = opt.ticks;
 	if (opt.scheme == "classic")
 		r.params = {{"order", opt.lifo ? "lifo" : "fifo"}};
-	else
-		r.params = {{"tmigr", "off"}, {"idle", "off"}};
 	auto reader = open_trace(opt.path, opt.format, opt.reader);
 	replay_trace(*reader, opt.path, r, {&sink});
 	return summary;
@@ -238,7 +442,10 @@ std::string trace_window_text(const trace_window_options &opt)
 	step_totals totals;
 	wheel_snapshot last;
 	trace_window_summary s = run_trace_window(
-		opt, [&](const lab_wheel &w) { out += format_header(title, w); },
+		opt,
+		[&](const wheel_setup &w, const std::string &describe) {
+			out += title + "\nwheel: " + describe + "\nstart: now " + num(w.start) + "\n";
+		},
 		[&](const step_record &r) {
 			totals.add(r);
 			last = r.after;
@@ -261,9 +468,9 @@ std::string trace_window_json(const trace_window_options &opt)
 	bool open = false;
 	run_trace_window(
 		opt,
-		[&](const lab_wheel &w) {
-			write_setup(j, w.setup());
-			j.field("wheel", w.describe());
+		[&](const wheel_setup &w, const std::string &describe) {
+			write_setup(j, w);
+			j.field("wheel", describe);
 			j.key("steps");
 			j.begin_array();
 			open = true;

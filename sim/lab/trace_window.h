@@ -1,18 +1,19 @@
 // `timersim step --trace T --from J --to J`: a window of a real recording,
-// one base at a time, on a lab wheel.
+// one base at a time.
 //
-// The trace goes through the replay core (sim/core/replay.h) with its
-// model of the recording (jiffies, which base, what a timer_cancel is, the
-// fidelity of each recorded expiry); a replay_sink mirrors what the replay
-// does to base `cpu` onto a lab wheel of the same design: each start,
-// cancel and recorded expiry on that base is a step, with the wheel's
-// picture after it. Before --from the steps are applied silently, after
-// --to the window is closed.
+// The trace goes through the replay (sim/core/replay.h) with its model of
+// the recording (jiffies, which base, what a timer_cancel is, when bases
+// run: --ticks, the fidelity of each recorded expiry). A replay_sink turns
+// what the replay does to base `cpu` into step records: each recorded
+// start, cancel and expiry on that base is a step, with what the wheel did
+// since the one before (cascades, moves, expiries) and the picture after
+// it, read off the scheme's own slots (wheel_inspection): the same wheel
+// `timersim view` draws. The reasons (--explain) are the lab's, for the
+// place the wheel chose. Outside [--from, --to] nothing is shown.
 //
-// Recorded starts are applied as the replay applies them (__mod_timer(),
-// no slack). A recorded expiry the wheel had not fired yet (`late`) is
-// expired at the recorded jiffy, as the replay does. Timers are named after
-// their callback (a second timer of the same callback gets ".2", ...).
+// Timers are named after their callback (a second timer of the same
+// callback gets ".2", ...; an address without symbols "cb_" and its low
+// digits).
 #pragma once
 
 #include <cstdint>
@@ -21,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/replay.h"
 #include "sim/lab/lab_wheel.h"
 #include "sim/lab/step.h"
 #include "sim/trace/reader.h"
@@ -39,21 +41,22 @@ struct trace_window_options {
 	unsigned cpu = 0;			// the base shown
 	std::optional<std::uint64_t> from;	// jiffies as the trace prints them
 	std::optional<std::uint64_t> to;
+	tick_mode ticks = tick_mode::automatic;	// --ticks, as for replay
 	bool explain = false;
 };
 
 struct trace_window_summary {
-	std::uint64_t steps = 0;		// records in the window
-	// Expiries on the base in the window: the lab wheel's and the
-	// replay's scheme's (they are the same kernel code, so they agree).
-	std::vector<std::pair<std::string, std::uint64_t>> lab_fired, scheme_fired;
+	std::uint64_t steps = 0;	// records in the window
+	// The expiries on the base in the window, in firing order.
+	std::vector<std::pair<std::string, std::uint64_t>> fired;
 };
 
-// Runs the window: `begin` once the lab wheel exists, `each` per step.
-// Throws input_error / usage_error as a replay does, and usage_error for a
-// base the trace does not have or an empty window.
+// Runs the window: `begin` with the wheel's set-up and description once
+// the replay knows them, `each` per step. Throws input_error / usage_error
+// as a replay does, and usage_error for a base the trace does not have or
+// --from after --to.
 trace_window_summary run_trace_window(const trace_window_options &opt,
-				      const std::function<void(const lab_wheel &)> &begin,
+				      const std::function<void(const wheel_setup &, const std::string &)> &begin,
 				      const std::function<void(const step_record &)> &each);
 
 std::string trace_window_text(const trace_window_options &opt);
