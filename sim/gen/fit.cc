@@ -28,9 +28,15 @@ struct log_fit {
 	double sigma() const { return n > 1 ? std::sqrt(m2 / double(n - 1)) : 0.0; }
 };
 
+// Chains are counted as already running when the trace began (`initial`)
+// if they start within the first timeout of their callback, at most this
+// far into the trace.
+constexpr std::uint64_t initial_window_ns = 1'000'000'000;
+
 struct callback_acc {
 	fitted_callback out;
 	log_fit timeout_ms, life_ms;
+	std::vector<std::uint64_t> early_chains;	// start offsets within initial_window_ns
 };
 
 struct timer_state {
@@ -105,8 +111,18 @@ public:
 			if (a.out.armings < min_armings)
 				continue;
 			fitted_callback f = a.out;
-			f.rate = double(f.chains) / seconds;
 			f.timeout_median_ms = a.timeout_ms.n ? a.timeout_ms.median() : 1000.0 / hz_;
+			// Chains arrive at the rate seen after the first timeout;
+			// those that began within it beyond that rate were (most
+			// likely) running before the trace.
+			double window_ns = std::min(double(initial_window_ns), f.timeout_median_ms * 1e6);
+			std::uint64_t early = 0;
+			for (std::uint64_t at : a.early_chains)
+				early += double(at) < window_ns;
+			double later_s = std::max(1e-9, seconds - window_ns / 1e9);
+			f.rate = double(f.chains - early) / later_s;
+			f.initial = static_cast<std::uint64_t>(std::max(0.0, std::round(double(early) - f.rate * window_ns / 1e9)));
+			f.initial_window_ms = window_ns / 1e6;
 			f.timeout_sigma = a.timeout_ms.sigma();
 			f.life_median_ms = a.life_ms.n ? a.life_ms.median() : f.timeout_median_ms / 2;
 			f.life_sigma = a.life_ms.sigma();
@@ -160,8 +176,9 @@ private:
 			timeout = static_cast<std::int64_t>(ev.expires - jiffies_);
 			known = true;
 		}
-		bool self = c.in_callback && c.callback_timer == ev.timer && !t.pending;
-		if (t.pending)
+		const bool was_pending = t.pending;
+		const bool self = c.in_callback && c.callback_timer == ev.timer && !was_pending;
+		if (was_pending)
 			end_arming(ev.timer, 'R', ev.ts_ns);
 		std::uint32_t fn = fn_id(ev.function);
 		callback_acc &a = accs_[fn];
@@ -170,8 +187,10 @@ private:
 			if (!c.callback_rearmed)
 				a.out.self_rearmed++;
 			c.callback_rearmed = true;
-		} else if (!t.pending) {
+		} else if (!was_pending) {
 			a.out.chains++;
+			if (ev.ts_ns - first_ts_ < initial_window_ns)
+				a.early_chains.push_back(ev.ts_ns - first_ts_);
 		}
 		if (known && timeout > 0)
 			a.timeout_ms.add((double(timeout) - 0.5) * 1000.0 / hz_);
@@ -237,6 +256,7 @@ private:
 		w.given = {
 			{"fn", clean(f.function)},
 			{"rate", g(f.rate)},
+			{"initial", std::to_string(f.initial)},
 			{"median", g(f.timeout_median_ms, "ms")},
 			{"sigma", g(f.timeout_sigma)},
 			{"expire", ended > 0 ? share(f.expired) : "1"},

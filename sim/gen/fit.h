@@ -3,8 +3,13 @@
 // pattern can be replayed at another HZ, on more CPUs or scaled up.
 //
 // Per callback, over the armings (timer_start events) of the trace:
-//   - rate: chains started per second - a start of a timer that was not
-//     pending and is not its own callback re-arming it;
+//   - chains: a chain begins with a start of a timer that was not pending
+//     and is not its own callback re-arming it. They arrive at the `rate`
+//     per second seen after the callback's first (median) timeout (at most
+//     1 s into the trace); those that began within it beyond that rate are
+//     taken as running when the trace began (`initial`: the periodic
+//     timers and open connections of a machine that was up before
+//     recording);
 //   - the timeout, fitted as a log-normal (mean and standard deviation of
 //     the log of the timeout in milliseconds, each timeout of t jiffies
 //     taken at t - 1/2 jiffies: the middle of the durations that round up
@@ -32,7 +37,9 @@ struct fitted_callback {
 	std::string function;
 	std::uint64_t chains = 0, armings = 0;
 	std::uint64_t expired = 0, rearmed = 0, canceled = 0, self_rearmed = 0;
-	double rate = 0;		// chains per second
+	std::uint64_t initial = 0;	// chains running when the trace began
+	double initial_window_ms = 0;	// ... told by the chains of this first window
+	double rate = 0;		// chains per second after that
 	double timeout_median_ms = 0, timeout_sigma = 0;
 	double life_median_ms = 0, life_sigma = 0;
 };

@@ -1,6 +1,7 @@
 // `fitted`: one callback's timers as `gen --like TRACE` measured them
-// (sim/gen/fit.h). A chain starts (Poisson, `rate` per second) on a fresh
-// timer object and arms it with a log-normal timeout (`median`, `sigma`).
+// (sim/gen/fit.h). A chain starts (Poisson, `rate` per second; `initial`
+// of them at once, spread over the first median timeout, as if running
+// before the trace began) on a fresh timer object and arms it with a log-normal timeout (`median`, `sigma`).
 // Each arming ends one of three ways, with the measured shares: it
 // expires (`expire`; then the callback re-arms the timer with probability
 // `self`, else the chain ends), it is re-armed (`rearm`) or deleted
@@ -18,7 +19,7 @@ namespace timersim::gen {
 
 namespace {
 
-enum step : std::uint8_t { arrive, rearm, cancel };
+enum step : std::uint8_t { arrive, opening, rearm, cancel };
 
 struct chain {
 	timer_h timer = 0;
@@ -28,7 +29,9 @@ struct chain {
 class fitted final : public source {
 public:
 	fitted(const workload_params &p, const source_context &ctx)
-		: r_(ctx.seed), rate_(p.rate("rate") * ctx.scale), median_(double(p.duration_ns("median"))),
+		: r_(ctx.seed), rate_(p.rate("rate") * ctx.scale),
+		  initial_(static_cast<std::uint64_t>(double(p.count("initial")) * ctx.scale + 0.5)),
+		  median_(double(p.duration_ns("median"))),
 		  sigma_(p.number("sigma")), life_(double(p.duration_ns("life"))),
 		  life_sigma_(p.number("life_sigma")), self_(p.fraction("self")), cpu_(p.cpu("cpu"))
 	{
@@ -43,12 +46,18 @@ public:
 		objects_ = ctx.m.pool(pool_base(ctx.index, 0), 0x100);
 	}
 
-	void begin(machine &m) override { m.at(next_arrival(r_, 0, rate_), this, arrive, task_); }
+	void begin(machine &m) override
+	{
+		m.at(next_arrival(r_, 0, rate_), this, arrive, task_);
+		for (std::uint64_t i = 0; i < initial_; i++)
+			m.at(static_cast<std::uint64_t>(r_.uniform() * std::min(median_, 1e9)), this, opening, task_);
+	}
 
 	void act(machine &m, std::uint64_t t) override
 	{
-		if (chains_.step_of(t) == arrive) {
-			m.at(next_arrival(r_, m.now_ns(), rate_), this, arrive, task_);
+		if (chains_.step_of(t) == arrive || chains_.step_of(t) == opening) {
+			if (chains_.step_of(t) == arrive)
+				m.at(next_arrival(r_, m.now_ns(), rate_), this, arrive, task_);
 			std::uint32_t slot = chains_.alloc();
 			chains_[slot].timer = m.new_timer(this, objects_, fn_, pick_cpu(m, r_, cpu_), slot);
 			arm(m, slot);
@@ -104,7 +113,9 @@ private:
 	}
 
 	rng r_;
-	double rate_, median_, sigma_, life_, life_sigma_, self_;
+	double rate_;
+	std::uint64_t initial_;
+	double median_, sigma_, life_, life_sigma_, self_;
 	double p_expire_ = 0, p_rearm_ = 0;
 	int cpu_;
 	std::uint32_t fn_ = 0, task_ = 0, objects_ = 0;
@@ -124,6 +135,7 @@ const kind_info fitted_kind = {
 	{
 		{"fn", "fitted_fn", "callback name"},
 		{"rate", "10", "chains started per second"},
+		{"initial", "0", "chains running from the start (begun over the first median timeout)"},
 		{"median", "100ms", "timeout, median (log-normal)"},
 		{"sigma", "0", "timeout, log-normal shape"},
 		{"expire", "0", "share of armings that expire"},

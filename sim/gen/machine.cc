@@ -60,7 +60,7 @@ std::uint32_t machine::task(const std::string &comm)
 
 std::uint32_t machine::pool(std::uint64_t base, std::uint64_t stride)
 {
-	pools_.push_back({base, stride, 0, {}});
+	pools_.push_back({base, stride, 0, std::vector<std::vector<std::uint32_t>>(opt_.cpus)});
 	return static_cast<std::uint32_t>(pools_.size() - 1);
 }
 
@@ -76,10 +76,11 @@ timer_h machine::new_timer(source *owner, std::uint32_t pool, std::uint32_t func
 		timers_.emplace_back();
 	}
 	address_pool &p = pools_.at(pool);
+	std::vector<std::uint32_t> &free = p.free[cpu % opt_.cpus];
 	std::uint32_t slot;
-	if (!p.free.empty()) {
-		slot = p.free.back();
-		p.free.pop_back();
+	if (!free.empty()) {
+		slot = free.back();
+		free.pop_back();
 	} else {
 		slot = p.next++;
 	}
@@ -107,7 +108,7 @@ void machine::free_timer(timer_h t)
 	if (o.pending || !o.live)
 		throw std::logic_error("machine: freeing a pending or dead timer");
 	o.live = false;
-	pools_[o.pool].free.push_back(o.slot);
+	freed_this_jiffy_.push_back({o.pool, o.cpu, o.slot});
 	free_timers_.push_back(t);
 }
 
@@ -193,6 +194,9 @@ bool machine::step(std::vector<gen_event> &out)
 	if (jiffy_ns(k) >= opt_.duration_ns)
 		return false;
 	out_ = &out;
+	for (const freed_slot &f : freed_this_jiffy_)
+		pools_[f.pool].free[f.cpu].push_back(f.slot);
+	freed_this_jiffy_.clear();
 	jiffies_ = k;
 	now_ns_ = jiffy_ns(k);
 

@@ -93,13 +93,18 @@ public:
 	std::uint32_t function(const std::string &name);
 	std::uint32_t task(const std::string &comm);
 	// An address range for timer objects: slots of `stride` bytes from
-	// `base`; a freed slot is reused first (as a slab cache does).
+	// `base`; a freed slot is reused first, on the same CPU (as a per-CPU
+	// slab or a task's stack is), so that an address never moves to
+	// another CPU while the old one may still hold it.
 	std::uint32_t pool(std::uint64_t base, std::uint64_t stride);
 
 	// init_timer() of a new object on `cpu`; `cookie` is the owner's.
 	timer_h new_timer(source *owner, std::uint32_t pool, std::uint32_t function, unsigned cpu,
 			  std::uint64_t cookie);
-	// The object is gone (its address may come back). Not while pending.
+	// The object is gone (its address may come back: from the next jiffy
+	// on, so that a replay that only learns of an expiry from the next
+	// jiffy's events - --no-expiries - never sees a new timer at the
+	// address of one that has yet to fire). Not while pending.
 	void free_timer(timer_h t);
 	// mod_timer(t, jiffies + timeout); `exact`: slack 0.
 	void mod_timer(timer_h t, jiffies_t timeout, bool exact = false);
@@ -142,7 +147,7 @@ private:
 	struct address_pool {
 		std::uint64_t base = 0, stride = 0;
 		std::uint32_t next = 0;
-		std::vector<std::uint32_t> free;
+		std::vector<std::vector<std::uint32_t>> free;	// per CPU
 	};
 	struct due {		// a timer's arming in the expiry queue
 		jiffies_t expires;
@@ -187,6 +192,10 @@ private:
 
 	std::vector<timer_obj> timers_;
 	std::vector<timer_h> free_timers_;
+	struct freed_slot {
+		std::uint32_t pool, cpu, slot;
+	};
+	std::vector<freed_slot> freed_this_jiffy_;
 	std::vector<address_pool> pools_;
 	std::vector<std::string> functions_;
 	std::unordered_map<std::string, std::uint32_t> function_ids_;

@@ -70,8 +70,13 @@ workload parse_workload(const std::string &text)
 				throw usage_error("workload '" + t + "': expected KEY=VALUE, got '" + pair + "'");
 			w.given.emplace_back(trim(pair.substr(0, eq)), trim(pair.substr(eq + 1)));
 		}
-	// Unknown keys are the user's words: say so now, not when generating.
-	workload_params check(w, k->params);
+	// Bad keys and values are the user's words: say so now, not when
+	// generating. Building the workload once reads every value.
+	workload_params p(w, k->params);
+	machine_options mo;
+	mo.duration_ns = 1;
+	machine scratch(mo);
+	k->make(p, source_context{scratch, 1, 1.0, 0});
 	return w;
 }
 
