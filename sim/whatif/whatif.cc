@@ -42,9 +42,14 @@ what_if_reports replay_what_if(const std::string &path, trace_format fmt, const 
 		std::unique_ptr<trace_reader> reader = open_trace(path, fmt, ropt);
 		r.recorded = replay_trace(*reader, path, opt);
 	}
+	// At the recorded HZ the options stay as given, so that the two
+	// reports are the same to the byte; otherwise HZ is stated (the new
+	// one need not be one the replay would infer).
 	replay_options at = opt;
-	at.hz = to_hz;
-	at.word_bits = clock.word_bits;
+	if (to_hz != clock.hz) {
+		at.hz = to_hz;
+		at.word_bits = clock.word_bits;
+	}
 	std::unique_ptr<trace_reader> reader = open_what_if(path, fmt, ropt, clock, to_hz);
 	r.what_if = replay_trace(*reader, path, at);
 	return r;
