@@ -6,7 +6,7 @@
 #include <string>
 
 #include "sim/core/replay.h"
-#include "sim/report/replay_report.h"
+#include "sim/core/replay_report.h"
 #include "sim/trace/reader.h"
 
 namespace timersim {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kernel/v48_wheel.h"
+#include "sim/core/replay_sink.h"
 #include "sim/core/errors.h"
 #include "sim/gen/generator.h"
 #include "sim/gen/kinds.h"
@@ -249,27 +250,29 @@ START_TEST(v48_lateness_within_level_granularity)
 			if (ev.kind == event_kind::timer_start)
 				armed_at[{ev.timer, ev.expires}] = ev.expires - static_cast<std::uint64_t>(ev.timeout);
 
-		std::string log = write_temp("v48.csv", "");
-		std::FILE *f = std::fopen(log.c_str(), "w");
+		// Every simulated expiry, as the replay reports it to its sinks.
+		struct fired_rec {
+			std::uint64_t timer, expires, fired;
+		};
+		struct recorder final : replay_sink {
+			std::vector<fired_rec> rows;
+			void expired(const timer_ref &t, unsigned, jiffies_t jiffy, jiffies_t expires) override
+			{
+				rows.push_back({t.ptr, expires, jiffy});
+			}
+		} rec;
 		auto reader = open_trace(path, trace_format::auto_detect, {});
 		replay_options opt;
 		opt.scheme = "v48";
-		opt.expiry_log = f;
-		replay_report r = replay_trace(*reader, path, opt);
-		std::fclose(f);
+		replay_report r = replay_trace(*reader, path, opt, {&rec});
 		ck_assert_uint_gt(r.lateness.expiries, 1000);
 
-		std::istringstream in(read_whole_file(log));
 		std::uint64_t rows = 0, at_bucket = 0;
-		for (std::string line; std::getline(in, line);) {
-			unsigned cpu;
-			unsigned long long timer, expires, fired;
-			char fn[128];
-			if (std::sscanf(line.c_str(), "%u,0x%llx,%127[^,],%llu,%llu", &cpu, &timer, fn, &expires,
-					&fired) != 5)
-				continue;
-			auto it = armed_at.find({timer, expires});
-			ck_assert_msg(it != armed_at.end(), "expiry of an arming never traced: %s", line.c_str());
+		for (const fired_rec &x : rec.rows) {
+			const std::uint64_t expires = x.expires, fired = x.fired;
+			auto it = armed_at.find({x.timer, expires});
+			ck_assert_msg(it != armed_at.end(), "expiry of an arming never traced: timer %llx expires %llu",
+				      (unsigned long long)x.timer, (unsigned long long)expires);
 			std::uint64_t bucket = 0;
 			auto level = [&](auto geometry) {
 				using G = decltype(geometry);
@@ -283,8 +286,9 @@ START_TEST(v48_lateness_within_level_granularity)
 			std::uint64_t gran = hz > 100 ? level(kernel::v48::geometry_hz_gt_100{})
 						      : level(kernel::v48::geometry_hz_le_100{});
 			ck_assert_msg(fired > expires && fired - expires <= gran,
-				      "HZ %u: %s fired %llu jiffies late, granularity %llu", hz, line.c_str(),
-				      fired - expires, (unsigned long long)gran);
+				      "HZ %u: timer %llx fired %llu jiffies late, granularity %llu", hz,
+				      (unsigned long long)x.timer, (unsigned long long)(fired - expires),
+				      (unsigned long long)gran);
 			at_bucket += fired == bucket;
 			rows++;
 		}
