@@ -1,0 +1,108 @@
+#include "sim/estimate/estimate.h"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/report/text_table.h"
+#include "sim/trace/reader.h"
+
+namespace timersim {
+
+calibration load_calibration(const std::string &path)
+{
+	std::ifstream in(path);
+	if (!in)
+		throw input_error(path, 0, "cannot read the calibration (run `make calibrate`)");
+	std::stringstream text;
+	text << in.rdbuf();
+	nlohmann::json j;
+	try {
+		j = nlohmann::json::parse(text.str());
+	} catch (const nlohmann::json::parse_error &e) {
+		throw input_error::at_offset(path, e.byte, "not JSON: " + std::string(e.what()));
+	}
+	calibration c;
+	c.path = path;
+	if (!j.is_object() || !j.contains("schemes") || !j["schemes"].is_object())
+		throw input_error(path, 0, "no \"schemes\" object: not a timersim calibration");
+	for (auto it = j["schemes"].begin(); it != j["schemes"].end(); ++it) {
+		const nlohmann::json &s = it.value();
+		if (!s.is_object() || !s.contains("ns_per_unit") || !s["ns_per_unit"].is_number())
+			throw input_error(path, 0, "scheme \"" + it.key() + "\" has no number ns_per_unit");
+		double ns = s["ns_per_unit"].get<double>();
+		if (!(ns > 0) || !std::isfinite(ns))
+			throw input_error(path, 0, "scheme \"" + it.key() + "\": ns_per_unit must be positive");
+		c.ns_per_unit[it.key()] = ns;
+	}
+	if (c.ns_per_unit.empty())
+		throw input_error(path, 0, "no scheme calibrated");
+	return c;
+}
+
+std::uint64_t softirq_units(const replay_report &r)
+{
+	return r.costs.slot_visits + r.costs.relinks + r.timers.expired;
+}
+
+std::uint64_t all_units(const replay_report &r)
+{
+	const cost_counters &c = r.costs;
+	return c.insertions + c.removals + c.relinks + c.slot_visits + c.key_comparisons;
+}
+
+cost_estimate estimate(const replay_report &r, const calibration &c)
+{
+	cost_estimate e;
+	e.units = all_units(r);
+	e.softirq_units = softirq_units(r);
+	auto it = c.ns_per_unit.find(r.scheme);
+	if (it == c.ns_per_unit.end())
+		return e;
+	e.known = true;
+	e.ns_per_unit = it->second;
+	e.total_ns = double(e.units) * e.ns_per_unit;
+	e.softirq_ns = double(e.softirq_units) * e.ns_per_unit;
+	return e;
+}
+
+namespace {
+
+std::string fmt(double v, const char *f)
+{
+	char buf[48];
+	std::snprintf(buf, sizeof buf, f, v);
+	return buf;
+}
+
+}  // namespace
+
+std::string estimate_table(const std::vector<replay_report> &reports, const calibration &c)
+{
+	std::string out = "\nestimated CPU time (calibration " + c.path + ")\n";
+	text_table t;
+	t.row({"scheme", "units", "softirq units", "ns/unit", "softirq us", "total us", "softirq vs " +
+		(reports.empty() ? std::string("-") : reports.front().scheme)});
+	double base = 0;
+	for (const replay_report &r : reports) {
+		cost_estimate e = estimate(r, c);
+		if (&r == &reports.front())
+			base = e.softirq_ns;
+		if (!e.known) {
+			t.row({r.scheme, num(e.units), num(e.softirq_units), "-", "-", "-", "-"});
+			continue;
+		}
+		t.row({r.scheme, num(e.units), num(e.softirq_units), fmt(e.ns_per_unit, "%.2f"),
+		       fmt(e.softirq_ns / 1e3, "%.1f"), fmt(e.total_ns / 1e3, "%.1f"),
+		       base > 0 && e.softirq_ns > 0 ? fmt(base / e.softirq_ns, "%.2fx") : std::string("-")});
+	}
+	out += t.render();
+	out += "\n  softirq: slot visits + relinks + expiries; '-': the scheme is not calibrated.\n"
+	       "  vs: the first scheme's softirq time divided by this one's.\n";
+	return out;
+}
+
+}  // namespace timersim
