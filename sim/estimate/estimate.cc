@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/report/report_writers.h"
 #include "sim/report/text_table.h"
 #include "sim/trace/reader.h"
 
@@ -102,6 +103,38 @@ std::string estimate_table(const std::vector<replay_report> &reports, const cali
 	out += t.render();
 	out += "\n  softirq: slot visits + relinks + expiries; '-': the scheme is not calibrated.\n"
 	       "  vs: the first scheme's softirq time divided by this one's.\n";
+	return out;
+}
+
+std::string json_compare_estimated(const std::vector<replay_report> &reports, bool timing, const calibration &c)
+{
+	std::string out;
+	json_writer w(out);
+	w.begin_object();
+	w.key("schemes");
+	w.begin_array();
+	for (const replay_report &r : reports)
+		write_json_report(w, r, timing);
+	w.end_array();
+	w.key("estimates");
+	w.begin_array();
+	for (const replay_report &r : reports) {
+		cost_estimate e = estimate(r, c);
+		w.begin_object();
+		w.field("scheme", r.scheme);
+		w.field("calibrated", e.known);
+		w.field("units", e.units);
+		w.field("softirq_units", e.softirq_units);
+		w.key("ns_per_unit");
+		w.value_fixed(e.ns_per_unit, 3);
+		w.key("softirq_ns");
+		w.value_fixed(e.softirq_ns, 3);
+		w.key("total_ns");
+		w.value_fixed(e.total_ns, 3);
+		w.end_object();
+	}
+	w.end_array();
+	w.end_object();
 	return out;
 }
 

@@ -52,4 +52,10 @@ cost_estimate estimate(const replay_report &r, const calibration &c);
 // total time, and each scheme's softirq time relative to the first row.
 std::string estimate_table(const std::vector<replay_report> &reports, const calibration &c);
 
+// `compare --json` with the estimates: {"schemes": [report, ...],
+// "estimates": [{scheme, calibrated, units, softirq_units, ns_per_unit,
+// softirq_ns, total_ns}, ...]} (calibrated false and the times 0 for a
+// scheme the calibration lacks; ns and ns_per_unit with 3 decimals).
+std::string json_compare_estimated(const std::vector<replay_report> &reports, bool timing, const calibration &c);
+
 }  // namespace timersim

@@ -103,19 +103,18 @@ void workload_params::bad(const char *key, const char *expected) const
 
 const std::string &workload_params::text(const char *key) const { return param_value(values_, key); }
 
-std::uint64_t workload_params::duration_ns(const char *key) const
+bool parse_duration(const std::string &v, double bare_ns, std::uint64_t &ns)
 {
 	static const struct {
 		const char *suffix;
 		double ns;
 	} units[] = {{"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"m", 60e9}, {"h", 3600e9}, {"d", 86400e9}};
-	const std::string &v = text(key);
-	double scale = 1e6, x = 0;
+	double scale = bare_ns, x = 0;
 	std::string number = v;
 	for (const auto &u : units) {
 		std::string suf = u.suffix;
 		if (v.size() > suf.size() && v.compare(v.size() - suf.size(), suf.size(), suf) == 0) {
-			// "ms" also ends in "s": the longest suffix that leaves a number wins.
+			// "ms" also ends in "s": the suffix that leaves a number wins.
 			std::string head = v.substr(0, v.size() - suf.size());
 			double tmp;
 			if (parse_real(head, tmp)) {
@@ -125,8 +124,17 @@ std::uint64_t workload_params::duration_ns(const char *key) const
 		}
 	}
 	if (!parse_real(number, x) || x < 0 || x * scale > 1e18)
+		return false;
+	ns = static_cast<std::uint64_t>(std::llround(x * scale));
+	return true;
+}
+
+std::uint64_t workload_params::duration_ns(const char *key) const
+{
+	std::uint64_t ns = 0;
+	if (!parse_duration(text(key), 1e6, ns))
 		bad(key, "a duration (200ms, 1.5s, 5m, 2h, 5d; a bare number is ms)");
-	return static_cast<std::uint64_t>(std::llround(x * scale));
+	return ns;
 }
 
 double workload_params::rate(const char *key) const

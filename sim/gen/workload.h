@@ -30,6 +30,10 @@ struct workload {
 	std::string text() const;
 };
 
+// A duration ("200ms", "1.5s", "300us", "5m", "2h", "5d"; a bare number is
+// in units of `bare_ns`): false when it is not one.
+bool parse_duration(const std::string &text, double bare_ns, std::uint64_t &ns);
+
 // Parses "KIND" or "KIND:K=V,K=V". Throws usage_error for an unknown kind,
 // a malformed pair or an unknown key (naming the known ones).
 workload parse_workload(const std::string &text);

@@ -42,17 +42,19 @@ what_if_reports replay_what_if(const std::string &path, trace_format fmt, const 
 		std::unique_ptr<trace_reader> reader = open_trace(path, fmt, ropt);
 		r.recorded = replay_trace(*reader, path, opt);
 	}
-	// At the recorded HZ the options stay as given, so that the two
-	// reports are the same to the byte; otherwise HZ is stated (the new
-	// one need not be one the replay would infer).
+	std::unique_ptr<trace_reader> reader = open_what_if(path, fmt, ropt, clock, to_hz);
+	r.what_if = replay_trace(*reader, path, what_if_options(opt, clock, to_hz));
+	return r;
+}
+
+replay_options what_if_options(const replay_options &opt, const recorded_clock &clock, unsigned to_hz)
+{
 	replay_options at = opt;
 	if (to_hz != clock.hz) {
 		at.hz = to_hz;
 		at.word_bits = clock.word_bits;
 	}
-	std::unique_ptr<trace_reader> reader = open_what_if(path, fmt, ropt, clock, to_hz);
-	r.what_if = replay_trace(*reader, path, at);
-	return r;
+	return at;
 }
 
 namespace {

@@ -29,6 +29,12 @@ std::unique_ptr<trace_reader> open_what_if(const std::string &path, trace_format
 					   const reader_options &ropt, const recorded_clock &clock,
 					   unsigned to_hz);
 
+// The replay options of the what-if side: at the recorded HZ the options
+// as given (so that the two reports are the same to the byte), otherwise
+// HZ stated (the new one need not be one the replay would infer) and the
+// word width as recorded.
+replay_options what_if_options(const replay_options &opt, const recorded_clock &clock, unsigned to_hz);
+
 struct what_if_reports {
 	replay_report recorded, what_if;
 };
