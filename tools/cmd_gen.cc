@@ -21,6 +21,7 @@ struct gen_args {
 	std::string duration;
 	double scale = 1;
 	bool no_slack = false, no_expiries = false;
+	unsigned kernel = 3;
 	bool has_start = false;
 	std::uint64_t start = 0;
 	std::string output = "-";
@@ -54,6 +55,7 @@ int run_gen(const gen_args &a)
 	o.scale = a.scale;
 	o.slack = !a.no_slack;
 	o.expiries = !a.no_expiries;
+	o.kernel = a.kernel == 6 ? gen::kernel_gen::linux6 : gen::kernel_gen::linux3;
 	o.has_start = a.has_start;
 	o.start = a.start;
 	o.hz = 250;
@@ -125,6 +127,11 @@ void add_gen(CLI::App &app, command_list &commands)
 	sub->add_option("--scale", a->scale, "multiply every rate and population (default 1)")
 		->type_name("F")
 		->check(CLI::PositiveNumber.description(""));
+	sub->add_option("--kernel", a->kernel,
+			"the kernel traced: 3 (classic wheel, expiries at `expires`; the default) or 6 "
+			"(non-cascading wheel, expiries at bucket_expiry, 6.8+ fields)")
+		->type_name("3|6")
+		->check(CLI::IsMember({3u, 6u}).description(""));
 	sub->add_flag("--no-slack", a->no_slack, "exact expiries: no 3.x timer slack on mod_timer");
 	sub->add_flag("--no-expiries", a->no_expiries,
 		      "leave the expiries out: the trace holds what the callers did, and every scheme fires "

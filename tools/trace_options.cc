@@ -5,6 +5,7 @@
 
 #include "sim/core/errors.h"
 #include "sim/output/progress_line.h"
+#include "sim/whatif/own_expiries.h"
 #include "tools/suggest.h"
 
 namespace timersim::cli {
@@ -75,6 +76,9 @@ void add_trace_options(CLI::App *sub, trace_args &a)
 			"(rounded up, as msecs_to_jiffies does), both reported side by side")
 		->type_name("N")
 		->check(CLI::Range(10u, 10000u).description(""));
+	sub->add_flag("--own-expiries", a.own_expiries,
+		      "drop the recorded expiries: every scheme fires the timers on its own (their "
+		      "lines count as skipped)");
 	sub->add_option("--word-bits", a.replay.word_bits,
 			"width of unsigned long jiffies (default: inferred; 8-hex-digit pointers: 32)")
 		->type_name("32|64")
@@ -148,7 +152,8 @@ reader_options reader_of(const trace_args &a)
 
 std::unique_ptr<trace_reader> open_input(const trace_args &a)
 {
-	return open_trace(a.trace, a.format, reader_of(a));
+	auto reader = open_trace(a.trace, a.format, reader_of(a));
+	return a.own_expiries ? make_own_expiries_reader(std::move(reader)) : std::move(reader);
 }
 
 std::vector<std::pair<std::string, std::string>> params_for(const trace_args &a,

@@ -36,9 +36,21 @@ public:
 			ev.expires = g.expires;
 			ev.timeout = g.timeout;
 			ev.has |= EF_TIMEOUT;
+			if (g.v6) {
+				ev.bucket_expiry = g.bucket_expiry;
+				ev.target_cpu = g.cpu;
+				ev.idx = g.idx;
+				ev.flags = TF_PINNED;
+				ev.has |= EF_BUCKET_EXPIRY | EF_TARGET_CPU | EF_IDX | EF_FLAGS;
+			}
 		}
-		if (g.kind == event_kind::timer_expire_entry)
+		if (g.kind == event_kind::timer_expire_entry) {
 			ev.now = g.now;
+			if (g.v6) {
+				ev.baseclk = g.now;
+				ev.has |= EF_BASECLK;
+			}
+		}
 		stats_.events++;
 		return true;
 	}

@@ -26,6 +26,7 @@ machine_options machine_for(const gen_options &opt)
 	mo.duration_ns = opt.duration_ns;
 	mo.slack = opt.slack;
 	mo.expiries = opt.expiries;
+	mo.kernel = opt.kernel;
 	return mo;
 }
 
@@ -65,7 +66,9 @@ std::string describe(const gen_options &opt)
 			" --cpus " + std::to_string(opt.cpus) + " --duration " + seconds(opt.duration_ns);
 	if (opt.scale != 1.0)
 		s += std::string(" --scale ") + scale;
-	if (!opt.slack)
+	if (opt.kernel == kernel_gen::linux6)
+		s += " --kernel 6";
+	else if (!opt.slack)
 		s += " --no-slack";
 	if (!opt.expiries)
 		s += " --no-expiries";

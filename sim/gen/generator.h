@@ -4,9 +4,11 @@
 // machine (sim/gen/machine.h) for a duration, and the result is a trace
 // of the events that kernel would have recorded - written as raw tracefs
 // text (write_ftrace) or read directly like a recording (make_gen_reader),
-// so it replays, views and sweeps like one. The trace is of a 3.x kernel
-// (no flags, no cpu=, expiries exactly at `expires`), so the report names
-// `classic` as its wheel, and a classic replay matches every expiry.
+// so it replays, views and sweeps like one. By default the trace is of a
+// 3.x kernel (no flags, no cpu=, expiries exactly at `expires`), so the
+// report names `classic` as its wheel, and a classic replay matches every
+// expiry; with kernel 6 it is of a 6.x kernel (bucket_expiry, cpu=, idx=,
+// expiries at the bucket's expiry), modelled by `v48`.
 //
 // The same options give the same trace, byte for byte.
 #pragma once
@@ -32,6 +34,7 @@ struct gen_options {
 	double scale = 1.0;		// multiplies every rate and population
 	bool slack = true;		// 3.x timer slack on mod_timer
 	bool expiries = true;		// trace the ideal kernel's expiries
+	kernel_gen kernel = kernel_gen::linux3;	// --kernel 3|6
 	bool has_start = false;		// else INITIAL_JIFFIES + 1000 s of uptime
 	jiffies_t start = 0;
 };

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "kernel/classic_wheel.h"
+#include "kernel/v48_wheel.h"
 #include "sim/whatif/kernel_time.h"
 
 namespace timersim::gen {
@@ -21,6 +22,16 @@ jiffies_t slacked(jiffies_t expires, jiffies_t now)
 	return kernel::apply_slack(&t, expires, now);
 }
 
+// calc_wheel_index() of the v48 wheel at this HZ's LVL_DEPTH: the index and
+// the bucket's expiry.
+std::uint32_t v48_index(unsigned hz, jiffies_t expires, jiffies_t clk, jiffies_t &bucket)
+{
+	if (kernel::v48::lvl_depth_for_hz(hz) == 9)
+		return kernel::v48::calc_wheel_index<kernel::v48::geometry_hz_gt_100, std::uint64_t>(expires, clk,
+												      &bucket);
+	return kernel::v48::calc_wheel_index<kernel::v48::geometry_hz_le_100, std::uint64_t>(expires, clk, &bucket);
+}
+
 }  // namespace
 
 machine::machine(const machine_options &opt) : opt_(opt)
@@ -31,6 +42,14 @@ machine::machine(const machine_options &opt) : opt_(opt)
 	functions_.push_back("");	// 0: none
 	function_ids_[""] = 0;
 	tasks_.push_back({"<idle>", 0});	// 0: the softirq's context
+	ran_softirq_.assign(opt_.cpus, ~jiffies_t{0});
+	if (opt_.kernel == kernel_gen::linux6)
+		opt_.slack = false;	// removed in 4.8
+}
+
+jiffies_t machine::base_clk(unsigned cpu) const
+{
+	return ran_softirq_[cpu] == jiffies_ ? jiffies_ + 1 : jiffies_;
 }
 
 std::uint64_t machine::jiffy_ns(jiffies_t j) const
@@ -130,15 +149,29 @@ void machine::arm(timer_h t, jiffies_t expires)
 	timer_obj &o = timers_[t];
 	if (o.pending && o.expires == expires)
 		return;		// mod_timer(): nothing to do, nothing traced
+	const bool v6 = opt_.kernel == kernel_gen::linux6;
+	jiffies_t fires = expires;
+	std::uint32_t idx = 0;
+	if (v6) {
+		idx = v48_index(opt_.hz, expires, base_clk(o.cpu), fires);
+		if (o.pending && idx == o.idx) {
+			o.expires = expires;	// the same bucket: nothing moves, nothing traced
+			return;
+		}
+	}
 	if (o.pending)
 		emit(event_kind::timer_cancel, o);
 	o.pending = true;
 	o.expires = expires;
+	o.fires = fires;
+	o.idx = idx;
 	o.arming++;
 	gen_event &ev = emit(event_kind::timer_start, o);
 	ev.expires = expires;
 	ev.timeout = static_cast<std::int64_t>(expires - jiffies_);
-	due_.push({expires, o.cpu, seq_++, t, o.arming});
+	ev.bucket_expiry = fires;
+	ev.idx = idx;
+	due_.push({fires, o.cpu, seq_++, t, o.arming});
 }
 
 bool machine::del_timer(timer_h t)
@@ -164,6 +197,7 @@ gen_event &machine::emit(event_kind kind, const timer_obj &o)
 	last_ts_ = std::max(last_ts_, ts);
 	gen_event ev;
 	ev.kind = kind;
+	ev.v6 = opt_.kernel == kernel_gen::linux6;
 	ev.softirq = in_softirq_;
 	ev.cpu = o.cpu;
 	ev.task = in_softirq_ ? 0 : current_task_;
@@ -182,6 +216,7 @@ void machine::fire(timer_h t)
 	if (opt_.expiries) {
 		emit(event_kind::timer_cancel, snapshot);
 		emit(event_kind::timer_expire_entry, snapshot).now = jiffies_;
+		ran_softirq_[snapshot.cpu] = jiffies_;
 	}
 	o.owner->fired(*this, t);
 	if (opt_.expiries)
@@ -202,7 +237,7 @@ bool machine::step(std::vector<gen_event> &out)
 
 	// The timer softirq of each CPU, in CPU order.
 	in_softirq_ = true;
-	while (!due_.empty() && due_.top().expires <= k) {
+	while (!due_.empty() && due_.top().fires <= k) {
 		due d = due_.top();
 		due_.pop();
 		const timer_obj &o = timers_[d.timer];

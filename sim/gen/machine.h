@@ -23,6 +23,20 @@
 // With expiries off (--no-expiries) the expiry's three events are left
 // out: the trace holds what the callers did and every scheme fires the
 // timers on its own.
+//
+// As a 6.x kernel (--kernel 6: the non-cascading wheel of 4.8+, the
+// `v48` scheme) the machine has no slack, and a timer fires when its
+// bucket does: at bucket_expiry, its expiry rounded up to its level's
+// granularity by calc_wheel_index() of kernel/v48_wheel.h (the one the
+// v48 scheme runs), from the base's clk - the jiffy, or the next one once
+// the base ran this jiffy's softirq (an expiry on that CPU in this jiffy,
+// or a callback), as the replay keeps each base. mod_timer() of a pending
+// timer whose new expiry lands in the same bucket only updates `expires`
+// and traces nothing. timer_start carries bucket_expiry, cpu=, idx= and
+// flags=P (pinned: each timer stays on its CPU's local base);
+// timer_expire_entry carries baseclk=. Every scheme that fires no later
+// than v48 - all the exact ones, classic included - then fires each timer
+// itself before its recorded expiry, so their costs compare fairly.
 #pragma once
 
 #include <cstdint>
@@ -41,6 +55,7 @@ using timer_h = std::uint32_t;	// a timer object of the machine
 // One event as the ideal kernel traces it.
 struct gen_event {
 	event_kind kind = event_kind::other;
+	bool v6 = false;		// 6.x fields (bucket_expiry, cpu=, idx=, flags=P, baseclk=)
 	bool softirq = false;		// raised in the timer softirq (expiries, callbacks)
 	std::uint32_t cpu = 0;
 	std::uint32_t task = 0;		// index into machine::tasks() (process context)
@@ -49,8 +64,13 @@ struct gen_event {
 	std::uint32_t function = 0;	// index into machine::functions()
 	jiffies_t expires = 0;		// timer_start
 	std::int64_t timeout = 0;	// timer_start
-	jiffies_t now = 0;		// timer_expire_entry
+	jiffies_t now = 0;		// timer_expire_entry (also baseclk on 6.x)
+	jiffies_t bucket_expiry = 0;	// timer_start, 6.x
+	std::uint32_t idx = 0;		// timer_start, 6.x
 };
+
+// The kernel generation the machine is and traces.
+enum class kernel_gen : std::uint8_t { linux3, linux6 };
 
 class source;
 
@@ -67,6 +87,7 @@ struct machine_options {
 	std::uint64_t duration_ns = 0;	// jiffies that begin before this are run
 	bool slack = true;		// 3.x apply_slack() on mod_timer
 	bool expiries = true;		// trace the expiries
+	kernel_gen kernel = kernel_gen::linux3;
 };
 
 class machine {
@@ -136,6 +157,8 @@ private:
 		std::uint64_t address = 0;
 		std::uint64_t cookie = 0;
 		jiffies_t expires = 0;
+		jiffies_t fires = 0;	// the jiffy it fires in (6.x: its bucket's expiry)
+		std::uint32_t idx = 0;	// 6.x: its wheel index
 		std::uint32_t function = 0;
 		std::uint32_t pool = 0;
 		std::uint32_t slot = 0;
@@ -150,15 +173,15 @@ private:
 		std::vector<std::vector<std::uint32_t>> free;	// per CPU
 	};
 	struct due {		// a timer's arming in the expiry queue
-		jiffies_t expires;
+		jiffies_t fires;
 		unsigned cpu;
 		std::uint64_t seq;
 		timer_h timer;
 		std::uint32_t arming;
 		bool operator>(const due &o) const
 		{
-			if (expires != o.expires)
-				return expires > o.expires;
+			if (fires != o.fires)
+				return fires > o.fires;
 			if (cpu != o.cpu)
 				return cpu > o.cpu;
 			return seq > o.seq;
@@ -177,6 +200,8 @@ private:
 	};
 
 	void arm(timer_h t, jiffies_t expires);
+	// 6.x: the base clk an arming on `cpu` now starts from.
+	jiffies_t base_clk(unsigned cpu) const;
 	void fire(timer_h t);
 	gen_event &emit(event_kind kind, const timer_obj &o);
 
@@ -189,6 +214,7 @@ private:
 	std::uint64_t seq_ = 0;
 	std::uint64_t last_ts_ = 0;
 	std::vector<gen_event> *out_ = nullptr;
+	std::vector<jiffies_t> ran_softirq_;	// per CPU: the last jiffy an expiry ran there
 
 	std::vector<timer_obj> timers_;
 	std::vector<timer_h> free_timers_;

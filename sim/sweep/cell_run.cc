@@ -10,6 +10,8 @@
 #include "sim/estimate/estimate.h"
 #include "sim/gen/generator.h"
 #include "sim/sweep/run.h"
+#include "sim/whatif/hz_rescale.h"
+#include "sim/whatif/own_expiries.h"
 #include "sim/whatif/whatif.h"
 
 namespace timersim::sweep {
@@ -18,8 +20,8 @@ const std::vector<std::string> &result_columns()
 {
 	static const std::vector<std::string> cols = {
 		// what the cell is
-		"id", "index", "input_kind", "input", "scheme", "params", "hz", "recorded_hz", "geometry", "cpus",
-		"seed", "scale", "seconds",
+		"id", "index", "input_kind", "input", "kernel", "scheme", "params", "hz", "recorded_hz",
+		"geometry", "expiries", "cpus", "seed", "scale", "seconds",
 		// what it measured (the replay report's keys)
 		"events", "timers_started", "timers_rearmed", "timers_canceled", "timers_expired",
 		"pending_at_end", "ticks", "moved_total", "moved_then_canceled", "moved_then_rearmed",
@@ -50,6 +52,8 @@ replay_report replay_cell(const spec &s, const cell &c, unsigned &recorded_hz)
 		g.seed = c.seed;
 		g.scale = c.scale;
 		g.duration_ns = c.duration_ns;
+		g.expiries = !c.own_expiries;
+		g.kernel = c.kernel == 6 ? gen::kernel_gen::linux6 : gen::kernel_gen::linux3;
 		recorded_hz = c.hz;
 		auto reader = gen::make_gen_reader(g);
 		return replay_trace(*reader, "gen:" + c.input, opt);
@@ -57,11 +61,12 @@ replay_report replay_cell(const spec &s, const cell &c, unsigned &recorded_hz)
 	std::string path = s.resolve(c.input);
 	recorded_clock clock = probe_recorded_clock(path, trace_format::auto_detect, {}, 0, 0);
 	recorded_hz = clock.hz;
-	if (!c.hz) {
-		auto reader = open_trace(path, trace_format::auto_detect, {});
+	std::unique_ptr<trace_reader> reader = open_trace(path, trace_format::auto_detect, {});
+	if (c.own_expiries)
+		reader = make_own_expiries_reader(std::move(reader));
+	if (!c.hz)
 		return replay_trace(*reader, path, opt);
-	}
-	auto reader = open_what_if(path, trace_format::auto_detect, {}, clock, c.hz);
+	reader = make_hz_rescale_reader(std::move(reader), clock.hz, c.hz, clock.word_bits);
 	return replay_trace(*reader, path, what_if_options(opt, clock, c.hz));
 }
 
@@ -77,6 +82,7 @@ std::string run_cell(const spec &s, const cell &c)
 	j["index"] = c.index;
 	j["input_kind"] = c.generated ? "workload" : "trace";
 	j["input"] = c.input;
+	j["kernel"] = r.input.kernel;
 	j["scheme"] = r.scheme;
 	std::string params;
 	for (const auto &[k, v] : c.params)
@@ -85,6 +91,7 @@ std::string run_cell(const spec &s, const cell &c)
 	j["hz"] = r.input.hz;
 	j["recorded_hz"] = recorded_hz;
 	j["geometry"] = c.base_small ? "base_small" : "normal";
+	j["expiries"] = c.own_expiries ? "own" : "recorded";
 	j["cpus"] = r.input.cpus;
 	j["seed"] = c.generated ? nlohmann::ordered_json(c.seed) : nlohmann::ordered_json();
 	j["scale"] = c.generated ? nlohmann::ordered_json(c.scale) : nlohmann::ordered_json();

@@ -73,8 +73,8 @@ public:
 			throw input_error(path_, 0, "cannot read the sweep spec");
 		static const std::set<std::string> repeatable = {"trace", "workload", "param"};
 		static const std::set<std::string> known = {"out", "trace", "workload", "duration", "scheme",
-							    "param", "hz", "what_if_hz", "geometry", "cpus",
-							    "seed", "scale", "calibration"};
+							    "param", "hz", "what_if_hz", "geometry", "expiries",
+							    "kernel", "cpus", "seed", "scale", "calibration"};
 		std::string text;
 		for (std::uint64_t n = 1; std::getline(in, text); n++) {
 			std::string s = trim(text.substr(0, text.find('#')));
@@ -276,6 +276,10 @@ spec load_spec(const std::string &path)
 
 	std::vector<unsigned> hzs = p.numbers("hz", "250", 10, 10000);
 	std::vector<unsigned> what_if = p.numbers("what_if_hz", "recorded", 10, 10000, true);
+	std::vector<unsigned> kernels = p.numbers("kernel", "3", 3, 6);
+	for (unsigned k : kernels)
+		if (k != 3 && k != 6)
+			p.fail(p.get("kernel")->front().line, "kernel: " + std::to_string(k) + " is not 3 or 6");
 	std::vector<unsigned> cpus = p.numbers("cpus", "1", 1, 4096);
 	std::vector<unsigned> seeds = p.numbers("seed", "1", 0, 4000000000u);
 	std::vector<double> scales = p.reals("scale", "1");
@@ -284,6 +288,13 @@ spec load_spec(const std::string &path)
 		if (g != "normal" && g != "base_small")
 			p.fail(line, "geometry: '" + g + "' is not normal or base_small");
 		geometries.push_back(g == "base_small");
+	}
+
+	std::vector<bool> own;
+	for (const std::string &e : list(p.one("expiries", "recorded", line))) {
+		if (e != "recorded" && e != "own")
+			p.fail(line, "expiries: '" + e + "' is not recorded or own");
+		own.push_back(e == "own");
 	}
 
 	std::set<std::string> keys;
@@ -298,15 +309,19 @@ spec load_spec(const std::string &path)
 	auto schemes_params_geometry = [&](cell base, std::uint64_t at) {
 		for (const std::string &scheme : schemes)
 			for (const auto &params : param_sets(axes, scheme))
-				for (bool small : geometries) {
-					cell c = base;
-					c.scheme = scheme;
-					c.params = params;
-					c.base_small = small;
-					c.key += "|scheme=" + scheme + "|params=" + params_text(params) +
-						 "|geometry=" + (small ? "base_small" : "normal");
-					add(c, at);
-				}
+				for (bool small : geometries)
+					for (bool mine : own) {
+						cell c = base;
+						c.scheme = scheme;
+						c.params = params;
+						c.base_small = small;
+						c.own_expiries = mine;
+						c.key += "|scheme=" + scheme + "|params=" + params_text(params) +
+							 "|geometry=" + (small ? "base_small" : "normal");
+						if (mine)	// absent when recorded: older ids stay valid
+							c.key += "|expiries=own";
+						add(c, at);
+					}
 	};
 
 	const auto *traces = p.get("trace");
@@ -330,6 +345,7 @@ spec load_spec(const std::string &path)
 				p.fail(r.line, e.what());
 			}
 			for (unsigned hz : hzs)
+				for (unsigned kernel : kernels)
 				for (unsigned n : cpus)
 					for (unsigned seed : seeds)
 						for (double scale : scales) {
@@ -341,8 +357,10 @@ spec load_spec(const std::string &path)
 							c.seed = seed;
 							c.scale = scale;
 							c.duration_ns = duration_ns;
+							c.kernel = kernel;
 							c.key = "workload=" + r.value + "|duration_ns=" +
 								std::to_string(duration_ns) + "|hz=" + std::to_string(hz) +
+								(kernel == 6 ? "|kernel=6" : "") +
 								"|cpus=" + std::to_string(n) + "|seed=" + std::to_string(seed) +
 								"|scale=" + real_text(scale);
 							schemes_params_geometry(c, r.line);

@@ -14,6 +14,8 @@
 //   hz         = 100, 250, 1000             # workloads: the HZ generated at
 //   what_if_hz = recorded, 1000             # traces: --what-if-hz
 //   geometry   = normal, base_small
+//   expiries   = recorded, own              # own: --own-expiries / gen --no-expiries
+//   kernel     = 3, 6                       # workloads: gen --kernel
 //   cpus       = 1, 4                       # workloads
 //   seed       = 1, 2, 3                    # workloads
 //   scale      = 1, 10                      # workloads: --scale
@@ -21,12 +23,13 @@
 //
 // `trace`, `workload` and `param` may repeat; every other key is given at
 // most once, its values comma-separated. Defaults: scheme classic, v48;
-// hz 250; what_if_hz recorded; geometry normal; cpus 1; seed 1; scale 1;
-// duration 10s. A trace's cells take the trace's own CPUs and no seed or
+// hz 250; what_if_hz recorded; geometry normal; expiries recorded; kernel 3;
+// cpus 1; seed 1; scale 1; duration 10s. A trace's cells take the trace's own CPUs and no seed or
 // scale.
 //
 // Cells come in a fixed order (traces, then workloads; within an input
-// hz/what_if_hz, cpus, seed, scale, scheme, parameters, geometry), which
+// hz/what_if_hz, kernel, cpus, seed, scale, scheme, parameters,
+// geometry, expiries), which
 // numbers them for Slurm's array index. A cell's id is a hash of what it
 // is (its input and axis values), not of its place, so it survives the
 // spec growing or being reordered.
@@ -49,10 +52,12 @@ struct cell {
 	std::vector<std::pair<std::string, std::string>> params;
 	unsigned hz = 0;		// workload: HZ; trace: what-if HZ, 0 = as recorded
 	bool base_small = false;
+	bool own_expiries = false;	// drop the recorded expiries (gen: --no-expiries)
 	unsigned cpus = 0;		// workload only
 	std::uint64_t seed = 0;		// workload only
 	double scale = 1;		// workload only
 	std::uint64_t duration_ns = 0;	// workload only
+	unsigned kernel = 3;		// workload only: gen --kernel
 };
 
 struct spec {

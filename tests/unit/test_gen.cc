@@ -194,6 +194,38 @@ START_TEST(classic_replays_every_expiry_exactly)
 }
 END_TEST
 
+// As a 6.x kernel the trace is v48's: every recorded expiry is at the
+// bucket's expiry, which v48 matches exactly; classic fires every timer
+// before its recorded expiry (bucket_expiry is at least expires + 1), so it
+// does its own expiry work too.
+START_TEST(v48_replays_a_6x_trace_exactly)
+{
+	for (unsigned hz : {100u, 250u, 300u, 1000u})
+		for (unsigned cpus : {1u, 3u})
+			for (const kind_case &k : every_kind) {
+				const char *w = k.text;
+				gen::gen_options o = gen_opts(w, hz, cpus, std::max(k.seconds, 2.0), 13);
+				o.kernel = gen::kernel_gen::linux6;
+				std::string path = gen_file(o, "k6.txt");
+				replay_report r = replay_path(path, "v48");
+				const fidelity_summary &f = r.fidelity;
+				ck_assert_str_eq(r.input.kernel_scheme.c_str(), "v48");
+				ck_assert_uint_eq(r.input.hz, hz);
+				ck_assert_msg(f.compared > 0, "%s: no expiry to compare", w);
+				ck_assert_msg(f.exact == f.compared && !f.simulated_only,
+					      "%s HZ %u CPUs %u: v48 exact %llu of %llu (early %llu late %llu unmatched "
+					      "%llu simulated only %llu)",
+					      w, hz, cpus, (unsigned long long)f.exact, (unsigned long long)f.compared,
+					      (unsigned long long)f.early, (unsigned long long)f.late,
+					      (unsigned long long)f.unmatched, (unsigned long long)f.simulated_only);
+				replay_report c = replay_path(path, "classic");
+				ck_assert_uint_eq(c.fidelity.early + c.fidelity.unmatched, c.fidelity.compared);
+				ck_assert_uint_eq(c.fidelity.late, 0);
+				ck_assert_uint_eq(c.lateness.max, 0);
+			}
+}
+END_TEST
+
 // A long adversarial round on tv3: one tick moves the whole cluster, and
 // classic still fires each of them exactly.
 START_TEST(adversarial_cluster_cascades_in_one_tick)
@@ -217,6 +249,8 @@ START_TEST(reader_matches_the_text)
 	for (const kind_case &k : every_kind) {
 		const char *w = k.text;
 		gen::gen_options o = gen_opts(w, 300, 2, k.seconds, 2);
+		if (&k - every_kind >= 4)	// half of them as 6.x traces
+			o.kernel = gen::kernel_gen::linux6;
 		std::vector<owned_event> text = events_of(gen_file(o, "same.txt"));
 		auto reader = gen::make_gen_reader(o);
 		std::vector<owned_event> mem = read_all(*reader);
@@ -378,6 +412,7 @@ int main()
 	tcase_add_test(tc, mixture_streams_are_independent);
 	tcase_add_test(tc, events_follow_the_3x_kernel);
 	tcase_add_test(tc, classic_replays_every_expiry_exactly);
+	tcase_add_test(tc, v48_replays_a_6x_trace_exactly);
 	tcase_add_test(tc, adversarial_cluster_cascades_in_one_tick);
 	tcase_add_test(tc, reader_matches_the_text);
 	tcase_add_test(tc, v48_lateness_within_level_granularity);

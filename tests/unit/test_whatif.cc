@@ -14,6 +14,7 @@
 #include "sim/report/report_writers.h"
 #include "sim/whatif/hz_rescale.h"
 #include "sim/whatif/kernel_time.h"
+#include "sim/whatif/own_expiries.h"
 #include "sim/whatif/whatif.h"
 #include "tests/support/cli.h"
 #include "tests/support/gen_trace.h"
@@ -241,6 +242,57 @@ START_TEST(what_if_of_a_generated_trace)
 }
 END_TEST
 
+// --own-expiries drops exactly the expiries: on a generated trace it
+// reads as the same trace generated with --no-expiries, and every dropped
+// line is counted as skipped.
+START_TEST(own_expiries_drops_exactly_the_expiries)
+{
+	for (const char *w : {"networking:rate=150;periodic:timers=20,period=60ms",
+			      "lognormal:rate=400,median=20ms;bursts:every=100ms,size=50,timeout=30ms"}) {
+		gen::gen_options o = gen_opts(w, 250, 3, 2.0, 8);
+		std::string path = gen_file(o, "full.txt");
+		auto reader = make_own_expiries_reader(open_trace(path, trace_format::auto_detect, {}));
+		std::vector<owned_event> got = read_all(*reader);
+		o.expiries = false;
+		std::vector<owned_event> want = read_events(open_trace(gen_file(o, "none.txt"), trace_format::auto_detect, {}));
+		ck_assert_uint_eq(got.size(), want.size());
+		std::uint64_t differ = 0;
+		for (std::size_t i = 0; i < got.size(); i++) {
+			owned_event a = got[i], b = want[i];
+			a.line = b.line = 0;
+			differ += !(a == b);
+		}
+		ck_assert_msg(differ == 0, "%s: %llu events differ", w, (unsigned long long)differ);
+		const reader_stats &st = reader->stats();
+		ck_assert_uint_eq(st.events, got.size());
+		ck_assert_uint_eq(st.lines, st.events + st.skipped);
+
+		// And a replay sees no recorded expiry, while classic fires them.
+		auto again = make_own_expiries_reader(open_trace(path, trace_format::auto_detect, {}));
+		replay_report r = replay_trace(*again, path, replay_options{});
+		ck_assert_uint_eq(r.fidelity.compared, 0);
+		ck_assert_uint_gt(r.timers.expired, 100);
+	}
+	// A recording: the expiries go, and only they.
+	std::string rec = shared_trace("linux-6.18-http/trace.txt");
+	if (rec.empty()) {
+		skip_note("../shared/traces/linux-6.18-http/trace.txt is absent: --own-expiries not checked on it");
+		return;
+	}
+	replay_options opt;
+	opt.scheme = "v48";
+	auto plain = open_trace(rec, trace_format::auto_detect, {});
+	replay_report a = replay_trace(*plain, rec, opt);
+	auto own = make_own_expiries_reader(open_trace(rec, trace_format::auto_detect, {}));
+	replay_report b = replay_trace(*own, rec, opt);
+	ck_assert_uint_eq(b.events.timer_expire_entry, 0);
+	ck_assert_uint_eq(b.events.timer_expire_exit, 0);
+	ck_assert_uint_eq(b.events.timer_start, a.events.timer_start);
+	ck_assert_uint_eq(b.events.timer_cancel + a.events.timer_expire_entry, a.events.timer_cancel);
+	ck_assert_uint_eq(b.input.lines, a.input.lines);
+}
+END_TEST
+
 START_TEST(unknown_hz_is_a_usage_error)
 {
 	// Two events a microsecond apart: nothing to infer HZ from.
@@ -266,6 +318,7 @@ int main()
 	tcase_add_test(tc, values_map_as_documented);
 	tcase_add_test(tc, same_hz_changes_nothing);
 	tcase_add_test(tc, what_if_of_a_generated_trace);
+	tcase_add_test(tc, own_expiries_drops_exactly_the_expiries);
 	tcase_add_test(tc, unknown_hz_is_a_usage_error);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
