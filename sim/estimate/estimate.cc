@@ -1,10 +1,10 @@
 #include "sim/estimate/estimate.h"
 
 #include <cmath>
-#include <cstdio>
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "sim/report/report_writers.h"
@@ -70,17 +70,6 @@ cost_estimate estimate(const replay_report &r, const calibration &c)
 	return e;
 }
 
-namespace {
-
-std::string fmt(double v, const char *f)
-{
-	char buf[48];
-	std::snprintf(buf, sizeof buf, f, v);
-	return buf;
-}
-
-}  // namespace
-
 std::string estimate_table(const std::vector<replay_report> &reports, const calibration &c)
 {
 	std::string out = "\nestimated CPU time (calibration " + c.path + ")\n";
@@ -96,9 +85,9 @@ std::string estimate_table(const std::vector<replay_report> &reports, const cali
 			t.row({r.scheme, num(e.units), num(e.softirq_units), "-", "-", "-", "-"});
 			continue;
 		}
-		t.row({r.scheme, num(e.units), num(e.softirq_units), fmt(e.ns_per_unit, "%.2f"),
-		       fmt(e.softirq_ns / 1e3, "%.1f"), fmt(e.total_ns / 1e3, "%.1f"),
-		       base > 0 && e.softirq_ns > 0 ? fmt(base / e.softirq_ns, "%.2fx") : std::string("-")});
+		t.row({r.scheme, num(e.units), num(e.softirq_units), fmt::format("{:.2f}", e.ns_per_unit),
+		       fmt::format("{:.1f}", e.softirq_ns / 1e3), fmt::format("{:.1f}", e.total_ns / 1e3),
+		       base > 0 && e.softirq_ns > 0 ? fmt::format("{:.2f}x", base / e.softirq_ns) : std::string("-")});
 	}
 	out += t.render();
 	out += "\n  softirq: slot visits + relinks + expiries; '-': the scheme is not calibrated.\n"
@@ -111,11 +100,7 @@ std::string json_compare_estimated(const std::vector<replay_report> &reports, bo
 	std::string out;
 	json_writer w(out);
 	w.begin_object();
-	w.key("schemes");
-	w.begin_array();
-	for (const replay_report &r : reports)
-		write_json_report(w, r, timing);
-	w.end_array();
+	write_json_schemes(w, reports, timing);
 	w.key("estimates");
 	w.begin_array();
 	for (const replay_report &r : reports) {

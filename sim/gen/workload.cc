@@ -11,27 +11,6 @@ namespace timersim::gen {
 
 namespace {
 
-std::string trim(const std::string &s)
-{
-	std::size_t b = s.find_first_not_of(" \t");
-	if (b == std::string::npos)
-		return "";
-	std::size_t e = s.find_last_not_of(" \t");
-	return s.substr(b, e - b + 1);
-}
-
-std::vector<std::string> split(const std::string &s, char sep)
-{
-	std::vector<std::string> out;
-	std::size_t start = 0;
-	for (std::size_t i = 0; i <= s.size(); i++)
-		if (i == s.size() || s[i] == sep) {
-			out.push_back(trim(s.substr(start, i - start)));
-			start = i + 1;
-		}
-	return out;
-}
-
 // A finite real number filling the whole of s.
 bool parse_real(const std::string &s, double &out)
 {
@@ -45,6 +24,26 @@ bool parse_real(const std::string &s, double &out)
 
 }  // namespace
 
+std::string trim_blanks(const std::string &s)
+{
+	std::size_t b = s.find_first_not_of(" \t\r");
+	if (b == std::string::npos)
+		return "";
+	return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+}
+
+std::vector<std::string> split_trimmed(const std::string &s, char sep)
+{
+	std::vector<std::string> out;
+	std::size_t start = 0;
+	for (std::size_t i = 0; i <= s.size(); i++)
+		if (i == s.size() || s[i] == sep) {
+			out.push_back(trim_blanks(s.substr(start, i - start)));
+			start = i + 1;
+		}
+	return out;
+}
+
 std::string workload::text() const
 {
 	std::string s = kind;
@@ -56,19 +55,19 @@ std::string workload::text() const
 workload parse_workload(const std::string &text)
 {
 	workload w;
-	std::string t = trim(text);
+	std::string t = trim_blanks(text);
 	std::size_t colon = t.find(':');
-	w.kind = trim(t.substr(0, colon));
+	w.kind = trim_blanks(t.substr(0, colon));
 	const kind_info *k = find_kind(w.kind);
 	if (!k)
 		throw usage_error("workload '" + t + "': unknown kind '" + w.kind + "' (known: " +
 				  kind_names() + ")");
 	if (colon != std::string::npos)
-		for (const std::string &pair : split(t.substr(colon + 1), ',')) {
+		for (const std::string &pair : split_trimmed(t.substr(colon + 1), ',')) {
 			std::size_t eq = pair.find('=');
 			if (pair.empty() || eq == std::string::npos || eq == 0)
 				throw usage_error("workload '" + t + "': expected KEY=VALUE, got '" + pair + "'");
-			w.given.emplace_back(trim(pair.substr(0, eq)), trim(pair.substr(eq + 1)));
+			w.given.emplace_back(trim_blanks(pair.substr(0, eq)), trim_blanks(pair.substr(eq + 1)));
 		}
 	// Bad keys and values are the user's words: say so now, not when
 	// generating. Building the workload once reads every value.
@@ -83,7 +82,7 @@ workload parse_workload(const std::string &text)
 std::vector<workload> parse_mixture(const std::string &text)
 {
 	std::vector<workload> out;
-	for (const std::string &part : split(text, ';'))
+	for (const std::string &part : split_trimmed(text, ';'))
 		if (!part.empty())
 			out.push_back(parse_workload(part));
 	if (out.empty())

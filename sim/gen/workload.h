@@ -30,6 +30,11 @@ struct workload {
 	std::string text() const;
 };
 
+// Blanks (spaces, tabs, CR) off both ends.
+std::string trim_blanks(const std::string &s);
+// `s` cut at each `sep`, each piece trimmed (empty pieces kept).
+std::vector<std::string> split_trimmed(const std::string &s, char sep);
+
 // A duration ("200ms", "1.5s", "300us", "5m", "2h", "5d"; a bare number is
 // in units of `bare_ns`): false when it is not one.
 bool parse_duration(const std::string &text, double bare_ns, std::uint64_t &ns);

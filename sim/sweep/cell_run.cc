@@ -55,6 +55,9 @@ replay_report replay_cell(const spec &s, const cell &c, unsigned &recorded_hz)
 		g.expiries = !c.own_expiries;
 		g.kernel = c.kernel == 6 ? gen::kernel_gen::linux6 : gen::kernel_gen::linux3;
 		recorded_hz = c.hz;
+		// The HZ is known: a dense trace's first events may span too few
+		// jiffies to infer it from.
+		opt.hz = c.hz;
 		auto reader = gen::make_gen_reader(g);
 		return replay_trace(*reader, "gen:" + c.input, opt);
 	}

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -19,25 +20,9 @@ namespace timersim::sweep {
 
 namespace {
 
-std::string trim(const std::string &s)
-{
-	std::size_t b = s.find_first_not_of(" \t\r");
-	if (b == std::string::npos)
-		return "";
-	return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
-}
+std::string trim(const std::string &s) { return gen::trim_blanks(s); }
 
-std::vector<std::string> list(const std::string &v, char sep = ',')
-{
-	std::vector<std::string> out;
-	std::size_t start = 0;
-	for (std::size_t i = 0; i <= v.size(); i++)
-		if (i == v.size() || v[i] == sep) {
-			out.push_back(trim(v.substr(start, i - start)));
-			start = i + 1;
-		}
-	return out;
-}
+std::vector<std::string> list(const std::string &v, char sep = ',') { return gen::split_trimmed(v, sep); }
 
 // FNV-1a, 64 bits: a stable id from the cell's description.
 std::string hash_id(const std::string &s)
@@ -152,20 +137,6 @@ private:
 	std::map<std::string, std::vector<raw_line>> lines_;
 };
 
-std::string dir_of(const std::string &path)
-{
-	auto slash = path.rfind('/');
-	if (slash == std::string::npos)
-		return ".";
-	return slash == 0 ? "/" : path.substr(0, slash);
-}
-
-std::string base_of(const std::string &path)
-{
-	auto slash = path.rfind('/');
-	return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 // A duration as in `gen --duration`: 10s, 500ms, 2m; a bare number is s.
 std::uint64_t duration(const parser &p, const std::string &v, std::uint64_t line)
 {
@@ -228,10 +199,11 @@ spec load_spec(const std::string &path)
 	p.read();
 	spec s;
 	s.path = path;
-	s.dir = dir_of(path);
+	std::filesystem::path fs_path(path);
+	s.dir = fs_path.has_parent_path() ? fs_path.parent_path().string() : ".";
 
 	std::uint64_t line = 0;
-	std::string base = base_of(path);
+	std::string base = fs_path.filename().string();
 	std::string stem = base.substr(0, base.rfind('.') == 0 || base.rfind('.') == std::string::npos
 						  ? base.size()
 						  : base.rfind('.'));

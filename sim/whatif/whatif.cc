@@ -1,6 +1,6 @@
 #include "sim/whatif/whatif.h"
 
-#include <cstdio>
+#include <fmt/format.h>
 
 #include "sim/core/errors.h"
 #include "sim/core/event_stream.h"
@@ -59,16 +59,9 @@ replay_options what_if_options(const replay_options &opt, const recorded_clock &
 
 namespace {
 
-std::string fixed(double v, const char *fmt)
-{
-	char buf[40];
-	std::snprintf(buf, sizeof buf, fmt, v);
-	return buf;
-}
-
 std::string mean(std::uint64_t total, std::uint64_t n)
 {
-	return fixed(n ? double(total) / double(n) : 0.0, "%.2f");
+	return fmt::format("{:.2f}", n ? double(total) / double(n) : 0.0);
 }
 
 }  // namespace
