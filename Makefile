@@ -117,7 +117,7 @@ calibrate: deps
 	$(Q)$(MAKE) --no-print-directory -j$(JOBS) $(BUILD)/bench/bench_calibrate
 	$(Q)$(BUILD)/bench/bench_calibrate --benchmark_out=$(BUILD)/bench/bench_calibrate.json \
 		--benchmark_out_format=json
-	$(Q)python3 scripts/calibrate.py $(BUILD)/bench/bench_calibrate.json $(BUILD)/calibration.json
+	$(Q)scripts/calibrate.py $(BUILD)/bench/bench_calibrate.json $(BUILD)/calibration.json
 
 # docs/results: the classic vs v48 table (sweeps of recordings and generated
 # workloads; minutes).

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Turns bench_calibrate's Google Benchmark JSON into timersim's calibration.
 
     scripts/calibrate.py build/bench/bench_calibrate.json OUT.json

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Plots of a merged sweep CSV (timersim merge SPEC -o sweep.csv).
 
 Lines - a metric against an axis, one line per group:

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """The results table of docs/results from a merged sweep CSV.
 
     scripts/results-table.py SWEEP.csv... > TABLE.md

@@ -13,10 +13,10 @@ for s in recordings generated; do
   "$bin" sweep "$R/$s.spec" -j "$jobs"
   "$bin" merge "$R/$s.spec" -o "$R/$s.csv"
 done
-python3 scripts/results-table.py "$R/recordings.csv" "$R/generated.csv" > "$R/table.md.tmp"
+scripts/results-table.py "$R/recordings.csv" "$R/generated.csv" > "$R/table.md.tmp"
 mv "$R/table.md.tmp" "$R/table.md"
-python3 scripts/plot-sweep.py "$R/generated.csv" --x scale --y softirq_us --by scheme,hz --logx --logy \
+scripts/plot-sweep.py "$R/generated.csv" --x scale --y softirq_us --by scheme,hz --logx --logy \
   --title "webserver, 4 CPUs: estimated timer softirq time (10 s)" -o "$R/softirq-by-scale.png"
-python3 scripts/plot-sweep.py "$R/generated.csv" --heatmap hz,scale --y softirq_us --ratio classic/v48 \
+scripts/plot-sweep.py "$R/generated.csv" --heatmap hz,scale --y softirq_us --ratio classic/v48 \
   --title "softirq time, classic / v48" -o "$R/softirq-ratio.png"
 echo "results: $R/table.md, $R/*.csv, $R/*.png"

@@ -158,6 +158,7 @@ START_TEST(same_hz_changes_nothing)
 	}
 	paths.push_back(gen_file(gen_opts("networking:rate=100;periodic:timers=10,period=300ms", 300, 2, 3.0), "g.txt"));
 	paths.push_back("tests/data/default-trace.txt.gz");
+	paths.push_back("tests/data/network-trace.txt.gz");
 
 	for (const std::string &path : paths) {
 		recorded_clock clock = probe_recorded_clock(path, trace_format::auto_detect, {}, 0, 0);
