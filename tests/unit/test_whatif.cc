@@ -268,11 +268,18 @@ START_TEST(own_expiries_drops_exactly_the_expiries)
 		ck_assert_uint_eq(st.events, got.size());
 		ck_assert_uint_eq(st.lines, st.events + st.skipped);
 
-		// And a replay sees no recorded expiry, while classic fires them.
+		// A replay sees no recorded expiry, and classic fires the timers
+		// itself - all of them where no callback re-arms its own timer;
+		// a periodic timer's re-arm in its callback comes (in the replay)
+		// before the tick that would fire it, so it looks like a re-arm.
 		auto again = make_own_expiries_reader(open_trace(path, trace_format::auto_detect, {}));
 		replay_report r = replay_trace(*again, path, replay_options{});
+		replay_report full = replay_path(path);
 		ck_assert_uint_eq(r.fidelity.compared, 0);
-		ck_assert_uint_gt(r.timers.expired, 100);
+		if (std::string(w).find("periodic") == std::string::npos)
+			ck_assert_uint_eq(r.timers.expired, full.timers.expired);
+		else
+			ck_assert_uint_lt(r.timers.expired, full.timers.expired);
 	}
 	// A recording: the expiries go, and only they.
 	std::string rec = shared_trace("linux-6.18-http/trace.txt");
