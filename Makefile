@@ -8,6 +8,8 @@
 #   make fuzz-ci     the same, briefly, from the kept corpus (CI runs it)
 #   make soak        shared traces x schemes x options under ASan, SOAK_SECONDS
 #   make bench-replay  replay MB/s and peak memory on a generated 1 GB trace
+#   make calibrate   ns per cost unit per scheme -> build/calibration.json
+#   make results     the classic vs v48 table of docs/results (minutes)
 #
 # Out-of-tree build in $(BUILD); header dependencies come from -MMD.
 # Sources are found by wildcard: a new file in kernel/, sim/, tests/unit/,
@@ -61,7 +63,7 @@ BENCH_BINS  := $(patsubst tests/bench/%.cc,$(BUILD)/bench/%,$(BENCH_SRCS))
 
 DEFAULT_TRACE := tests/data/default-trace.txt.gz
 
-.PHONY: all deps run test check-asan bench bench-replay fuzz fuzz-ci soak freestanding clean \
+.PHONY: all deps run test check-asan bench bench-replay calibrate results fuzz fuzz-ci soak freestanding clean \
         _build _test _bench _fuzz
 
 all: deps
@@ -108,6 +110,19 @@ soak: deps
 
 freestanding:
 	$(Q)scripts/check-freestanding.sh
+
+# ns per cost unit per scheme on this machine, for compare --estimate and
+# sweeps: build/calibration.json (from the bench_calibrate benchmark).
+calibrate: deps
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) $(BUILD)/bench/bench_calibrate
+	$(Q)$(BUILD)/bench/bench_calibrate --benchmark_out=$(BUILD)/bench/bench_calibrate.json \
+		--benchmark_out_format=json
+	$(Q)scripts/calibrate.py $(BUILD)/bench/bench_calibrate.json $(BUILD)/calibration.json
+
+# docs/results: the classic vs v48 table (sweeps of recordings and generated
+# workloads; minutes).
+results: all
+	$(Q)JOBS=$(JOBS) scripts/results.sh $(TIMERSIM)
 
 # Replay throughput (MB/s, events/s) and peak memory on a generated 1 GB trace.
 bench-replay: all

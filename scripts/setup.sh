@@ -21,7 +21,10 @@ PACKAGES=(
   trace-cmd                     # make bench: trace-cmd report as the yardstick
   babeltrace                    # make bench: babeltrace (1.x) printing a CTF trace, likewise
   chromium                      # make test: the view page in a headless browser
-  python3 python3-matplotlib    # timersim plot; tests check JSON with python3
+  # timersim plot, plots of sweeps, make calibrate; tests check JSON with python3
+  python3 python3-matplotlib
+  nlohmann-json3-dev            # sweep results and calibration files (JSON)
+  parallel                      # sweeps on GNU parallel (tested)
 )
 
 # The pkg-config modules the Makefile asks for: checked after installing, so

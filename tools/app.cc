@@ -20,6 +20,8 @@ void build(CLI::App &app, command_list &commands)
 	add_step(app, commands);
 	add_view(app, commands);
 	add_plot(app, commands);
+	add_gen(app, commands);
+	add_sweep(app, commands);
 }
 
 }  // namespace timersim::cli

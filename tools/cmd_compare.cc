@@ -5,6 +5,9 @@
 #include "sim/output/output_file.h"
 #include "tools/commands.h"
 #include "tools/suggest.h"
+#include "sim/estimate/estimate.h"
+#include "sim/whatif/hz_rescale.h"
+#include "sim/whatif/whatif.h"
 #include "tools/trace_options.h"
 
 namespace timersim::cli {
@@ -14,7 +17,22 @@ namespace {
 struct compare_args : trace_args {
 	std::string schemes;	// as given; empty: all
 	bool schemes_given = false;
+	std::string estimate;	// --estimate CALIBRATION
 };
+
+// The compare table (and the estimates) of one side.
+std::string compare_text(const std::vector<replay_report> &reports, const compare_args &a, const calibration *c)
+{
+	std::string out = compare_table(reports, a.text.timing);
+	if (c)
+		out += estimate_table(reports, *c);
+	return out;
+}
+
+std::string compare_json(const std::vector<replay_report> &reports, const compare_args &a, const calibration *c)
+{
+	return c ? json_compare_estimated(reports, a.text.timing, *c) : json_compare(reports, a.text.timing);
+}
 
 std::vector<std::string> scheme_list(const compare_args &a)
 {
@@ -44,7 +62,7 @@ std::vector<std::string> scheme_list(const compare_args &a)
 
 int run_compare(const compare_args &a)
 {
-	check_output_paths({a.trace}, {{"--json", a.json}});
+	check_output_paths({a.trace, a.estimate}, {{"--json", a.json}});
 	std::vector<std::string> schemes = scheme_list(a);
 	// --param SCHEME:K=V must name a scheme that runs.
 	for (const std::string &p : a.params) {
@@ -61,10 +79,23 @@ int run_compare(const compare_args &a)
 		runs.push_back({s, params, {}});
 	}
 
+	std::unique_ptr<calibration> calib;
+	if (!a.estimate.empty())
+		calib = std::make_unique<calibration>(load_calibration(a.estimate));
+
 	auto reader = open_input(a);
 	auto progress = terminal_progress(a);
-	std::vector<replay_report> reports =
-		replay_schemes(*reader, a.trace, a.replay, runs, progress.get());
+	// --what-if-hz: the recording first, then the what-if.
+	std::vector<replay_report> recorded;
+	replay_options opt = a.replay;
+	if (a.what_if_hz) {
+		recorded_clock clock = probe_recorded_clock(a.trace, a.format, reader_of(a), a.replay.hz,
+							    a.replay.word_bits);
+		recorded = replay_schemes(*reader, a.trace, opt, runs, progress.get());
+		reader = make_hz_rescale_reader(open_input(a), clock.hz, a.what_if_hz, clock.word_bits);
+		opt = what_if_options(opt, clock, a.what_if_hz);
+	}
+	std::vector<replay_report> reports = replay_schemes(*reader, a.trace, opt, runs, progress.get());
 
 	// `auto` resolved to a scheme also named: the same rows twice.
 	for (std::size_t i = 0; i < reports.size(); i++)
@@ -75,9 +106,16 @@ int run_compare(const compare_args &a)
 
 	output_set outputs;
 	if (!a.json.empty())
-		outputs.open(a.json).write(json_compare(reports, a.text.timing));
+		outputs.open(a.json).write(a.what_if_hz ? "{\"recorded\": " + compare_json(recorded, a, calib.get()) +
+								  ",\n\"what_if\": " + compare_json(reports, a, calib.get()) + "}"
+							: compare_json(reports, a, calib.get()));
 	if (a.json != "-")
-		outputs.open("-").write(compare_table(reports, a.text.timing));
+		outputs.open("-").write(a.what_if_hz ? "recorded (HZ " + std::to_string(recorded.front().input.hz) +
+								   ")\n" + compare_text(recorded, a, calib.get()) +
+								   "\nwhat-if (HZ " + std::to_string(a.what_if_hz) +
+								   ": timeouts re-expressed in time, rounded up)\n" +
+								   compare_text(reports, a, calib.get())
+							 : compare_text(reports, a, calib.get()));
 	outputs.commit();
 	return 0;
 }
@@ -98,9 +136,16 @@ void add_compare(CLI::App &app, command_list &commands)
 		   },
 		   "the schemes, comma-separated (default: all; auto: the recording kernel's)")
 		->type_name("a,b,...");
+	sub->add_option("--estimate", a->estimate,
+			"estimate each scheme's timer softirq and total CPU time from its cost units "
+			"and a calibration (`make calibrate` writes build/calibration.json)")
+		->type_name("FILE")
+		->check(CLI::ExistingFile.description(""));
 	add_report_options(sub, *a);
 	sub->footer("examples:\n"
 		    "  timersim compare ../shared/traces/linux-6.18-http/trace.dat\n"
+		    "  timersim compare --schemes classic,v48 --estimate build/calibration.json trace.txt\n"
+		    "  timersim compare --schemes classic,v48 --what-if-hz 1000 trace.txt\n"
 		    "  timersim compare --schemes auto,classic,heap --param classic:order=lifo trace.txt\n"
 		    "  timersim compare --json - trace.txt > costs.json");
 	commands.push_back({sub, [a] { return run_compare(*a); }});

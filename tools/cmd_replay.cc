@@ -6,6 +6,8 @@
 #include "sim/output/output_file.h"
 #include "sim/output/perfetto.h"
 #include "sim/output/timeline.h"
+#include "sim/whatif/hz_rescale.h"
+#include "sim/whatif/whatif.h"
 #include "tools/commands.h"
 #include "tools/trace_options.h"
 
@@ -52,12 +54,25 @@ int run_replay(const replay_args &a)
 	replay_options opt = a.replay;
 	opt.scheme = a.scheme;
 	opt.params = params;
+
+	// --what-if-hz: the recording, then the what-if (which the other
+	// outputs follow), side by side.
+	what_if_reports w;
+	if (a.what_if_hz) {
+		recorded_clock clock = probe_recorded_clock(a.trace, a.format, reader_of(a), a.replay.hz,
+							    a.replay.word_bits);
+		w.recorded = replay_trace(*reader, a.trace, opt, {}, progress.get());
+		reader = make_hz_rescale_reader(open_input(a), clock.hz, a.what_if_hz, clock.word_bits);
+		opt = what_if_options(opt, clock, a.what_if_hz);
+	}
 	replay_report r = replay_trace(*reader, a.trace, opt, sinks, progress.get());
+	w.what_if = r;
 
 	if (!a.json.empty())
-		outputs.open(a.json).write(json_report(r, a.text.timing));
+		outputs.open(a.json).write(a.what_if_hz ? json_what_if(w, a.text.timing)
+							: json_report(r, a.text.timing));
 	if (!to_stdout)
-		outputs.open("-").write(text_report(r, a.text));
+		outputs.open("-").write(a.what_if_hz ? what_if_table(w) : text_report(r, a.text));
 	outputs.commit();
 	return 0;
 }

@@ -36,6 +36,8 @@ void add_lab(CLI::App &app, command_list &commands);	// tools/cmd_lab.cc
 void add_step(CLI::App &app, command_list &commands);	// tools/cmd_step.cc
 void add_view(CLI::App &app, command_list &commands);
 void add_plot(CLI::App &app, command_list &commands);
+void add_gen(CLI::App &app, command_list &commands);		// cmd_gen.cc
+void add_sweep(CLI::App &app, command_list &commands);		// cmd_sweep.cc: sweep and merge
 
 // The version `--version` prints.
 extern const char version[];

@@ -5,6 +5,7 @@
 
 #include "sim/core/errors.h"
 #include "sim/output/progress_line.h"
+#include "sim/whatif/own_expiries.h"
 #include "tools/suggest.h"
 
 namespace timersim::cli {
@@ -70,6 +71,14 @@ void add_trace_options(CLI::App *sub, trace_args &a)
 			"how long a jiffy is, and v48's LVL_DEPTH; a recording's jiffies are kept")
 		->type_name("N")
 		->check(CLI::Range(1u, 100000u).description(""));
+	sub->add_option("--what-if-hz", a.what_if_hz,
+			"also replay the trace as if recorded at HZ N: timeouts re-expressed in time "
+			"(rounded up, as msecs_to_jiffies does), both reported side by side")
+		->type_name("N")
+		->check(CLI::Range(10u, 10000u).description(""));
+	sub->add_flag("--own-expiries", a.own_expiries,
+		      "drop the recorded expiries: every scheme fires the timers on its own (their "
+		      "lines count as skipped)");
 	sub->add_option("--word-bits", a.replay.word_bits,
 			"width of unsigned long jiffies (default: inferred; 8-hex-digit pointers: 32)")
 		->type_name("32|64")
@@ -134,11 +143,17 @@ void add_report_options(CLI::App *sub, trace_args &a)
 		      "add wall time per event to the reports (not reproducible run to run)");
 }
 
-std::unique_ptr<trace_reader> open_input(const trace_args &a)
+reader_options reader_of(const trace_args &a)
 {
 	reader_options ro = a.reader;
 	ro.lenient = a.replay.lenient;
-	return open_trace(a.trace, a.format, ro);
+	return ro;
+}
+
+std::unique_ptr<trace_reader> open_input(const trace_args &a)
+{
+	auto reader = open_trace(a.trace, a.format, reader_of(a));
+	return a.own_expiries ? make_own_expiries_reader(std::move(reader)) : std::move(reader);
 }
 
 std::vector<std::pair<std::string, std::string>> params_for(const trace_args &a,

@@ -23,6 +23,8 @@ struct trace_args {
 	replay_options replay;
 	std::vector<std::string> params;	// --param, as given
 	std::string json;			// --json FILE
+	unsigned what_if_hz = 0;		// --what-if-hz N (sim/whatif)
+	bool own_expiries = false;		// --own-expiries (sim/whatif)
 	text_report_options text;
 };
 
@@ -35,8 +37,11 @@ void add_report_options(CLI::App *sub, trace_args &a);
 // suggestion for a typo.
 CLI::Validator scheme_name(bool allow_auto);
 
-// Opens the trace (after the options are known to be good).
+// Opens the trace (after the options are known to be good), without its
+// expiries with --own-expiries.
 std::unique_ptr<trace_reader> open_input(const trace_args &a);
+// The reader options open_input uses.
+reader_options reader_of(const trace_args &a);
 
 // --param values for `scheme`: "K=V" when `named` is false (replay), else
 // only "SCHEME:K=V" naming it.

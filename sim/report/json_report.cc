@@ -281,16 +281,21 @@ std::string json_report(const replay_report &r, bool timing)
 	return out;
 }
 
-std::string json_compare(const std::vector<replay_report> &reports, bool timing)
+void write_json_schemes(json_writer &w, const std::vector<replay_report> &reports, bool timing)
 {
-	std::string out;
-	json_writer w(out);
-	w.begin_object();
 	w.key("schemes");
 	w.begin_array();
 	for (const replay_report &r : reports)
 		write_json_report(w, r, timing);
 	w.end_array();
+}
+
+std::string json_compare(const std::vector<replay_report> &reports, bool timing)
+{
+	std::string out;
+	json_writer w(out);
+	w.begin_object();
+	write_json_schemes(w, reports, timing);
 	w.end_object();
 	return out;
 }

@@ -22,6 +22,9 @@ std::string text_report(const replay_report &r, const text_report_options &opt);
 void write_json_report(json_writer &w, const replay_report &r, bool timing);
 std::string json_report(const replay_report &r, bool timing);
 std::string json_compare(const std::vector<replay_report> &reports, bool timing);
+// compare's "schemes" key and array, into an open object (for documents
+// that add keys beside it, such as compare --estimate's).
+void write_json_schemes(json_writer &w, const std::vector<replay_report> &reports, bool timing);
 
 std::string compare_table(const std::vector<replay_report> &reports, bool timing);
 

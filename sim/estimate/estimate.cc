@@ -1,0 +1,126 @@
+#include "sim/estimate/estimate.h"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/report/report_writers.h"
+#include "sim/report/text_table.h"
+#include "sim/trace/reader.h"
+
+namespace timersim {
+
+calibration load_calibration(const std::string &path)
+{
+	std::ifstream in(path);
+	if (!in)
+		throw input_error(path, 0, "cannot read the calibration (run `make calibrate`)");
+	std::stringstream text;
+	text << in.rdbuf();
+	nlohmann::json j;
+	try {
+		j = nlohmann::json::parse(text.str());
+	} catch (const nlohmann::json::parse_error &e) {
+		throw input_error::at_offset(path, e.byte, "not JSON: " + std::string(e.what()));
+	}
+	calibration c;
+	c.path = path;
+	if (!j.is_object() || !j.contains("schemes") || !j["schemes"].is_object())
+		throw input_error(path, 0, "no \"schemes\" object: not a timersim calibration");
+	for (auto it = j["schemes"].begin(); it != j["schemes"].end(); ++it) {
+		const nlohmann::json &s = it.value();
+		if (!s.is_object() || !s.contains("ns_per_unit") || !s["ns_per_unit"].is_number())
+			throw input_error(path, 0, "scheme \"" + it.key() + "\" has no number ns_per_unit");
+		double ns = s["ns_per_unit"].get<double>();
+		if (!(ns > 0) || !std::isfinite(ns))
+			throw input_error(path, 0, "scheme \"" + it.key() + "\": ns_per_unit must be positive");
+		c.ns_per_unit[it.key()] = ns;
+	}
+	if (c.ns_per_unit.empty())
+		throw input_error(path, 0, "no scheme calibrated");
+	return c;
+}
+
+std::uint64_t softirq_units(const replay_report &r)
+{
+	return r.costs.slot_visits + r.costs.relinks + r.timers.expired;
+}
+
+std::uint64_t all_units(const replay_report &r)
+{
+	const cost_counters &c = r.costs;
+	return c.insertions + c.removals + c.relinks + c.slot_visits + c.key_comparisons;
+}
+
+cost_estimate estimate(const replay_report &r, const calibration &c)
+{
+	cost_estimate e;
+	e.units = all_units(r);
+	e.softirq_units = softirq_units(r);
+	auto it = c.ns_per_unit.find(r.scheme);
+	if (it == c.ns_per_unit.end())
+		return e;
+	e.known = true;
+	e.ns_per_unit = it->second;
+	e.total_ns = double(e.units) * e.ns_per_unit;
+	e.softirq_ns = double(e.softirq_units) * e.ns_per_unit;
+	return e;
+}
+
+std::string estimate_table(const std::vector<replay_report> &reports, const calibration &c)
+{
+	std::string out = "\nestimated CPU time (calibration " + c.path + ")\n";
+	text_table t;
+	t.row({"scheme", "units", "softirq units", "ns/unit", "softirq us", "total us", "softirq vs " +
+		(reports.empty() ? std::string("-") : reports.front().scheme)});
+	double base = 0;
+	for (const replay_report &r : reports) {
+		cost_estimate e = estimate(r, c);
+		if (&r == &reports.front())
+			base = e.softirq_ns;
+		if (!e.known) {
+			t.row({r.scheme, num(e.units), num(e.softirq_units), "-", "-", "-", "-"});
+			continue;
+		}
+		t.row({r.scheme, num(e.units), num(e.softirq_units), fmt::format("{:.2f}", e.ns_per_unit),
+		       fmt::format("{:.1f}", e.softirq_ns / 1e3), fmt::format("{:.1f}", e.total_ns / 1e3),
+		       base > 0 && e.softirq_ns > 0 ? fmt::format("{:.2f}x", base / e.softirq_ns) : std::string("-")});
+	}
+	out += t.render();
+	out += "\n  softirq: slot visits + relinks + expiries; '-': the scheme is not calibrated.\n"
+	       "  vs: the first scheme's softirq time divided by this one's.\n";
+	return out;
+}
+
+std::string json_compare_estimated(const std::vector<replay_report> &reports, bool timing, const calibration &c)
+{
+	std::string out;
+	json_writer w(out);
+	w.begin_object();
+	write_json_schemes(w, reports, timing);
+	w.key("estimates");
+	w.begin_array();
+	for (const replay_report &r : reports) {
+		cost_estimate e = estimate(r, c);
+		w.begin_object();
+		w.field("scheme", r.scheme);
+		w.field("calibrated", e.known);
+		w.field("units", e.units);
+		w.field("softirq_units", e.softirq_units);
+		w.key("ns_per_unit");
+		w.value_fixed(e.ns_per_unit, 3);
+		w.key("softirq_ns");
+		w.value_fixed(e.softirq_ns, 3);
+		w.key("total_ns");
+		w.value_fixed(e.total_ns, 3);
+		w.end_object();
+	}
+	w.end_array();
+	w.end_object();
+	return out;
+}
+
+}  // namespace timersim

@@ -1,0 +1,148 @@
+// One cell of a sweep: its input (a trace, maybe at a what-if HZ, or a
+// generated workload read straight from the generator) through its scheme,
+// and the result line.
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/core/errors.h"
+#include "sim/core/replay.h"
+#include "sim/estimate/estimate.h"
+#include "sim/gen/generator.h"
+#include "sim/sweep/run.h"
+#include "sim/whatif/hz_rescale.h"
+#include "sim/whatif/own_expiries.h"
+#include "sim/whatif/whatif.h"
+
+namespace timersim::sweep {
+
+const std::vector<std::string> &result_columns()
+{
+	static const std::vector<std::string> cols = {
+		// what the cell is
+		"id", "index", "input_kind", "input", "kernel", "scheme", "params", "hz", "recorded_hz",
+		"geometry", "expiries", "cpus", "seed", "scale", "seconds",
+		// what it measured (the replay report's keys)
+		"events", "timers_started", "timers_rearmed", "timers_canceled", "timers_expired",
+		"pending_at_end", "ticks", "moved_total", "moved_then_canceled", "moved_then_rearmed",
+		"max_moved_in_one_tick", "insertions", "removals", "relinks", "slot_visits", "key_comparisons",
+		"units", "softirq_units", "fidelity_compared", "fidelity_exact", "lateness_max", "lateness_mean",
+		"peak_scheme_bytes",
+		// with a calibration
+		"ns_per_unit", "softirq_us", "total_us",
+	};
+	return cols;
+}
+
+namespace {
+
+double rounded(double x, double unit) { return std::round(x / unit) * unit; }
+
+replay_report replay_cell(const spec &s, const cell &c, unsigned &recorded_hz)
+{
+	replay_options opt;
+	opt.scheme = c.scheme;
+	opt.params = c.params;
+	opt.base_small = c.base_small;
+	if (c.generated) {
+		gen::gen_options g;
+		g.workloads = gen::parse_mixture(c.input);
+		g.hz = c.hz;
+		g.cpus = c.cpus;
+		g.seed = c.seed;
+		g.scale = c.scale;
+		g.duration_ns = c.duration_ns;
+		g.expiries = !c.own_expiries;
+		g.kernel = c.kernel == 6 ? gen::kernel_gen::linux6 : gen::kernel_gen::linux3;
+		recorded_hz = c.hz;
+		// The HZ is known: a dense trace's first events may span too few
+		// jiffies to infer it from.
+		opt.hz = c.hz;
+		auto reader = gen::make_gen_reader(g);
+		return replay_trace(*reader, "gen:" + c.input, opt);
+	}
+	std::string path = s.resolve(c.input);
+	recorded_clock clock = probe_recorded_clock(path, trace_format::auto_detect, {}, 0, 0);
+	recorded_hz = clock.hz;
+	std::unique_ptr<trace_reader> reader = open_trace(path, trace_format::auto_detect, {});
+	if (c.own_expiries)
+		reader = make_own_expiries_reader(std::move(reader));
+	if (!c.hz)
+		return replay_trace(*reader, path, opt);
+	reader = make_hz_rescale_reader(std::move(reader), clock.hz, c.hz, clock.word_bits);
+	return replay_trace(*reader, path, what_if_options(opt, clock, c.hz));
+}
+
+}  // namespace
+
+std::string run_cell(const spec &s, const cell &c)
+{
+	unsigned recorded_hz = 0;
+	replay_report r = replay_cell(s, c, recorded_hz);
+
+	nlohmann::ordered_json j;
+	j["id"] = c.id;
+	j["index"] = c.index;
+	j["input_kind"] = c.generated ? "workload" : "trace";
+	j["input"] = c.input;
+	j["kernel"] = r.input.kernel;
+	j["scheme"] = r.scheme;
+	std::string params;
+	for (const auto &[k, v] : c.params)
+		params += (params.empty() ? "" : ",") + k + "=" + v;
+	j["params"] = params;
+	j["hz"] = r.input.hz;
+	j["recorded_hz"] = recorded_hz;
+	j["geometry"] = c.base_small ? "base_small" : "normal";
+	j["expiries"] = c.own_expiries ? "own" : "recorded";
+	j["cpus"] = r.input.cpus;
+	j["seed"] = c.generated ? nlohmann::ordered_json(c.seed) : nlohmann::ordered_json();
+	j["scale"] = c.generated ? nlohmann::ordered_json(c.scale) : nlohmann::ordered_json();
+	j["seconds"] = c.generated ? double(c.duration_ns) / 1e9
+				   : rounded(r.input.last_seconds - r.input.first_seconds, 1e-6);
+
+	j["events"] = r.input.events;
+	j["timers_started"] = r.timers.started;
+	j["timers_rearmed"] = r.timers.rearmed;
+	j["timers_canceled"] = r.timers.canceled;
+	j["timers_expired"] = r.timers.expired;
+	j["pending_at_end"] = r.timers.pending_at_end;
+	j["ticks"] = r.ticks_processed;
+	j["moved_total"] = r.cascade.moved_total;
+	j["moved_then_canceled"] = r.cascade.moved_then_canceled;
+	j["moved_then_rearmed"] = r.cascade.moved_then_rearmed;
+	j["max_moved_in_one_tick"] = r.cascade.max_moved_in_one_tick;
+	j["insertions"] = r.costs.insertions;
+	j["removals"] = r.costs.removals;
+	j["relinks"] = r.costs.relinks;
+	j["slot_visits"] = r.costs.slot_visits;
+	j["key_comparisons"] = r.costs.key_comparisons;
+	j["units"] = all_units(r);
+	j["softirq_units"] = softirq_units(r);
+	j["fidelity_compared"] = r.fidelity.compared;
+	j["fidelity_exact"] = r.fidelity.exact;
+	j["lateness_max"] = r.lateness.max;
+	j["lateness_mean"] = r.lateness.expiries ? rounded(double(r.lateness.total) / double(r.lateness.expiries), 1e-4)
+						 : 0.0;
+	j["peak_scheme_bytes"] = r.peak_scheme_bytes;
+
+	j["ns_per_unit"] = nullptr;
+	j["softirq_us"] = nullptr;
+	j["total_us"] = nullptr;
+	if (!s.calibration.empty()) {
+		cost_estimate e = estimate(r, load_calibration(s.calibration));
+		if (e.known) {
+			j["ns_per_unit"] = e.ns_per_unit;
+			j["softirq_us"] = rounded(e.softirq_ns / 1e3, 1e-3);
+			j["total_us"] = rounded(e.total_ns / 1e3, 1e-3);
+		}
+	}
+	// One definition of the columns: the line has exactly them, in order.
+	std::size_t i = 0;
+	for (auto it = j.begin(); it != j.end(); ++it, ++i)
+		if (i >= result_columns().size() || it.key() != result_columns()[i])
+			throw std::logic_error("sweep: result key " + it.key() + " out of step with result_columns()");
+	return j.dump();
+}
+
+}  // namespace timersim::sweep

@@ -1,0 +1,58 @@
+// Running a sweep's cells, merging their results, and handing them to
+// distributed engines.
+//
+// Each cell's result is one JSON line in OUT/cells/ID.json, written
+// atomically (a temporary file renamed when complete), so a cell is done
+// exactly when its file exists: an interrupted sweep leaves no partial
+// result and, run again, runs only the cells not done. `merge` turns the
+// lines into one CSV, in cell order, with the same columns for every cell
+// (result_columns()); a result holds nothing that varies from run to run,
+// so an interrupted and resumed sweep merges to the same bytes as one run
+// straight through.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/sweep/spec.h"
+
+namespace timersim::sweep {
+
+// The CSV columns, in order: what the cell is, then what it measured.
+const std::vector<std::string> &result_columns();
+
+// Replays one cell and returns its result line (JSON, no newline).
+std::string run_cell(const spec &s, const cell &c);
+
+bool cell_done(const spec &s, const cell &c);
+// Runs the cell unless it is done; writes its result file. Returns false
+// when it was done already.
+bool run_and_write(const spec &s, const cell &c);
+
+struct run_status {
+	std::size_t total = 0, done_before = 0, ran = 0, failed = 0;
+};
+// Runs every cell not done, `jobs` at a time (each in its own process);
+// a failing cell is reported on stderr and the others go on.
+run_status run_sweep(const spec &s, unsigned jobs, bool progress);
+
+// Every cell's result as CSV (a header, then one row per cell in cell
+// order). Throws input_error for a result file that is not the cell's, and
+// - unless `partial` - when cells are missing, naming them.
+std::string merge_csv(const spec &s, bool partial);
+
+// A job list for GNU parallel: one `timersim sweep SPEC --cell ID` per
+// cell, with absolute paths (`parallel --joblog LOG --resume-failed <
+// JOBS`; `--sshloginfile` for many hosts sharing the folder).
+std::string emit_parallel(const spec &s, const std::string &timersim);
+// A Slurm batch script: a job array 0..N-1, task K runs cell K
+// (`timersim sweep SPEC --task $SLURM_ARRAY_TASK_ID`).
+std::string emit_slurm(const spec &s, const std::string &timersim);
+
+// mkdir -p; throws output_error.
+void make_dirs(const std::string &path);
+// Absolute path of a file (it must exist), or of this program.
+std::string absolute_path(const std::string &path);
+std::string self_path();
+
+}  // namespace timersim::sweep
