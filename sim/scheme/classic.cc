@@ -10,10 +10,12 @@
 //
 // What it shares with v48 (the timer table, forwarding, widths) is in
 // sim/scheme/kernel_adapter.h.
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "kernel/classic_idle.h"
 #include "kernel/classic_wheel.h"
 #include "sim/scheme/classic.h"
 #include "sim/scheme/kernel_adapter.h"
@@ -118,14 +120,26 @@ public:
 		return was_pending;
 	}
 
+	// A stretch of more than skip_after jiffies is first looked at for idle
+	// jiffies to skip; shorter ones (most advances of a replay) are cheaper
+	// to step. Busy jiffies are stepped one at a time, then looked again.
 	void advance(unsigned cpu, jiffies_t upto) override
 	{
 		this->check_cpu(cpu);
 		base_t &b = *bases_[cpu];
 		jiffies_t &clock = hooks_[cpu].jiffy;
+		constexpr jiffies_t skip_after = 16;
 
 		while (clock <= upto) {
-			jiffies_t to = upto - clock >= wheel_step ? clock + wheel_step - 1 : upto;
+			jiffies_t to = upto - clock >= wheel_step<Word> ? clock + wheel_step<Word> - 1 : upto;
+			if (!this->opt_.stepping && to - clock >= skip_after) {
+				std::uint64_t idle = std::min<std::uint64_t>(kernel::idle_jiffies(b), to - clock + 1);
+				if (idle) {
+					skip_idle(cpu, idle);
+					continue;
+				}
+				to = clock;
+			}
 			advance_jiffies(to);
 			kernel::run_timers(b, static_cast<Word>(to));
 			clock = to + 1;
@@ -136,6 +150,14 @@ public:
 	{
 		this->check_cpu(cpu);
 		return hooks_[cpu].jiffy;
+	}
+
+	jiffies_t next_event(unsigned cpu) const override
+	{
+		this->check_cpu(cpu);
+		std::uint64_t idle = kernel::idle_jiffies(*bases_[cpu]);
+		jiffies_t clock = hooks_[cpu].jiffy;
+		return idle >= ~jiffies_t{0} - clock ? ~jiffies_t{0} : clock + idle;
 	}
 
 	unsigned levels() const override { return Geometry::LEVELS; }
@@ -159,6 +181,24 @@ public:
 	}
 
 private:
+	// `n` idle jiffies of base cpu at once: what run_timers() would have
+	// counted for them (a tick and a slot visit each, an empty cascade()
+	// call and a slot visit at each cascade point), in bulk.
+	void skip_idle(unsigned cpu, std::uint64_t n)
+	{
+		kernel_hooks &h = hooks_[cpu];
+		kernel::idle_cascades c = kernel::forward_idle(*bases_[cpu], n);
+		h.sink->idle_ticks(cpu, h.jiffy, n);
+		costs_.slot_visits += n;
+		for (unsigned level = 2; level <= Geometry::LEVELS; level++)
+			if (c.calls[level]) {
+				costs_.slot_visits += c.calls[level];
+				h.sink->empty_cascades(level, c.calls[level]);
+			}
+		h.jiffy += n;
+		advance_jiffies(h.jiffy - 1);
+	}
+
 	// The global jiffies (read by nothing on the replay path, as no slack
 	// is applied) follow the furthest base.
 	void advance_jiffies(jiffies_t to)

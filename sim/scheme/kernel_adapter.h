@@ -22,8 +22,10 @@
 
 namespace timersim {
 
-// Long advances of a wheel go in steps of at most this many jiffies.
-constexpr jiffies_t wheel_step = jiffies_t{1} << 30;
+// Long advances of a wheel go in steps of at most this many jiffies: the
+// wrap-safe comparisons of a 32-bit wheel need them below 2^31.
+template <class Word>
+constexpr jiffies_t wheel_step = sizeof(Word) == 4 ? jiffies_t{1} << 30 : jiffies_t{1} << 62;
 
 // A wheel value as simulation time: the one within 2^(bits-1) of `ref`.
 template <class Word>

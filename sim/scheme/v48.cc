@@ -197,9 +197,10 @@ public:
 			run_softirq(s, upto);
 			return;
 		}
-		// Wrap-safe comparisons of a 32-bit wheel need steps < 2^31.
+		// Each step goes from one due jiffy straight to the next: idle
+		// jiffies cost nothing.
 		while (s.clock <= upto) {
-			jiffies_t to = upto - s.clock >= wheel_step ? s.clock + wheel_step - 1 : upto;
+			jiffies_t to = upto - s.clock >= wheel_step<Word> ? s.clock + wheel_step<Word> - 1 : upto;
 			advance_within(s, to);
 		}
 	}
@@ -219,6 +220,18 @@ public:
 		s.hooks->jiffy = upto;
 		s.hooks->sink->tick(s.hooks->cpu, upto);
 		kernel::v48::run_timer_base(g, static_cast<Word>(upto));
+	}
+
+	// The earliest next_expiry of the CPU's bases: stale ones are early,
+	// and an idle CPU runs no earlier than its bases are due.
+	jiffies_t next_event(unsigned cpu) const override
+	{
+		this->check_cpu(cpu);
+		const cpu_state &s = *cpus_[cpu];
+		jiffies_t next = ~jiffies_t{0};
+		for (const base_t &b : s.bases.base)
+			next = std::min(next, widen(s.clock, b.next_expiry));
+		return std::max(next, s.clock);
 	}
 
 	void set_idle(unsigned cpu, bool idle, jiffies_t now) override

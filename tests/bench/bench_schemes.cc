@@ -49,6 +49,8 @@ public:
 	void cascaded(unsigned, std::uint32_t) override {}
 	void tick(unsigned, jiffies_t) override {}
 	void expired(timer_id t, unsigned, jiffies_t) override { fired.push_back(t); }
+	void idle_ticks(unsigned, jiffies_t, std::uint64_t) override {}
+	void empty_cascades(unsigned, std::uint64_t) override {}
 };
 
 // N pending timers (ids 0..N-1) on base 0, plus N spare ids for adds.

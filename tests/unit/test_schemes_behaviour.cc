@@ -44,6 +44,8 @@ struct event_log : scheme_observer {
 	void cascaded(unsigned level, std::uint32_t n) override { cascades.emplace_back(level, n); }
 	void tick(unsigned, jiffies_t j) override { now = j; }
 	void expired(timer_id t, unsigned cpu, jiffies_t j) override { fired.push_back({t, cpu, j}); }
+	void idle_ticks(unsigned, jiffies_t, std::uint64_t) override {}
+	void empty_cascades(unsigned, std::uint64_t) override {}
 };
 
 std::unique_ptr<reported_scheme> make(const std::string &name, std::vector<std::pair<std::string, std::string>> params = {})

@@ -67,6 +67,8 @@ public:
 	void cascaded(unsigned, std::uint32_t) override {}
 	void tick(unsigned, jiffies_t) override { ticks++; }
 	void expired(timer_id t, unsigned cpu, jiffies_t jiffy) override { fired.push_back({t, cpu, jiffy}); }
+	void idle_ticks(unsigned, jiffies_t, std::uint64_t count) override { ticks += count; }
+	void empty_cascades(unsigned, std::uint64_t) override {}
 };
 
 enum class op_kind { start, cancel, advance, jump, idle, wake };
