@@ -108,16 +108,13 @@ public:
 			kernel::init_timer(t, no_callback, data);
 			t->slack = 0;
 		});
-		bool was_pending = kernel::timer_pending(t);
-
-		t->flags = (flags & TF_DEFERRABLE) ? unsigned{kernel::TIMER_DEFERRABLE} : 0u;
-		if (was_pending) {
-			costs_.removals++;
-			pending_[t->base->cpu]--;
-		}
+		const unsigned was = kernel::timer_pending(t) ? t->base->cpu : this->NONE;
+		const std::uint16_t f = (flags & TF_DEFERRABLE) ? std::uint16_t{kernel::TIMER_DEFERRABLE} : std::uint16_t{0};
+		if (t->flags != f)
+			t->flags = f;
 		kernel::__mod_timer(*bases_[cpu], t, static_cast<Word>(expires), false);
-		pending_[t->base->cpu]++;
-		return was_pending;
+		this->started(was, t->base->cpu);
+		return was != this->NONE;
 	}
 
 	// A stretch of more than skip_after jiffies is first looked at for idle

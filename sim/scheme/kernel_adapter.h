@@ -45,11 +45,7 @@ struct kernel_hooks {
 	jiffies_t jiffy = 0;	// simulation time of the jiffy being processed
 
 	// start/re-arm linked the timer with `data` on `level` (1-based).
-	void enqueued(unsigned long data, unsigned level)
-	{
-		costs->insertions++;
-		sink->enqueued(static_cast<timer_id>(data), level);
-	}
+	void enqueued(unsigned long data, unsigned level) { sink->enqueued(static_cast<timer_id>(data), level); }
 	// The timer with `data` fires in the jiffy being processed.
 	void expiring(unsigned long data)
 	{
@@ -68,12 +64,8 @@ public:
 	template <class Init>
 	Timer *get(timer_id id, Init init)
 	{
-		while (size_ <= id) {
-			if (size_ % chunk == 0)
-				chunks_.push_back(std::make_unique<Timer[]>(chunk));
-			init(at(static_cast<timer_id>(size_)), size_);
-			size_++;
-		}
+		if (id >= size_) [[unlikely]]
+			grow(id, init);
 		return at(id);
 	}
 	// The timer of `id`, or nullptr if none was made.
@@ -90,6 +82,17 @@ private:
 	static constexpr std::size_t chunk = 4096;
 
 	Timer *at(timer_id id) const { return &chunks_[id / chunk][id % chunk]; }
+
+	template <class Init>
+	[[gnu::noinline]] void grow(timer_id id, Init init)
+	{
+		while (size_ <= id) {
+			if (size_ % chunk == 0)
+				chunks_.push_back(std::make_unique<Timer[]>(chunk));
+			init(at(static_cast<timer_id>(size_)), size_);
+			size_++;
+		}
+	}
 
 	std::vector<std::unique_ptr<Timer[]>> chunks_;
 	std::uint64_t size_ = 0;
@@ -120,7 +123,13 @@ public:
 	}
 
 	std::uint64_t pending_on(unsigned cpu) const override { return pending_.at(cpu); }
-	const cost_counters &costs() const override { return costs_; }
+	const cost_counters &costs() const override
+	{
+		reported_ = costs_;
+		reported_.insertions += starts_;
+		reported_.removals += starts_ - adds_;
+		return reported_;
+	}
 
 protected:
 	// Empties the table and the counts, and sets up one hooks per base.
@@ -128,6 +137,8 @@ protected:
 	{
 		timers_.clear();
 		costs_ = {};
+		starts_ = adds_ = 0;
+		ncpus_ = ncpus;
 		pending_.assign(ncpus, 0);
 		hooks_.assign(ncpus, kernel_hooks{});
 		for (unsigned cpu = 0; cpu < ncpus; cpu++)
@@ -136,9 +147,29 @@ protected:
 
 	void check_cpu(unsigned cpu) const
 	{
-		if (cpu >= pending_.size())
-			throw std::out_of_range("CPU " + std::to_string(cpu) + " of " +
-						std::to_string(pending_.size()));
+		if (cpu >= ncpus_) [[unlikely]]
+			bad_cpu(cpu);
+	}
+	[[noreturn, gnu::noinline, gnu::cold]] void bad_cpu(unsigned cpu) const
+	{
+		throw std::out_of_range("CPU " + std::to_string(cpu) + " of " + std::to_string(ncpus_));
+	}
+
+	// The pending counts and costs of a start() that found the timer
+	// pending on base `was` (NONE: not pending) and left it on `now`.
+	// A start that always enqueues (classic) counts it here, not per
+	// enqueue: one insertion per start, one removal per re-arm.
+	static constexpr unsigned NONE = ~0u;
+	void started(unsigned was, unsigned now)
+	{
+		if (was != now) {
+			if (was != NONE)
+				pending_[was]--;
+			pending_[now]++;
+		}
+		starts_++;
+		if (was == NONE)
+			adds_++;
 	}
 
 	// Bytes of the bases and of every timer made.
@@ -149,9 +180,12 @@ protected:
 
 	scheme_options opt_;
 	kernel_timer_table<Timer> timers_;
+	unsigned ncpus_ = 0;
 	std::vector<std::uint64_t> pending_;
 	std::vector<kernel_hooks> hooks_;
-	cost_counters costs_;
+	cost_counters costs_;		// all but what started() counts
+	std::uint64_t starts_ = 0, adds_ = 0;
+	mutable cost_counters reported_;
 };
 
 // Calls make(Word{}) with the `unsigned long` of the modelled width.

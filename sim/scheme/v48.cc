@@ -74,6 +74,7 @@ struct forwarding_observer {
 	void enqueued(const Timer &t, unsigned level, Word expiry)
 	{
 		(*bucket_expiry)[t.data] = expiry;
+		hooks->costs->insertions++;
 		hooks->enqueued(t.data, level + 1);
 	}
 	void visited(unsigned buckets) { hooks->costs->slot_visits += buckets; }
@@ -155,38 +156,41 @@ public:
 			bucket_expiry_.push_back(0);
 		});
 		cpu_state &target = *cpus_[cpu];
-		bool was_pending = kernel::v48::timer_pending(t);
-		unsigned kind = (flags & TF_DEFERRABLE) ? unsigned{kernel::v48::TIMER_DEFERRABLE} : 0u;
+		const unsigned was = kernel::v48::timer_pending(t) ? t->base->cpu : this->NONE;
+		// Without the migration model every CPU has one standard base
+		// (4.8 .. 6.8): pin all non-deferrable timers to the local one.
+		const bool pinned = (flags & TF_PINNED) || !tmigr_;
+		const unsigned f = ((flags & TF_DEFERRABLE) ? unsigned{kernel::v48::TIMER_DEFERRABLE} : 0u) |
+				   (pinned ? unsigned{kernel::v48::TIMER_PINNED} : 0u);
 		bool was_detached = false;
 
-		if (was_pending) {
-			pending_[t->base->cpu]--;
-			// The shortcut applies only where the timer already is.
-			if (t->base->cpu != cpu || (t->flags & kernel::v48::TIMER_DEFERRABLE) != kind ||
-			    ((t->flags & kernel::v48::TIMER_PINNED) != 0) != ((flags & TF_PINNED) || !tmigr_)) {
-				kernel::v48::del_timer(t);
-				costs_.removals++;
-				was_detached = true;
-			}
+		// The shortcut applies only where the timer already is.
+		if (was != this->NONE && (was != cpu || t->flags != f)) {
+			kernel::v48::del_timer(t);
+			costs_.removals++;
+			was_detached = true;
 		}
 		// Each CPU has its own clock here, where the kernel has one
 		// jiffies: __mod_timer() would forward the timer's old base to
 		// this CPU's time. Start from this CPU's base instead.
 		if (!kernel::v48::timer_pending(t))
 			t->base = nullptr;
-		// Without the migration model every CPU has one standard base
-		// (4.8 .. 6.8): pin all non-deferrable timers to the local one.
-		bool pinned = (flags & TF_PINNED) || !tmigr_;
-		t->flags = kind | (pinned ? unsigned{kernel::v48::TIMER_PINNED} : 0u);
+		if (t->flags != f)
+			t->flags = f;
 
 		std::uint64_t before = costs_.insertions;
 		jiffies_t now = tick_driven_ ? now_ : target.clock;
 		kernel::v48::__mod_timer(target.bases, t, static_cast<Word>(expires),
 					 static_cast<Word>(now), 0);
-		if (was_pending && !was_detached && costs_.insertions != before)
+		if (was != this->NONE && !was_detached && costs_.insertions != before)
 			costs_.removals++;
-		pending_[t->base->cpu]++;
-		return was_pending;
+		const unsigned on = t->base->cpu;
+		if (on != was) {
+			if (was != this->NONE)
+				pending_[was]--;
+			pending_[on]++;
+		}
+		return was != this->NONE;
 	}
 
 	void advance(unsigned cpu, jiffies_t upto) override
