@@ -104,8 +104,8 @@ constexpr std::size_t BATCH = 256;
 
 struct cost_mark {
 	std::uint64_t relinks = 0, visits = 0;
-	void begin(const scheme &s) { relinks -= s.costs().relinks, visits -= s.costs().slot_visits; }
-	void end(const scheme &s) { relinks += s.costs().relinks, visits += s.costs().slot_visits; }
+	void begin(const reported_scheme &s) { relinks -= s.costs().relinks, visits -= s.costs().slot_visits; }
+	void end(const reported_scheme &s) { relinks += s.costs().relinks, visits += s.costs().slot_visits; }
 };
 
 void counters(benchmark::State &state, const cost_mark &m, std::size_t ops_per_iter)
@@ -131,7 +131,7 @@ void refill(fixture &f)
 void bench_add(benchmark::State &state, const std::string &name, std::size_t n)
 {
 	fixture &f = get(name, n);
-	scheme &s = *f.s;
+	reported_scheme &s = *f.s;
 	cost_mark m;
 	timer_id spare = static_cast<timer_id>(n);
 	for (auto _ : state) {
@@ -151,7 +151,7 @@ void bench_add(benchmark::State &state, const std::string &name, std::size_t n)
 void bench_rearm(benchmark::State &state, const std::string &name, std::size_t n)
 {
 	fixture &f = get(name, n);
-	scheme &s = *f.s;
+	reported_scheme &s = *f.s;
 	cost_mark m;
 	std::size_t at = 0;
 	for (auto _ : state) {
@@ -168,7 +168,7 @@ void bench_rearm(benchmark::State &state, const std::string &name, std::size_t n
 void bench_del(benchmark::State &state, const std::string &name, std::size_t n)
 {
 	fixture &f = get(name, n);
-	scheme &s = *f.s;
+	reported_scheme &s = *f.s;
 	cost_mark m;
 	std::size_t at = 0;
 	std::vector<timer_id> batch(BATCH);
@@ -193,7 +193,7 @@ void bench_del(benchmark::State &state, const std::string &name, std::size_t n)
 void bench_advance(benchmark::State &state, const std::string &name, std::size_t n)
 {
 	fixture &f = get(name, n, true);
-	scheme &s = *f.s;
+	reported_scheme &s = *f.s;
 	cost_mark m;
 	constexpr std::size_t JIFFIES = 16;
 	for (auto _ : state) {
