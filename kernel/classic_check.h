@@ -2,7 +2,8 @@
 // operation (after William Ahern's timeouts_check()).
 //
 // - Every slot is a well-formed circular list, and every timer in it points
-//   back at this base: so every pending timer sits in exactly one slot.
+//   back at this base and names this slot: so every pending timer sits in
+//   exactly one slot.
 // - A tv1 timer sits at `expires & TVR_MASK` and expires within TVR_SIZE
 //   jiffies, or is overdue and sits in the slot processed next.
 // - A tv2..tv4 timer expires within the span its slot covers at that slot's
@@ -109,6 +110,8 @@ wheel_check_result<Config> wheel_check(const tvec_base<Config> &base)
 					return r;
 				}
 				r.fault = check_slot_of(base, t, level, slot);
+				if (r.fault == wheel_fault::none && t->slot != base_t::first_slot_of(level) + slot)
+					r.fault = wheel_fault::wrong_slot;	// not where it says it is
 				if (r.fault != wheel_fault::none)
 					return r;
 				r.pending++;

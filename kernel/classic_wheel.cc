@@ -2,6 +2,7 @@
 // once here so that the freestanding check (scripts/check-freestanding.sh)
 // sees every instruction the templates produce.
 #include "kernel/classic_check.h"
+#include "kernel/classic_idle.h"
 #include "kernel/classic_wheel.h"
 
 namespace kernel {
@@ -18,6 +19,8 @@ namespace kernel {
 	template int try_to_del_timer_sync<Config>(timer_list<Config> *);                      \
 	template void run_timers<Config>(tvec_base<Config> &, Config::word);                   \
 	template Config::word get_next_timer_interrupt<Config>(tvec_base<Config> &, Config::word); \
+	template std::uint64_t idle_jiffies<Config>(const tvec_base<Config> &);                \
+	template idle_cascades forward_idle<Config>(tvec_base<Config> &, std::uint64_t);       \
 	template wheel_check_result<Config> wheel_check<Config>(const tvec_base<Config> &);
 
 using classic_normal_64 = wheel_config<geometry_normal, std::uint64_t>;

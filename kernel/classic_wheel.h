@@ -19,6 +19,15 @@
 // its timers are re-placed, now landing in tv1; when tv2's index is 0 too,
 // a tv3 slot is cascaded, and so on up to tv5.
 //
+// Re-arming a pending timer into the slot it already sits in (the common
+// case: a timeout pushed back by a little) unlinks and relinks it at the
+// slot's tail in the kernel (head, LIFO). Here it stays where it is and
+// takes a new enqueue number instead; a slot that saw such a re-arm is put
+// in enqueue-number order when it is cascaded or run, and the NOHZ scan
+// reads it in that order. What runs, moves and in which order is exactly
+// the kernel's; a re-arm touches one timer instead of three (its list
+// neighbours), which is what a re-arm costs on a large wheel.
+//
 // Everything here is freestanding: no allocation, no exceptions, no RTTI,
 // nothing from a hosted library. A Config bundles the geometry, the width of
 // `unsigned long`, the slot order and an Observer that sees every enqueue,
@@ -74,8 +83,12 @@ struct null_observer {
 
 template <class Config> struct tvec_base;
 
+// No slot: never linked in one.
+constexpr std::uint16_t NO_SLOT = 0xffff;
+
+// One cache line: a re-arm touches no other line of this timer.
 template <class Config>
-struct timer_list {
+struct alignas(64) timer_list {
 	using word = typename Config::word;
 
 	list_head entry;	// entry.next == nullptr: not pending
@@ -84,7 +97,9 @@ struct timer_list {
 	void (*function)(unsigned long);
 	unsigned long data;
 	int slack;		// -1: default 0.4% slack (3.x)
-	unsigned flags;		// TIMER_DEFERRABLE, TIMER_IRQSAFE
+	std::uint16_t flags;	// TIMER_DEFERRABLE, TIMER_IRQSAFE
+	std::uint16_t slot;	// flat index of the slot it was last linked in, or NO_SLOT
+	std::uint64_t seq;	// base's enqueue number when last enqueued: its place in the slot
 };
 
 // Geometry, width of jiffies, slot order and observer, bundled.
@@ -110,6 +125,10 @@ struct tvec_base {
 	unsigned long active_timers;	// non-deferrable timers pending
 	const word *jiffies;	// the machine's global jiffies
 	unsigned cpu;
+	std::uint64_t seq;	// enqueues so far: the slot order
+	unsigned running_slot;	// tv1 slot whose timers run now (NO_SLOT: none)
+	// Per slot (flat index): a same-slot re-arm left it out of enqueue order.
+	unsigned char unsorted[G::SLOTS];
 	list_head tv1[G::TVR_SIZE];
 	list_head tv2[G::TVN_SIZE];
 	list_head tv3[G::TVN_SIZE];
@@ -141,12 +160,46 @@ struct tvec_base {
 	{
 		return level == 1 ? 0 : G::TVR_BITS + (level - 2) * G::TVN_BITS;
 	}
+	// The slots of all levels as one array: tv1 at 0, tv2 at TVR_SIZE, ...
+	static constexpr unsigned first_slot_of(unsigned level)
+	{
+		return level == 1 ? 0 : G::TVR_SIZE + (level - 2) * G::TVN_SIZE;
+	}
+	list_head *slot(unsigned flat) { return tv1 + flat; }
+	const list_head *slot(unsigned flat) const { return tv1 + flat; }
 };
 
 template <class Config>
 inline timer_list<Config> *timer_of(list_head *entry)
 {
 	return list_entry_at<timer_list<Config>>(entry, offsetof(timer_list<Config>, entry));
+}
+
+// slot(): tv1..tv5 lie back to back, so a flat index reaches any of them.
+template <class Config>
+constexpr bool slots_are_flat()
+{
+	using base_t = tvec_base<Config>;
+	return offsetof(base_t, tv2) == offsetof(base_t, tv1) + sizeof(list_head) * base_t::first_slot_of(2) &&
+	       offsetof(base_t, tv3) == offsetof(base_t, tv1) + sizeof(list_head) * base_t::first_slot_of(3) &&
+	       offsetof(base_t, tv4) == offsetof(base_t, tv1) + sizeof(list_head) * base_t::first_slot_of(4) &&
+	       offsetof(base_t, tv5) == offsetof(base_t, tv1) + sizeof(list_head) * base_t::first_slot_of(5);
+}
+
+// Takes slot `flat` off the wheel onto `list`, in the order the kernel's
+// list would have: by enqueue number, oldest first (FIFO) or newest first
+// (LIFO). Only a slot a same-slot re-arm left out of order needs sorting.
+template <class Config>
+void take_slot(tvec_base<Config> &base, unsigned flat, list_head *list)
+{
+	list_replace_init(base.slot(flat), list);
+	if (!base.unsorted[flat])
+		return;
+	base.unsorted[flat] = 0;
+	list_sort(list, [](list_head *a, list_head *b) {
+		std::uint64_t sa = timer_of<Config>(a)->seq, sb = timer_of<Config>(b)->seq;
+		return Config::order == slot_order::fifo ? sa < sb : sa > sb;
+	});
 }
 
 // ---- set-up ----------------------------------------------------------------
@@ -167,6 +220,10 @@ void init_timer_base(tvec_base<Config> &base, const typename Config::word *jiffi
 	base.active_timers = 0;
 	base.jiffies = jiffies;
 	base.cpu = cpu;
+	base.seq = 0;
+	base.running_slot = NO_SLOT;
+	for (unsigned char &u : base.unsorted)
+		u = 0;
 }
 
 template <class Config>
@@ -180,7 +237,9 @@ void init_timer(timer_list<Config> *timer, void (*function)(unsigned long), unsi
 	timer->function = function;
 	timer->data = data;
 	timer->slack = -1;
-	timer->flags = flags;
+	timer->flags = static_cast<std::uint16_t>(flags);
+	timer->slot = NO_SLOT;
+	timer->seq = 0;
 }
 
 template <class Config>
@@ -191,67 +250,114 @@ inline bool timer_pending(const timer_list<Config> *timer)
 
 // ---- placement ---------------------------------------------------------------
 
-// __internal_add_timer(): link the timer into the slot its expiry implies,
-// relative to base->timer_jiffies. Returns the level (1..5) it landed on.
+// Index of the highest set bit of a non-zero word (find_last_bit()).
+template <class Word>
+constexpr unsigned find_last_bit(Word w)
+{
+	return sizeof(Word) * 8 - 1 -
+	       (sizeof(Word) == 8 ? __builtin_clzll(w) : __builtin_clz(static_cast<unsigned>(w)));
+}
+
+// Where a timer expiring at `expires` goes, relative to timer_jiffies:
+// its level (1..5) and slot (flat index).
+struct placement {
+	unsigned level;
+	unsigned slot;
+};
+
+// The levels by the top bit of idx = expires - timer_jiffies: the kernel's
+// if/else ladder (idx < 2^8 -> tv1, < 2^14 -> tv2, < 2^20 -> tv3, < 2^26
+// -> tv4, else tv5) as one bit-scan and a table look-up.
+template <class G>
+struct level_table {
+	unsigned char level[32];
+	unsigned char shift[32];
+	unsigned short first[32];	// flat index of the level's slot 0
+	unsigned short mask[32];
+	constexpr level_table() : level(), shift(), first(), mask()
+	{
+		for (unsigned top = 0; top < 32; top++) {
+			unsigned l = top < G::TVR_BITS ? 1 : 2 + (top - G::TVR_BITS) / G::TVN_BITS;
+			if (l > G::LEVELS)
+				l = G::LEVELS;
+			level[top] = static_cast<unsigned char>(l);
+			shift[top] = static_cast<unsigned char>(l == 1 ? 0 : G::TVR_BITS + (l - 2) * G::TVN_BITS);
+			first[top] = static_cast<unsigned short>(l == 1 ? 0 : G::TVR_SIZE + (l - 2) * G::TVN_SIZE);
+			mask[top] = static_cast<unsigned short>(l == 1 ? G::TVR_MASK : G::TVN_MASK);
+		}
+	}
+};
+
+template <class G>
+inline constexpr level_table<G> levels_by_top_bit{};
+
+// Expires now or in the past: the tv1 slot processed next. Too far ahead:
+// the slot of timer_jiffies + MAX_TVAL (expires itself is kept).
 template <class Config>
-unsigned __internal_add_timer(tvec_base<Config> &base, timer_list<Config> *timer)
+inline placement place(const tvec_base<Config> &base, typename Config::word expires)
 {
 	using G = typename Config::geometry;
 	using word = typename Config::word;
+	constexpr const level_table<G> &t = levels_by_top_bit<G>;
 
-	word expires = timer->expires;
+	// Past (negative as a signed word) or beyond MAX_TVAL: one test.
+	constexpr word in_range = G::MAX_TVAL < (~word{0} >> 1) ? static_cast<word>(G::MAX_TVAL) : ~word{0} >> 1;
 	word idx = expires - base.timer_jiffies;
-	list_head *vec;
-	unsigned level;
-
-	if (idx < G::TVR_SIZE) {
-		vec = base.tv1 + (expires & G::TVR_MASK);
-		level = 1;
-	} else if (idx < word{1} << (G::TVR_BITS + G::TVN_BITS)) {
-		vec = base.tv2 + ((expires >> G::TVR_BITS) & G::TVN_MASK);
-		level = 2;
-	} else if (idx < word{1} << (G::TVR_BITS + 2 * G::TVN_BITS)) {
-		vec = base.tv3 + ((expires >> (G::TVR_BITS + G::TVN_BITS)) & G::TVN_MASK);
-		level = 3;
-	} else if (idx < word{1} << (G::TVR_BITS + 3 * G::TVN_BITS)) {
-		vec = base.tv4 + ((expires >> (G::TVR_BITS + 2 * G::TVN_BITS)) & G::TVN_MASK);
-		level = 4;
-	} else if (static_cast<signed_word<word>>(idx) < 0) {
-		// Expires now or in the past: the slot that runs next.
-		vec = base.tv1 + (base.timer_jiffies & G::TVR_MASK);
-		level = 1;
-	} else {
-		// Too far ahead: clamp the slot, keep timer->expires.
-		if (idx > G::MAX_TVAL) {
-			idx = static_cast<word>(G::MAX_TVAL);
-			expires = idx + base.timer_jiffies;
-		}
-		vec = base.tv5 + ((expires >> (G::TVR_BITS + 3 * G::TVN_BITS)) & G::TVN_MASK);
-		level = 5;
+	if (idx > in_range) [[unlikely]] {
+		if (static_cast<signed_word<word>>(idx) < 0)
+			return {1, static_cast<unsigned>(base.timer_jiffies & G::TVR_MASK)};
+		idx = static_cast<word>(G::MAX_TVAL);
+		expires = idx + base.timer_jiffies;
 	}
+	const unsigned top = find_last_bit(idx | 1);
+	return {t.level[top], t.first[top] + static_cast<unsigned>((expires >> t.shift[top]) & t.mask[top])};
+}
 
+// Links the timer into `p.slot`, as the newest of its slot.
+template <class Config>
+inline void link_timer(tvec_base<Config> &base, timer_list<Config> *timer, placement p)
+{
+	static_assert(slots_are_flat<Config>(), "tv1..tv5 must be one array");
+	list_head *vec = base.slot(p.slot);
 	if constexpr (Config::order == slot_order::fifo)
 		list_add_tail(&timer->entry, vec);
 	else
 		list_add(&timer->entry, vec);
-	return level;
+	timer->slot = static_cast<std::uint16_t>(p.slot);
+	timer->seq = ++base.seq;
 }
 
-// internal_add_timer(): place, then account the timer in active_timers and
-// next_timer (deferrable timers are not, so they never wake an idle CPU).
+// __internal_add_timer(): link the timer into the slot its expiry implies,
+// relative to base->timer_jiffies. Returns the level (1..5) it landed on.
+template <class Config>
+inline unsigned __internal_add_timer(tvec_base<Config> &base, timer_list<Config> *timer)
+{
+	placement p = place(base, timer->expires);
+	link_timer(base, timer, p);
+	return p.level;
+}
+
+// internal_add_timer() (enqueue_at(), when the placement is known): place,
+// then account the timer in active_timers and next_timer (deferrable
+// timers are not, so they never wake an idle CPU).
 // This is the 3.10 form: next_timer only ever moves earlier here; 3.17
 // also reset it on the first timer of an empty base.
 template <class Config>
-void internal_add_timer(tvec_base<Config> &base, timer_list<Config> *timer)
+inline void enqueue_at(tvec_base<Config> &base, timer_list<Config> *timer, placement p)
 {
-	unsigned level = __internal_add_timer(base, timer);
-
+	link_timer(base, timer, p);
 	if (!(timer->flags & TIMER_DEFERRABLE)) {
 		if (time_before(timer->expires, base.next_timer))
 			base.next_timer = timer->expires;
 		base.active_timers++;
 	}
-	base.observer.enqueued(*timer, level);
+	base.observer.enqueued(*timer, p.level);
+}
+
+template <class Config>
+inline void internal_add_timer(tvec_base<Config> &base, timer_list<Config> *timer)
+{
+	enqueue_at(base, timer, place(base, timer->expires));
 }
 
 template <class Config>
@@ -276,7 +382,7 @@ inline void detach_expired_timer(timer_list<Config> *timer, tvec_base<Config> &b
 // Removing the earliest timer leaves next_timer stale; mark it so (set it to
 // timer_jiffies) and let next_timer_interrupt() recompute it lazily.
 template <class Config>
-int detach_if_pending(timer_list<Config> *timer, tvec_base<Config> &base, bool clear_pending)
+inline int detach_if_pending(timer_list<Config> *timer, tvec_base<Config> &base, bool clear_pending)
 {
 	if (!timer_pending(timer))
 		return 0;
@@ -291,14 +397,6 @@ int detach_if_pending(timer_list<Config> *timer, tvec_base<Config> &base, bool c
 }
 
 // ---- the API -----------------------------------------------------------------
-
-// Index of the highest set bit of a non-zero word (find_last_bit()).
-template <class Word>
-constexpr unsigned find_last_bit(Word w)
-{
-	return sizeof(Word) * 8 - 1 -
-	       (sizeof(Word) == 8 ? __builtin_clzll(w) : __builtin_clz(static_cast<unsigned>(w)));
-}
 
 // Slack (3.x, removed in 4.8): let the expiry move later by up to
 // timer->slack jiffies (default: 0.4% of the timeout, none under 256
@@ -327,12 +425,13 @@ typename Config::word apply_slack(const timer_list<Config> *timer, typename Conf
 	return expires_limit & ~mask;
 }
 
-// __mod_timer(): detach if pending, move to `local` unless the timer is
-// running right now on its old base (its callback may still touch it
-// there), set the expiry and enqueue. Returns 1 if it was pending.
+// __mod_timer() as the kernel has it: detach if pending, move to `local`
+// unless the timer is running right now on its old base (its callback may
+// still touch it there), set the expiry and enqueue. Returns 1 if it was
+// pending.
 template <class Config>
-int __mod_timer(tvec_base<Config> &local, timer_list<Config> *timer, typename Config::word expires,
-		bool pending_only)
+[[gnu::noinline]] int __mod_timer_general(tvec_base<Config> &local, timer_list<Config> *timer,
+					  typename Config::word expires, bool pending_only)
 {
 	tvec_base<Config> *base = timer->base ? timer->base : &local;
 
@@ -348,13 +447,61 @@ int __mod_timer(tvec_base<Config> &local, timer_list<Config> *timer, typename Co
 	return ret;
 }
 
+// The same-slot re-arm (see the top of this file): what the kernel's
+// detach_if_pending() and internal_add_timer() do to the base's accounting,
+// and the timer takes its new place in the slot's order.
+template <class Config>
+inline void requeue_in_place(tvec_base<Config> &base, timer_list<Config> *timer, typename Config::word expires,
+			     placement p)
+{
+	if (!(timer->flags & TIMER_DEFERRABLE)) {
+		if (timer->expires == base.next_timer)
+			base.next_timer = base.timer_jiffies;
+		if (time_before(expires, base.next_timer))
+			base.next_timer = expires;
+	}
+	timer->expires = expires;
+	timer->seq = ++base.seq;
+	if (!base.unsorted[p.slot])	// a store less in the common case
+		base.unsorted[p.slot] = 1;
+	base.observer.enqueued(*timer, p.level);
+}
+
+// Inline, so that a re-arm costs no call: the common cases here, the rest
+// in __mod_timer_general().
+template <class Config>
+[[gnu::always_inline]] inline int __mod_timer(tvec_base<Config> &local, timer_list<Config> *timer,
+					      typename Config::word expires, bool pending_only)
+{
+	// Placed before the timer is read: nothing waits on both.
+	const placement p = place(local, expires);
+	tvec_base<Config> *base = timer->base;
+
+	// Pending on this base in the slot it goes to again (and not on the
+	// work list being run): stays where it is.
+	if (base == &local && p.slot == timer->slot && timer_pending(timer) && p.slot != local.running_slot) {
+		requeue_in_place(local, timer, expires, p);
+		return 1;
+	}
+	// Not pending, and not running on another base: enqueued here.
+	if (!timer_pending(timer) && !pending_only && (!base || base == &local || base->running_timer != timer)) {
+		timer->base = &local;
+		timer->expires = expires;
+		enqueue_at(local, timer, p);
+		return 0;
+	}
+	return __mod_timer_general(local, timer, expires, pending_only);
+}
+
 // mod_timer(): the common way to (re)arm a timer, on the calling CPU's base
 // `local`. With slack applied, re-arming a pending timer to the expiry it
 // already has is a no-op that returns 1.
 template <class Config>
-int mod_timer(tvec_base<Config> &local, timer_list<Config> *timer, typename Config::word expires)
+[[gnu::always_inline]] inline int mod_timer(tvec_base<Config> &local, timer_list<Config> *timer,
+					    typename Config::word expires)
 {
-	expires = apply_slack(timer, expires, *local.jiffies);
+	if (timer->slack)
+		expires = apply_slack(timer, expires, *local.jiffies);
 	if (timer_pending(timer) && timer->expires == expires)
 		return 1;
 	return __mod_timer(local, timer, expires, false);
@@ -421,7 +568,7 @@ unsigned cascade(tvec_base<Config> &base, unsigned level, unsigned index)
 	list_head tv_list;
 	unsigned moved = 0;
 
-	list_replace_init(base.tv(level) + index, &tv_list);
+	take_slot(base, tvec_base<Config>::first_slot_of(level) + index, &tv_list);
 	for (list_head *pos = tv_list.next, *n = pos->next; pos != &tv_list; pos = n, n = pos->next) {
 		timer_list<Config> *timer = timer_of<Config>(pos);
 		unsigned to = __internal_add_timer(base, timer);
@@ -462,7 +609,10 @@ void run_timers(tvec_base<Config> &base, typename Config::word upto)
 			cascade(base, 5, cascade_index(base, 3));
 		++base.timer_jiffies;
 
-		list_replace_init(base.tv1 + index, &work_list);
+		take_slot(base, index, &work_list);
+		// A callback's re-arm of a timer still waiting on the work list
+		// must unlink it, not take the same-slot shortcut.
+		base.running_slot = index;
 		while (!list_empty(&work_list)) {
 			timer_list<Config> *timer = timer_of<Config>(work_list.next);
 			void (*fn)(unsigned long) = timer->function;
@@ -473,6 +623,7 @@ void run_timers(tvec_base<Config> &base, typename Config::word upto)
 			base.observer.expiring(*timer, base.timer_jiffies - 1);
 			fn(data);
 		}
+		base.running_slot = NO_SLOT;
 	}
 	base.running_timer = nullptr;
 }
@@ -504,12 +655,20 @@ typename Config::word __next_timer_interrupt(const tvec_base<Config> &base)
 	index = slot = timer_jiffies & G::TVR_MASK;
 	do {
 		const list_head *head = base.tv1 + slot;
+		// The first non-deferrable timer in the kernel's slot order.
+		const timer_list<Config> *first = nullptr;
 		for (const list_head *pos = head->next; pos != head; pos = pos->next) {
 			const timer_list<Config> *nte = timer_of<Config>(const_cast<list_head *>(pos));
 			if (nte->flags & TIMER_DEFERRABLE)
 				continue;
+			if (!first || (Config::order == slot_order::fifo ? nte->seq < first->seq : nte->seq > first->seq))
+				first = nte;
+			if (!base.unsorted[slot])
+				break;
+		}
+		if (first) {
 			found = true;
-			expires = nte->expires;
+			expires = first->expires;
 			// A cascade comes before this slot: look at it too.
 			if (!index || slot < index)
 				goto cascade;

@@ -66,6 +66,58 @@ inline void list_replace_init(list_head *old, list_head *fresh)
 	INIT_LIST_HEAD(old);
 }
 
+// Sorts the list stably by `before(a, b)` (a node that is not before the
+// other keeps its place after it): a bottom-up merge sort, O(n log n) and
+// no allocation, as lib/list_sort.c does it.
+template <class Before>
+void list_sort(list_head *head, Before before)
+{
+	if (list_empty(head) || head->next->next == head)
+		return;
+	// As a null-terminated singly linked list, merged in runs of 1, 2, 4, ...
+	head->prev->next = nullptr;
+	list_head *list = head->next;
+	for (unsigned long run = 1;; run *= 2) {
+		list_head *merged = nullptr, **tail = &merged, *p = list;
+		unsigned long merges = 0;
+		while (p) {
+			merges++;
+			list_head *q = p;
+			unsigned long psize = 0, qsize = run;
+			while (psize < run && q) {
+				psize++;
+				q = q->next;
+			}
+			while (psize || (qsize && q)) {
+				list_head *e;
+				if (!psize || (qsize && q && before(q, p))) {
+					e = q;
+					q = q->next;
+					qsize--;
+				} else {
+					e = p;
+					p = p->next;
+					psize--;
+				}
+				*tail = e;
+				tail = &e->next;
+			}
+			p = q;
+		}
+		*tail = nullptr;
+		list = merged;
+		if (merges <= 1)
+			break;
+	}
+	// Back to a circular doubly linked list through head.
+	list_head *prev = head;
+	for (list_head *n = list; n; prev = n, n = n->next)
+		n->prev = prev;
+	head->next = list;
+	prev->next = head;
+	head->prev = prev;
+}
+
 // The object that holds `node` as its member at byte offset `offset`.
 template <class T>
 inline T *list_entry_at(list_head *node, std::size_t offset)

@@ -312,26 +312,50 @@ inline unsigned calc_index(Word expires, unsigned lvl, Word *bucket_expiry)
 	return G::LVL_OFFS(lvl) + static_cast<unsigned>(expires & G::LVL_MASK);
 }
 
+// The level of a distance below WHEEL_TIMEOUT_CUTOFF, as the kernel's
+// loop over LVL_START() finds it, by one bit-scan: LVL_START(n) = 63 << 3(n-1)
+// lies just below a power of two, so the top bit of the distance names
+// the level up to one compare with the next level's start.
+template <class G>
+struct level_by_top_bit {
+	unsigned char level[64];
+	constexpr level_by_top_bit() : level()
+	{
+		for (unsigned top = 0; top < 64; top++) {
+			// The level of 2^top: the last n with LVL_START(n) <= 2^top.
+			unsigned l = 0;
+			while (l + 1 < G::LVL_DEPTH && top < 63 && G::LVL_START(l + 1) <= (std::uint64_t{1} << top))
+				l++;
+			level[top] = static_cast<unsigned char>(l);
+		}
+	}
+};
+
+template <class G>
+inline constexpr level_by_top_bit<G> levels_by_top_bit{};
+
 // calc_wheel_index(): the level is chosen by the distance from clk.
 template <class G, class Word>
-unsigned calc_wheel_index(Word expires, Word clk, Word *bucket_expiry)
+inline unsigned calc_wheel_index(Word expires, Word clk, Word *bucket_expiry)
 {
 	Word delta = expires - clk;
-	unsigned lvl;
 
-	for (lvl = 0; lvl < G::LVL_DEPTH - 1; lvl++)
-		if (delta < G::LVL_START(lvl + 1))
-			return calc_index<G>(expires, lvl, bucket_expiry);
-
-	if (static_cast<signed_word<Word>>(delta) < 0) {
-		// Already expired: the bucket collected next.
-		*bucket_expiry = clk;
-		return static_cast<unsigned>(clk & G::LVL_MASK);
-	}
-	// Force expire obscene timeouts at the capacity of the wheel.
-	if (delta >= G::WHEEL_TIMEOUT_CUTOFF)
+	// Already expired (negative), or an obscene timeout: one test.
+	if (delta >= G::WHEEL_TIMEOUT_CUTOFF) [[unlikely]] {
+		if (static_cast<signed_word<Word>>(delta) < 0) {
+			// Already expired: the bucket collected next.
+			*bucket_expiry = clk;
+			return static_cast<unsigned>(clk & G::LVL_MASK);
+		}
+		// Force expire obscene timeouts at the capacity of the wheel.
 		expires = clk + static_cast<Word>(G::WHEEL_TIMEOUT_MAX);
-	return calc_index<G>(expires, G::LVL_DEPTH - 1, bucket_expiry);
+		return calc_index<G>(expires, G::LVL_DEPTH - 1, bucket_expiry);
+	}
+	const unsigned top = sizeof(Word) * 8 - 1 -
+			     (sizeof(Word) == 8 ? __builtin_clzll(delta | 1) : __builtin_clz(static_cast<unsigned>(delta | 1)));
+	unsigned lvl = levels_by_top_bit<G>.level[top];
+	lvl += lvl + 1 < G::LVL_DEPTH && delta >= G::LVL_START(lvl + 1);
+	return calc_index<G>(expires, lvl, bucket_expiry);
 }
 
 // enqueue_timer(): link, mark the bucket pending, and lower next_expiry
@@ -421,7 +445,7 @@ inline timer_base<Config> &base_for(cpu_bases<Config> &cb, unsigned flags)
 // the right kind unless the timer is running on its old base, and enqueue.
 // `jiffies` is the current time. Returns 1 if the timer was pending.
 template <class Config>
-int __mod_timer(cpu_bases<Config> &local, timer_list<Config> *timer, typename Config::word expires,
+inline int __mod_timer(cpu_bases<Config> &local, timer_list<Config> *timer, typename Config::word expires,
 		typename Config::word jiffies, unsigned options)
 {
 	using G = typename Config::geometry;

@@ -281,6 +281,17 @@ void replay_engine::tick(unsigned cpu, jiffies_t jiffy)
 	tell([&](replay_sink &s) { s.tick(cpu, jiffy); });
 }
 
+void replay_engine::idle_ticks(unsigned cpu, jiffies_t first, std::uint64_t count)
+{
+	tick_jiffy_[cpu] = first;
+	tell([&](replay_sink &s) { s.idle_ticks(cpu, first, count); });
+}
+
+void replay_engine::empty_cascades(unsigned level, std::uint64_t calls)
+{
+	tell([&](replay_sink &s) { s.empty_cascades(level, calls); });
+}
+
 void replay_engine::expired(timer_id t, unsigned cpu, jiffies_t jiffy)
 {
 	if (in_run_)
@@ -305,8 +316,10 @@ bool replay_engine::drain(jiffies_t limit, jiffies_t now)
 		scheme_->set_idle(cpu, false, now);
 	bool all = true;
 	for (unsigned cpu = 0; cpu < setup_.cpus; cpu++) {
+		// From one jiffy that may fire to the next: the base stops in
+		// the jiffy its last timer fired in.
 		while (scheme_->pending_on(cpu) && scheme_->clock(cpu) <= limit)
-			advance(cpu, scheme_->clock(cpu));
+			advance(cpu, std::min(scheme_->next_event(cpu), limit));
 		all = all && !scheme_->pending_on(cpu);
 	}
 	return all;

@@ -88,6 +88,8 @@ private:
 	void cascaded(unsigned level, std::uint32_t count) override;
 	void tick(unsigned cpu, jiffies_t jiffy) override;
 	void expired(timer_id t, unsigned cpu, jiffies_t jiffy) override;
+	void idle_ticks(unsigned cpu, jiffies_t first, std::uint64_t count) override;
+	void empty_cascades(unsigned level, std::uint64_t calls) override;
 
 	void on_start(const prepared_event &p);
 	void on_cancel(const prepared_event &p);

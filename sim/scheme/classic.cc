@@ -8,45 +8,32 @@
 // event). The wheel's observer forwards every enqueue, cascade and expiry
 // to the simulator's accounting and counts the common cost units.
 //
-// The wheel runs on `unsigned long` jiffies of the modelled width; the
-// simulator's timeline is 64-bit and never wraps. Values are narrowed on
-// the way in and widened again (relative to the base's clock) on the way
-// out, and long advances go in steps of 2^30 so that a 32-bit wheel's
-// wrap-safe comparisons stay meaningful.
-#include <deque>
+// What it shares with v48 (the timer table, forwarding, widths) is in
+// sim/scheme/kernel_adapter.h.
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "kernel/classic_idle.h"
 #include "kernel/classic_wheel.h"
-#include "sim/core/errors.h"
 #include "sim/scheme/classic.h"
-#include "sim/scheme/wheel_inspect.h"
+#include "sim/scheme/kernel_adapter.h"
 #include "sim/scheme/params.h"
+#include "sim/scheme/wheel_inspect.h"
 #include "sim/trace/event.h"
 
 namespace timersim {
 
 namespace {
 
-// Per-base forwarding state, reached from the wheel's observer.
-struct classic_hooks {
-	scheme_observer *sink = nullptr;
-	cost_counters *costs = nullptr;
-	std::uint64_t *pending = nullptr;	// this base's pending count
-	unsigned cpu = 0;
-	jiffies_t clock = 0;			// simulator time of the jiffy being processed
-};
-
+// hooks->jiffy is the base's clock: between advances the next jiffy to
+// process, inside run_timers() the jiffy being processed.
 template <class Timer>
 struct forwarding_observer {
-	classic_hooks *hooks = nullptr;
+	kernel_hooks *hooks = nullptr;
 
-	void enqueued(const Timer &t, unsigned level)
-	{
-		hooks->costs->insertions++;
-		hooks->sink->enqueued(static_cast<timer_id>(t.data), level);
-	}
+	void enqueued(const Timer &t, unsigned level) { hooks->enqueued(t.data, level); }
 	void moved(const Timer &t, unsigned from_level, unsigned)
 	{
 		hooks->costs->relinks++;
@@ -60,44 +47,39 @@ struct forwarding_observer {
 	template <class Word>
 	void tick(Word jiffy)
 	{
-		// Widen: the jiffy is within 2^30 of the clock we were handed.
-		using sword = kernel::signed_word<Word>;
-		hooks->clock += static_cast<sword>(static_cast<Word>(jiffy - static_cast<Word>(hooks->clock)));
+		// The jiffy is within 2^30 of the clock we were handed.
+		hooks->jiffy = widen(hooks->jiffy, jiffy);
 		hooks->costs->slot_visits++;
-		hooks->sink->tick(hooks->cpu, hooks->clock);
+		hooks->sink->tick(hooks->cpu, hooks->jiffy);
 	}
 	template <class Word>
-	void expiring(const Timer &t, Word)
-	{
-		hooks->costs->removals++;
-		(*hooks->pending)--;
-		hooks->sink->expired(static_cast<timer_id>(t.data), hooks->cpu, hooks->clock);
-	}
+	void expiring(const Timer &t, Word) { hooks->expiring(t.data); }
 };
 
 void no_callback(unsigned long) {}
 
 template <class Geometry, class Word, kernel::slot_order Order>
-class classic_scheme final : public reported_scheme, public wheel_inspection {
+class classic_scheme final
+	: public kernel_adapter<kernel::timer_list<kernel::wheel_config<Geometry, Word, Order, forwarding_observer>>>,
+	  public wheel_inspection {
 	using config = kernel::wheel_config<Geometry, Word, Order, forwarding_observer>;
 	using base_t = kernel::tvec_base<config>;
 	using timer_t = kernel::timer_list<config>;
-
-	struct cpu_base {
-		base_t wheel;
-		classic_hooks hooks;
-		std::uint64_t pending = 0;
-	};
+	using adapter = kernel_adapter<timer_t>;
+	using adapter::costs_;
+	using adapter::hooks_;
+	using adapter::pending_;
+	using adapter::timers_;
 
 public:
-	explicit classic_scheme(const scheme_options &opt) : opt_(opt) {}
+	using adapter::adapter;
 
 	std::string name() const override { return "classic"; }
 
 	std::vector<scheme_param> params() const override
 	{
 		return {
-			integer_param("hz", opt_.hz),
+			integer_param("hz", this->opt_.hz),
 			integer_param("word_bits", sizeof(Word) * 8),
 			{"geometry", Geometry::TVR_BITS == 8 ? "normal" : "base_small"},
 			integer_param("tvr_bits", Geometry::TVR_BITS),
@@ -108,70 +90,72 @@ public:
 
 	void reset(unsigned ncpus, jiffies_t start, scheme_observer *obs) override
 	{
+		this->reset_common(ncpus, start, obs);
 		bases_.clear();
-		timers_.clear();
-		costs_ = {};
 		jiffies_ = static_cast<Word>(start);
 		for (unsigned cpu = 0; cpu < ncpus; cpu++) {
-			auto b = std::make_unique<cpu_base>();
-			kernel::init_timer_base(b->wheel, &jiffies_, cpu, static_cast<Word>(start));
-			b->hooks = {obs, &costs_, &b->pending, cpu, start};
-			b->wheel.observer.hooks = &b->hooks;
+			auto b = std::make_unique<base_t>();
+			kernel::init_timer_base(*b, &jiffies_, cpu, static_cast<Word>(start));
+			b->observer.hooks = &hooks_[cpu];
 			bases_.push_back(std::move(b));
 		}
-		peak_timers_ = 0;
 	}
 
 	bool start(timer_id id, unsigned cpu, jiffies_t expires, std::uint32_t flags) override
 	{
-		timer_t *t = timer(id);
-		cpu_base &target = *bases_.at(cpu);
-		cpu_base *old = t->base ? base_of(t->base) : nullptr;
-		bool was_pending = kernel::timer_pending(t);
-
-		t->flags = (flags & TF_DEFERRABLE) ? unsigned{kernel::TIMER_DEFERRABLE} : 0u;
-		if (was_pending) {
-			costs_.removals++;
-			old->pending--;
-		}
-		kernel::__mod_timer(target.wheel, t, static_cast<Word>(expires), false);
-		base_of(t->base)->pending++;
-		return was_pending;
+		this->check_cpu(cpu);
+		timer_t *t = timers_.get(id, [](timer_t *t, unsigned long data) {
+			kernel::init_timer(t, no_callback, data);
+			t->slack = 0;
+		});
+		const unsigned was = kernel::timer_pending(t) ? t->base->cpu : this->NONE;
+		const std::uint16_t f = (flags & TF_DEFERRABLE) ? std::uint16_t{kernel::TIMER_DEFERRABLE} : std::uint16_t{0};
+		if (t->flags != f)
+			t->flags = f;
+		kernel::__mod_timer(*bases_[cpu], t, static_cast<Word>(expires), false);
+		this->started(was, t->base->cpu);
+		return was != this->NONE;
 	}
 
-	bool cancel(timer_id id) override
-	{
-		if (id >= timers_.size() || !kernel::timer_pending(&timers_[id]))
-			return false;
-		timer_t *t = &timers_[id];
-		base_of(t->base)->pending--;
-		costs_.removals++;
-		return kernel::del_timer(t) == 1;
-	}
-
-	bool pending(timer_id id) const override
-	{
-		return id < timers_.size() && kernel::timer_pending(&timers_[id]);
-	}
-
+	// A stretch of more than skip_after jiffies is first looked at for idle
+	// jiffies to skip; shorter ones (most advances of a replay) are cheaper
+	// to step. Busy jiffies are stepped one at a time, then looked again.
 	void advance(unsigned cpu, jiffies_t upto) override
 	{
-		cpu_base &b = *bases_.at(cpu);
-		constexpr jiffies_t step = jiffies_t{1} << 30;
+		this->check_cpu(cpu);
+		base_t &b = *bases_[cpu];
+		jiffies_t &clock = hooks_[cpu].jiffy;
+		constexpr jiffies_t skip_after = 16;
 
-		// Between advances hooks.clock is the next jiffy to process; the
-		// tick hook moves it along jiffy by jiffy inside run_timers().
-		while (b.hooks.clock <= upto) {
-			jiffies_t to = upto - b.hooks.clock >= step ? b.hooks.clock + step - 1 : upto;
+		while (clock <= upto) {
+			jiffies_t to = upto - clock >= wheel_step<Word> ? clock + wheel_step<Word> - 1 : upto;
+			if (!this->opt_.stepping && to - clock >= skip_after) {
+				std::uint64_t idle = std::min<std::uint64_t>(kernel::idle_jiffies(b), to - clock + 1);
+				if (idle) {
+					skip_idle(cpu, idle);
+					continue;
+				}
+				to = clock;
+			}
 			advance_jiffies(to);
-			kernel::run_timers(b.wheel, static_cast<Word>(to));
-			b.hooks.clock = to + 1;
+			kernel::run_timers(b, static_cast<Word>(to));
+			clock = to + 1;
 		}
 	}
 
-	jiffies_t clock(unsigned cpu) const override { return bases_.at(cpu)->hooks.clock; }
+	jiffies_t clock(unsigned cpu) const override
+	{
+		this->check_cpu(cpu);
+		return hooks_[cpu].jiffy;
+	}
 
-	std::uint64_t pending_on(unsigned cpu) const override { return bases_.at(cpu)->pending; }
+	jiffies_t next_event(unsigned cpu) const override
+	{
+		this->check_cpu(cpu);
+		std::uint64_t idle = kernel::idle_jiffies(*bases_[cpu]);
+		jiffies_t clock = hooks_[cpu].jiffy;
+		return idle >= ~jiffies_t{0} - clock ? ~jiffies_t{0} : clock + idle;
+	}
 
 	unsigned levels() const override { return Geometry::LEVELS; }
 	std::string level_name(unsigned level) const override
@@ -179,40 +163,37 @@ public:
 		return "tv" + std::to_string(level);
 	}
 
-	const cost_counters &costs() const override { return costs_; }
-
-	std::uint64_t peak_memory_bytes() const override
-	{
-		return bases_.size() * sizeof(base_t) + peak_timers_ * sizeof(timer_t);
-	}
+	std::uint64_t peak_memory_bytes() const override { return this->memory_bytes(sizeof(base_t)); }
 
 	std::vector<wheel_base_state> inspect(unsigned cpu) const override
 	{
-		return {inspect::classic_base(bases_.at(cpu)->wheel)};
+		this->check_cpu(cpu);
+		return {inspect::classic_base(*bases_[cpu])};
 	}
 
 	wheel_place place(timer_id id) const override
 	{
-		return id < timers_.size() ? inspect::classic_place(timers_[id]) : wheel_place{};
+		const timer_t *t = timers_.find(id);
+		return t ? inspect::classic_place(*t) : wheel_place{};
 	}
 
 private:
-	timer_t *timer(timer_id id)
+	// `n` idle jiffies of base cpu at once: what run_timers() would have
+	// counted for them (a tick and a slot visit each, an empty cascade()
+	// call and a slot visit at each cascade point), in bulk.
+	void skip_idle(unsigned cpu, std::uint64_t n)
 	{
-		while (timers_.size() <= id) {
-			timers_.emplace_back();
-			kernel::init_timer(&timers_.back(), no_callback, timers_.size() - 1);
-			timers_.back().slack = 0;
-		}
-		if (timers_.size() > peak_timers_)
-			peak_timers_ = timers_.size();
-		return &timers_[id];
-	}
-
-	cpu_base *base_of(base_t *wheel)
-	{
-		return reinterpret_cast<cpu_base *>(reinterpret_cast<char *>(wheel) -
-						    offsetof(cpu_base, wheel));
+		kernel_hooks &h = hooks_[cpu];
+		kernel::idle_cascades c = kernel::forward_idle(*bases_[cpu], n);
+		h.sink->idle_ticks(cpu, h.jiffy, n);
+		costs_.slot_visits += n;
+		for (unsigned level = 2; level <= Geometry::LEVELS; level++)
+			if (c.calls[level]) {
+				costs_.slot_visits += c.calls[level];
+				h.sink->empty_cascades(level, c.calls[level]);
+			}
+		h.jiffy += n;
+		advance_jiffies(h.jiffy - 1);
 	}
 
 	// The global jiffies (read by nothing on the replay path, as no slack
@@ -223,50 +204,34 @@ private:
 			jiffies_ = static_cast<Word>(to);
 	}
 
-	scheme_options opt_;
-	std::vector<std::unique_ptr<cpu_base>> bases_;
-	std::deque<timer_t> timers_;	// deque: growing keeps addresses stable
-	std::uint64_t peak_timers_ = 0;
-	cost_counters costs_;
+	std::vector<std::unique_ptr<base_t>> bases_;
 	Word jiffies_ = 0;
 };
 
-template <class Geometry, class Word>
-std::unique_ptr<reported_scheme> make_with_order(const scheme_options &opt, bool lifo)
-{
-	if (lifo)
-		return std::make_unique<classic_scheme<Geometry, Word, kernel::slot_order::lifo>>(opt);
-	return std::make_unique<classic_scheme<Geometry, Word, kernel::slot_order::fifo>>(opt);
-}
-
 template <class Geometry>
-std::unique_ptr<reported_scheme> make_with_width(const scheme_options &opt, bool lifo)
+std::unique_ptr<reported_scheme> make_with_geometry(const scheme_options &opt, bool lifo)
 {
-	if (opt.word_bits == 32)
-		return make_with_order<Geometry, std::uint32_t>(opt, lifo);
-	return make_with_order<Geometry, std::uint64_t>(opt, lifo);
+	return for_word_width("classic", opt, [&](auto word) -> std::unique_ptr<reported_scheme> {
+		using Word = decltype(word);
+		if (lifo)
+			return std::make_unique<classic_scheme<Geometry, Word, kernel::slot_order::lifo>>(opt);
+		return std::make_unique<classic_scheme<Geometry, Word, kernel::slot_order::fifo>>(opt);
+	});
 }
 
 }  // namespace
 
 std::unique_ptr<reported_scheme> make_classic_scheme(const scheme_options &opt)
 {
-	bool lifo = false;
-	bool base_small = opt.base_small;
-	for (const auto &[key, value] : opt.params) {
-		if (key == "order" && (value == "fifo" || value == "lifo"))
-			lifo = value == "lifo";
-		else if (key == "geometry" && (value == "normal" || value == "base_small"))
-			base_small = value == "base_small";
-		else
-			throw usage_error("classic: unknown parameter " + key + "=" + value +
-					  " (known: order=fifo|lifo, geometry=normal|base_small)");
-	}
-	if (opt.word_bits != 32 && opt.word_bits != 64)
-		throw usage_error("classic: word bits must be 32 or 64");
+	auto p = resolve_params("classic",
+				{{"order", "fifo", "fifo|lifo"},
+				 {"geometry", opt.base_small ? "base_small" : "normal", "normal|base_small"}},
+				opt.params);
+	bool lifo = param_choice("classic", "order", param_value(p, "order"), {"fifo", "lifo"}) == 1;
+	bool base_small = param_choice("classic", "geometry", param_value(p, "geometry"), {"normal", "base_small"}) == 1;
 	if (base_small)
-		return make_with_width<kernel::geometry_small>(opt, lifo);
-	return make_with_width<kernel::geometry_normal>(opt, lifo);
+		return make_with_geometry<kernel::geometry_small>(opt, lifo);
+	return make_with_geometry<kernel::geometry_normal>(opt, lifo);
 }
 
 }  // namespace timersim

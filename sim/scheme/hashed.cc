@@ -30,6 +30,10 @@
 //
 // A tick is reported for every tick the base runs while it holds timeouts
 // (queued, linked or cancelled-but-linked); an empty base does no work.
+// Ticks before the next timeout fires are counted in one step: each
+// timeout keeps the tick it fires in, which makes remainingRounds a count
+// of the walks between.
+#include <algorithm>
 #include <deque>
 #include <limits>
 #include <memory>
@@ -53,7 +57,9 @@ class hashed_scheme final : public per_cpu_scheme {
 	struct timeout {
 		timer_id t = 0;
 		jiffies_t deadline = 0;		// jiffies since the base's start
-		std::int64_t remaining_rounds = 0;
+		// The tick whose walk fires it: Netty's remainingRounds is the
+		// number of walks of its bucket left before it.
+		std::uint64_t fire_tick = 0;
 		node_id next = NONE, prev = NONE;
 		std::uint32_t bucket = NONE;	// NONE: not in a bucket
 		bool cancelled = false;
@@ -63,8 +69,18 @@ class hashed_scheme final : public per_cpu_scheme {
 	struct bucket {
 		node_id head = NONE, tail = NONE;
 	};
+	// The skipping's own index of a bucket (not part of Netty's memory):
+	// how many timeouts it holds, and the earliest tick one of them fires
+	// (recomputed when the earliest is unlinked).
+	struct bucket_index {
+		std::uint64_t count = 0;
+		std::uint64_t min_fire = ~std::uint64_t{0};
+		bool stale = false;
+	};
 	struct base {
 		std::vector<bucket> wheel;
+		mutable std::vector<bucket_index> index;	// min_fire refreshed by const look-ups
+		std::uint64_t linked = 0;	// timeouts in buckets
 		std::deque<node_id> timeouts;	// started, not yet in a bucket
 		std::deque<node_id> cancelled;	// cancelled, not yet unlinked
 		jiffies_t start = 0;
@@ -96,11 +112,13 @@ public:
 					if (current_[to.t] != n || !rec_of(to.t).pending || rec_of(to.t).cpu != cpu)
 						return "live timeout of timer " + std::to_string(to.t) + " not current";
 					// It fires when its bucket comes round with no rounds left.
-					std::uint64_t ticks_to = (i - b.tick) & mask_;
-					std::uint64_t fire_tick = b.tick + ticks_to + to.remaining_rounds * wheel_len_;
-					if (to.deadline / tick_len_ != fire_tick && to.deadline / tick_len_ >= b.tick)
+					if ((to.fire_tick & mask_) != i || to.fire_tick < b.tick)
+						return "timer " + std::to_string(to.t) + " fires in tick " +
+						       std::to_string(to.fire_tick) + " from bucket " + std::to_string(i) +
+						       " at tick " + std::to_string(b.tick);
+					if (to.deadline / tick_len_ != to.fire_tick && to.deadline / tick_len_ >= b.tick)
 						return "timer " + std::to_string(to.t) + " would fire in tick " +
-						       std::to_string(fire_tick) + ", due in " +
+						       std::to_string(to.fire_tick) + ", due in " +
 						       std::to_string(to.deadline / tick_len_);
 					active++;
 				}
@@ -123,6 +141,7 @@ private:
 		bases_.assign(ncpus, base{});
 		for (auto &b : bases_) {
 			b.wheel.assign(wheel_len_, bucket{});
+			b.index.assign(wheel_len_, bucket_index{});
 			b.start = start;
 		}
 		nodes_.clear();
@@ -157,11 +176,19 @@ private:
 		bases_[cpu].cancelled.push_back(n);
 	}
 
+	// The last jiffy of tick k, when it runs.
+	jiffies_t tick_jiffy(const base &b, std::uint64_t k) const { return b.start + (k + 1) * tick_len_ - 1; }
+
+	// Ticks in which nothing fires are walked in one step when at least a
+	// revolution of them is ahead; after a walk the base steps a
+	// revolution before looking again, so the look (O(ticks_per_wheel))
+	// costs no more than the ticks it could save.
 	void run(unsigned cpu, jiffies_t upto) override
 	{
 		base &b = bases_[cpu];
+		std::uint64_t look_from = b.tick;
 		for (;;) {
-			jiffies_t at = b.start + (b.tick + 1) * tick_len_ - 1;	// tick's last jiffy
+			jiffies_t at = tick_jiffy(b, b.tick);
 			if (at > upto)
 				return;
 			if (!b.held && b.cancelled.empty()) {
@@ -169,10 +196,63 @@ private:
 				b.tick = (upto + 1 - b.start) / tick_len_;
 				return;
 			}
+			std::uint64_t end = (upto + 1 - b.start) / tick_len_;	// first tick past upto
+			if (!stepping() && b.tick >= look_from && end - b.tick >= wheel_len_ &&
+			    b.timeouts.empty() && b.cancelled.empty()) {
+				std::uint64_t n = std::min(next_fire_tick(b), end) - b.tick;
+				if (n)
+					walk_idle(cpu, b, n);
+				look_from = b.tick + wheel_len_;
+				continue;
+			}
 			tick(cpu, at);
 			run_tick(cpu, b, at);
 			b.tick++;
 		}
+	}
+
+	// `n` ticks from b.tick on in which no timeout fires (the queues are
+	// empty): each walks its bucket and counts a round off every timeout
+	// in it. Buckets come round n / wheel_len times, the first n % wheel_len
+	// of them once more.
+	void walk_idle(unsigned cpu, base &b, std::uint64_t n)
+	{
+		std::uint64_t walked = n / wheel_len_ * b.linked;
+		for (std::uint64_t k = 0; k < n % wheel_len_; k++)
+			walked += b.index[(b.tick + k) & mask_].count;
+		idle_ticks(cpu, tick_jiffy(b, b.tick), n);
+		costs_.slot_visits += n + walked;
+		costs_.key_comparisons += walked;
+		costs_.relinks += walked;
+		b.tick += n;
+	}
+
+	// The first tick at which a linked timeout fires.
+	std::uint64_t next_fire_tick(const base &b) const
+	{
+		std::uint64_t first = ~std::uint64_t{0};
+		for (std::uint32_t i = 0; i < wheel_len_; i++) {
+			bucket_index &x = b.index[i];
+			if (!x.count)
+				continue;
+			if (x.stale) {
+				x.min_fire = ~std::uint64_t{0};
+				for (node_id n = b.wheel[i].head; n != NONE; n = nodes_[n].next)
+					x.min_fire = std::min(x.min_fire, nodes_[n].fire_tick);
+				x.stale = false;
+			}
+			first = std::min(first, x.min_fire);
+		}
+		return first;
+	}
+
+	jiffies_t next_fire(unsigned cpu) const override
+	{
+		const base &b = bases_[cpu];
+		if (!b.timeouts.empty() || !b.cancelled.empty())
+			return tick_jiffy(b, b.tick);
+		std::uint64_t k = next_fire_tick(b);
+		return k == ~std::uint64_t{0} ? ~jiffies_t{0} : tick_jiffy(b, k);
 	}
 
 	void run_tick(unsigned cpu, base &b, jiffies_t at)
@@ -201,11 +281,11 @@ private:
 				maybe_free(n);
 				continue;
 			}
+			// remainingRounds = (calculated - tick) / wheelLength: walks
+			// of bucket max(calculated, tick) & mask before it fires.
 			std::uint64_t calculated = to.deadline / tick_len_;
-			to.remaining_rounds = (static_cast<std::int64_t>(calculated) - static_cast<std::int64_t>(b.tick)) /
-					      static_cast<std::int64_t>(wheel_len_);
-			std::uint64_t ticks = std::max(calculated, b.tick);
-			bucket_append(b, n, static_cast<std::uint32_t>(ticks & mask_));
+			to.fire_tick = std::max(calculated, b.tick);
+			bucket_append(b, n, static_cast<std::uint32_t>(to.fire_tick & mask_));
 		}
 		// expireTimeouts()
 		bucket &bk = b.wheel[b.tick & mask_];
@@ -215,7 +295,7 @@ private:
 			next = to.next;
 			costs_.slot_visits++;
 			costs_.key_comparisons++;
-			if (to.remaining_rounds <= 0) {
+			if (to.fire_tick <= b.tick) {
 				bucket_remove(b, n);
 				b.held--;
 				if (!to.cancelled) {
@@ -228,8 +308,7 @@ private:
 				b.held--;
 				maybe_free(n);
 			} else {
-				to.remaining_rounds--;
-				costs_.relinks++;
+				costs_.relinks++;	// remainingRounds--
 			}
 		}
 	}
@@ -243,12 +322,24 @@ private:
 		to.next = NONE;
 		(bk.tail == NONE ? bk.head : nodes_[bk.tail].next) = n;
 		bk.tail = n;
+		bucket_index &x = b.index[i];
+		x.count++;
+		x.min_fire = std::min(x.min_fire, to.fire_tick);
+		b.linked++;
 	}
 
 	void bucket_remove(base &b, node_id n)
 	{
 		timeout &to = nodes_[n];
 		bucket &bk = b.wheel[to.bucket];
+		bucket_index &x = b.index[to.bucket];
+		if (--x.count == 0) {
+			x.min_fire = ~std::uint64_t{0};
+			x.stale = false;
+		} else if (to.fire_tick == x.min_fire) {
+			x.stale = true;
+		}
+		b.linked--;
 		(to.prev == NONE ? bk.head : nodes_[to.prev].next) = to.next;
 		(to.next == NONE ? bk.tail : nodes_[to.next].prev) = to.prev;
 		to.next = to.prev = NONE;

@@ -93,6 +93,11 @@ private:
 		return peak_entries_ * sizeof(entry) + pos_.size() * sizeof(std::uint32_t);
 	}
 
+	jiffies_t next_fire(unsigned cpu) const override
+	{
+		return heaps_[cpu].empty() ? ~jiffies_t{0} : heaps_[cpu][0].due;
+	}
+
 public:
 	std::string check() const override
 	{

@@ -36,6 +36,7 @@
 //   key_comparisons  bucket expiration comparisons of the DelayQueue heap
 //
 // A tick is reported for each jiffy at which the DelayQueue yields buckets.
+#include <algorithm>
 #include <limits>
 #include <memory>
 #include <string>
@@ -264,6 +265,18 @@ private:
 			}
 			now = jiffy + 1;
 		}
+	}
+
+	// Nothing fires before the DelayQueue's first bucket expires (entries
+	// that were due at their add fire at the next jiffy processed).
+	jiffies_t next_fire(unsigned cpu) const override
+	{
+		const base &b = bases_[cpu];
+		if (!b.ready.empty())
+			return clock(cpu);
+		if (b.queue.empty())
+			return ~jiffies_t{0};
+		return static_cast<jiffies_t>(std::max<ktime>(b.buckets[b.queue[0]].expiration, 0));
 	}
 
 	// TimerTaskList.flush(): empty the bucket, then re-add each entry.

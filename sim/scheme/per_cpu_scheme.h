@@ -7,6 +7,9 @@
 // the structure; a start on another base unlinks the timer from the old
 // one and links it into the new one.
 //
+// run() skips idle stretches in one step unless stepping() asks for the
+// jiffy-by-jiffy reference; next_fire() lets a drain go from event to event.
+//
 // A timer is due at max(expires, the base's next jiffy at the start): a
 // start for a jiffy already processed fires in the next one, as in the
 // classic wheel. Exact schemes fire each timer in the jiffy it is due.
@@ -95,6 +98,7 @@ public:
 	}
 
 	jiffies_t clock(unsigned cpu) const override { return clocks_.at(cpu); }
+	jiffies_t next_event(unsigned cpu) const override { return std::max(clock(cpu), next_fire(cpu)); }
 	std::uint64_t pending_on(unsigned cpu) const override { return pending_.at(cpu); }
 	const cost_counters &costs() const override { return costs_; }
 
@@ -124,6 +128,13 @@ protected:
 	virtual void unlink(unsigned cpu, timer_id t) = 0;
 	virtual void run(unsigned cpu, jiffies_t upto) = 0;
 	virtual std::uint64_t peak_structure_bytes() const = 0;
+	// No timer of base cpu fires before this jiffy (a lower bound is
+	// enough; the default knows nothing).
+	virtual jiffies_t next_fire(unsigned cpu) const { return clocks_[cpu]; }
+
+	// Whether run() must step idle stretches instead of skipping them
+	// (scheme_options::stepping, for tests).
+	bool stepping() const { return opt_.stepping; }
 
 	void fire(unsigned cpu, timer_id t, jiffies_t jiffy)
 	{
@@ -142,6 +153,7 @@ protected:
 		obs_->moved(t, from_level);
 	}
 	void cascaded(unsigned level, std::uint32_t count) { obs_->cascaded(level, count); }
+	void idle_ticks(unsigned cpu, jiffies_t first, std::uint64_t count) { obs_->idle_ticks(cpu, first, count); }
 
 	const record &rec_of(timer_id t) const { return timers_[t]; }
 	std::size_t timer_slots() const { return timers_.size(); }

@@ -56,6 +56,14 @@ public:
 	virtual void tick(unsigned cpu, jiffies_t jiffy) = 0;
 	// t fired on base `cpu` while it processed `jiffy`.
 	virtual void expired(timer_id t, unsigned cpu, jiffies_t jiffy) = 0;
+	// Base `cpu` processed `count` jiffies from `first` on in which nothing
+	// fired or moved: each is a tick with no moves. (A scheme that ticks
+	// less often than every jiffy - hashed with tick=N - reports `count`
+	// of its ticks, the first at jiffy `first`.)
+	virtual void idle_ticks(unsigned cpu, jiffies_t first, std::uint64_t count) = 0;
+	// `calls` cascade() calls on `level` that found their slot empty, made
+	// during such a stretch.
+	virtual void empty_cascades(unsigned level, std::uint64_t calls) = 0;
 };
 
 // One parameter of a scheme as the reports give it ("hz" = 250, "order" =
@@ -66,7 +74,12 @@ struct scheme_param {
 };
 
 // The timer interface: all that the replay core drives. A new scheme
-// implements these (the last has a default).
+// implements these (next_event and set_idle have defaults).
+//
+// advance() skips a stretch of jiffies in which nothing fires or moves in
+// one step, as the kernel forwards an idle base, and reports it with
+// idle_ticks() and empty_cascades(): its time follows the work the timers
+// describe, not the length of the gaps between them.
 class scheme {
 public:
 	virtual ~scheme() = default;
@@ -90,6 +103,10 @@ public:
 	virtual jiffies_t clock(unsigned cpu) const = 0;
 	// Timers pending on base `cpu`.
 	virtual std::uint64_t pending_on(unsigned cpu) const = 0;
+	// A jiffy >= clock(cpu) before which base `cpu` fires nothing, so that
+	// a drain can go from one such jiffy to the next instead of jiffy by
+	// jiffy. The default, clock(cpu), is always right.
+	virtual jiffies_t next_event(unsigned cpu) const { return clock(cpu); }
 
 	// The base went idle (NOHZ) or woke, at `now`. Schemes that model
 	// deferrable timers use it; the default ignores it.
@@ -135,6 +152,11 @@ public:
 	virtual const cost_counters &costs() const = 0;
 	// Peak bytes held by the scheme's own structures (not the core's).
 	virtual std::uint64_t peak_memory_bytes() const = 0;
+
+	// Why the scheme's running time grows faster than the work replayed
+	// (e.g. "a start walks the sorted list: O(n) per start"), so that
+	// `compare` can say so before it starts; "" when it does not.
+	virtual std::string superlinear_note() const { return ""; }
 };
 
 // A scheme of the registry: the timer interface and its reporting.
@@ -146,6 +168,9 @@ struct scheme_options {
 	bool base_small = false;	// CONFIG_BASE_SMALL geometry (classic)
 	// Scheme parameters from --param KEY=VALUE, in command-line order.
 	std::vector<std::pair<std::string, std::string>> params;
+	// For tests: process idle stretches jiffy by jiffy instead of
+	// skipping them, the reference the skipping must agree with.
+	bool stepping = false;
 };
 
 // Builds a scheme by name; throws usage_error for an unknown name or parameter.

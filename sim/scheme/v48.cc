@@ -49,16 +49,15 @@
 //   key_comparisons  bucket expiries compared with next_expiry (enqueue,
 //                    recalculation)
 #include <algorithm>
-#include <deque>
 #include <memory>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "kernel/v48_wheel.h"
-#include "sim/core/errors.h"
-#include "sim/scheme/params.h"
 #include "sim/scheme/factories.h"
+#include "sim/scheme/kernel_adapter.h"
+#include "sim/scheme/params.h"
 #include "sim/scheme/wheel_inspect.h"
 #include "sim/trace/event.h"
 
@@ -66,60 +65,52 @@ namespace timersim {
 
 namespace {
 
-struct v48_hooks {
-	scheme_observer *sink = nullptr;
-	cost_counters *costs = nullptr;
-	std::uint64_t *pending = nullptr;	// this CPU's pending count
-	std::vector<std::uint64_t> *bucket_expiry = nullptr;	// per timer, for inspection
-	unsigned cpu = 0;
-	jiffies_t jiffy = 0;	// the jiffy being processed, widened
-};
-
 template <class Timer>
 struct forwarding_observer {
-	v48_hooks *hooks = nullptr;
+	kernel_hooks *hooks = nullptr;
+	std::vector<std::uint64_t> *bucket_expiry = nullptr;	// per timer, for inspection
 
 	template <class Word>
-	void enqueued(const Timer &t, unsigned level, Word bucket_expiry)
+	void enqueued(const Timer &t, unsigned level, Word expiry)
 	{
+		(*bucket_expiry)[t.data] = expiry;
 		hooks->costs->insertions++;
-		(*hooks->bucket_expiry)[t.data] = bucket_expiry;
-		hooks->sink->enqueued(static_cast<timer_id>(t.data), level + 1);
+		hooks->enqueued(t.data, level + 1);
 	}
 	void visited(unsigned buckets) { hooks->costs->slot_visits += buckets; }
 	void compared(unsigned count) { hooks->costs->key_comparisons += count; }
 	template <class Word> void collecting(Word, Word) {}
 	template <class Word>
-	void expiring(const Timer &t, Word)
-	{
-		hooks->costs->removals++;
-		(*hooks->pending)--;
-		hooks->sink->expired(static_cast<timer_id>(t.data), hooks->cpu, hooks->jiffy);
-	}
+	void expiring(const Timer &t, Word) { hooks->expiring(t.data); }
 };
 
 template <class Geometry, class Word>
-class v48_scheme final : public reported_scheme, public wheel_inspection {
+class v48_scheme final
+	: public kernel_adapter<kernel::v48::timer_list<kernel::v48::wheel_config<Geometry, Word, forwarding_observer>>>,
+	  public wheel_inspection {
 	using config = kernel::v48::wheel_config<Geometry, Word, forwarding_observer>;
 	using bases_t = kernel::v48::cpu_bases<config>;
 	using base_t = kernel::v48::timer_base<config>;
 	using timer_t = kernel::v48::timer_list<config>;
+	using adapter = kernel_adapter<timer_t>;
+	using adapter::costs_;
+	using adapter::hooks_;
+	using adapter::pending_;
+	using adapter::timers_;
 
 	struct cpu_state {
 		bases_t bases;
-		v48_hooks hooks;
+		kernel_hooks *hooks = nullptr;
 		jiffies_t clock = 0;	// next jiffy to process
 		jiffies_t def_hold = 0;	// deferrable timers wait until this jiffy
 		jiffies_t global_clock = 0;	// next jiffy of the global base
 		bool idle = false;
 		bool waking = false;	// left idle; not yet moved on since
-		std::uint64_t pending = 0;
 	};
 
 public:
-	v48_scheme(const scheme_options &opt, std::vector<scheme_param> params,
-		   bool model_idle, bool tmigr)
-		: opt_(opt), params_(std::move(params)), model_idle_(model_idle), tmigr_(tmigr)
+	v48_scheme(const scheme_options &opt, std::vector<scheme_param> params, bool model_idle, bool tmigr)
+		: adapter(opt), params_(std::move(params)), model_idle_(model_idle), tmigr_(tmigr)
 	{
 	}
 
@@ -128,7 +119,7 @@ public:
 	std::vector<scheme_param> params() const override
 	{
 		std::vector<scheme_param> p = {
-			integer_param("hz", opt_.hz),
+			integer_param("hz", this->opt_.hz),
 			integer_param("word_bits", sizeof(Word) * 8),
 			integer_param("lvl_depth", Geometry::LVL_DEPTH),
 		};
@@ -138,18 +129,18 @@ public:
 
 	void reset(unsigned ncpus, jiffies_t start, scheme_observer *obs) override
 	{
+		this->reset_common(ncpus, start, obs);
 		cpus_.clear();
-		timers_.clear();
 		bucket_expiry_.clear();
 		global_fires_.clear();
-		costs_ = {};
-		peak_timers_ = 0;
 		for (unsigned cpu = 0; cpu < ncpus; cpu++) {
 			auto s = std::make_unique<cpu_state>();
 			kernel::v48::init_cpu_bases(s->bases, cpu, static_cast<Word>(start));
-			s->hooks = {obs, &costs_, &s->pending, &bucket_expiry_, cpu, start};
-			for (auto &b : s->bases.base)
-				b.observer.hooks = &s->hooks;
+			s->hooks = &hooks_[cpu];
+			for (auto &b : s->bases.base) {
+				b.observer.hooks = s->hooks;
+				b.observer.bucket_expiry = &bucket_expiry_;
+			}
 			s->clock = start;
 			s->def_hold = start;
 			s->global_clock = start;
@@ -159,69 +150,61 @@ public:
 
 	bool start(timer_id id, unsigned cpu, jiffies_t expires, std::uint32_t flags) override
 	{
-		timer_t *t = timer(id);
-		cpu_state &target = *cpus_.at(cpu);
-		bool was_pending = kernel::v48::timer_pending(t);
-		unsigned kind = (flags & TF_DEFERRABLE) ? unsigned{kernel::v48::TIMER_DEFERRABLE} : 0u;
+		this->check_cpu(cpu);
+		timer_t *t = timers_.get(id, [this](timer_t *t, unsigned long data) {
+			kernel::v48::init_timer(t, data);
+			bucket_expiry_.push_back(0);
+		});
+		cpu_state &target = *cpus_[cpu];
+		const unsigned was = kernel::v48::timer_pending(t) ? t->base->cpu : this->NONE;
+		// Without the migration model every CPU has one standard base
+		// (4.8 .. 6.8): pin all non-deferrable timers to the local one.
+		const bool pinned = (flags & TF_PINNED) || !tmigr_;
+		const unsigned f = ((flags & TF_DEFERRABLE) ? unsigned{kernel::v48::TIMER_DEFERRABLE} : 0u) |
+				   (pinned ? unsigned{kernel::v48::TIMER_PINNED} : 0u);
 		bool was_detached = false;
 
-		if (was_pending) {
-			cpus_[t->base->cpu]->pending--;
-			// The shortcut applies only where the timer already is.
-			if (t->base->cpu != cpu || (t->flags & kernel::v48::TIMER_DEFERRABLE) != kind ||
-			    ((t->flags & kernel::v48::TIMER_PINNED) != 0) != ((flags & TF_PINNED) || !tmigr_)) {
-				kernel::v48::del_timer(t);
-				costs_.removals++;
-				was_detached = true;
-			}
+		// The shortcut applies only where the timer already is.
+		if (was != this->NONE && (was != cpu || t->flags != f)) {
+			kernel::v48::del_timer(t);
+			costs_.removals++;
+			was_detached = true;
 		}
 		// Each CPU has its own clock here, where the kernel has one
 		// jiffies: __mod_timer() would forward the timer's old base to
 		// this CPU's time. Start from this CPU's base instead.
 		if (!kernel::v48::timer_pending(t))
 			t->base = nullptr;
-		// Without the migration model every CPU has one standard base
-		// (4.8 .. 6.8): pin all non-deferrable timers to the local one.
-		bool pinned = (flags & TF_PINNED) || !tmigr_;
-		t->flags = kind | (pinned ? unsigned{kernel::v48::TIMER_PINNED} : 0u);
+		if (t->flags != f)
+			t->flags = f;
 
 		std::uint64_t before = costs_.insertions;
 		jiffies_t now = tick_driven_ ? now_ : target.clock;
 		kernel::v48::__mod_timer(target.bases, t, static_cast<Word>(expires),
 					 static_cast<Word>(now), 0);
-		if (was_pending && !was_detached && costs_.insertions != before)
+		if (was != this->NONE && !was_detached && costs_.insertions != before)
 			costs_.removals++;
-		cpus_[t->base->cpu]->pending++;
-		return was_pending;
-	}
-
-	bool cancel(timer_id id) override
-	{
-		if (id >= timers_.size() || !kernel::v48::timer_pending(&timers_[id]))
-			return false;
-		timer_t *t = &timers_[id];
-		cpus_[t->base->cpu]->pending--;
-		costs_.removals++;
-		return kernel::v48::del_timer(t) == 1;
-	}
-
-	bool pending(timer_id id) const override
-	{
-		return id < timers_.size() && kernel::v48::timer_pending(&timers_[id]);
+		const unsigned on = t->base->cpu;
+		if (on != was) {
+			if (was != this->NONE)
+				pending_[was]--;
+			pending_[on]++;
+		}
+		return was != this->NONE;
 	}
 
 	void advance(unsigned cpu, jiffies_t upto) override
 	{
-		cpu_state &s = *cpus_.at(cpu);
+		this->check_cpu(cpu);
+		cpu_state &s = *cpus_[cpu];
 		if (tick_driven_) {
 			run_softirq(s, upto);
 			return;
 		}
-		// Wrap-safe comparisons of a 32-bit wheel need steps < 2^31.
-		constexpr jiffies_t step = jiffies_t{1} << 30;
-
+		// Each step goes from one due jiffy straight to the next: idle
+		// jiffies cost nothing.
 		while (s.clock <= upto) {
-			jiffies_t to = upto - s.clock >= step ? s.clock + step - 1 : upto;
+			jiffies_t to = upto - s.clock >= wheel_step<Word> ? s.clock + wheel_step<Word> - 1 : upto;
 			advance_within(s, to);
 		}
 	}
@@ -233,20 +216,34 @@ public:
 	{
 		if (!tmigr_)
 			return;
-		cpu_state &s = *cpus_.at(cpu);
+		this->check_cpu(cpu);
+		cpu_state &s = *cpus_[cpu];
 		base_t &g = s.bases.base[kernel::v48::BASE_GLOBAL];
 		if (widen(upto, g.next_expiry) > upto)
 			return;
-		s.hooks.jiffy = upto;
-		s.hooks.sink->tick(s.hooks.cpu, upto);
+		s.hooks->jiffy = upto;
+		s.hooks->sink->tick(s.hooks->cpu, upto);
 		kernel::v48::run_timer_base(g, static_cast<Word>(upto));
+	}
+
+	// The earliest next_expiry of the CPU's bases: stale ones are early,
+	// and an idle CPU runs no earlier than its bases are due.
+	jiffies_t next_event(unsigned cpu) const override
+	{
+		this->check_cpu(cpu);
+		const cpu_state &s = *cpus_[cpu];
+		jiffies_t next = ~jiffies_t{0};
+		for (const base_t &b : s.bases.base)
+			next = std::min(next, widen(s.clock, b.next_expiry));
+		return std::max(next, s.clock);
 	}
 
 	void set_idle(unsigned cpu, bool idle, jiffies_t now) override
 	{
 		if (!model_idle_)
 			return;
-		cpu_state &s = *cpus_.at(cpu);
+		this->check_cpu(cpu);
+		cpu_state &s = *cpus_[cpu];
 		if (now > 0)
 			advance(cpu, now - 1);
 		if (s.idle == idle)
@@ -256,9 +253,11 @@ public:
 		s.waking = !idle;
 	}
 
-	jiffies_t clock(unsigned cpu) const override { return cpus_.at(cpu)->clock; }
-
-	std::uint64_t pending_on(unsigned cpu) const override { return cpus_.at(cpu)->pending; }
+	jiffies_t clock(unsigned cpu) const override
+	{
+		this->check_cpu(cpu);
+		return cpus_[cpu]->clock;
+	}
 
 	unsigned levels() const override { return Geometry::LVL_DEPTH; }
 	std::string level_name(unsigned level) const override
@@ -266,39 +265,28 @@ public:
 		return "LVL" + std::to_string(level - 1);
 	}
 
-	const cost_counters &costs() const override { return costs_; }
-
-	std::uint64_t peak_memory_bytes() const override
-	{
-		return cpus_.size() * sizeof(bases_t) + peak_timers_ * sizeof(timer_t);
-	}
+	std::uint64_t peak_memory_bytes() const override { return this->memory_bytes(sizeof(bases_t)); }
 
 	std::vector<wheel_base_state> inspect(unsigned cpu) const override
 	{
+		this->check_cpu(cpu);
 		std::vector<wheel_base_state> out;
-		for (const base_t &b : cpus_.at(cpu)->bases.base)
+		for (const base_t &b : cpus_[cpu]->bases.base)
 			out.push_back(inspect::v48_base(b, [&](const timer_t &t) { return bucket_expiry_[t.data]; }));
 		return out;
 	}
 
 	wheel_place place(timer_id id) const override
 	{
-		if (id >= timers_.size())
+		const timer_t *t = timers_.find(id);
+		if (!t)
 			return {};
-		wheel_place p = inspect::v48_place(timers_[id]);
+		wheel_place p = inspect::v48_place(*t);
 		p.bucket_expiry = bucket_expiry_[id];
 		return p;
 	}
 
 private:
-	// A wheel value as simulation time, near `ref`.
-	static jiffies_t widen(jiffies_t ref, Word w)
-	{
-		using sword = kernel::signed_word<Word>;
-		return ref + static_cast<jiffies_t>(static_cast<std::int64_t>(
-				     static_cast<sword>(static_cast<Word>(w - static_cast<Word>(ref)))));
-	}
-
 	// Tick-driven: one run_timer_softirq at `upto`, if any base is due.
 	void run_softirq(cpu_state &s, jiffies_t upto)
 	{
@@ -308,8 +296,8 @@ private:
 		for (base_t &b : s.bases.base)
 			due = due || widen(upto, b.next_expiry) <= upto;
 		if (due) {
-			s.hooks.jiffy = upto;
-			s.hooks.sink->tick(s.hooks.cpu, upto);
+			s.hooks->jiffy = upto;
+			s.hooks->sink->tick(s.hooks->cpu, upto);
 			kernel::v48::run_timers(s.bases, static_cast<Word>(upto));
 		}
 		s.clock = upto + 1;
@@ -328,8 +316,8 @@ private:
 				s.global_clock = to + 1;
 				return;
 			}
-			s.hooks.jiffy = due;
-			s.hooks.sink->tick(s.hooks.cpu, due);
+			s.hooks->jiffy = due;
+			s.hooks->sink->tick(s.hooks->cpu, due);
 			std::uint64_t before = costs_.removals;
 			kernel::v48::run_timer_base(g, static_cast<Word>(due));
 			if (costs_.removals != before)
@@ -387,8 +375,8 @@ private:
 				s.clock = to + 1;
 				break;
 			}
-			s.hooks.jiffy = due;
-			s.hooks.sink->tick(s.hooks.cpu, due);
+			s.hooks->jiffy = due;
+			s.hooks->sink->tick(s.hooks->cpu, due);
 			bool woke = kernel::v48::run_timer_base(local, static_cast<Word>(due));
 			std::uint64_t before = costs_.removals;
 			woke |= kernel::v48::run_timer_base(global, static_cast<Word>(due));
@@ -411,19 +399,6 @@ private:
 		global_fires_.erase(global_fires_.begin(), global_fires_.lower_bound(oldest));
 	}
 
-	timer_t *timer(timer_id id)
-	{
-		while (timers_.size() <= id) {
-			timers_.emplace_back();
-			kernel::v48::init_timer(&timers_.back(), timers_.size() - 1);
-			bucket_expiry_.push_back(0);
-		}
-		if (timers_.size() > peak_timers_)
-			peak_timers_ = timers_.size();
-		return &timers_[id];
-	}
-
-	scheme_options opt_;
 	std::vector<scheme_param> params_;
 	bool model_idle_;
 	bool tmigr_;
@@ -431,20 +406,17 @@ private:
 	jiffies_t now_ = 0;	// set_now(): the kernel's jiffies at the next start
 	std::set<jiffies_t> global_fires_;	// jiffies at which global timers fired
 	std::vector<std::unique_ptr<cpu_state>> cpus_;
-	std::deque<timer_t> timers_;	// deque: growing keeps addresses stable
 	std::vector<std::uint64_t> bucket_expiry_;	// per timer: its bucket's expiry
-	std::uint64_t peak_timers_ = 0;
-	cost_counters costs_;
 };
 
 template <class Geometry>
-std::unique_ptr<reported_scheme> make_with_width(const scheme_options &opt,
-					std::vector<scheme_param> p, bool idle,
-					bool tmigr)
+std::unique_ptr<reported_scheme> make_with_geometry(const scheme_options &opt, std::vector<scheme_param> p,
+						    bool idle, bool tmigr)
 {
-	if (opt.word_bits == 32)
-		return std::make_unique<v48_scheme<Geometry, std::uint32_t>>(opt, std::move(p), idle, tmigr);
-	return std::make_unique<v48_scheme<Geometry, std::uint64_t>>(opt, std::move(p), idle, tmigr);
+	return for_word_width("v48", opt, [&](auto word) -> std::unique_ptr<reported_scheme> {
+		using Word = decltype(word);
+		return std::make_unique<v48_scheme<Geometry, Word>>(opt, std::move(p), idle, tmigr);
+	});
 }
 
 }  // namespace
@@ -457,11 +429,9 @@ std::unique_ptr<reported_scheme> make_v48_scheme(const scheme_options &opt)
 				opt.params);
 	bool idle = param_bool("v48", "idle", param_value(p, "idle"));
 	bool tmigr = param_bool("v48", "tmigr", param_value(p, "tmigr"));
-	if (opt.word_bits != 32 && opt.word_bits != 64)
-		throw usage_error("v48: word bits must be 32 or 64");
 	if (kernel::v48::lvl_depth_for_hz(opt.hz) == 9)
-		return make_with_width<kernel::v48::geometry_hz_gt_100>(opt, std::move(p), idle, tmigr);
-	return make_with_width<kernel::v48::geometry_hz_le_100>(opt, std::move(p), idle, tmigr);
+		return make_with_geometry<kernel::v48::geometry_hz_gt_100>(opt, std::move(p), idle, tmigr);
+	return make_with_geometry<kernel::v48::geometry_hz_le_100>(opt, std::move(p), idle, tmigr);
 }
 
 }  // namespace timersim

@@ -49,6 +49,8 @@ public:
 	void cascaded(unsigned, std::uint32_t) override {}
 	void tick(unsigned, jiffies_t) override {}
 	void expired(timer_id t, unsigned, jiffies_t) override { fired.push_back(t); }
+	void idle_ticks(unsigned, jiffies_t, std::uint64_t) override {}
+	void empty_cascades(unsigned, std::uint64_t) override {}
 };
 
 // N pending timers (ids 0..N-1) on base 0, plus N spare ids for adds.
@@ -102,8 +104,8 @@ constexpr std::size_t BATCH = 256;
 
 struct cost_mark {
 	std::uint64_t relinks = 0, visits = 0;
-	void begin(const scheme &s) { relinks -= s.costs().relinks, visits -= s.costs().slot_visits; }
-	void end(const scheme &s) { relinks += s.costs().relinks, visits += s.costs().slot_visits; }
+	void begin(const reported_scheme &s) { relinks -= s.costs().relinks, visits -= s.costs().slot_visits; }
+	void end(const reported_scheme &s) { relinks += s.costs().relinks, visits += s.costs().slot_visits; }
 };
 
 void counters(benchmark::State &state, const cost_mark &m, std::size_t ops_per_iter)
@@ -129,7 +131,7 @@ void refill(fixture &f)
 void bench_add(benchmark::State &state, const std::string &name, std::size_t n)
 {
 	fixture &f = get(name, n);
-	scheme &s = *f.s;
+	reported_scheme &s = *f.s;
 	cost_mark m;
 	timer_id spare = static_cast<timer_id>(n);
 	for (auto _ : state) {
@@ -149,7 +151,7 @@ void bench_add(benchmark::State &state, const std::string &name, std::size_t n)
 void bench_rearm(benchmark::State &state, const std::string &name, std::size_t n)
 {
 	fixture &f = get(name, n);
-	scheme &s = *f.s;
+	reported_scheme &s = *f.s;
 	cost_mark m;
 	std::size_t at = 0;
 	for (auto _ : state) {
@@ -166,7 +168,7 @@ void bench_rearm(benchmark::State &state, const std::string &name, std::size_t n
 void bench_del(benchmark::State &state, const std::string &name, std::size_t n)
 {
 	fixture &f = get(name, n);
-	scheme &s = *f.s;
+	reported_scheme &s = *f.s;
 	cost_mark m;
 	std::size_t at = 0;
 	std::vector<timer_id> batch(BATCH);
@@ -191,7 +193,7 @@ void bench_del(benchmark::State &state, const std::string &name, std::size_t n)
 void bench_advance(benchmark::State &state, const std::string &name, std::size_t n)
 {
 	fixture &f = get(name, n, true);
-	scheme &s = *f.s;
+	reported_scheme &s = *f.s;
 	cost_mark m;
 	constexpr std::size_t JIFFIES = 16;
 	for (auto _ : state) {

@@ -44,6 +44,8 @@ struct event_log : scheme_observer {
 	void cascaded(unsigned level, std::uint32_t n) override { cascades.emplace_back(level, n); }
 	void tick(unsigned, jiffies_t j) override { now = j; }
 	void expired(timer_id t, unsigned cpu, jiffies_t j) override { fired.push_back({t, cpu, j}); }
+	void idle_ticks(unsigned, jiffies_t, std::uint64_t) override {}
+	void empty_cascades(unsigned, std::uint64_t) override {}
 };
 
 std::unique_ptr<reported_scheme> make(const std::string &name, std::vector<std::pair<std::string, std::string>> params = {})
@@ -347,6 +349,45 @@ START_TEST(parameters_are_checked)
 }
 END_TEST
 
+// classic reads its parameters through the one parser: the same errors as
+// every scheme, --base-small as the default of geometry, a parameter over it.
+START_TEST(classic_parameters_use_the_common_parser)
+{
+	auto message = [](std::vector<std::pair<std::string, std::string>> params) {
+		try {
+			make("classic", std::move(params));
+		} catch (const usage_error &e) {
+			return std::string(e.what());
+		}
+		return std::string();
+	};
+	// (The strings must outlive the assertions.)
+	std::string unknown = message({{"bogus", "1"}}), bad = message({{"order", "random"}});
+	ck_assert_str_eq(unknown.c_str(),
+			 "classic: unknown parameter bogus=1 (known: order=fifo|lifo, geometry=normal|base_small)");
+	ck_assert_str_eq(bad.c_str(), "classic: parameter order=random must be fifo|lifo");
+
+	auto value = [](const reported_scheme &s, const char *key) {
+		for (const scheme_param &p : s.params())
+			if (p.key == key)
+				return p.value;
+		return std::string("(none)");
+	};
+	scheme_options opt;
+	opt.base_small = true;
+	auto small = make_scheme("classic", opt);
+	std::string geometry = value(*small, "geometry"), tvr_bits = value(*small, "tvr_bits");
+	ck_assert_str_eq(geometry.c_str(), "base_small");
+	ck_assert_str_eq(tvr_bits.c_str(), "6");
+	opt.params = {{"geometry", "normal"}, {"order", "lifo"}};
+	auto normal = make_scheme("classic", opt);
+	geometry = value(*normal, "geometry");
+	std::string order = value(*normal, "order");
+	ck_assert_str_eq(geometry.c_str(), "normal");
+	ck_assert_str_eq(order.c_str(), "lifo");
+}
+END_TEST
+
 // Parameters are typed: numbers are JSON numbers, words JSON strings; the
 // text report prints both as key=value.
 START_TEST(parameters_are_typed_in_reports)
@@ -405,6 +446,7 @@ int main()
 	tcase_add_test(tc, wheel_overflow_migrates);
 	tcase_add_test(tc, registry_lists_every_scheme);
 	tcase_add_test(tc, parameters_are_checked);
+	tcase_add_test(tc, classic_parameters_use_the_common_parser);
 	tcase_add_test(tc, parameters_are_typed_in_reports);
 	tcase_add_test(tc, peak_memory_grows_with_timers);
 	suite_add_tcase(s, tc);

@@ -67,6 +67,8 @@ public:
 	void cascaded(unsigned, std::uint32_t) override {}
 	void tick(unsigned, jiffies_t) override { ticks++; }
 	void expired(timer_id t, unsigned cpu, jiffies_t jiffy) override { fired.push_back({t, cpu, jiffy}); }
+	void idle_ticks(unsigned, jiffies_t, std::uint64_t count) override { ticks += count; }
+	void empty_cascades(unsigned, std::uint64_t) override {}
 };
 
 enum class op_kind { start, cancel, advance, jump, idle, wake };
@@ -213,7 +215,7 @@ void differential(const std::string &name, std::vector<std::pair<std::string, st
 		jiffies_t e1 = 0, e2 = 0;
 		int r1 = apply(*ref, o, e1);
 		int r2 = apply(*sut, o, e2);
-		ck_assert_msg(r1 == r2, "%s seed %llu op %zu (%s t%u cpu%u): classic returned %d, %s %d",
+		CK_REQUIRE(r1 == r2, "%s seed %llu op %zu (%s t%u cpu%u): classic returned %d, %s %d",
 			      name.c_str(), (unsigned long long)seed, i, kind_name(o.kind), o.t, o.cpu, r1,
 			      name.c_str(), r2);
 		std::sort(ref_obs.fired.begin(), ref_obs.fired.end());
@@ -237,9 +239,9 @@ void differential(const std::string &name, std::vector<std::pair<std::string, st
 		ref_obs.fired.clear();
 		sut_obs.fired.clear();
 		for (unsigned cpu = 0; cpu < NCPUS; cpu++) {
-			ck_assert_msg(ref->clock(cpu) == sut->clock(cpu), "%s op %zu: clock of cpu%u differs",
+			CK_REQUIRE(ref->clock(cpu) == sut->clock(cpu), "%s op %zu: clock of cpu%u differs",
 				      name.c_str(), i, cpu);
-			ck_assert_msg(ref->pending_on(cpu) == sut->pending_on(cpu),
+			CK_REQUIRE(ref->pending_on(cpu) == sut->pending_on(cpu),
 				      "%s seed %llu op %zu (%s): cpu%u pending %llu in classic, %llu in %s",
 				      name.c_str(), (unsigned long long)seed, i, kind_name(o.kind), cpu,
 				      (unsigned long long)ref->pending_on(cpu),
@@ -247,17 +249,17 @@ void differential(const std::string &name, std::vector<std::pair<std::string, st
 		}
 		if (i % 500 == 0 || i + 1 == ops.size()) {
 			for (timer_id t = 0; t < NTIMERS; t++)
-				ck_assert_msg(ref->pending(t) == sut->pending(t), "%s op %zu: pending(t%u) differs",
+				CK_REQUIRE(ref->pending(t) == sut->pending(t), "%s op %zu: pending(t%u) differs",
 					      name.c_str(), i, t);
 			if (checked) {
 				std::string err = checked->check();
-				ck_assert_msg(err.empty(), "%s seed %llu op %zu: invariant: %s", name.c_str(),
+				CK_REQUIRE(err.empty(), "%s seed %llu op %zu: invariant: %s", name.c_str(),
 					      (unsigned long long)seed, i, err.c_str());
 			}
 		}
 	}
 	// The workload must have exercised expiry and the schemes must count.
-	ck_assert_msg(expiries > 20000, "%s: only %llu expiries", name.c_str(), (unsigned long long)expiries);
+	CK_REQUIRE(expiries > 20000, "%s: only %llu expiries", name.c_str(), (unsigned long long)expiries);
 	ck_assert(sut->costs().insertions > 0 && sut->costs().removals > 0);
 	std::fprintf(stderr, "%s seed %llu: %zu ops, %llu expiries agree with classic\n", name.c_str(),
 		     (unsigned long long)seed, ops.size(), (unsigned long long)expiries);
@@ -313,7 +315,7 @@ void v48_bounds(std::vector<std::pair<std::string, std::string>> params, bool wi
 		std::fill(obs.enqueued_now.begin(), obs.enqueued_now.end(), false);
 		int r = apply(*sut, o, e, sync);
 		if (o.kind == op_kind::start) {
-			ck_assert_msg(r == static_cast<int>(pending[o.t]), "v48 op %zu: start returned %d", i, r);
+			CK_REQUIRE(r == static_cast<int>(pending[o.t]), "v48 op %zu: start returned %d", i, r);
 			armed &a = arm[o.t];
 			a.expires = e;
 			a.cpu = o.cpu;
@@ -321,26 +323,26 @@ void v48_bounds(std::vector<std::pair<std::string, std::string>> params, bool wi
 			if (obs.enqueued_now[o.t] || !pending[o.t])
 				a.at = sut->clock(o.cpu);
 			else	// same-bucket shortcut: still in the bucket of the first arming
-				ck_assert_msg(obs.level[o.t] >= 1, "v48 op %zu: shortcut without a level", i);
+				CK_REQUIRE(obs.level[o.t] >= 1, "v48 op %zu: shortcut without a level", i);
 			pending[o.t] = true;
 		} else if (o.kind == op_kind::cancel) {
-			ck_assert_msg(r == static_cast<int>(pending[o.t]), "v48 op %zu: cancel returned %d", i, r);
+			CK_REQUIRE(r == static_cast<int>(pending[o.t]), "v48 op %zu: cancel returned %d", i, r);
 			pending[o.t] = false;
 		}
 		for (const expiry &x : obs.fired) {
 			const armed &a = arm[x.t];
-			ck_assert_msg(pending[x.t], "v48 op %zu: t%u fired while not pending", i, x.t);
-			ck_assert_msg(x.cpu == a.cpu, "v48 op %zu: t%u fired on cpu%u, armed on cpu%u", i, x.t, x.cpu,
+			CK_REQUIRE(pending[x.t], "v48 op %zu: t%u fired while not pending", i, x.t);
+			CK_REQUIRE(x.cpu == a.cpu, "v48 op %zu: t%u fired on cpu%u, armed on cpu%u", i, x.t, x.cpu,
 				      a.cpu);
 			jiffies_t earliest = std::max(a.expires, a.at);
-			ck_assert_msg(x.jiffy >= earliest, "v48 op %zu: t%u fired early: jiffy %llu, expires %llu",
+			CK_REQUIRE(x.jiffy >= earliest, "v48 op %zu: t%u fired early: jiffy %llu, expires %llu",
 				      i, x.t, (unsigned long long)x.jiffy, (unsigned long long)a.expires);
 			unsigned shift = 3 * (obs.level[x.t] - 1);
 			jiffies_t rounded = ((a.expires >> shift) + 1) << shift;
 			jiffies_t latest = std::max(rounded, a.at);
 			// A deferrable timer on a base that was idle waits for a wake.
 			if (!with_idle || !(a.flags & TF_DEFERRABLE))
-				ck_assert_msg(x.jiffy <= latest,
+				CK_REQUIRE(x.jiffy <= latest,
 					      "v48 op %zu: t%u fired late: jiffy %llu, expires %llu level %u bound %llu",
 					      i, x.t, (unsigned long long)x.jiffy, (unsigned long long)a.expires,
 					      obs.level[x.t], (unsigned long long)latest);
@@ -352,13 +354,13 @@ void v48_bounds(std::vector<std::pair<std::string, std::string>> params, bool wi
 		if (i % 500 == 0) {
 			std::uint64_t n = 0;
 			for (timer_id t = 0; t < NTIMERS; t++) {
-				ck_assert_msg(sut->pending(t) == pending[t], "v48 op %zu: pending(t%u)", i, t);
+				CK_REQUIRE(sut->pending(t) == pending[t], "v48 op %zu: pending(t%u)", i, t);
 				n += pending[t];
 			}
 			std::uint64_t on = 0;
 			for (unsigned cpu = 0; cpu < NCPUS; cpu++)
 				on += sut->pending_on(cpu);
-			ck_assert_msg(on == n, "v48 op %zu: %llu pending, bases count %llu", i,
+			CK_REQUIRE(on == n, "v48 op %zu: %llu pending, bases count %llu", i,
 				      (unsigned long long)n, (unsigned long long)on);
 		}
 	}
@@ -374,9 +376,9 @@ void v48_bounds(std::vector<std::pair<std::string, std::string>> params, bool wi
 	for (timer_id t = 0; t < NTIMERS; t++)
 		left += sut->pending(t);
 	for (unsigned cpu = 0; cpu < NCPUS; cpu++)
-		ck_assert_msg(sut->pending_on(cpu) == 0, "v48: cpu%u still holds %llu timers after draining (%llu pending)",
+		CK_REQUIRE(sut->pending_on(cpu) == 0, "v48: cpu%u still holds %llu timers after draining (%llu pending)",
 			      cpu, (unsigned long long)sut->pending_on(cpu), (unsigned long long)left);
-	ck_assert_msg(fired > 20000 && late_by_gran > 1000, "v48: %llu fired, %llu after their expiry",
+	CK_REQUIRE(fired > 20000 && late_by_gran > 1000, "v48: %llu fired, %llu after their expiry",
 		      (unsigned long long)fired, (unsigned long long)late_by_gran);
 	std::fprintf(stderr, "v48 seed %llu: %zu ops, %llu expiries within bounds\n", (unsigned long long)seed,
 		     ops.size(), (unsigned long long)fired);

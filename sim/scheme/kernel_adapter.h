@@ -1,0 +1,202 @@
+// What the two kernel-wheel adapters (classic.cc, v48.cc) share: the timer
+// table of kernel timer_lists (their `data` is the timer_id), the per-base
+// forwarding from the wheel's observer to the simulator's accounting, the
+// pending counts, cancel, and the choice of the `unsigned long` width.
+//
+// The wheels run on `unsigned long` jiffies of the modelled width; the
+// simulator's timeline is 64-bit and never wraps. Values are narrowed on the
+// way in and widened again, relative to a clock the adapter keeps, on the
+// way out; an adapter advances a 32-bit wheel in steps below 2^31 so that
+// wrap-safe comparisons stay meaningful.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kernel/jiffies.h"
+#include "sim/core/errors.h"
+#include "sim/scheme/scheme.h"
+
+namespace timersim {
+
+// Long advances of a wheel go in steps of at most this many jiffies: the
+// wrap-safe comparisons of a 32-bit wheel need them below 2^31.
+template <class Word>
+constexpr jiffies_t wheel_step = sizeof(Word) == 4 ? jiffies_t{1} << 30 : jiffies_t{1} << 62;
+
+// A wheel value as simulation time: the one within 2^(bits-1) of `ref`.
+template <class Word>
+jiffies_t widen(jiffies_t ref, Word w)
+{
+	using sword = kernel::signed_word<Word>;
+	return ref + static_cast<jiffies_t>(static_cast<std::int64_t>(
+			     static_cast<sword>(static_cast<Word>(w - static_cast<Word>(ref)))));
+}
+
+// Per-base forwarding state, reached from the wheel's observer.
+struct kernel_hooks {
+	scheme_observer *sink = nullptr;
+	cost_counters *costs = nullptr;
+	std::uint64_t *pending = nullptr;	// this base's pending count
+	unsigned cpu = 0;
+	jiffies_t jiffy = 0;	// simulation time of the jiffy being processed
+
+	// start/re-arm linked the timer with `data` on `level` (1-based).
+	void enqueued(unsigned long data, unsigned level) { sink->enqueued(static_cast<timer_id>(data), level); }
+	// The timer with `data` fires in the jiffy being processed.
+	void expiring(unsigned long data)
+	{
+		costs->removals++;
+		(*pending)--;
+		sink->expired(static_cast<timer_id>(data), cpu, jiffy);
+	}
+};
+
+// The kernel timers of the traced timer_ids, made on first use. Timers
+// never move once made (the wheels link them intrusively).
+template <class Timer>
+class kernel_timer_table {
+public:
+	// Makes every timer up to `id` with init(timer, id) and returns it.
+	template <class Init>
+	Timer *get(timer_id id, Init init)
+	{
+		if (id >= size_) [[unlikely]]
+			grow(id, init);
+		return at(id);
+	}
+	// The timer of `id`, or nullptr if none was made.
+	Timer *find(timer_id id) const { return id < size_ ? at(id) : nullptr; }
+
+	std::uint64_t size() const { return size_; }
+	void clear()
+	{
+		chunks_.clear();
+		size_ = 0;
+	}
+
+private:
+	static constexpr std::size_t chunk = 4096;
+
+	Timer *at(timer_id id) const { return &chunks_[id / chunk][id % chunk]; }
+
+	template <class Init>
+	[[gnu::noinline]] void grow(timer_id id, Init init)
+	{
+		while (size_ <= id) {
+			if (size_ % chunk == 0)
+				chunks_.push_back(std::make_unique<Timer[]>(chunk));
+			init(at(static_cast<timer_id>(size_)), size_);
+			size_++;
+		}
+	}
+
+	std::vector<std::unique_ptr<Timer[]>> chunks_;
+	std::uint64_t size_ = 0;
+};
+
+// The part of a kernel-wheel scheme that does not depend on the wheel:
+// timers, pending counts, costs, cancel. Timer is the wheel's timer_list;
+// its base must say its `cpu`.
+template <class Timer>
+class kernel_adapter : public reported_scheme {
+public:
+	explicit kernel_adapter(const scheme_options &opt) : opt_(opt) {}
+
+	bool cancel(timer_id id) override
+	{
+		Timer *t = timers_.find(id);
+		if (!t || !timer_pending(t))
+			return false;
+		pending_[t->base->cpu]--;
+		costs_.removals++;
+		return del_timer(t) == 1;
+	}
+
+	bool pending(timer_id id) const override
+	{
+		const Timer *t = timers_.find(id);
+		return t && timer_pending(t);
+	}
+
+	std::uint64_t pending_on(unsigned cpu) const override { return pending_.at(cpu); }
+	const cost_counters &costs() const override
+	{
+		reported_ = costs_;
+		reported_.insertions += starts_;
+		reported_.removals += starts_ - adds_;
+		return reported_;
+	}
+
+protected:
+	// Empties the table and the counts, and sets up one hooks per base.
+	void reset_common(unsigned ncpus, jiffies_t start, scheme_observer *obs)
+	{
+		timers_.clear();
+		costs_ = {};
+		starts_ = adds_ = 0;
+		ncpus_ = ncpus;
+		pending_.assign(ncpus, 0);
+		hooks_.assign(ncpus, kernel_hooks{});
+		for (unsigned cpu = 0; cpu < ncpus; cpu++)
+			hooks_[cpu] = {obs, &costs_, &pending_[cpu], cpu, start};
+	}
+
+	void check_cpu(unsigned cpu) const
+	{
+		if (cpu >= ncpus_) [[unlikely]]
+			bad_cpu(cpu);
+	}
+	[[noreturn, gnu::noinline, gnu::cold]] void bad_cpu(unsigned cpu) const
+	{
+		throw std::out_of_range("CPU " + std::to_string(cpu) + " of " + std::to_string(ncpus_));
+	}
+
+	// The pending counts and costs of a start() that found the timer
+	// pending on base `was` (NONE: not pending) and left it on `now`.
+	// A start that always enqueues (classic) counts it here, not per
+	// enqueue: one insertion per start, one removal per re-arm.
+	static constexpr unsigned NONE = ~0u;
+	void started(unsigned was, unsigned now)
+	{
+		if (was != now) {
+			if (was != NONE)
+				pending_[was]--;
+			pending_[now]++;
+		}
+		starts_++;
+		if (was == NONE)
+			adds_++;
+	}
+
+	// Bytes of the bases and of every timer made.
+	std::uint64_t memory_bytes(std::uint64_t base_bytes) const
+	{
+		return pending_.size() * base_bytes + timers_.size() * sizeof(Timer);
+	}
+
+	scheme_options opt_;
+	kernel_timer_table<Timer> timers_;
+	unsigned ncpus_ = 0;
+	std::vector<std::uint64_t> pending_;
+	std::vector<kernel_hooks> hooks_;
+	cost_counters costs_;		// all but what started() counts
+	std::uint64_t starts_ = 0, adds_ = 0;
+	mutable cost_counters reported_;
+};
+
+// Calls make(Word{}) with the `unsigned long` of the modelled width.
+template <class Make>
+std::unique_ptr<reported_scheme> for_word_width(const char *scheme, const scheme_options &opt, Make make)
+{
+	if (opt.word_bits == 32)
+		return make(std::uint32_t{});
+	if (opt.word_bits == 64)
+		return make(std::uint64_t{});
+	throw usage_error(std::string(scheme) + ": word bits must be 32 or 64");
+}
+
+}  // namespace timersim
