@@ -63,7 +63,7 @@ public:
 private:
 	[[noreturn]] void bad(const char *key, const char *expected) const;
 	std::string kind_;
-	std::vector<std::pair<std::string, std::string>> values_;
+	std::vector<scheme_param> values_;
 };
 
 }  // namespace timersim::gen
