@@ -46,7 +46,11 @@ tick_run tick_model::tick(unsigned cpu, jiffies_t grid, std::optional<jiffies_t>
 		run.limit = run.label = *seen;
 		run.settled = true;
 		stats_.settled++;
-		if (*seen >= grid && !other_first && !sees_grid) {
+		// A CPU whose previous tick is more than a grid line back had
+		// its tick stopped: waking (tick_nohz_irq_enter) it may update
+		// jiffies itself without taking the duty over.
+		const bool stopped = ticked_[cpu] && last_grid_[cpu] + 1 < grid;
+		if (*seen >= grid && !other_first && !sees_grid && !stopped) {
 			// Nobody else ticked on this line yet: this CPU moved
 			// jiffies itself, so it owns the update.
 			owner_ = cpu;
@@ -57,6 +61,13 @@ tick_run tick_model::tick(unsigned cpu, jiffies_t grid, std::optional<jiffies_t>
 		}
 	} else {
 		run.limit = run.label = sees_grid || !grid ? grid : grid - 1;
+		// Nor can it see past the owner's latest update: an owner whose
+		// tick runs late (a long interrupt) leaves jiffies behind. An
+		// owner silent for longer has stopped its tick and so dropped
+		// the duty, which a trace without timer_base_idle does not show.
+		if (!sees_grid && owner_ < cpus_ && ticked_[owner_] && last_grid_[owner_] < run.label &&
+		    grid - last_grid_[owner_] <= owner_late_jiffies)
+			run.limit = run.label = last_grid_[owner_];
 	}
 	stats_.owner_ticks += sees_grid;
 	last_grid_[cpu] = grid;

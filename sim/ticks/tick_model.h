@@ -105,6 +105,9 @@ public:
 	const tick_model_stats &stats() const { return stats_; }
 
 private:
+	// How far behind its grid line the owner's tick may run (a long
+	// interrupt, a busy hardirq) and still be the owner.
+	static constexpr jiffies_t owner_late_jiffies = 3;
 	static constexpr unsigned unknown = ~0u;	// not yet shown
 	static constexpr unsigned none = ~0u - 1;	// dropped: the next tick takes it
 

@@ -293,6 +293,40 @@ START_TEST(the_owner_is_learnt_from_a_softirq_and_handed_over_on_idle)
 }
 END_TEST
 
+START_TEST(a_late_owner_tick_holds_the_other_cpus_back)
+{
+	tick_model m(2);
+	m.tick(0, 1000, 1000, false);
+	ck_assert(*m.owner() == 0);
+	// The owner's ticks on 1001 and 1002 run late (a long interrupt):
+	// CPU 1 ticking on them still sees the owner's last update, 1000.
+	ck_assert_uint_eq(m.tick(1, 1001, std::nullopt, false).limit, 1000);
+	ck_assert_uint_eq(m.tick(1, 1002, std::nullopt, false).limit, 1000);
+	// The owner catches up; CPU 1 is back to the previous jiffy.
+	m.tick(0, 1002, std::nullopt, false);
+	ck_assert_uint_eq(m.tick(1, 1003, std::nullopt, false).limit, 1002);
+	// An owner silent for longer stopped its tick: no hold any more.
+	ck_assert_uint_eq(m.tick(1, 1009, std::nullopt, false).limit, 1008);
+}
+END_TEST
+
+START_TEST(a_waking_cpu_that_saw_its_grid_line_does_not_take_the_duty)
+{
+	tick_model m(2);
+	m.tick(0, 1000, 1000, false);
+	m.tick(1, 1000, 1000, true);
+	ck_assert(*m.owner() == 0);
+	// CPU 1's tick was stopped from 1000 to 1020: waking, it updated
+	// jiffies itself (tick_nohz_irq_enter) before CPU 0 ticked 1020.
+	tick_run r = m.tick(1, 1020, 1020, false);
+	ck_assert_uint_eq(r.label, 1020);
+	ck_assert(*m.owner() == 0);
+	// A CPU ticking every jiffy that sees its line first does move jiffies.
+	m.tick(1, 1021, 1021, false);
+	ck_assert(*m.owner() == 1);
+}
+END_TEST
+
 START_TEST(a_softirq_that_saw_the_old_jiffy_unseats_the_owner)
 {
 	tick_model m(2);
@@ -328,6 +362,8 @@ int main()
 	tcase_add_test(model, one_cpu_always_sees_its_grid_line);
 	tcase_add_test(model, the_owner_is_learnt_from_a_softirq_and_handed_over_on_idle);
 	tcase_add_test(model, a_softirq_that_saw_the_old_jiffy_unseats_the_owner);
+	tcase_add_test(model, a_late_owner_tick_holds_the_other_cpus_back);
+	tcase_add_test(model, a_waking_cpu_that_saw_its_grid_line_does_not_take_the_duty);
 	suite_add_tcase(s, model);
 	return timersim::test::run_suite(s);
 }
