@@ -15,8 +15,9 @@ bool event_stream::fill_one()
 		at_end_ = true;
 		return false;
 	}
-	sim_event &s = window_.emplace_back();
+	sim_event &s = *slot_for_next();
 	s.kind = ev.kind;
+	s.hrtimer = hrtimer_op::none;
 	s.is_idle = ev.is_idle;
 	s.timer_digits = ev.timer_digits;
 	s.cpu = ev.cpu;
@@ -36,24 +37,47 @@ bool event_stream::fill_one()
 		s.hrtimer = ev.name == "hrtimer_expire_entry" ? hrtimer_op::expire_entry
 			  : ev.name == "hrtimer_start"        ? hrtimer_op::start
 							      : hrtimer_op::other;
-	if (ev.kind == event_kind::timer_start || ev.kind == event_kind::timer_expire_entry ||
-	    s.hrtimer == hrtimer_op::start || s.hrtimer == hrtimer_op::expire_entry)
-		s.function = functions_.intern(ev.function);
+	s.function = ev.kind == event_kind::timer_start || ev.kind == event_kind::timer_expire_entry ||
+			     s.hrtimer == hrtimer_op::start || s.hrtimer == hrtimer_op::expire_entry
+		? functions_.intern(ev.function) : 0;
+	tail_++;
 	return true;
 }
 
-const sim_event *event_stream::peek(std::size_t ahead)
+// The slot of the event at tail_, in a new chunk when tail_ starts one.
+sim_event *event_stream::slot_for_next()
 {
-	while (window_.size() <= ahead)
-		if (!fill_one())
-			return nullptr;
-	return &window_[ahead];
+	if ((tail_ & chunk_mask) == 0) {
+		std::uint64_t in_use = (tail_ >> chunk_bits) - (head_ >> chunk_bits);
+		if (in_use >= ring_.size()) {
+			// Twice the chunks: each buffered one moves to its
+			// place under the new mask (the events stay put).
+			std::vector<sim_event *> wider(ring_.empty() ? 4 : ring_.size() * 2);
+			std::uint64_t mask = wider.size() - 1;
+			for (std::uint64_t c = head_ >> chunk_bits; c < tail_ >> chunk_bits; c++)
+				wider[c & mask] = ring_[c & ring_mask_];
+			ring_.swap(wider);
+			ring_mask_ = mask;
+		}
+		sim_event *chunk;
+		if (spare_.empty()) {
+			chunks_.push_back(std::make_unique<sim_event[]>(std::size_t{1} << chunk_bits));
+			chunk = chunks_.back().get();
+		} else {
+			chunk = spare_.back();
+			spare_.pop_back();
+		}
+		chunk_of(tail_) = chunk;
+	}
+	return at(tail_);
 }
 
-void event_stream::pop()
+const sim_event *event_stream::peek_slow(std::uint64_t seq)
 {
-	if (!window_.empty())
-		window_.pop_front();
+	while (tail_ <= seq)
+		if (!fill_one())
+			return nullptr;
+	return at(seq);
 }
 
 }  // namespace timersim

@@ -8,7 +8,8 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
+#include <memory>
+#include <vector>
 
 #include "sim/core/interner.h"
 #include "sim/trace/event.h"
@@ -50,18 +51,46 @@ public:
 	event_stream(trace_reader &reader, interner &functions);
 
 	// The event `ahead` positions after the current one (0: the current
-	// one), reading as needed; nullptr past the end of the trace.
-	const sim_event *peek(std::size_t ahead = 0);
-	void pop();
-	std::size_t buffered() const { return window_.size(); }
+	// one), reading as needed; nullptr past the end of the trace. The
+	// pointer stays valid until that event is popped: reading further
+	// ahead never moves a buffered event.
+	const sim_event *peek(std::size_t ahead = 0)
+	{
+		std::uint64_t seq = head_ + ahead;
+		return seq < tail_ ? at(seq) : peek_slow(seq);
+	}
+	void pop()
+	{
+		if (head_ == tail_)
+			return;
+		if ((++head_ & chunk_mask) == 0)
+			spare_.push_back(chunk_of(head_ - 1));
+	}
+	std::size_t buffered() const { return std::size_t(tail_ - head_); }
 	trace_reader &reader() { return reader_; }
 
 private:
+	// The window is a queue of fixed chunks of events, numbered by their
+	// position in the trace: a chunk is found by a mask, never allocated
+	// again once the window has reached its depth (popped chunks are
+	// reused), and an event never moves while it is buffered.
+	static constexpr unsigned chunk_bits = 9;
+	static constexpr std::uint64_t chunk_mask = (std::uint64_t{1} << chunk_bits) - 1;
+
+	sim_event *&chunk_of(std::uint64_t seq) { return ring_[(seq >> chunk_bits) & ring_mask_]; }
+	sim_event *at(std::uint64_t seq) { return chunk_of(seq) + (seq & chunk_mask); }
+	const sim_event *peek_slow(std::uint64_t seq);
+	sim_event *slot_for_next();
 	bool fill_one();
 
 	trace_reader &reader_;
 	interner &functions_;
-	std::deque<sim_event> window_;
+	std::vector<std::unique_ptr<sim_event[]>> chunks_;	// every chunk, owned
+	std::vector<sim_event *> ring_;	// chunk of position p: ring_[(p >> chunk_bits) & ring_mask_]
+	std::uint64_t ring_mask_ = 0;
+	std::vector<sim_event *> spare_;	// popped chunks, for reuse
+	std::uint64_t head_ = 0;	// position of the current event
+	std::uint64_t tail_ = 0;	// one past the last buffered event
 	bool at_end_ = false;
 };
 

@@ -213,10 +213,12 @@ miss_reason replay_engine::why_missed(const timer_rec &rec, jiffies_t recorded,
 
 timer_id replay_engine::timer_of(std::uint64_t ptr)
 {
-	auto [it, fresh] = ids_.try_emplace(ptr, static_cast<timer_id>(timers_.size()));
+	bool fresh;
+	std::uint32_t id = ids_.find_or_add(
+		flat_ids::mix(ptr), [&](std::uint32_t i) { return timers_[i].ptr == ptr; }, fresh);
 	if (fresh)
 		timers_.emplace_back().ptr = ptr;
-	return it->second;
+	return id;
 }
 
 timer_ref replay_engine::ref(timer_id t) const

@@ -10,11 +10,11 @@
 
 #include <cstdint>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 #include "sim/core/cost_accounting.h"
 #include "sim/core/event_stream.h"
+#include "sim/core/flat_ids.h"
 #include "sim/core/replay_sink.h"
 #include "sim/scheme/scheme.h"
 
@@ -122,7 +122,7 @@ private:
 	cost_accounting accounting_;
 	replay_setup setup_;
 
-	std::unordered_map<std::uint64_t, timer_id> ids_;
+	flat_ids ids_;			// timer pointer -> index in timers_
 	std::vector<timer_rec> timers_;
 	unsigned advancing_ = 0;		// base being advanced
 	std::vector<jiffies_t> tick_jiffy_;	// per base, the jiffy it processes
