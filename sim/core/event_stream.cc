@@ -1,21 +1,11 @@
 #include "sim/core/event_stream.h"
 
+#include "sim/core/event_prefetch.h"
+
 namespace timersim {
 
-event_stream::event_stream(trace_reader &reader, interner &functions)
-	: reader_(reader), functions_(functions)
+void to_sim_event(const trace_event &ev, sim_event &s, interner &functions)
 {
-	functions_.intern("");
-}
-
-bool event_stream::fill_one()
-{
-	trace_event ev;
-	if (at_end_ || !reader_.next(ev)) {
-		at_end_ = true;
-		return false;
-	}
-	sim_event &s = *slot_for_next();
 	s.kind = ev.kind;
 	s.hrtimer = hrtimer_op::none;
 	s.is_idle = ev.is_idle;
@@ -39,29 +29,60 @@ bool event_stream::fill_one()
 							      : hrtimer_op::other;
 	s.function = ev.kind == event_kind::timer_start || ev.kind == event_kind::timer_expire_entry ||
 			     s.hrtimer == hrtimer_op::start || s.hrtimer == hrtimer_op::expire_entry
-		? functions_.intern(ev.function) : 0;
+		? functions.intern(ev.function) : 0;
+}
+
+event_stream::event_stream(trace_reader &reader, interner &functions, reading mode)
+	: reader_(reader), functions_(functions), declared_cpus_(reader.declared_cpus())
+{
+	functions_.intern("");
+	if (mode == reading::background)
+		prefetch_ = std::make_unique<event_prefetch>(reader_, functions_);
+}
+
+event_stream::~event_stream() = default;
+
+const reader_stats &event_stream::stats() const
+{
+	return prefetch_ ? stats_ : reader_.stats();
+}
+
+bool event_stream::fill_one()
+{
+	trace_event ev;
+	if (at_end_ || !reader_.next(ev)) {
+		at_end_ = true;
+		return false;
+	}
+	to_sim_event(ev, *slot_for_next(), functions_);
 	tail_++;
 	return true;
+}
+
+// Before a chunk is put at tail_ (which starts one): room for it in the
+// ring. Twice the chunks when full: each buffered one moves to its place
+// under the new mask (the events stay put).
+void event_stream::make_room_for_chunk()
+{
+	std::uint64_t in_use = (tail_ >> chunk_bits) - (head_ >> chunk_bits);
+	if (in_use < ring_.size())
+		return;
+	std::vector<sim_event *> wider(ring_.empty() ? 4 : ring_.size() * 2);
+	std::uint64_t mask = wider.size() - 1;
+	for (std::uint64_t c = head_ >> chunk_bits; c < tail_ >> chunk_bits; c++)
+		wider[c & mask] = ring_[c & ring_mask_];
+	ring_.swap(wider);
+	ring_mask_ = mask;
 }
 
 // The slot of the event at tail_, in a new chunk when tail_ starts one.
 sim_event *event_stream::slot_for_next()
 {
 	if ((tail_ & chunk_mask) == 0) {
-		std::uint64_t in_use = (tail_ >> chunk_bits) - (head_ >> chunk_bits);
-		if (in_use >= ring_.size()) {
-			// Twice the chunks: each buffered one moves to its
-			// place under the new mask (the events stay put).
-			std::vector<sim_event *> wider(ring_.empty() ? 4 : ring_.size() * 2);
-			std::uint64_t mask = wider.size() - 1;
-			for (std::uint64_t c = head_ >> chunk_bits; c < tail_ >> chunk_bits; c++)
-				wider[c & mask] = ring_[c & ring_mask_];
-			ring_.swap(wider);
-			ring_mask_ = mask;
-		}
+		make_room_for_chunk();
 		sim_event *chunk;
 		if (spare_.empty()) {
-			chunks_.push_back(std::make_unique<sim_event[]>(std::size_t{1} << chunk_bits));
+			chunks_.push_back(std::make_unique<sim_event[]>(chunk_events));
 			chunk = chunks_.back().get();
 		} else {
 			chunk = spare_.back();
@@ -72,11 +93,40 @@ sim_event *event_stream::slot_for_next()
 	return at(tail_);
 }
 
+// Background: the next chunk of the reader thread at tail_ (every chunk
+// but the last is full, so tail_ starts one). False at the end.
+bool event_stream::take_chunk()
+{
+	if (at_end_)
+		return false;
+	event_chunk c = prefetch_->next(spare_);
+	for (const std::string &name : c.names)
+		functions_.intern(name);
+	if (c.count) {
+		make_room_for_chunk();
+		chunk_of(tail_) = c.events;
+		tail_ += c.count;
+	} else {
+		spare_.push_back(c.events);
+	}
+	stats_ = c.stats;
+	at_end_ = c.last;
+	failed_ = c.error;
+	return c.count != 0;
+}
+
 const sim_event *event_stream::peek_slow(std::uint64_t seq)
 {
-	while (tail_ <= seq)
-		if (!fill_one())
+	while (tail_ <= seq) {
+		bool more = prefetch_ ? take_chunk() : fill_one();
+		if (!more && at_end_) {
+			// On demand, the reader's exception came out of
+			// fill_one(); here, where it would have.
+			if (failed_)
+				std::rethrow_exception(failed_);
 			return nullptr;
+		}
+	}
 	return at(seq);
 }
 

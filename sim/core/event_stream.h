@@ -5,9 +5,16 @@
 // an expiry, half of a re-arm, or a real cancel) by the next event on its
 // CPU, and the prologue, where the core infers HZ and the width of jiffies
 // before the first event is applied.
+//
+// In the background mode (the replay's), a thread of its own reads and
+// parses the trace ahead of the replay (sim/core/event_prefetch.h): the
+// replay applies one chunk while the next is parsed. What the stream hands
+// out is the same in both modes, in the same order, with the same ids, and
+// a reader's error surfaces at the same event.
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <vector>
 
@@ -46,9 +53,26 @@ struct sim_event {
 	}
 };
 
+// A reader's event as the core keeps it; its callback name interned in
+// `functions` (for the events that name one the core uses).
+void to_sim_event(const trace_event &ev, sim_event &s, interner &functions);
+
+class event_prefetch;
+
 class event_stream {
 public:
-	event_stream(trace_reader &reader, interner &functions);
+	// How events are read: on demand, or by a thread of their own.
+	enum class reading { on_demand, background };
+	// The constants of the window: events per chunk, and how many
+	// chunks a background reader may fill ahead of the replay.
+	static constexpr unsigned chunk_bits = 9;
+	static constexpr std::size_t chunk_events = std::size_t{1} << chunk_bits;
+	static constexpr std::size_t background_chunks = 8;
+
+	event_stream(trace_reader &reader, interner &functions, reading mode = reading::on_demand);
+	~event_stream();
+	event_stream(const event_stream &) = delete;
+	event_stream &operator=(const event_stream &) = delete;
 
 	// The event `ahead` positions after the current one (0: the current
 	// one), reading as needed; nullptr past the end of the trace. The
@@ -67,31 +91,41 @@ public:
 			spare_.push_back(chunk_of(head_ - 1));
 	}
 	std::size_t buffered() const { return std::size_t(tail_ - head_); }
-	trace_reader &reader() { return reader_; }
+	// The reader's counts as of the events read so far (the background
+	// reader's may be ahead of what peek() has handed out). Once peek()
+	// has said the trace ended, the reader's final counts.
+	const reader_stats &stats() const;
+	// The CPUs the trace declares, as the reader said before the first event.
+	unsigned declared_cpus() const { return declared_cpus_; }
 
 private:
 	// The window is a queue of fixed chunks of events, numbered by their
 	// position in the trace: a chunk is found by a mask, never allocated
 	// again once the window has reached its depth (popped chunks are
 	// reused), and an event never moves while it is buffered.
-	static constexpr unsigned chunk_bits = 9;
-	static constexpr std::uint64_t chunk_mask = (std::uint64_t{1} << chunk_bits) - 1;
+	static constexpr std::uint64_t chunk_mask = chunk_events - 1;
 
 	sim_event *&chunk_of(std::uint64_t seq) { return ring_[(seq >> chunk_bits) & ring_mask_]; }
 	sim_event *at(std::uint64_t seq) { return chunk_of(seq) + (seq & chunk_mask); }
 	const sim_event *peek_slow(std::uint64_t seq);
+	void make_room_for_chunk();
 	sim_event *slot_for_next();
 	bool fill_one();
+	bool take_chunk();
 
 	trace_reader &reader_;
 	interner &functions_;
-	std::vector<std::unique_ptr<sim_event[]>> chunks_;	// every chunk, owned
+	unsigned declared_cpus_ = 0;
+	std::vector<std::unique_ptr<sim_event[]>> chunks_;	// every chunk, owned (on demand)
 	std::vector<sim_event *> ring_;	// chunk of position p: ring_[(p >> chunk_bits) & ring_mask_]
 	std::uint64_t ring_mask_ = 0;
 	std::vector<sim_event *> spare_;	// popped chunks, for reuse
 	std::uint64_t head_ = 0;	// position of the current event
 	std::uint64_t tail_ = 0;	// one past the last buffered event
 	bool at_end_ = false;
+	std::exception_ptr failed_;	// background: what ended the reading early
+	reader_stats stats_;		// background: the counts with the last chunk taken
+	std::unique_ptr<event_prefetch> prefetch_;
 };
 
 }  // namespace timersim

@@ -46,7 +46,8 @@ class replay_driver {
 public:
 	replay_driver(trace_reader &reader, const std::string &path, const replay_options &opt,
 		      progress_sink *progress)
-		: reader_(reader), stream_(reader, functions_), path_(path), opt_(opt),
+		: reader_(reader), stream_(reader, functions_, event_stream::reading::background),
+		  path_(path), opt_(opt),
 		  progress_(progress)
 	{
 	}
@@ -99,7 +100,7 @@ jiffies_t replay_driver::unwrap(std::uint64_t raw) const
 
 void replay_driver::set_up()
 {
-	shape_ = infer_trace_shape(stream_, reader_.declared_cpus());
+	shape_ = infer_trace_shape(stream_, stream_.declared_cpus());
 	input_summary &in = input_;
 
 	in.path = path_;
@@ -114,7 +115,7 @@ void replay_driver::set_up()
 	// Bases for the CPUs the trace declares, or else that its prologue
 	// names, within a cap: the numbers in a trace must not size the
 	// replay. An event on a CPU beyond them is an input error.
-	unsigned declared = reader_.declared_cpus();
+	unsigned declared = stream_.declared_cpus();
 	in.cpus = opt_.cpus ? opt_.cpus
 		: declared  ? declared
 			    : std::min(std::max(shape_.cpus, 1u), max_undeclared_cpus);
@@ -184,11 +185,11 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 		stream_.pop();
 		if (progress_ && ++since_progress == progress_every) {
 			since_progress = 0;
-			progress_->read(reader_.stats(), false);
+			progress_->read(stream_.stats(), false);
 		}
 	}
 	if (progress_)
-		progress_->read(reader_.stats(), true);
+		progress_->read(stream_.stats(), true);
 
 	// One drain limit for every base and scheme; far timers stay pending.
 	const jiffies_t limit = opt_.drain_limit > ~jiffies_t{0} - cur_ ? ~jiffies_t{0}
@@ -217,7 +218,7 @@ void replay_driver::fill_input(replay_report &r) const
 {
 	r.input = input_;
 	r.events = counts_;
-	const reader_stats &st = reader_.stats();
+	const reader_stats &st = stream_.stats();
 	r.input.lines = st.lines;
 	r.input.events = st.events - rejected_;
 	r.input.skipped = st.skipped + rejected_;
@@ -326,7 +327,7 @@ bool replay_driver::check_cpu(const sim_event &ev, unsigned cpu)
 		return true;
 	std::string n = std::to_string(input_.cpus);
 	std::string bound = opt_.cpus ? "--cpus " + n
-		: reader_.declared_cpus() ? "the " + n + " CPUs the trace declares"
+		: stream_.declared_cpus() ? "the " + n + " CPUs the trace declares"
 		: input_.cpus == max_undeclared_cpus ? "the cap of " + n + " CPUs for a trace that does not declare its count"
 		: "the " + n + " CPUs named in the trace's first events";
 	return reject(ev, "CPU " + std::to_string(cpu) + " is beyond " + bound +

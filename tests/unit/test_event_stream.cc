@@ -1,9 +1,11 @@
 // The replay core's event window (sim/core/event_stream.h) and the interner
 // behind its callback ids: look-ahead far past a chunk of the window, events
 // that stay put while the window grows and recycles, ids that are dense and
-// stable.
+// stable; read on demand and by the background reader alike, which also
+// surfaces a reader's error at the same event.
 
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -25,11 +27,11 @@ const char *const callbacks[] = {"process_timeout", "delayed_work_timer_fn", "0x
 constexpr unsigned n_callbacks = sizeof callbacks / sizeof callbacks[0];
 
 // Timer i+1 started at jiffy 1000 + i with callback i % n_callbacks.
-std::string trace_text()
+std::string trace_text(unsigned n = events)
 {
 	std::string t = "# tracer: nop\n";
 	char payload[200];
-	for (unsigned i = 0; i < events; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		std::snprintf(payload, sizeof payload,
 			      "timer_start: timer=%016x function=%s expires=%u [timeout=10]", i + 1,
 			      callbacks[i % n_callbacks], 1010 + i);
@@ -40,12 +42,15 @@ std::string trace_text()
 
 }  // namespace
 
+const event_stream::reading modes[] = {event_stream::reading::on_demand,
+				       event_stream::reading::background};
+
 START_TEST(look_ahead_keeps_buffered_events_in_place)
 {
 	std::string text = trace_text();
 	auto reader = make_text_reader_from_memory(text, "window.txt", trace_format::ftrace, {});
 	interner names;
-	event_stream stream(*reader, names);
+	event_stream stream(*reader, names, modes[_i]);
 
 	const sim_event *first = stream.peek(0);
 	ck_assert_ptr_nonnull(first);
@@ -77,7 +82,7 @@ START_TEST(popping_while_looking_ahead_keeps_the_order)
 	std::string text = trace_text();
 	auto reader = make_text_reader_from_memory(text, "window.txt", trace_format::ftrace, {});
 	interner names;
-	event_stream stream(*reader, names);
+	event_stream stream(*reader, names, modes[_i]);
 
 	// The window slides: each step looks up to 700 events ahead (across
 	// chunks, some of them reused after a pop) and pops one.
@@ -102,6 +107,81 @@ START_TEST(popping_while_looking_ahead_keeps_the_order)
 	ck_assert_uint_eq(stream.buffered(), 0);
 	stream.pop();	// nothing left: no effect
 	ck_assert_ptr_null(stream.peek(0));
+	// At the end, the reader's final counts.
+	ck_assert_uint_eq(stream.stats().events, events);
+	ck_assert_uint_eq(stream.stats().lines, events + 1);
+	ck_assert_uint_eq(stream.stats().bytes, text.size());
+}
+END_TEST
+
+// A malformed line 1500 events in: every event before it is handed out,
+// the error comes when the stream is asked for the next one, not before.
+START_TEST(a_reader_error_surfaces_at_its_event)
+{
+	std::string text = trace_text();
+	std::size_t at = 0;
+	for (unsigned line = 0; line < 1501; line++)
+		at = text.find('\n', at) + 1;
+	text.insert(at, test::ftrace_line(0, 1999999, "timer_start: timer=zz function=f expires=1 [timeout=1]"));
+	auto reader = make_text_reader_from_memory(text, "bad.txt", trace_format::ftrace, {});
+	interner names;
+	event_stream stream(*reader, names, modes[_i]);
+	for (unsigned i = 0; i < 1500; i++) {
+		const sim_event *ev = stream.peek(0);
+		ck_assert_ptr_nonnull(ev);
+		ck_assert_uint_eq(ev->timer, i + 1);
+		stream.pop();
+	}
+	bool thrown = false;
+	try {
+		stream.peek(0);
+	} catch (const input_error &e) {
+		thrown = true;
+		ck_assert_uint_eq(e.line(), 1502);
+		ck_assert_msg(std::string(e.what()).find("not a pointer") != std::string::npos, "%s", e.what());
+	}
+	ck_assert(thrown);
+}
+END_TEST
+
+// The background reader numbers callbacks as reading on demand does, in a
+// stream whose interner already knew names.
+START_TEST(background_ids_are_the_on_demand_ones)
+{
+	std::string text = trace_text();
+	std::vector<std::uint32_t> ids[2];
+	for (int m = 0; m < 2; m++) {
+		auto reader = make_text_reader_from_memory(text, "ids.txt", trace_format::ftrace, {});
+		interner names;
+		names.intern("known_before");
+		names.intern(callbacks[3]);
+		event_stream stream(*reader, names, modes[m]);
+		for (unsigned i = 0; i < events; i++) {
+			ids[m].push_back(stream.peek(0)->function);
+			ck_assert_str_eq(names.name(ids[m].back()).c_str(), callbacks[i % n_callbacks]);
+			stream.pop();
+		}
+	}
+	ck_assert(ids[0] == ids[1]);
+}
+END_TEST
+
+// Given up early: the background reader stops without reading the rest
+// (it reads at most a few chunks ahead).
+START_TEST(a_stream_left_early_stops_its_reader)
+{
+	const unsigned many = 40 * event_stream::chunk_events;
+	std::string text = trace_text(many);
+	for (int round = 0; round < 20; round++) {
+		auto reader = make_text_reader_from_memory(text, "early.txt", trace_format::ftrace, {});
+		interner names;
+		{
+			event_stream stream(*reader, names, event_stream::reading::background);
+			ck_assert_ptr_nonnull(stream.peek(round));
+		}
+		ck_assert_uint_le(reader->stats().events,
+				  (event_stream::background_chunks + 2) * event_stream::chunk_events);
+	}
 }
 END_TEST
 
@@ -132,8 +212,11 @@ int main()
 {
 	Suite *s = suite_create("event_stream");
 	TCase *tc = tcase_create("window");
-	tcase_add_test(tc, look_ahead_keeps_buffered_events_in_place);
-	tcase_add_test(tc, popping_while_looking_ahead_keeps_the_order);
+	tcase_add_loop_test(tc, look_ahead_keeps_buffered_events_in_place, 0, 2);
+	tcase_add_loop_test(tc, popping_while_looking_ahead_keeps_the_order, 0, 2);
+	tcase_add_loop_test(tc, a_reader_error_surfaces_at_its_event, 0, 2);
+	tcase_add_test(tc, background_ids_are_the_on_demand_ones);
+	tcase_add_test(tc, a_stream_left_early_stops_its_reader);
 	tcase_add_test(tc, interned_ids_are_dense_and_stable);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);

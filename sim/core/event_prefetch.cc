@@ -1,0 +1,84 @@
+#include "sim/core/event_prefetch.h"
+
+namespace timersim {
+
+event_prefetch::event_prefetch(trace_reader &reader, const interner &known) : reader_(reader)
+{
+	for (std::size_t id = 0; id < known.size(); id++)
+		names_.intern(known.name(static_cast<std::uint32_t>(id)));
+	thread_ = std::thread([this] { run(); });
+}
+
+event_prefetch::~event_prefetch()
+{
+	{
+		std::lock_guard<std::mutex> lock(mutex_);
+		stop_ = true;
+	}
+	cv_.notify_all();
+	thread_.join();
+}
+
+// A chunk to fill, once there is room ahead of the replay; nullptr: stop.
+sim_event *event_prefetch::free_chunk()
+{
+	std::unique_lock<std::mutex> lock(mutex_);
+	cv_.wait(lock, [this] { return stop_ || ready_.size() < event_stream::background_chunks; });
+	if (stop_)
+		return nullptr;
+	if (!free_.empty()) {
+		sim_event *c = free_.back();
+		free_.pop_back();
+		return c;
+	}
+	chunks_.push_back(std::make_unique<sim_event[]>(event_stream::chunk_events));
+	return chunks_.back().get();
+}
+
+void event_prefetch::run()
+{
+	interner &names = names_;
+	trace_event ev;
+	for (;;) {
+		sim_event *events = free_chunk();
+		if (!events)
+			return;
+		event_chunk c;
+		c.events = events;
+		std::size_t known = names.size();
+		try {
+			while (c.count < event_stream::chunk_events && reader_.next(ev))
+				to_sim_event(ev, events[c.count++], names);
+			c.last = c.count < event_stream::chunk_events;
+			c.stats = reader_.stats();
+		} catch (...) {
+			c.error = std::current_exception();
+			c.last = true;
+		}
+		for (std::size_t id = known; id < names.size(); id++)
+			c.names.push_back(names.name(static_cast<std::uint32_t>(id)));
+		bool last = c.last;
+		{
+			std::lock_guard<std::mutex> lock(mutex_);
+			ready_.push_back(std::move(c));
+		}
+		cv_.notify_all();
+		if (last)
+			return;
+	}
+}
+
+event_chunk event_prefetch::next(std::vector<sim_event *> &used)
+{
+	std::unique_lock<std::mutex> lock(mutex_);
+	free_.insert(free_.end(), used.begin(), used.end());
+	used.clear();
+	cv_.wait(lock, [this] { return !ready_.empty(); });
+	event_chunk c = std::move(ready_.front());
+	ready_.pop_front();
+	lock.unlock();
+	cv_.notify_all();
+	return c;
+}
+
+}  // namespace timersim
