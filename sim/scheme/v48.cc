@@ -50,7 +50,6 @@
 //                    recalculation)
 #include <algorithm>
 #include <memory>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -321,7 +320,7 @@ private:
 			std::uint64_t before = costs_.removals;
 			kernel::v48::run_timer_base(g, static_cast<Word>(due));
 			if (costs_.removals != before)
-				global_fires_.insert(due);
+				global_fired(due);
 			s.global_clock = due + 1;
 		}
 	}
@@ -367,7 +366,7 @@ private:
 			if (!s.idle) {
 				due = std::min(due, std::max(def_due, s.def_hold));
 			} else if (tmigr_) {
-				auto wake = global_fires_.lower_bound(def_due);
+				auto wake = std::lower_bound(global_fires_.begin(), global_fires_.end(), def_due);
 				if (wake != global_fires_.end())
 					due = std::min(due, *wake);
 			}
@@ -381,12 +380,12 @@ private:
 			std::uint64_t before = costs_.removals;
 			woke |= kernel::v48::run_timer_base(global, static_cast<Word>(due));
 			if (costs_.removals != before)
-				global_fires_.insert(due);
+				global_fired(due);
 			if (tmigr_)
 				for (auto &other : cpus_)
 					if (other.get() != &s && other->global_clock <= due)
 						run_global(*other, due);
-			woke |= global_fires_.count(due) != 0;
+			woke |= std::binary_search(global_fires_.begin(), global_fires_.end(), due);
 			if (woke || (!s.idle && due >= s.def_hold))
 				kernel::v48::run_timer_base(def, static_cast<Word>(due));
 			s.clock = due + 1;
@@ -396,7 +395,17 @@ private:
 		jiffies_t oldest = s.clock;
 		for (auto &c : cpus_)
 			oldest = std::min(oldest, c->clock);
-		global_fires_.erase(global_fires_.begin(), global_fires_.lower_bound(oldest));
+		global_fires_.erase(global_fires_.begin(),
+				    std::lower_bound(global_fires_.begin(), global_fires_.end(), oldest));
+	}
+
+	// Notes a jiffy at which global timers fired. Jiffies come in order
+	// per CPU, so the place is nearly always the end.
+	void global_fired(jiffies_t due)
+	{
+		auto at = std::lower_bound(global_fires_.begin(), global_fires_.end(), due);
+		if (at == global_fires_.end() || *at != due)
+			global_fires_.insert(at, due);
 	}
 
 	std::vector<scheme_param> params_;
@@ -404,7 +413,9 @@ private:
 	bool tmigr_;
 	bool tick_driven_ = false;
 	jiffies_t now_ = 0;	// set_now(): the kernel's jiffies at the next start
-	std::set<jiffies_t> global_fires_;	// jiffies at which global timers fired
+	// Jiffies at which global timers fired, sorted, from the oldest any CPU
+	// has yet to pass: a few entries, where a std::set cost a node each.
+	std::vector<jiffies_t> global_fires_;
 	std::vector<std::unique_ptr<cpu_state>> cpus_;
 	std::vector<std::uint64_t> bucket_expiry_;	// per timer: its bucket's expiry
 };
