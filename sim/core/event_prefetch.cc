@@ -2,10 +2,8 @@
 
 namespace timersim {
 
-event_prefetch::event_prefetch(trace_reader &reader, const interner &known) : reader_(reader)
+event_prefetch::event_prefetch(trace_reader &reader) : reader_(reader)
 {
-	for (std::size_t id = 0; id < known.size(); id++)
-		names_.intern(known.name(static_cast<std::uint32_t>(id)));
 	thread_ = std::thread([this] { run(); });
 }
 
@@ -37,7 +35,6 @@ sim_event *event_prefetch::free_chunk()
 
 void event_prefetch::run()
 {
-	interner &names = names_;
 	trace_event ev;
 	for (;;) {
 		sim_event *events = free_chunk();
@@ -45,18 +42,19 @@ void event_prefetch::run()
 			return;
 		event_chunk c;
 		c.events = events;
-		std::size_t known = names.size();
 		try {
-			while (c.count < event_stream::chunk_events && reader_.next(ev))
-				to_sim_event(ev, events[c.count++], names);
+			while (c.count < event_stream::chunk_events && reader_.next(ev)) {
+				sim_event &s = events[c.count++];
+				to_sim_event(ev, s);
+				if (names_function(s))
+					c.add_function(s, ev.function);
+			}
 			c.last = c.count < event_stream::chunk_events;
 			c.stats = reader_.stats();
 		} catch (...) {
 			c.error = std::current_exception();
 			c.last = true;
 		}
-		for (std::size_t id = known; id < names.size(); id++)
-			c.names.push_back(names.name(static_cast<std::uint32_t>(id)));
 		bool last = c.last;
 		{
 			std::lock_guard<std::mutex> lock(mutex_);

@@ -4,7 +4,7 @@
 
 namespace timersim {
 
-void to_sim_event(const trace_event &ev, sim_event &s, interner &functions)
+void to_sim_event(const trace_event &ev, sim_event &s)
 {
 	s.kind = ev.kind;
 	s.hrtimer = hrtimer_op::none;
@@ -21,15 +21,11 @@ void to_sim_event(const trace_event &ev, sim_event &s, interner &functions)
 	s.timeout = ev.timeout;
 	s.now = ev.now;
 	s.baseclk = ev.baseclk;
-	// The wheel's own events name the callbacks we account for; hrtimer
-	// starts and expiries name the tick (sim/ticks/tick_identity.h).
 	if (ev.kind == event_kind::hrtimer)
 		s.hrtimer = ev.name == "hrtimer_expire_entry" ? hrtimer_op::expire_entry
 			  : ev.name == "hrtimer_start"        ? hrtimer_op::start
 							      : hrtimer_op::other;
-	s.function = ev.kind == event_kind::timer_start || ev.kind == event_kind::timer_expire_entry ||
-			     s.hrtimer == hrtimer_op::start || s.hrtimer == hrtimer_op::expire_entry
-		? functions.intern(ev.function) : 0;
+	s.function = 0;
 }
 
 event_stream::event_stream(trace_reader &reader, interner &functions, reading mode)
@@ -37,7 +33,7 @@ event_stream::event_stream(trace_reader &reader, interner &functions, reading mo
 {
 	functions_.intern("");
 	if (mode == reading::background)
-		prefetch_ = std::make_unique<event_prefetch>(reader_, functions_);
+		prefetch_ = std::make_unique<event_prefetch>(reader_);
 }
 
 event_stream::~event_stream() = default;
@@ -54,7 +50,10 @@ bool event_stream::fill_one()
 		at_end_ = true;
 		return false;
 	}
-	to_sim_event(ev, *slot_for_next(), functions_);
+	sim_event &s = *slot_for_next();
+	to_sim_event(ev, s);
+	if (names_function(s))
+		s.function = functions_.intern(ev.function);
 	tail_++;
 	return true;
 }
@@ -100,8 +99,11 @@ bool event_stream::take_chunk()
 	if (at_end_)
 		return false;
 	event_chunk c = prefetch_->next(spare_);
-	for (const std::string &name : c.names)
-		functions_.intern(name);
+	// The callbacks, interned here in event order: the ids reading on
+	// demand gives, and the reading thread's work is the parsing alone.
+	for (std::size_t i = 0; i < c.count; i++)
+		if (names_function(c.events[i]))
+			c.events[i].function = functions_.intern(c.function(c.events[i]));
 	if (c.count) {
 		make_room_for_chunk();
 		chunk_of(tail_) = c.events;

@@ -53,9 +53,16 @@ struct sim_event {
 	}
 };
 
-// A reader's event as the core keeps it; its callback name interned in
-// `functions` (for the events that name one the core uses).
-void to_sim_event(const trace_event &ev, sim_event &s, interner &functions);
+// A reader's event as the core keeps it, but for its callback: whether it
+// names one the core uses (the wheel's own events name the callbacks it
+// accounts for; hrtimer starts and expiries name the tick,
+// sim/ticks/tick_identity.h), then its interned id goes in `function`.
+void to_sim_event(const trace_event &ev, sim_event &s);
+inline bool names_function(const sim_event &s)
+{
+	return s.kind == event_kind::timer_start || s.kind == event_kind::timer_expire_entry ||
+	       s.hrtimer == hrtimer_op::start || s.hrtimer == hrtimer_op::expire_entry;
+}
 
 class event_prefetch;
 
