@@ -55,12 +55,16 @@ void event_prefetch::run()
 			c.error = std::current_exception();
 			c.last = true;
 		}
-		bool last = c.last;
+		bool last = c.last, wake;
 		{
 			std::lock_guard<std::mutex> lock(mutex_);
 			ready_.push_back(std::move(c));
+			// A waiting stream is woken for a few chunks at once: a
+			// wake-up is a system call, a chunk only 512 events.
+			wake = waiting_ && (last || ready_.size() >= event_stream::background_chunks / 2);
 		}
-		cv_.notify_all();
+		if (wake)
+			cv_.notify_all();
 		if (last)
 			return;
 	}
@@ -71,7 +75,13 @@ event_chunk event_prefetch::next(std::vector<sim_event *> &used)
 	std::unique_lock<std::mutex> lock(mutex_);
 	free_.insert(free_.end(), used.begin(), used.end());
 	used.clear();
-	cv_.wait(lock, [this] { return !ready_.empty(); });
+	if (ready_.empty()) {
+		waiting_ = true;
+		cv_.wait(lock, [this] {
+			return ready_.size() >= event_stream::background_chunks / 2 || (!ready_.empty() && ready_.back().last);
+		});
+		waiting_ = false;
+	}
 	event_chunk c = std::move(ready_.front());
 	ready_.pop_front();
 	lock.unlock();

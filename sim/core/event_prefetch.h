@@ -68,6 +68,7 @@ private:
 	std::mutex mutex_;
 	std::condition_variable cv_;
 	std::deque<event_chunk> ready_;
+	bool waiting_ = false;		// the stream waits for a chunk
 	std::vector<sim_event *> free_;
 	bool stop_ = false;
 	std::vector<std::unique_ptr<sim_event[]>> chunks_;	// every chunk (this thread's)
