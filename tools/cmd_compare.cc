@@ -1,5 +1,6 @@
 // timersim compare: one trace through several schemes, read once, side by side.
 #include <algorithm>
+#include <cstdio>
 
 #include "sim/core/errors.h"
 #include "sim/output/output_file.h"
@@ -73,10 +74,21 @@ int run_compare(const compare_args &a)
 					  "schemes" + did_you_mean(owner, schemes));
 	}
 	std::vector<scheme_run> runs;
+	std::string superlinear;
 	for (const std::string &s : schemes) {
 		auto params = params_for(a, s, true);
-		check_scheme(s, a.replay, params);
+		std::string why = check_scheme(s, a.replay, params);
+		if (!why.empty())
+			superlinear += "timersim compare: " + s + " is superlinear (" + why + ")\n";
 		runs.push_back({s, params, {}});
+	}
+	// Said before the replay (on stderr: the report stays the same bytes
+	// whatever the limit), so that a long run is no surprise.
+	if (!superlinear.empty()) {
+		superlinear += a.replay.max_cost ? "timersim compare: --max-cost " + std::to_string(a.replay.max_cost) +
+							   " stops a scheme past that many cost units\n"
+						 : std::string("timersim compare: --max-cost 0: no scheme is stopped\n");
+		std::fputs(superlinear.c_str(), stderr);
 	}
 
 	std::unique_ptr<calibration> calib;

@@ -64,7 +64,7 @@ private:
 	jiffies_t unwrap(std::uint64_t raw) const;
 	std::uint64_t narrow(jiffies_t j) const { return j & word_mask_; }
 	void fill_input(replay_report &r) const;
-	void check_cost(const replay_engine &e, const sim_event &ev) const;
+	void check_cost(const replay_engine &e, const std::string &where) const;
 
 	trace_reader &reader_;
 	interner functions_;
@@ -163,6 +163,7 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 		so.word_bits = word_bits_;
 		so.base_small = opt_.base_small;
 		so.params = run.params;
+		so.stepping = opt_.stepping;
 		bool automatic = run.scheme == auto_scheme;
 		std::string name = automatic ? input_.kernel_scheme : run.scheme;
 		choices.push_back(automatic ? "auto: the recording kernel's wheel" : "");
@@ -180,7 +181,7 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 		if (opt_.max_cost && ++since_cost_check == cost_check_every) {
 			since_cost_check = 0;
 			for (auto &e : engines)
-				check_cost(*e, *ev);
+				check_cost(*e, path_ + ":" + std::to_string(ev->line));
 		}
 		stream_.pop();
 		if (progress_ && ++since_progress == progress_every) {
@@ -198,7 +199,14 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 	for (std::size_t i = 0; i < engines.size(); i++) {
 		replay_report &r = reports[i];
 		if (opt_.drain) {
-			r.drained = engines[i]->drain(limit, cur_);
+			// A drain far ahead can cost more than the events did
+			// (classic re-queues a timer beyond its range at every
+			// pass of its last level): the same guard.
+			std::string where = path_ + ": the drain towards jiffy " + std::to_string(narrow(limit));
+			r.drained = engines[i]->drain(limit, cur_, [&] {
+				if (opt_.max_cost)
+					check_cost(*engines[i], where);
+			});
 			if (!r.drained)
 				r.drain_stopped_at = narrow(limit);
 		}
@@ -353,16 +361,18 @@ bool replay_driver::note_jiffies(const sim_event &ev, jiffies_t j)
 	return true;
 }
 
-void replay_driver::check_cost(const replay_engine &e, const sim_event &ev) const
+void replay_driver::check_cost(const replay_engine &e, const std::string &where) const
 {
 	std::uint64_t cost = total_cost(e.the_scheme().costs());
 	if (cost <= opt_.max_cost)
 		return;
-	throw usage_error(path_ + ":" + std::to_string(ev.line) + ": " + e.the_scheme().name() +
+	std::string why = e.the_scheme().superlinear_note();
+	throw usage_error(where + ": " + e.the_scheme().name() +
 			  " passed --max-cost " + std::to_string(opt_.max_cost) + " (" +
 			  std::to_string(cost) + " cost units) with " +
-			  std::to_string(e.pending()) +
-			  " timers pending; leave it out or raise --max-cost");
+			  std::to_string(e.pending()) + " timers pending" +
+			  (why.empty() ? "" : " (" + why + ")") +
+			  "; leave it out or raise --max-cost");
 }
 
 bool replay_driver::reject(const sim_event &ev, const std::string &reason)
@@ -392,18 +402,19 @@ replay_report replay_trace(trace_reader &reader, const std::string &path,
 	return std::move(replay_schemes(reader, path, opt, runs, progress).front());
 }
 
-void check_scheme(const std::string &name, const replay_options &opt,
-		  const std::vector<std::pair<std::string, std::string>> &params)
+std::string check_scheme(const std::string &name, const replay_options &opt,
+			 const std::vector<std::pair<std::string, std::string>> &params)
 {
 	if (name == auto_scheme && params.empty())
-		return;
+		return "";
 	scheme_options so;
 	so.params = params;
 	so.base_small = opt.base_small;
 	so.word_bits = opt.word_bits ? opt.word_bits : 64;
 	if (opt.hz)
 		so.hz = opt.hz;
-	make_scheme(name == auto_scheme ? "classic" : name, so);
+	auto s = make_scheme(name == auto_scheme ? "classic" : name, so);
+	return name == auto_scheme ? "" : s->superlinear_note();
 }
 
 }  // namespace timersim

@@ -60,6 +60,9 @@ struct replay_options {
 	// --ticks: run the bases at the trace's recorded ticks or at every
 	// jiffy (automatic: recorded when the trace has tick events).
 	tick_mode ticks = tick_mode::automatic;
+	// For tests: every scheme steps jiffy by jiffy (scheme_options::stepping),
+	// the reference a replay that skips idle stretches must agree with.
+	bool stepping = false;
 };
 
 // One scheme of a replay and the outputs that watch it.
@@ -85,8 +88,10 @@ replay_report replay_trace(trace_reader &reader, const std::string &path,
 			   progress_sink *progress = nullptr);
 
 // Checks a scheme name and its parameters before any trace is read (the
-// user's words are off: usage_error). `auto` passes.
-void check_scheme(const std::string &name, const replay_options &opt,
+// user's words are off: usage_error). `auto` passes. Returns the scheme's
+// superlinear_note() ("" when its time follows the work, and for `auto`:
+// the recording kernel's wheel), for `compare` to say up front.
+std::string check_scheme(const std::string &name, const replay_options &opt,
 		  const std::vector<std::pair<std::string, std::string>> &params);
 
 }  // namespace timersim

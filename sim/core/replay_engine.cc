@@ -308,7 +308,7 @@ void replay_engine::expired(timer_id t, unsigned cpu, jiffies_t jiffy)
 
 // ---- the end ---------------------------------------------------------------------
 
-bool replay_engine::drain(jiffies_t limit, jiffies_t now)
+bool replay_engine::drain(jiffies_t limit, jiffies_t now, const std::function<void()> &guard)
 {
 	// Every base takes ticks while draining: an idle one would hold its
 	// deferrable timers back until a wake that never comes. There are no
@@ -320,8 +320,10 @@ bool replay_engine::drain(jiffies_t limit, jiffies_t now)
 	for (unsigned cpu = 0; cpu < setup_.cpus; cpu++) {
 		// From one jiffy that may fire to the next: the base stops in
 		// the jiffy its last timer fired in.
-		while (scheme_->pending_on(cpu) && scheme_->clock(cpu) <= limit)
+		while (scheme_->pending_on(cpu) && scheme_->clock(cpu) <= limit) {
 			advance(cpu, std::min(scheme_->next_event(cpu), limit));
+			guard();
+		}
 		all = all && !scheme_->pending_on(cpu);
 	}
 	return all;

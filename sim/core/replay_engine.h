@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -57,8 +58,10 @@ public:
 	void begin(const replay_setup &setup, jiffies_t start);
 	void apply(const prepared_event &p);
 	// --drain: every base runs until it holds no timer, up to `limit`.
-	// Returns whether every base emptied.
-	bool drain(jiffies_t limit, jiffies_t now);
+	// Returns whether every base emptied. `guard` is called after each
+	// step (from one jiffy that may fire to the next) and may throw to
+	// stop a drain whose cost runs away (--max-cost).
+	bool drain(jiffies_t limit, jiffies_t now, const std::function<void()> &guard);
 	// The scheme's sections of the report (the driver fills the input's).
 	void finish(replay_report &r);
 	// The report is complete: the sinks finish their outputs.

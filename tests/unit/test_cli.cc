@@ -275,13 +275,36 @@ END_TEST
 // its name, instead of running for hours.
 START_TEST(max_cost_stops_a_runaway_scheme)
 {
-	cli_result r = run_timersim({"compare", "--schemes", "classic,sorted-list", "--max-cost",
+	cli_result r = run_timersim({"compare", "--schemes", "classic,sorted-list,list,heap", "--max-cost",
 				     "100000", "tests/data/default-trace.txt.gz"});
 	ck_assert_int_eq(r.status, 2);
 	ck_assert_msg(contains(r.err, "sorted-list passed --max-cost 100000"), "%s", r.err.c_str());
+	ck_assert_msg(contains(r.err, "(a start walks the sorted list: O(n) in the timers pending); leave it out"),
+		      "%s", r.err.c_str());
+	// Said up front, before the replay: both list schemes, in the order
+	// named, then the limit; and no report.
+	auto sorted = r.err.find("timersim compare: sorted-list is superlinear (a start walks");
+	auto list = r.err.find("timersim compare: list is superlinear (every jiffy");
+	auto limit = r.err.find("timersim compare: --max-cost 100000 stops a scheme past that many cost units");
+	auto stopped = r.err.find("passed --max-cost");
+	ck_assert_msg(sorted < list && list < limit && limit < stopped && stopped != std::string::npos, "%s",
+		      r.err.c_str());
+	ck_assert_msg(!contains(r.err, "classic is superlinear") && !contains(r.err, "heap is superlinear"), "%s",
+		      r.err.c_str());
+	ck_assert(r.out.empty());
+
 	cli_result ok = run_timersim({"compare", "--schemes", "classic,heap", "--max-cost", "0",
 				      "tests/data/default-trace.txt.gz"});
 	ck_assert_int_eq(ok.status, 0);
+	ck_assert_msg(!contains(ok.err, "superlinear"), "%s", ok.err.c_str());
+	// Without a limit the note says so, and the run completes.
+	cli_result unlimited = run_timersim({"compare", "--schemes", "wheel-overflow", "--max-cost", "0",
+					     "tests/data/default-trace.txt.gz"});
+	ck_assert_int_eq(unlimited.status, 0);
+	ck_assert_msg(contains(unlimited.err, "timersim compare: wheel-overflow is superlinear (a start beyond the "
+						"wheel walks") &&
+			      contains(unlimited.err, "--max-cost 0: no scheme is stopped"),
+		      "%s", unlimited.err.c_str());
 }
 END_TEST
 
