@@ -232,6 +232,8 @@ void replay_driver::fill_input(replay_report &r) const
 	r.input.skipped = st.skipped + rejected_;
 	r.input.malformed = st.malformed + rejected_;
 	r.input.bytes = st.bytes;
+	r.input.lost_events = st.lost_events;
+	r.input.lost_packets = st.lost_packets;
 	r.input.last_jiffies = narrow(cur_);
 	r.ticks = ticks_->summary();
 	if (clock_.known()) {

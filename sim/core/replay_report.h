@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/scheme/scheme.h"
+#include "sim/trace/lost_events.h"
 #include "sim/ticks/tick_summary.h"
 
 namespace timersim {
@@ -20,6 +21,9 @@ struct input_summary {
 	std::uint64_t skipped = 0;	// non-event lines: headers, comments, malformed
 	std::uint64_t malformed = 0;	// of skipped: bad lines passed over by --lenient
 	std::uint64_t bytes = 0;
+	// Events the tracer lost (CTF packets' events_discarded), where.
+	std::uint64_t lost_events = 0;
+	std::vector<lost_packet> lost_packets;
 	unsigned cpus = 0;
 	unsigned hz = 0;
 	bool hz_inferred = false;

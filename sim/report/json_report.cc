@@ -18,6 +18,19 @@ void write_input(json_writer &w, const input_summary &in)
 	w.field("skipped", in.skipped);
 	w.field("malformed", in.malformed);
 	w.field("bytes", in.bytes);
+	// Beyond the contract: events the tracer lost, by packet.
+	w.field("lost_events", in.lost_events);
+	w.key("lost_event_packets");
+	w.begin_array();
+	for (const lost_packet &p : in.lost_packets) {
+		w.begin_object();
+		w.field("stream", p.stream);
+		w.field("packet", p.packet);
+		w.field("offset", p.offset);
+		w.field("events", p.events);
+		w.end_object();
+	}
+	w.end_array();
 	w.field("cpus", in.cpus);
 	w.field("hz", in.hz);
 	w.field("hz_inferred", in.hz_inferred);

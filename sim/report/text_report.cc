@@ -11,6 +11,9 @@ namespace timersim {
 
 namespace {
 
+// Packets with lost events the text report names (the JSON report has all).
+constexpr std::size_t max_lost_rows = 8;
+
 std::string params_line(const replay_report &r)
 {
 	std::string s = r.scheme;
@@ -84,6 +87,18 @@ void input_section(std::string &out, const replay_report &r)
 	t.row({"input", in.format + ", " + num(in.bytes) + " bytes, " + num(in.lines) +
 				" lines: " + num(in.events) + " events, " + num(in.skipped) +
 				" skipped (" + num(in.malformed) + " malformed)"});
+	if (in.lost_events) {
+		// The tracer's own losses: the replay cannot see those events.
+		std::string where;
+		for (std::size_t i = 0; i < in.lost_packets.size() && i < max_lost_rows; i++) {
+			const lost_packet &p = in.lost_packets[i];
+			where += (i ? ", " : "") + p.stream + " packet " + num(p.packet) + " (offset " +
+				 num(p.offset) + "): " + num(p.events);
+		}
+		if (in.lost_packets.size() > max_lost_rows)
+			where += ", and " + num(in.lost_packets.size() - max_lost_rows) + " more packets";
+		t.row({"lost", num(in.lost_events) + " events the tracer discarded: " + where});
+	}
 	t.row({"machine", num(in.cpus) + (in.cpus == 1 ? " CPU" : " CPUs") + ", HZ " + num(in.hz) +
 				  hz_origin(in) + ", " +
 				  num(in.word_bits) + "-bit jiffies" +

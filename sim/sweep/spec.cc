@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "sim/core/errors.h"
 #include "sim/gen/workload.h"
@@ -23,6 +24,10 @@ namespace {
 std::string trim(const std::string &s) { return gen::trim_blanks(s); }
 
 std::vector<std::string> list(const std::string &v, char sep = ',') { return gen::split_trimmed(v, sep); }
+
+// A sweep's axes multiply: a few long lists would make cells without end
+// (and a Slurm array past any site's limit).
+constexpr std::size_t max_cells = 100000;
 
 // FNV-1a, 64 bits: a stable id from the cell's description.
 std::string hash_id(const std::string &s)
@@ -51,11 +56,8 @@ public:
 		throw input_error(path_, line, why);
 	}
 
-	void read()
+	void read(std::istream &in)
 	{
-		std::ifstream in(path_);
-		if (!in)
-			throw input_error(path_, 0, "cannot read the sweep spec");
 		static const std::set<std::string> repeatable = {"trace", "workload", "param"};
 		static const std::set<std::string> known = {"out", "trace", "workload", "duration", "scheme",
 							    "param", "hz", "what_if_hz", "geometry", "expiries",
@@ -195,8 +197,19 @@ std::string spec::resolve(const std::string &p) const
 
 spec load_spec(const std::string &path)
 {
+	std::ifstream in(path);
+	if (!in)
+		throw input_error(path, 0, "cannot read the sweep spec");
+	std::ostringstream text;
+	text << in.rdbuf();
+	return parse_spec(text.str(), path);
+}
+
+spec parse_spec(const std::string &text, const std::string &path)
+{
 	parser p(path);
-	p.read();
+	std::istringstream in(text);
+	p.read(in);
 	spec s;
 	s.path = path;
 	std::filesystem::path fs_path(path);
@@ -271,6 +284,9 @@ spec load_spec(const std::string &path)
 
 	std::set<std::string> keys;
 	auto add = [&](cell c, std::uint64_t at) {
+		if (s.cells.size() == max_cells)
+			p.fail(at, "the sweep has more than " + std::to_string(max_cells) +
+					   " cells (the product of its axes): split it");
 		c.key = "v1|" + c.key;
 		if (!keys.insert(c.key).second)
 			p.fail(at, "this cell is in the sweep twice: " + c.key);

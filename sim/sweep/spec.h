@@ -76,6 +76,9 @@ struct spec {
 // Reads and expands SPEC. Throws input_error naming the line for a bad
 // key, value, workload or scheme, or a cell given twice.
 spec load_spec(const std::string &path);
+// The same from the SPEC's text; `path` names it in errors and anchors its
+// relative paths (nothing is read from the file system).
+spec parse_spec(const std::string &text, const std::string &path);
 
 // The cell named by an id, or by its index ("7"); throws usage_error.
 const cell &find_cell(const spec &s, const std::string &id_or_index);

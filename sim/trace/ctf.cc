@@ -74,6 +74,8 @@ public:
 
 private:
 	void decode(const ctf::packet_reader &s, trace_event &ev);
+	// The stream's packets with lost events, into the stats.
+	void take_lost(ctf::packet_reader &s);
 	// Heap order: the earliest event first, ties to the lower stream.
 	bool later(unsigned a, unsigned b) const
 	{
@@ -127,11 +129,24 @@ ctf_reader::ctf_reader(const std::string &path, const reader_options &opt) : pat
 	cpus_ = any && top < 65536 ? static_cast<unsigned>(top + 1) : 0;
 
 	auto cmp = [this](unsigned a, unsigned b) { return later(a, b); };
-	for (unsigned i = 0; i < streams_.size(); i++)
+	for (unsigned i = 0; i < streams_.size(); i++) {
 		if (streams_[i]->next()) {
 			heap_.push_back(i);
 			std::push_heap(heap_.begin(), heap_.end(), cmp);
 		}
+		take_lost(*streams_[i]);
+	}
+}
+
+void ctf_reader::take_lost(ctf::packet_reader &s)
+{
+	if (s.lost.empty())
+		return;
+	for (lost_packet &p : s.lost) {
+		stats_.lost_events += p.events;
+		stats_.lost_packets.push_back(std::move(p));
+	}
+	s.lost.clear();
 }
 
 void ctf_reader::decode(const ctf::packet_reader &s, trace_event &ev)
@@ -160,6 +175,12 @@ bool ctf_reader::next(trace_event &ev)
 {
 	if (heap_.empty()) {
 		stats_.bytes = bytes_;
+		// Streams end in the order of their events: the report lists
+		// the lost ones by stream and packet.
+		std::sort(stats_.lost_packets.begin(), stats_.lost_packets.end(),
+			  [](const lost_packet &a, const lost_packet &b) {
+				  return a.stream != b.stream ? a.stream < b.stream : a.packet < b.packet;
+			  });
 		return false;
 	}
 	auto cmp = [this](unsigned a, unsigned b) { return later(a, b); };
@@ -174,6 +195,7 @@ bool ctf_reader::next(trace_event &ev)
 		std::push_heap(heap_.begin(), heap_.end(), cmp);
 	else
 		heap_.pop_back();
+	take_lost(*streams_[i]);
 	return true;
 }
 

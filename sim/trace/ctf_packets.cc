@@ -147,6 +147,18 @@ void packet_reader::fail_at(std::uint64_t offset, const std::string &why) const
 
 // The next packet with events: header and context read and checked, the
 // cursor at its first event. False at the end of the file.
+// events_discarded is the stream's running count, in a field that may be
+// 32 bits wide: the packet's share is the difference from the previous
+// packet's, modulo that width (as babeltrace reports it).
+void packet_reader::count_discarded(std::uint64_t v, unsigned bits, std::uint64_t off)
+{
+	const std::uint64_t mask = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+	const std::uint64_t n = (v - discarded_) & mask;
+	discarded_ = v;
+	if (n)
+		lost.push_back({id_.name, packets_, off, n});
+}
+
 bool packet_reader::open_packet()
 {
 	while (next_packet_ < size_) {
@@ -218,6 +230,8 @@ bool packet_reader::open_packet()
 				} else if (name == "cpu_id") {
 					cpu = v;
 					has_cpu = true;
+				} else if (name == "events_discarded") {
+					count_discarded(v, pc->fields[i].t->size, off);
 				}
 			}
 			if (!has_content)

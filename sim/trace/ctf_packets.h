@@ -21,6 +21,7 @@
 #include "sim/trace/ctf_decode.h"
 #include "sim/trace/ctf_streams.h"
 #include "sim/trace/ctf_tsdl.h"
+#include "sim/trace/lost_events.h"
 
 namespace timersim::ctf {
 
@@ -38,6 +39,11 @@ public:
 	// input_error (file, byte offset) on damaged data.
 	bool next();
 
+	// Packets whose events_discarded says the tracer lost events since
+	// the stream's previous packet (LTTng counts them per stream, running,
+	// in the counter's width), as they are opened; the caller takes them.
+	std::vector<lost_packet> lost;
+
 	// The event next() read.
 	const event_class *event = nullptr;
 	std::uint64_t ts_ns = 0;		// the clock's real time
@@ -45,6 +51,7 @@ public:
 
 private:
 	bool open_packet();
+	void count_discarded(std::uint64_t v, unsigned bits, std::uint64_t off);
 	[[noreturn]] void fail_at(std::uint64_t offset, const std::string &why) const;
 
 	const trace_model &model_;
@@ -68,6 +75,7 @@ private:
 	bool has_ts_end_ = false;
 	const clock_class *clock_ = nullptr;
 	std::uint64_t offset_ns_ = 0;	// the clock's offset
+	std::uint64_t discarded_ = 0;	// the stream's events_discarded so far
 	std::vector<std::uint64_t> header_, context_, payload_, scratch_, starts_;
 };
 

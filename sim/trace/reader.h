@@ -12,8 +12,10 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "sim/trace/event.h"
+#include "sim/trace/lost_events.h"
 
 namespace timersim {
 
@@ -56,6 +58,10 @@ struct reader_stats {
 	std::uint64_t skipped = 0;	// not events: headers, comments, blank, malformed
 	std::uint64_t malformed = 0;	// of skipped, bad lines passed over by --lenient
 	std::uint64_t bytes = 0;	// input bytes consumed (uncompressed)
+	// Events the tracer itself lost (CTF: events_discarded), by packet,
+	// in stream and packet order once the input is read.
+	std::uint64_t lost_events = 0;
+	std::vector<lost_packet> lost_packets;
 };
 
 struct reader_options {

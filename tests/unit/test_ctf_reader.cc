@@ -193,6 +193,59 @@ START_TEST(ctf_duplicated_stream_is_an_error)
 }
 END_TEST
 
+// The tracer's lost events (packet context events_discarded, LTTng's
+// running count per stream) are reported, by stream and packet: the
+// shared trace with 5 events lost before packet 2 and 7 before packet 5.
+START_TEST(ctf_discarded_events_are_reported)
+{
+	NEED_SHARED(ctf, "linux-3.6-scp_dest/ctf");
+	std::string dir = copy_trace(ctf, "discarded");
+	std::string chan = slurp(dir + "/channel0_0");
+	std::vector<packet> ps = packets_of(chan);
+	ck_assert_uint_ge(ps.size(), 6);
+	for (std::size_t i = 0; i < ps.size(); i++)
+		put_le(chan, ps[i].offset + 56, i < 2 ? 0 : i < 5 ? 5 : 12, 8);
+	spit(dir + "/channel0_0", chan);
+
+	auto r = make_ctf_reader(dir, {});
+	std::vector<owned_event> ev = test::read_all(*r);
+	ck_assert_uint_gt(ev.size(), 0);
+	const reader_stats &st = r->stats();
+	ck_assert_uint_eq(st.lost_events, 12);
+	ck_assert_uint_eq(st.lost_packets.size(), 2);
+	ck_assert_str_eq(st.lost_packets[0].stream.c_str(), "channel0_0");
+	ck_assert_uint_eq(st.lost_packets[0].packet, 2);
+	ck_assert_uint_eq(st.lost_packets[0].offset, ps[2].offset);
+	ck_assert_uint_eq(st.lost_packets[0].events, 5);
+	ck_assert_uint_eq(st.lost_packets[1].packet, 5);
+	ck_assert_uint_eq(st.lost_packets[1].offset, ps[5].offset);
+	ck_assert_uint_eq(st.lost_packets[1].events, 7);
+
+	// Both reports say so; the unmodified trace has no such line.
+	test::cli_result text = test::run_timersim({"replay", dir});
+	ck_assert_int_eq(text.status, 0);
+	ck_assert_msg(contains(text.out, "lost     12 events the tracer discarded: channel0_0 packet 2 (offset " +
+						 std::to_string(ps[2].offset) + "): 5, channel0_0 packet 5 (offset " +
+						 std::to_string(ps[5].offset) + "): 7"),
+		      "%s", text.out.c_str());
+	test::cli_result json = test::run_timersim({"replay", "--json", "-", dir});
+	ck_assert_int_eq(json.status, 0);
+	std::string j = json.out;
+	auto at = j.find("\"lost_event_packets\": [");
+	ck_assert_msg(contains(j, "\"lost_events\": 12,") && at != std::string::npos, "%s", j.c_str());
+	// The second packet's entry, its keys in order.
+	std::vector<std::string> keys = {"\"packet\": 2,", "\"packet\": 5,",
+					 "\"offset\": " + std::to_string(ps[5].offset) + ",", "\"events\": 7"};
+	for (const std::string &k : keys) {
+		at = j.find(k, at);
+		ck_assert_msg(at != std::string::npos, "no %s in order in %s", k.c_str(), j.c_str());
+	}
+	test::cli_result plain = test::run_timersim({"replay", ctf});
+	ck_assert_int_eq(plain.status, 0);
+	ck_assert(!contains(plain.out, "discarded"));
+}
+END_TEST
+
 // The trace split into two CPU streams (packets 0-3 on CPU 0, 4-7 on CPU
 // 1) reads whole; without either file it is refused.
 START_TEST(ctf_missing_cpu_stream_is_an_error)
@@ -516,6 +569,7 @@ static Suite *ctf_suite()
 	tcase_add_test(tc, ctf_matches_babeltrace);
 	tcase_add_test(tc, ctf_reads_packets_stepping_back);
 	tcase_add_test(tc, ctf_duplicated_stream_is_an_error);
+	tcase_add_test(tc, ctf_discarded_events_are_reported);
 	tcase_add_test(tc, ctf_missing_cpu_stream_is_an_error);
 	tcase_add_test(tc, ctf_index_names_missing_stream);
 	tcase_add_test(tc, ctf_declared_stream_class_without_file);

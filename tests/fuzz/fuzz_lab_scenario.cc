@@ -1,0 +1,74 @@
+// libFuzzer target: arbitrary bytes as a lab scenario (the language of
+// `timersim step` / `view` and docs/lab/scenarios) through the parser; a
+// scenario that parses must render to text that parses back to the same
+// rendering, and is then run on the lab wheel of both schemes, statement by
+// statement, as `timersim step` would (statements that span more than
+// 2^16 jiffies end the run early: the wheel steps every jiffy, and a fuzz
+// run has no time for 2^32 of them). input_error and usage_error (a setting
+// the lab has no wheel for) are the only ways out.
+//
+// fuzz-sources: @sim
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "sim/core/errors.h"
+#include "sim/lab/lab_wheel.h"
+#include "sim/lab/scenario.h"
+#include "sim/lab/step.h"
+#include "sim/trace/reader.h"
+
+using namespace timersim;
+using namespace timersim::lab;
+
+namespace {
+
+constexpr std::uint64_t max_span = std::uint64_t{1} << 16;
+
+void run_on(const scenario &s, const char *scheme)
+{
+	step_options opt;
+	opt.scheme = scheme;
+	try {
+		auto wheel = make_lab_wheel(resolve_setup(s, opt));
+		for (const scenario_op &op : s.ops) {
+			if (op.kind == op_kind::tick || op.kind == op_kind::run_to) {
+				std::uint64_t upto = statement_upto(op, s.source, wheel->now(),
+								    wheel->setup().word_bits);
+				if (upto + 1 - wheel->now() > max_span)
+					return;
+			}
+			step_record r = run_op(op, s.source, *wheel);
+			format_step(r, true);
+		}
+	} catch (const input_error &) {
+	} catch (const usage_error &) {
+	}
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
+{
+	std::string_view text(reinterpret_cast<const char *>(data), size);
+	looks_like_scenario(text);
+	scenario s;
+	try {
+		s = parse_scenario(text, "fuzz.txt");
+	} catch (const input_error &) {
+		return 0;
+	}
+	std::string rendered = render_scenario(s);
+	scenario back;
+	try {
+		back = parse_scenario(rendered, "rendered.txt");
+	} catch (const input_error &) {
+		__builtin_trap();	// its own rendering must parse
+	}
+	if (render_scenario(back) != rendered || back.ops.size() != s.ops.size())
+		__builtin_trap();
+	run_on(s, "classic");
+	run_on(s, "v48");
+	return 0;
+}
