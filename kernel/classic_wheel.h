@@ -165,8 +165,15 @@ struct tvec_base {
 	{
 		return level == 1 ? 0 : G::TVR_SIZE + (level - 2) * G::TVN_SIZE;
 	}
-	list_head *slot(unsigned flat) { return tv1 + flat; }
-	const list_head *slot(unsigned flat) const { return tv1 + flat; }
+	// From the start of tv1 as a plain pointer, not tv1[flat]: indexing
+	// the 256-slot array past its end is undefined (UBSan's bounds check
+	// stops there), a pointer into the slots laid back to back is not.
+	list_head *slot(unsigned flat)
+	{
+		return reinterpret_cast<list_head *>(reinterpret_cast<unsigned char *>(this) +
+						     offsetof(tvec_base, tv1)) + flat;
+	}
+	const list_head *slot(unsigned flat) const { return const_cast<tvec_base *>(this)->slot(flat); }
 };
 
 template <class Config>

@@ -8,6 +8,7 @@
 // the lab has no wheel for) are the only ways out.
 //
 // fuzz-sources: @sim
+// fuzz-pkgs: zlib libzstd libtracecmd libtraceevent babeltrace babeltrace-ctf fmt
 #include <cstddef>
 #include <cstdint>
 #include <string>

@@ -158,6 +158,21 @@ START_TEST(spec_errors_name_the_line)
 			ck_assert_msg(std::string(e.what()).find(c.says) != std::string::npos, "%s -> %s", c.text, e.what());
 		}
 	}
+	// Axes whose product is past the cap on cells (400 seeds x 300 CPU
+	// counts): refused at the workload's line, before the cells fill memory.
+	std::string many = "workload = networking:rate=1\nseed = 1";
+	for (int i = 2; i <= 400; i++)
+		many += "," + std::to_string(i);
+	many += "\ncpus = 1";
+	for (int i = 2; i <= 300; i++)
+		many += "," + std::to_string(i);
+	try {
+		sweep::parse_spec(many + "\n", "many.spec");
+		ck_abort_msg("a sweep of 120000 cells was accepted");
+	} catch (const input_error &e) {
+		ck_assert_msg(std::string(e.what()).find("many.spec:1: the sweep has more than 100000 cells") !=
+				      std::string::npos, "%s", e.what());
+	}
 	// And through the command line: exit 2, the message on stderr.
 	cli_result r = run_timersim({"sweep", dir + "/bad.spec"});
 	ck_assert_int_eq(r.status, 2);
