@@ -139,10 +139,9 @@ void write_event(json_writer &j, const wheel_event &e, const wheel_snapshot &w, 
 	if (e.kind == wheel_event_kind::unchanged)
 		return;
 	const unsigned base = base_index(w, e.base);
-	j.begin_array();
-	switch (e.kind) {
-	case wheel_event_kind::placed:
-		j.value("P");
+	// A placement and a move begin alike: which timer, and the slot it lands in.
+	auto into_slot = [&](const char *kind) {
+		j.value(kind);
 		j.value(timers.id(e.timer));
 		j.value(0u);
 		j.value(base);
@@ -150,6 +149,11 @@ void write_event(json_writer &j, const wheel_event &e, const wheel_snapshot &w, 
 		j.value(e.slot);
 		j.value(~0u);
 		j.value(e.jiffy);
+	};
+	j.begin_array();
+	switch (e.kind) {
+	case wheel_event_kind::placed:
+		into_slot("P");
 		j.value(e.expires);
 		j.value(e.bucket_expiry);
 		j.value(e.clock);
@@ -157,14 +161,7 @@ void write_event(json_writer &j, const wheel_event &e, const wheel_snapshot &w, 
 		j.value(e.why);
 		break;
 	case wheel_event_kind::moved:
-		j.value("M");
-		j.value(timers.id(e.timer));
-		j.value(0u);
-		j.value(base);
-		j.value(level_number(w, base, e.level));
-		j.value(e.slot);
-		j.value(~0u);
-		j.value(e.jiffy);
+		into_slot("M");
 		j.value(e.clock);
 		j.value(e.why);
 		break;
