@@ -301,7 +301,7 @@ inline constexpr level_table<G> levels_by_top_bit{};
 // Expires now or in the past: the tv1 slot processed next. Too far ahead:
 // the slot of timer_jiffies + MAX_TVAL (expires itself is kept).
 template <class Config>
-inline placement place(const tvec_base<Config> &base, typename Config::word expires)
+[[gnu::always_inline]] inline placement place(const tvec_base<Config> &base, typename Config::word expires)
 {
 	using G = typename Config::geometry;
 	using word = typename Config::word;
@@ -322,7 +322,7 @@ inline placement place(const tvec_base<Config> &base, typename Config::word expi
 
 // Links the timer into `p.slot`, as the newest of its slot.
 template <class Config>
-inline void link_timer(tvec_base<Config> &base, timer_list<Config> *timer, placement p)
+[[gnu::always_inline]] inline void link_timer(tvec_base<Config> &base, timer_list<Config> *timer, placement p)
 {
 	static_assert(slots_are_flat<Config>(), "tv1..tv5 must be one array");
 	list_head *vec = base.slot(p.slot);
@@ -350,7 +350,7 @@ inline unsigned __internal_add_timer(tvec_base<Config> &base, timer_list<Config>
 // This is the 3.10 form: next_timer only ever moves earlier here; 3.17
 // also reset it on the first timer of an empty base.
 template <class Config>
-inline void enqueue_at(tvec_base<Config> &base, timer_list<Config> *timer, placement p)
+[[gnu::always_inline]] inline void enqueue_at(tvec_base<Config> &base, timer_list<Config> *timer, placement p)
 {
 	link_timer(base, timer, p);
 	if (!(timer->flags & TIMER_DEFERRABLE)) {
@@ -454,12 +454,16 @@ template <class Config>
 	return ret;
 }
 
-// The same-slot re-arm (see the top of this file): what the kernel's
-// detach_if_pending() and internal_add_timer() do to the base's accounting,
-// and the timer takes its new place in the slot's order.
+// A pending timer re-armed on its own base (the re-arm of a live timeout):
+// what the kernel's detach_if_pending() and internal_add_timer() do to the
+// base's accounting, in one step (active_timers is unchanged), then the
+// timer moves to its new slot, or, when that is the slot it already sits
+// in, stays and takes its new place in the slot's order (see the top of
+// this file). The work list being run is not that slot: a callback's
+// re-arm of a timer still waiting on it must unlink it.
 template <class Config>
-inline void requeue_in_place(tvec_base<Config> &base, timer_list<Config> *timer, typename Config::word expires,
-			     placement p)
+[[gnu::always_inline]] inline void requeue_pending(tvec_base<Config> &base, timer_list<Config> *timer,
+						   typename Config::word expires, placement p)
 {
 	if (!(timer->flags & TIMER_DEFERRABLE)) {
 		if (timer->expires == base.next_timer)
@@ -468,14 +472,19 @@ inline void requeue_in_place(tvec_base<Config> &base, timer_list<Config> *timer,
 			base.next_timer = expires;
 	}
 	timer->expires = expires;
-	timer->seq = ++base.seq;
-	if (!base.unsorted[p.slot])	// a store less in the common case
-		base.unsorted[p.slot] = 1;
+	if (p.slot == timer->slot && p.slot != base.running_slot) {
+		timer->seq = ++base.seq;
+		if (!base.unsorted[p.slot])	// a store less in the common case
+			base.unsorted[p.slot] = 1;
+	} else {
+		detach_timer(timer, false);
+		link_timer(base, timer, p);
+	}
 	base.observer.enqueued(*timer, p.level);
 }
 
 // Inline, so that a re-arm costs no call: the common cases here, the rest
-// in __mod_timer_general().
+// (a timer on another base) in __mod_timer_general().
 template <class Config>
 [[gnu::always_inline]] inline int __mod_timer(tvec_base<Config> &local, timer_list<Config> *timer,
 					      typename Config::word expires, bool pending_only)
@@ -484,14 +493,13 @@ template <class Config>
 	const placement p = place(local, expires);
 	tvec_base<Config> *base = timer->base;
 
-	// Pending on this base in the slot it goes to again (and not on the
-	// work list being run): stays where it is.
-	if (base == &local && p.slot == timer->slot && timer_pending(timer) && p.slot != local.running_slot) {
-		requeue_in_place(local, timer, expires, p);
-		return 1;
-	}
-	// Not pending, and not running on another base: enqueued here.
-	if (!timer_pending(timer) && !pending_only && (!base || base == &local || base->running_timer != timer)) {
+	if (timer_pending(timer)) {
+		if (base == &local) [[likely]] {
+			requeue_pending(local, timer, expires, p);
+			return 1;
+		}
+	} else if (!pending_only && (!base || base == &local || base->running_timer != timer)) {
+		// Not pending, and not running on another base: enqueued here.
 		timer->base = &local;
 		timer->expires = expires;
 		enqueue_at(local, timer, p);

@@ -129,6 +129,44 @@ START_TEST(rearm_on_another_base_moves_it)
 }
 END_TEST
 
+// Re-armed into another slot of its own base (the inline path, not
+// __mod_timer_general()): the base's accounting is what detach_if_pending()
+// and internal_add_timer() leave. Moving the cached earliest timer marks
+// next_timer stale, whichever way it moves (the NOHZ scan then finds the
+// earliest); moving another timer before next_timer takes its place;
+// active_timers is unchanged, a deferrable timer touches neither.
+START_TEST(rearm_into_another_slot_keeps_the_accounting)
+{
+	harness<n64> h(1000);
+	auto *a = h.arm(1010), *b = h.arm(1020), *d = h.arm(1005, kernel::TIMER_DEFERRABLE);
+	// A fresh base's next_timer is stale (3.10): the scan caches 1010.
+	ck_assert_uint_eq(kernel::get_next_timer_interrupt(h.base, 1000), 1010);
+	ck_assert_uint_eq(h.base.next_timer, 1010);
+	ck_assert_uint_eq(h.base.active_timers, 2);
+
+	kernel::mod_timer(h.base, a, 1030);	// the earliest, later: stale
+	ck_assert_uint_eq(h.at(a).second, 1030 & 255);
+	ck_assert_uint_eq(h.base.next_timer, h.base.timer_jiffies);
+	ck_assert_uint_eq(h.base.active_timers, 2);
+	ck_assert_uint_eq(kernel::get_next_timer_interrupt(h.base, 1000), 1020);
+
+	kernel::mod_timer(h.base, b, 1003);	// the cached earliest, earlier: stale too
+	ck_assert_uint_eq(h.base.next_timer, h.base.timer_jiffies);
+	ck_assert_uint_eq(kernel::get_next_timer_interrupt(h.base, 1000), 1003);
+	kernel::mod_timer(h.base, a, 1002);	// before next_timer: takes its place
+	ck_assert_uint_eq(h.base.next_timer, 1002);
+	kernel::mod_timer(h.base, d, 1001);	// deferrable: not counted
+	ck_assert_uint_eq(h.base.next_timer, 1002);
+	ck_assert_uint_eq(h.base.active_timers, 2);
+	ck_assert_uint_eq(g_log.enqueues.size(), 7);
+	CK_WHEEL(h.base);
+
+	h.run_to(1030);
+	ck_assert(fired_order() == (std::vector<unsigned long>{2, 0, 1}));
+	ck_assert_uint_eq(h.base.active_timers, 0);
+}
+END_TEST
+
 int main()
 {
 	Suite *s = suite_create("classic_rearm");
@@ -138,6 +176,7 @@ int main()
 	tcase_add_test(tc, callback_rearms_a_timer_on_the_work_list);
 	tcase_add_test(tc, next_interrupt_reads_the_kernel_order);
 	tcase_add_test(tc, rearm_on_another_base_moves_it);
+	tcase_add_test(tc, rearm_into_another_slot_keeps_the_accounting);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
