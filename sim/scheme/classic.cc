@@ -108,13 +108,19 @@ public:
 			kernel::init_timer(t, no_callback, data);
 			t->slack = 0;
 		});
-		const unsigned was = kernel::timer_pending(t) ? t->base->cpu : this->NONE;
+		base_t &local = *bases_[cpu];
+		const base_t *was = kernel::timer_pending(t) ? t->base : nullptr;
 		const std::uint16_t f = (flags & TF_DEFERRABLE) ? std::uint16_t{kernel::TIMER_DEFERRABLE} : std::uint16_t{0};
 		if (t->flags != f)
 			t->flags = f;
-		kernel::__mod_timer(*bases_[cpu], t, static_cast<Word>(expires), false);
-		this->started(was, t->base->cpu);
-		return was != this->NONE;
+		kernel::__mod_timer(local, t, static_cast<Word>(expires), false);
+		// A re-arm on the base that holds the timer (the common case)
+		// leaves it there: no pending count moves.
+		if (was == &local) [[likely]]
+			this->restarted();
+		else
+			this->started(was ? was->cpu : this->NONE, t->base->cpu);
+		return was != nullptr;
 	}
 
 	// A stretch of more than skip_after jiffies is first looked at for idle

@@ -171,11 +171,14 @@ protected:
 		if (was == NONE)
 			adds_++;
 	}
+	// started(cpu, cpu): a pending timer re-armed on the base it stays on.
+	void restarted() { starts_++; }
 
-	// Bytes of the bases and of every timer made.
-	std::uint64_t memory_bytes(std::uint64_t base_bytes) const
+	// Bytes of the bases and of every timer made (the kernel's timer_list:
+	// what the scheme keeps beside it is the simulator's).
+	std::uint64_t memory_bytes(std::uint64_t base_bytes, std::uint64_t timer_bytes = sizeof(Timer)) const
 	{
-		return pending_.size() * base_bytes + timers_.size() * sizeof(Timer);
+		return pending_.size() * base_bytes + timers_.size() * timer_bytes;
 	}
 
 	scheme_options opt_;

@@ -64,20 +64,30 @@ namespace timersim {
 
 namespace {
 
+// A traced timer: the kernel's timer_list and its bucket's expiry (what
+// the inspection shows), on one cache line, so that the enqueue that sets
+// the expiry touches no other line (a table beside the timers cost the
+// re-arm a second cache miss).
+template <class Timer>
+struct alignas(64) traced_timer : Timer {
+	mutable std::uint64_t bucket_expiry = 0;
+};
+
 template <class Timer>
 struct forwarding_observer {
 	kernel_hooks *hooks = nullptr;
-	std::vector<std::uint64_t> *bucket_expiry = nullptr;	// per timer, for inspection
+	cost_counters *costs = nullptr;	// hooks->costs, one load nearer
 
 	template <class Word>
 	void enqueued(const Timer &t, unsigned level, Word expiry)
 	{
-		(*bucket_expiry)[t.data] = expiry;
-		hooks->costs->insertions++;
+		// Every timer of the scheme is a traced_timer.
+		static_cast<const traced_timer<Timer> &>(t).bucket_expiry = expiry;
+		costs->insertions++;
 		hooks->enqueued(t.data, level + 1);
 	}
-	void visited(unsigned buckets) { hooks->costs->slot_visits += buckets; }
-	void compared(unsigned count) { hooks->costs->key_comparisons += count; }
+	void visited(unsigned buckets) { costs->slot_visits += buckets; }
+	void compared(unsigned count) { costs->key_comparisons += count; }
 	template <class Word> void collecting(Word, Word) {}
 	template <class Word>
 	void expiring(const Timer &t, Word) { hooks->expiring(t.data); }
@@ -85,13 +95,13 @@ struct forwarding_observer {
 
 template <class Geometry, class Word>
 class v48_scheme final
-	: public kernel_adapter<kernel::v48::timer_list<kernel::v48::wheel_config<Geometry, Word, forwarding_observer>>>,
+	: public kernel_adapter<traced_timer<kernel::v48::timer_list<kernel::v48::wheel_config<Geometry, Word, forwarding_observer>>>>,
 	  public wheel_inspection {
 	using config = kernel::v48::wheel_config<Geometry, Word, forwarding_observer>;
 	using bases_t = kernel::v48::cpu_bases<config>;
 	using base_t = kernel::v48::timer_base<config>;
 	using timer_t = kernel::v48::timer_list<config>;
-	using adapter = kernel_adapter<timer_t>;
+	using adapter = kernel_adapter<traced_timer<timer_t>>;
 	using adapter::costs_;
 	using adapter::hooks_;
 	using adapter::pending_;
@@ -130,7 +140,6 @@ public:
 	{
 		this->reset_common(ncpus, start, obs);
 		cpus_.clear();
-		bucket_expiry_.clear();
 		global_fires_.clear();
 		for (unsigned cpu = 0; cpu < ncpus; cpu++) {
 			auto s = std::make_unique<cpu_state>();
@@ -138,7 +147,7 @@ public:
 			s->hooks = &hooks_[cpu];
 			for (auto &b : s->bases.base) {
 				b.observer.hooks = s->hooks;
-				b.observer.bucket_expiry = &bucket_expiry_;
+				b.observer.costs = &costs_;
 			}
 			s->clock = start;
 			s->def_hold = start;
@@ -150,17 +159,28 @@ public:
 	bool start(timer_id id, unsigned cpu, jiffies_t expires, std::uint32_t flags) override
 	{
 		this->check_cpu(cpu);
-		timer_t *t = timers_.get(id, [this](timer_t *t, unsigned long data) {
-			kernel::v48::init_timer(t, data);
-			bucket_expiry_.push_back(0);
-		});
+		timer_t *t = timers_.get(id, [](timer_t *t, unsigned long data) { kernel::v48::init_timer(t, data); });
 		cpu_state &target = *cpus_[cpu];
-		const unsigned was = kernel::v48::timer_pending(t) ? t->base->cpu : this->NONE;
 		// Without the migration model every CPU has one standard base
 		// (4.8 .. 6.8): pin all non-deferrable timers to the local one.
 		const bool pinned = (flags & TF_PINNED) || !tmigr_;
 		const unsigned f = ((flags & TF_DEFERRABLE) ? unsigned{kernel::v48::TIMER_DEFERRABLE} : 0u) |
 				   (pinned ? unsigned{kernel::v48::TIMER_PINNED} : 0u);
+		const jiffies_t now = tick_driven_ ? now_ : target.clock;
+
+		// The common re-arm: pending on this CPU with the same flags. It
+		// stays on its base (no pending count moves); a re-enqueue is
+		// also a removal.
+		if (kernel::v48::timer_pending(t) && t->flags == f && t->base->cpu == cpu) [[likely]] {
+			const std::uint64_t before = costs_.insertions;
+			kernel::v48::__mod_timer(target.bases, t, static_cast<Word>(expires),
+						 static_cast<Word>(now), 0);
+			if (costs_.insertions != before)
+				costs_.removals++;
+			return true;
+		}
+
+		const unsigned was = kernel::v48::timer_pending(t) ? t->base->cpu : this->NONE;
 		bool was_detached = false;
 
 		// The shortcut applies only where the timer already is.
@@ -178,7 +198,6 @@ public:
 			t->flags = f;
 
 		std::uint64_t before = costs_.insertions;
-		jiffies_t now = tick_driven_ ? now_ : target.clock;
 		kernel::v48::__mod_timer(target.bases, t, static_cast<Word>(expires),
 					 static_cast<Word>(now), 0);
 		if (was != this->NONE && !was_detached && costs_.insertions != before)
@@ -264,24 +283,29 @@ public:
 		return "LVL" + std::to_string(level - 1);
 	}
 
-	std::uint64_t peak_memory_bytes() const override { return this->memory_bytes(sizeof(bases_t)); }
+	// The kernel's timer_list, not the traced_timer around it. The bases
+	// count with their observers (two pointers each), as they always have
+	// in the reports.
+	std::uint64_t peak_memory_bytes() const override { return this->memory_bytes(sizeof(bases_t), sizeof(timer_t)); }
 
 	std::vector<wheel_base_state> inspect(unsigned cpu) const override
 	{
 		this->check_cpu(cpu);
 		std::vector<wheel_base_state> out;
 		for (const base_t &b : cpus_[cpu]->bases.base)
-			out.push_back(inspect::v48_base(b, [&](const timer_t &t) { return bucket_expiry_[t.data]; }));
+			out.push_back(inspect::v48_base(b, [](const timer_t &t) {
+				return static_cast<const traced_timer<timer_t> &>(t).bucket_expiry;
+			}));
 		return out;
 	}
 
 	wheel_place place(timer_id id) const override
 	{
-		const timer_t *t = timers_.find(id);
+		const traced_timer<timer_t> *t = timers_.find(id);
 		if (!t)
 			return {};
 		wheel_place p = inspect::v48_place(*t);
-		p.bucket_expiry = bucket_expiry_[id];
+		p.bucket_expiry = t->bucket_expiry;
 		return p;
 	}
 
@@ -417,7 +441,6 @@ private:
 	// has yet to pass: a few entries, where a std::set cost a node each.
 	std::vector<jiffies_t> global_fires_;
 	std::vector<std::unique_ptr<cpu_state>> cpus_;
-	std::vector<std::uint64_t> bucket_expiry_;	// per timer: its bucket's expiry
 };
 
 template <class Geometry>
