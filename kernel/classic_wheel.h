@@ -310,6 +310,9 @@ template <class Config>
 	// Past (negative as a signed word) or beyond MAX_TVAL: one test.
 	constexpr word in_range = G::MAX_TVAL < (~word{0} >> 1) ? static_cast<word>(G::MAX_TVAL) : ~word{0} >> 1;
 	word idx = expires - base.timer_jiffies;
+	// tv1 (most short timers): its slot is the expiry's low bits.
+	if (idx < G::TVR_SIZE)
+		return {1, static_cast<unsigned>(expires & G::TVR_MASK)};
 	if (idx > in_range) [[unlikely]] {
 		if (static_cast<signed_word<word>>(idx) < 0)
 			return {1, static_cast<unsigned>(base.timer_jiffies & G::TVR_MASK)};
