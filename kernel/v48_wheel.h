@@ -305,7 +305,7 @@ void init_timer(timer_list<Config> *timer, unsigned long data, unsigned flags = 
 // fire early) and return the wheel index; the rounded value is the
 // bucket's expiry.
 template <class G, class Word>
-[[gnu::always_inline]] inline unsigned calc_index(Word expires, unsigned lvl, Word *bucket_expiry)
+inline unsigned calc_index(Word expires, unsigned lvl, Word *bucket_expiry)
 {
 	expires = (expires >> G::LVL_SHIFT(lvl)) + 1;
 	*bucket_expiry = static_cast<Word>(expires << G::LVL_SHIFT(lvl));
@@ -336,7 +336,7 @@ inline constexpr level_by_top_bit<G> levels_by_top_bit{};
 
 // calc_wheel_index(): the level is chosen by the distance from clk.
 template <class G, class Word>
-[[gnu::always_inline]] inline unsigned calc_wheel_index(Word expires, Word clk, Word *bucket_expiry)
+inline unsigned calc_wheel_index(Word expires, Word clk, Word *bucket_expiry)
 {
 	Word delta = expires - clk;
 
@@ -361,8 +361,8 @@ template <class G, class Word>
 // enqueue_timer(): link, mark the bucket pending, and lower next_expiry
 // (by the bucket's expiry, not the timer's).
 template <class Config>
-[[gnu::always_inline]] inline void enqueue_timer(timer_base<Config> &base, timer_list<Config> *timer,
-						 unsigned idx, typename Config::word bucket_expiry)
+void enqueue_timer(timer_base<Config> &base, timer_list<Config> *timer, unsigned idx,
+		   typename Config::word bucket_expiry)
 {
 	using G = typename Config::geometry;
 
@@ -381,7 +381,7 @@ template <class Config>
 }
 
 template <class Config>
-[[gnu::always_inline]] inline void internal_add_timer(timer_base<Config> &base, timer_list<Config> *timer)
+void internal_add_timer(timer_base<Config> &base, timer_list<Config> *timer)
 {
 	typename Config::word bucket_expiry;
 	unsigned idx = calc_wheel_index<typename Config::geometry>(timer->expires, base.clk, &bucket_expiry);
@@ -399,8 +399,7 @@ inline void detach_timer(timer_list<Config> *timer, bool clear_pending)
 
 // Emptying a bucket clears its bit and marks next_expiry for recalculation.
 template <class Config>
-[[gnu::always_inline]] inline int detach_if_pending(timer_list<Config> *timer, timer_base<Config> &base,
-						   bool clear_pending)
+int detach_if_pending(timer_list<Config> *timer, timer_base<Config> &base, bool clear_pending)
 {
 	if (!timer_pending(timer))
 		return 0;
@@ -415,7 +414,7 @@ template <class Config>
 // forward_timer_base(): an idle base's clk lags jiffies; catch it up before
 // placing a timer, but never past a bucket that is already due.
 template <class Config>
-[[gnu::always_inline]] inline void forward_timer_base(timer_base<Config> &base, typename Config::word jiffies)
+void forward_timer_base(timer_base<Config> &base, typename Config::word jiffies)
 {
 	if (time_before_eq(jiffies, base.clk))
 		return;
@@ -445,14 +444,9 @@ inline timer_base<Config> &base_for(cpu_bases<Config> &cb, unsigned flags)
 // enqueue, no trace event). Otherwise detach, move to `local`'s base of
 // the right kind unless the timer is running on its old base, and enqueue.
 // `jiffies` is the current time. Returns 1 if the timer was pending.
-//
-// It and what it calls (placement, detach, enqueue, forwarding) are forced
-// inline: a re-arm then costs no call, which on a large wheel lets more
-// re-arms' cache misses overlap.
 template <class Config>
-[[gnu::always_inline]] inline int __mod_timer(cpu_bases<Config> &local, timer_list<Config> *timer,
-					      typename Config::word expires, typename Config::word jiffies,
-					      unsigned options)
+inline int __mod_timer(cpu_bases<Config> &local, timer_list<Config> *timer, typename Config::word expires,
+		typename Config::word jiffies, unsigned options)
 {
 	using G = typename Config::geometry;
 	using word = typename Config::word;
