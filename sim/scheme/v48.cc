@@ -167,48 +167,34 @@ public:
 		const unsigned f = ((flags & TF_DEFERRABLE) ? unsigned{kernel::v48::TIMER_DEFERRABLE} : 0u) |
 				   (pinned ? unsigned{kernel::v48::TIMER_PINNED} : 0u);
 		const jiffies_t now = tick_driven_ ? now_ : target.clock;
+		const bool was_pending = kernel::v48::timer_pending(t);
 
-		// The common re-arm: pending on this CPU with the same flags. It
-		// stays on its base (no pending count moves); a re-enqueue is
-		// also a removal.
-		if (kernel::v48::timer_pending(t) && t->flags == f && t->base->cpu == cpu) [[likely]] {
-			const std::uint64_t before = costs_.insertions;
-			kernel::v48::__mod_timer(target.bases, t, static_cast<Word>(expires),
-						 static_cast<Word>(now), 0);
-			if (costs_.insertions != before)
+		// The common re-arm stays where it is: pending on this CPU with
+		// the same flags (__mod_timer's own case; a re-enqueue is also a
+		// removal). Anything else is an enqueue on this CPU's base of the
+		// timer's kind: a timer pending elsewhere, or with other flags,
+		// is detached first (the shortcut applies only where the timer
+		// already is). Each CPU has its own clock here, where the kernel
+		// has one jiffies: __mod_timer() would forward the timer's old
+		// base to this CPU's time, so it starts from this CPU's base.
+		const bool stays = was_pending && t->flags == f && t->base->cpu == cpu;
+		if (!stays) {
+			if (was_pending) {
+				pending_[t->base->cpu]--;
+				kernel::v48::del_timer(t);
 				costs_.removals++;
-			return true;
-		}
-
-		const unsigned was = kernel::v48::timer_pending(t) ? t->base->cpu : this->NONE;
-		bool was_detached = false;
-
-		// The shortcut applies only where the timer already is.
-		if (was != this->NONE && (was != cpu || t->flags != f)) {
-			kernel::v48::del_timer(t);
-			costs_.removals++;
-			was_detached = true;
-		}
-		// Each CPU has its own clock here, where the kernel has one
-		// jiffies: __mod_timer() would forward the timer's old base to
-		// this CPU's time. Start from this CPU's base instead.
-		if (!kernel::v48::timer_pending(t))
+			}
 			t->base = nullptr;
-		if (t->flags != f)
-			t->flags = f;
-
-		std::uint64_t before = costs_.insertions;
-		kernel::v48::__mod_timer(target.bases, t, static_cast<Word>(expires),
-					 static_cast<Word>(now), 0);
-		if (was != this->NONE && !was_detached && costs_.insertions != before)
-			costs_.removals++;
-		const unsigned on = t->base->cpu;
-		if (on != was) {
-			if (was != this->NONE)
-				pending_[was]--;
-			pending_[on]++;
+			if (t->flags != f)
+				t->flags = f;
 		}
-		return was != this->NONE;
+		const std::uint64_t before = costs_.insertions;
+		kernel::v48::__mod_timer(target.bases, t, static_cast<Word>(expires), static_cast<Word>(now), 0);
+		if (!stays)
+			pending_[cpu]++;
+		else if (costs_.insertions != before)
+			costs_.removals++;
+		return was_pending;
 	}
 
 	void advance(unsigned cpu, jiffies_t upto) override
