@@ -305,7 +305,7 @@ void init_timer(timer_list<Config> *timer, unsigned long data, unsigned flags = 
 // fire early) and return the wheel index; the rounded value is the
 // bucket's expiry.
 template <class G, class Word>
-inline unsigned calc_index(Word expires, unsigned lvl, Word *bucket_expiry)
+[[gnu::always_inline]] inline unsigned calc_index(Word expires, unsigned lvl, Word *bucket_expiry)
 {
 	expires = (expires >> G::LVL_SHIFT(lvl)) + 1;
 	*bucket_expiry = static_cast<Word>(expires << G::LVL_SHIFT(lvl));
@@ -335,8 +335,11 @@ template <class G>
 inline constexpr level_by_top_bit<G> levels_by_top_bit{};
 
 // calc_wheel_index(): the level is chosen by the distance from clk.
+// Forced inline (with calc_index()): the scheme layer's start() called it
+// out of line. (Forcing detach and enqueue inline as well made short timers
+// slower.)
 template <class G, class Word>
-inline unsigned calc_wheel_index(Word expires, Word clk, Word *bucket_expiry)
+[[gnu::always_inline]] inline unsigned calc_wheel_index(Word expires, Word clk, Word *bucket_expiry)
 {
 	Word delta = expires - clk;
 
