@@ -145,8 +145,6 @@ void packet_reader::fail_at(std::uint64_t offset, const std::string &why) const
 	throw input_error::at_offset(path_, offset, why);
 }
 
-// The next packet with events: header and context read and checked, the
-// cursor at its first event. False at the end of the file.
 // events_discarded is the stream's running count, in a field that may be
 // 32 bits wide: the packet's share is the difference from the previous
 // packet's, modulo that width (as babeltrace reports it).
@@ -159,6 +157,8 @@ void packet_reader::count_discarded(std::uint64_t v, unsigned bits, std::uint64_
 		lost.push_back({id_.name, packets_, off, n});
 }
 
+// The next packet with events: header and context read and checked, the
+// cursor at its first event. False at the end of the file.
 bool packet_reader::open_packet()
 {
 	while (next_packet_ < size_) {
