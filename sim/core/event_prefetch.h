@@ -36,29 +36,42 @@ struct event_chunk {
 	bool last = false;		// the trace ends with this chunk
 	std::exception_ptr error;	// why it ended, when the reader threw
 
-	std::string_view function(const sim_event &e) const
+	std::string_view function(const sim_event &e) const { return function_in(functions, e); }
+	void add_function(sim_event &e, std::string_view name) { add_function_to(functions, e, name); }
+
+	// The same on any text of names (sim/core/block_prefetch.h keeps one
+	// per block).
+	static std::string_view function_in(const std::string &text, const sim_event &e)
 	{
 		std::uint32_t n;
-		std::memcpy(&n, functions.data() + e.function, sizeof n);
-		return std::string_view(functions.data() + e.function + sizeof n, n);
+		std::memcpy(&n, text.data() + e.function, sizeof n);
+		return std::string_view(text.data() + e.function + sizeof n, n);
 	}
-	void add_function(sim_event &e, std::string_view name)
+	static void add_function_to(std::string &text, sim_event &e, std::string_view name)
 	{
-		e.function = static_cast<std::uint32_t>(functions.size());
+		e.function = static_cast<std::uint32_t>(text.size());
 		auto n = static_cast<std::uint32_t>(name.size());
-		functions.append(reinterpret_cast<const char *>(&n), sizeof n).append(name);
+		text.append(reinterpret_cast<const char *>(&n), sizeof n).append(name);
 	}
 };
 
-class event_prefetch {
+// Where a background stream takes its chunks from.
+class chunk_source {
+public:
+	virtual ~chunk_source() = default;
+	// The next chunk, waiting for it. `used`: chunks the stream is done
+	// with, handed back for reuse (emptied).
+	virtual event_chunk next(std::vector<sim_event *> &used) = 0;
+};
+
+// One thread calling the reader's next().
+class event_prefetch final : public chunk_source {
 public:
 	explicit event_prefetch(trace_reader &reader);
 	// Stops the thread: it finishes the event it reads, then quits.
-	~event_prefetch();
+	~event_prefetch() override;
 
-	// The next chunk, waiting for it. `used`: chunks the stream is done
-	// with, handed back for reuse (emptied).
-	event_chunk next(std::vector<sim_event *> &used);
+	event_chunk next(std::vector<sim_event *> &used) override;
 
 private:
 	void run();

@@ -1,5 +1,6 @@
 #include "sim/core/event_stream.h"
 
+#include "sim/core/block_prefetch.h"
 #include "sim/core/event_prefetch.h"
 
 namespace timersim {
@@ -28,11 +29,15 @@ void to_sim_event(const trace_event &ev, sim_event &s)
 	s.function = 0;
 }
 
-event_stream::event_stream(trace_reader &reader, interner &functions, reading mode)
+event_stream::event_stream(trace_reader &reader, interner &functions, reading mode,
+			   std::size_t block)
 	: reader_(reader), functions_(functions), declared_cpus_(reader.declared_cpus())
 {
 	functions_.intern("");
-	if (mode == reading::background)
+	text_block_input *in = mode == reading::blocks ? reader.block_input() : nullptr;
+	if (in)
+		prefetch_ = std::make_unique<block_prefetch>(reader_, *in, block);
+	else if (mode != reading::on_demand)
 		prefetch_ = std::make_unique<event_prefetch>(reader_);
 }
 

@@ -64,19 +64,23 @@ inline bool names_function(const sim_event &s)
 	       s.hrtimer == hrtimer_op::start || s.hrtimer == hrtimer_op::expire_entry;
 }
 
-class event_prefetch;
+class chunk_source;
 
 class event_stream {
 public:
-	// How events are read: on demand, or by a thread of their own.
-	enum class reading { on_demand, background };
+	// How events are read: on demand, by a thread of their own, or (a
+	// text trace that offers it, else as background) in blocks parsed
+	// on several threads (sim/core/block_prefetch.h).
+	enum class reading { on_demand, background, blocks };
 	// The constants of the window: events per chunk, and how many
 	// chunks a background reader may fill ahead of the replay.
 	static constexpr unsigned chunk_bits = 9;
 	static constexpr std::size_t chunk_events = std::size_t{1} << chunk_bits;
 	static constexpr std::size_t background_chunks = 8;
 
-	event_stream(trace_reader &reader, interner &functions, reading mode = reading::on_demand);
+	// BLOCK: the size of the blocks when reading in blocks.
+	event_stream(trace_reader &reader, interner &functions, reading mode = reading::on_demand,
+		     std::size_t block = default_text_block);
 	~event_stream();
 	event_stream(const event_stream &) = delete;
 	event_stream &operator=(const event_stream &) = delete;
@@ -132,7 +136,7 @@ private:
 	bool at_end_ = false;
 	std::exception_ptr failed_;	// background: what ended the reading early
 	reader_stats stats_;		// background: the counts with the last chunk taken
-	std::unique_ptr<event_prefetch> prefetch_;
+	std::unique_ptr<chunk_source> prefetch_;
 };
 
 }  // namespace timersim

@@ -63,6 +63,10 @@ struct replay_options {
 	// For tests: every scheme steps jiffy by jiffy (scheme_options::stepping),
 	// the reference a replay that skips idle stretches must agree with.
 	bool stepping = false;
+	// A text trace is read in blocks of this many bytes, parsed on
+	// several threads; 0 reads it line by line on one thread (for tests:
+	// the reference the blocks must agree with).
+	std::size_t text_block = default_text_block;
 };
 
 // One scheme of a replay and the outputs that watch it.

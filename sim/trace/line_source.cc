@@ -193,6 +193,22 @@ std::string_view line_source::head(std::size_t max)
 	return std::string_view(pos_, std::min<std::size_t>(end_ - pos_, max));
 }
 
+std::size_t line_source::read_raw(char *dst, std::size_t cap)
+{
+	if (pos_ != end_) {	// what head() buffered first
+		std::size_t n = std::min<std::size_t>(cap, end_ - pos_);
+		std::memcpy(dst, pos_, n);
+		pos_ += n;
+		return n;
+	}
+	if (eof_)
+		return 0;
+	std::size_t got = fill(dst, cap);
+	if (!got)
+		eof_ = true;
+	return got;
+}
+
 namespace {
 
 [[noreturn]] void fail_errno(const std::string &path, const char *what)

@@ -91,6 +91,13 @@ public:
 	std::string_view head(std::size_t max);
 	// '\n' or '\r': what lines end with (looks at the head when not known).
 	char line_end();
+	// A part of an input (a block of its lines) ends its lines as the
+	// whole input does: EOL, not what the part's own first line end says.
+	void assume_line_end(char eol) { eol_ = eol; }
+	// The input's bytes from where the lines stopped, bypassing the
+	// lines: up to CAP into DST, 0 at the end. text_blocks.h cuts blocks
+	// of lines from them; next() is not called afterwards.
+	std::size_t read_raw(char *dst, std::size_t cap);
 
 protected:
 	line_source(std::string name, std::size_t buffer);

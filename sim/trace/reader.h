@@ -12,6 +12,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/trace/event.h"
@@ -69,6 +70,13 @@ struct reader_options {
 	std::string symbols;	// System.map or /proc/kallsyms to resolve addresses; may be empty
 };
 
+struct text_block_input;	// text_blocks.h
+
+// The size of the blocks a text trace is read in, on several threads
+// (sim/core/block_prefetch.h): large enough that a block's hand-over is
+// rare, small enough that a few in flight keep memory flat.
+constexpr std::size_t default_text_block = std::size_t{256} << 10;
+
 class trace_reader {
 public:
 	virtual ~trace_reader() = default;
@@ -78,6 +86,19 @@ public:
 	virtual trace_format format() const = 0;
 	// Number of CPUs the trace declares (#P:2, cpus=2, ...), 0 if unknown.
 	virtual unsigned declared_cpus() const { return 0; }
+
+	// Reading in blocks on several threads instead of next(): a text
+	// reader not yet read offers its input (text_blocks.h); null when the
+	// input must be read line by line (gzip, whose errors name the line
+	// being read) or the reader is not a text reader.
+	virtual text_block_input *block_input() { return nullptr; }
+	// After reading in blocks, the end of the input: the counts, the name
+	// of the first event and whether any was a timer_* event. Throws what
+	// next() would have thrown at the end.
+	virtual void blocks_done(const reader_stats &, std::string_view /*first_name*/,
+				 bool /*timer_seen*/)
+	{
+	}
 };
 
 // Opens PATH (a file, a gzip-compressed text file, or a CTF directory) with

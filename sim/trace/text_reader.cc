@@ -2,13 +2,13 @@
 #include "sim/trace/text_reader.h"
 
 #include "sim/trace/symbols.h"
+#include "sim/trace/text_blocks.h"
 #include "sim/trace/text_detect.h"
 
 namespace timersim {
 
 namespace {
 
-constexpr std::size_t kinds = std::size_t(event_kind::other) + 1;
 constexpr int header_lines = 64;	// how far the constructor looks for #P:/cpus=
 
 const text_rendering &rendering_of(trace_format fmt)
@@ -39,11 +39,12 @@ public:
 	const reader_stats &stats() const override { return stats_; }
 	trace_format format() const override { return r_.format; }
 	unsigned declared_cpus() const override { return ctx_.cpus; }
+	text_block_input *block_input() override;
+	void blocks_done(const reader_stats &st, std::string_view, bool) override { stats_ = st; }
 
 private:
 	void read_header();
 	line_verdict judge(std::string_view line, trace_event &ev);
-	line_verdict check_generation(const trace_event &ev);
 
 	std::unique_ptr<line_source> src_;
 	const text_rendering &r_;
@@ -51,9 +52,8 @@ private:
 	line_context ctx_;
 	symbol_table symbols_;
 	reader_stats stats_;
-	// Payload keys of the first event of each kind, and its line.
-	std::uint32_t first_keys_[kinds] = {};
-	std::uint64_t first_line_[kinds] = {};
+	generation_check generation_;
+	text_block_input blocks_;
 };
 
 // The CPU count is in the header (#P:2, cpus=2), and the replay wants it
@@ -77,43 +77,27 @@ void text_reader::read_header()
 	ctx_.cpus = scratch.cpus;
 }
 
-// The fields a kernel prints for an event do not change within a trace, so
-// an event that lacks one the first event of its kind had (a [timeout=],
-// the cpu= idx= flags= of 4.11+, a baseclk=) was cut short.
-line_verdict text_reader::check_generation(const trace_event &ev)
-{
-	if (!is_timer_event(ev.kind))
-		return line_verdict::event;
-	std::size_t k = std::size_t(ev.kind);
-	constexpr std::uint32_t seen = 1u << 31;
-	if (!first_keys_[k]) {
-		first_keys_[k] = ctx_.keys | seen;
-		first_line_[k] = src_->line_no();
-		return line_verdict::event;
-	}
-	std::uint32_t missing = first_keys_[k] & ~seen & ~ctx_.keys;
-	if (!missing)
-		return line_verdict::event;
-	ctx_.reason.assign(ev.name);
-	ctx_.reason.append(": missing ").append(payload_key_name(missing));
-	ctx_.reason.append(" (the first ").append(ev.name).append(", line ");
-	ctx_.reason.append(std::to_string(first_line_[k])).append(", has it)");
-	return line_verdict::bad;
-}
-
 line_verdict text_reader::judge(std::string_view line, trace_event &ev)
 {
-	if (src_->overlong())
-		return ctx_.reject("line longer than the " + std::to_string(line.size()) +
-				 "-byte read buffer");
-	if (src_->stray_line_end())
-		return ctx_.reject(src_->stray_line_end());
-	line_verdict v = r_.parse(line, ev, ctx_);
-	if (v == line_verdict::event)
-		v = check_generation(ev);
+	line_verdict v = judge_line(r_, *src_, line, ev, ctx_);
+	if (v == line_verdict::event && is_timer_event(ev.kind) &&
+	    !generation_.pass(ev.kind, ctx_.keys, src_->line_no(), ctx_.reason))
+		v = line_verdict::bad;
 	if (v == line_verdict::bad && !src_->terminated())
-		ctx_.reason.insert(0, "last line cut short (no newline at the end): ");
+		note_cut_short(ctx_.reason);
 	return v;
+}
+
+text_block_input *text_reader::block_input()
+{
+	if (src_->compressed() || stats_.lines)
+		return nullptr;
+	blocks_.src = src_.get();
+	blocks_.rendering = &r_;
+	blocks_.ctx.dialect = ctx_.dialect;
+	blocks_.ctx.symbols = ctx_.symbols;
+	blocks_.lenient = lenient_;
+	return &blocks_;
 }
 
 bool text_reader::next(trace_event &ev)
@@ -150,6 +134,48 @@ bool is_text_format(trace_format fmt)
 }
 
 }  // namespace
+
+line_verdict judge_line(const text_rendering &r, const line_source &src, std::string_view line,
+			trace_event &ev, line_context &ctx)
+{
+	if (src.overlong())
+		return ctx.reject(overlong_reason(line.size()));
+	if (src.stray_line_end())
+		return ctx.reject(src.stray_line_end());
+	return r.parse(line, ev, ctx);
+}
+
+std::string overlong_reason(std::size_t size)
+{
+	return "line longer than the " + std::to_string(size) + "-byte read buffer";
+}
+
+void note_cut_short(std::string &reason)
+{
+	reason.insert(0, "last line cut short (no newline at the end): ");
+}
+
+bool generation_check::pass(event_kind kind, std::uint32_t keys, std::uint64_t line,
+			    std::string &reason)
+{
+	std::size_t k = std::size_t(kind);
+	constexpr std::uint32_t seen = 1u << 31;
+	if (!first_keys_[k]) {
+		first_keys_[k] = keys | seen;
+		first_line_[k] = line;
+		return true;
+	}
+	std::uint32_t missing = first_keys_[k] & ~seen & ~keys;
+	if (!missing)
+		return true;
+	// A timer event's name is its kind's (kind_of_event).
+	const char *name = event_kind_name(kind);
+	reason.assign(name);
+	reason.append(": missing ").append(payload_key_name(missing));
+	reason.append(" (the first ").append(name).append(", line ");
+	reason.append(std::to_string(first_line_[k])).append(", has it)");
+	return false;
+}
 
 std::unique_ptr<trace_reader> make_text_reader(std::unique_ptr<line_source> src,
 					       trace_format fmt, const reader_options &opt)

@@ -31,6 +31,34 @@ extern const text_rendering ftrace_rendering;		// ftrace_text.cc
 extern const text_rendering trace_cmd_report_rendering;	// trace_cmd_report.cc
 extern const text_rendering perf_script_rendering;	// perf_script.cc
 
+// The parts of the reader's judgement of a line that need no other line
+// (the text reader and the block-parallel reading of text_blocks.h share
+// them): an overlong line, a stray line end, then the rendering's parser.
+line_verdict judge_line(const text_rendering &r, const line_source &src, std::string_view line,
+			trace_event &ev, line_context &ctx);
+// Why a line of SIZE bytes, cut to the read buffer, is bad.
+std::string overlong_reason(std::size_t size);
+// A bad last line without its newline is said to be cut short.
+void note_cut_short(std::string &reason);
+
+// The fields a kernel prints for an event do not change within a trace, so
+// an event that lacks one the first event of its kind had (a [timeout=],
+// the cpu= idx= flags= of 4.11+, a baseclk=) was cut short. Fed the events
+// in the order of the trace.
+class generation_check {
+public:
+	// Whether an event of KIND (a timer event) on LINE with payload KEYS
+	// carries the keys of the first event of its kind; if not, REASON
+	// says which is missing.
+	bool pass(event_kind kind, std::uint32_t keys, std::uint64_t line, std::string &reason);
+
+private:
+	static constexpr std::size_t kinds = std::size_t(event_kind::other) + 1;
+	// Payload keys of the first event of each kind, and its line.
+	std::uint32_t first_keys_[kinds] = {};
+	std::uint64_t first_line_[kinds] = {};
+};
+
 // A text reader of format FMT (ftrace, trace_cmd_report or perf_script)
 // over SRC. Does not look at the content first: open_trace does.
 std::unique_ptr<trace_reader> make_text_reader(std::unique_ptr<line_source> src,

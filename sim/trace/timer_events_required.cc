@@ -57,6 +57,15 @@ public:
 	const reader_stats &stats() const override { return r_->stats(); }
 	trace_format format() const override { return r_->format(); }
 	unsigned declared_cpus() const override { return r_->declared_cpus(); }
+	text_block_input *block_input() override { return r_->block_input(); }
+	void blocks_done(const reader_stats &st, std::string_view first_name,
+			 bool timer_seen) override
+	{
+		r_->blocks_done(st, first_name, timer_seen);
+		first_name_ = first_name;
+		if (!timer_seen)
+			throw input_error(path_, 0, reason());
+	}
 
 private:
 	std::string reason() const

@@ -1,0 +1,245 @@
+#include "sim/core/block_prefetch.h"
+
+namespace timersim {
+
+namespace {
+
+// Chunks ready ahead of the stream before no more blocks are cut.
+constexpr std::size_t ready_limit = 2 * event_stream::background_chunks;
+
+}  // namespace
+
+// A block and what its parse made of it: events with the block's own line
+// numbers, each with its payload keys, and the callbacks they name.
+struct block_prefetch::job {
+	explicit job(const text_block_input &in) : parser(in) {}
+	text_block block;
+	text_block_parser parser;
+	std::exception_ptr error;	// the cutter's: the input could not be read
+	bool parsed = false;
+	text_block_counts counts;
+	std::vector<sim_event> events;
+	std::vector<std::uint32_t> keys;
+	std::string functions;
+};
+
+block_prefetch::block_prefetch(trace_reader &reader, text_block_input &in, std::size_t block,
+			       unsigned workers)
+	: reader_(reader), in_(in), cutter_(*in.src, block, line_source::default_buffer),
+	  max_jobs_(workers + 2)
+{
+	for (unsigned i = 0; i < workers; i++)
+		threads_.emplace_back([this] { work(); });
+}
+
+block_prefetch::~block_prefetch()
+{
+	{
+		std::lock_guard<std::mutex> lock(mutex_);
+		stop_ = true;
+	}
+	work_cv_.notify_all();
+	for (auto &t : threads_)
+		t.join();
+}
+
+void block_prefetch::work()
+{
+	lock_t lock(mutex_);
+	while (!stop_ && !done_) {
+		if (process_one(lock))
+			continue;
+		waiting_workers_++;
+		work_cv_.wait(lock);
+		waiting_workers_--;
+	}
+}
+
+bool block_prefetch::can_cut() const
+{
+	return !stop_ && !done_ && !cut_all_ && ready_.size() < ready_limit &&
+	       (!idle_.empty() || jobs_.size() < max_jobs_);
+}
+
+// One block: cut (under the lock: blocks are cut in file order), parsed
+// (without it), committed with any parsed after it. False when no block
+// may be cut now.
+bool block_prefetch::process_one(lock_t &lock)
+{
+	if (!can_cut())
+		return false;
+	if (idle_.empty())
+		idle_.push_back(jobs_.emplace_back(std::make_unique<job>(in_)).get());
+	job *j = idle_.back();
+	idle_.pop_back();
+	j->parsed = false;
+	j->error = nullptr;
+	bool cut = true;
+	try {
+		cut = cutter_.next(j->block);
+	} catch (...) {
+		j->error = std::current_exception();
+		cut_all_ = true;
+	}
+	if (!cut) {
+		cut_all_ = true;
+		idle_.push_back(j);
+	} else {
+		in_flight_.push_back(j);
+		if (!j->error) {
+			lock.unlock();
+			parse(*j);
+			lock.lock();
+		}
+		j->parsed = true;
+	}
+	commit_ready();
+	return true;
+}
+
+void block_prefetch::parse(job &j)
+{
+	j.events.clear();
+	j.keys.clear();
+	j.functions.clear();
+	j.parser.parse(j.block, j.counts, [&j](const trace_event &ev, std::uint32_t keys) {
+		sim_event &s = j.events.emplace_back();
+		to_sim_event(ev, s);
+		j.keys.push_back(keys);
+		if (names_function(s))
+			event_chunk::add_function_to(j.functions, s, ev.function);
+	});
+}
+
+// Commits the parsed blocks at the front of the file order.
+void block_prefetch::commit_ready()
+{
+	std::size_t was_ready = ready_.size();
+	bool freed = false;
+	while (!done_ && !in_flight_.empty() && in_flight_.front()->parsed) {
+		job *j = in_flight_.front();
+		in_flight_.pop_front();
+		commit(*j);
+		idle_.push_back(j);
+		freed = true;
+	}
+	if (!done_ && cut_all_ && in_flight_.empty())
+		finish(nullptr);
+	if (done_) {
+		work_cv_.notify_all();
+		ready_cv_.notify_all();
+		return;
+	}
+	if (stream_waiting_ && ready_.size() > was_ready)
+		ready_cv_.notify_one();
+	if (freed && waiting_workers_)
+		work_cv_.notify_one();
+}
+
+void block_prefetch::commit(job &j)
+{
+	if (j.error) {
+		finish(j.error);
+		return;
+	}
+	const text_block_counts &c = j.counts;
+	std::uint64_t before = totals_.lines, dropped = 0;
+	std::exception_ptr error;
+	for (std::size_t i = 0; i < j.events.size(); i++) {
+		const sim_event &e = j.events[i];
+		std::uint64_t line = before + e.line;
+		if (e.is_timer_event()) {
+			if (!generation_.pass(e.kind, j.keys[i], line, reason_)) {
+				if (c.cut_short && e.line == c.lines)
+					note_cut_short(reason_);
+				if (!in_.lenient) {
+					error = std::make_exception_ptr(
+						input_error(in_.src->name(), line, reason_));
+					break;
+				}
+				dropped++;
+				continue;
+			}
+			timer_seen_ = true;
+		}
+		if (!pending_.events)
+			pending_.events = free_chunk();
+		sim_event &s = pending_.events[pending_.count++];
+		s = e;
+		s.line = line;
+		if (names_function(e))
+			pending_.add_function(s, event_chunk::function_in(j.functions, e));
+		if (pending_.count == event_stream::chunk_events)
+			push_pending();
+	}
+	if (!named_first_ && c.events) {
+		named_first_ = true;
+		first_name_ = c.first_name;
+	}
+	totals_.lines += c.lines;
+	totals_.events += c.events - dropped;
+	totals_.skipped += c.skipped + dropped;
+	totals_.malformed += c.malformed + dropped;
+	totals_.bytes += j.block.bytes;
+	if (!error && c.bad_line)
+		error = std::make_exception_ptr(input_error(in_.src->name(), before + c.bad_line, c.reason));
+	if (error)
+		finish(error);
+}
+
+// The last chunk: the reader's end of input (which may throw), or ERROR.
+void block_prefetch::finish(std::exception_ptr error)
+{
+	if (!error) {
+		try {
+			reader_.blocks_done(totals_, first_name_, timer_seen_);
+		} catch (...) {
+			error = std::current_exception();
+		}
+	}
+	if (!pending_.events)
+		pending_.events = free_chunk();
+	pending_.last = true;
+	pending_.error = error;
+	push_pending();
+	done_ = true;
+}
+
+sim_event *block_prefetch::free_chunk()
+{
+	if (!free_.empty()) {
+		sim_event *c = free_.back();
+		free_.pop_back();
+		return c;
+	}
+	chunks_.push_back(std::make_unique<sim_event[]>(event_stream::chunk_events));
+	return chunks_.back().get();
+}
+
+void block_prefetch::push_pending()
+{
+	pending_.stats = totals_;
+	ready_.push_back(std::move(pending_));
+	pending_ = event_chunk();
+}
+
+event_chunk block_prefetch::next(std::vector<sim_event *> &used)
+{
+	lock_t lock(mutex_);
+	free_.insert(free_.end(), used.begin(), used.end());
+	used.clear();
+	while (ready_.empty()) {
+		if (process_one(lock))
+			continue;
+		stream_waiting_ = true;
+		ready_cv_.wait(lock);
+		stream_waiting_ = false;
+	}
+	event_chunk c = std::move(ready_.front());
+	ready_.pop_front();
+	if (waiting_workers_ && can_cut())
+		work_cv_.notify_one();
+	return c;
+}
+
+}  // namespace timersim
