@@ -5,7 +5,7 @@ namespace timersim {
 namespace {
 
 // Chunks ready ahead of the stream before no more blocks are cut.
-constexpr std::size_t ready_limit = 2 * event_stream::background_chunks;
+constexpr std::size_t ready_limit = event_stream::background_chunks;
 
 }  // namespace
 
@@ -26,7 +26,7 @@ struct block_prefetch::job {
 block_prefetch::block_prefetch(trace_reader &reader, text_block_input &in, std::size_t block,
 			       unsigned workers)
 	: reader_(reader), in_(in), cutter_(*in.src, block, line_source::default_buffer),
-	  max_jobs_(workers + 2)
+	  max_jobs_(workers + 1)
 {
 	for (unsigned i = 0; i < workers; i++)
 		threads_.emplace_back([this] { work(); });
@@ -57,13 +57,13 @@ void block_prefetch::work()
 
 bool block_prefetch::can_cut() const
 {
-	return !stop_ && !done_ && !cut_all_ && ready_.size() < ready_limit &&
+	return !stop_ && !done_ && !cut_all_ && !cutting_ && ready_.size() < ready_limit &&
 	       (!idle_.empty() || jobs_.size() < max_jobs_);
 }
 
-// One block: cut (under the lock: blocks are cut in file order), parsed
-// (without it), committed with any parsed after it. False when no block
-// may be cut now.
+// One block: cut (one thread at a time: blocks are cut in file order),
+// parsed, committed with any parsed after it; the lock is let go for the
+// reading and the parsing. False when no block may be cut now.
 bool block_prefetch::process_one(lock_t &lock)
 {
 	if (!can_cut())
@@ -74,26 +74,32 @@ bool block_prefetch::process_one(lock_t &lock)
 	idle_.pop_back();
 	j->parsed = false;
 	j->error = nullptr;
+	in_flight_.push_back(j);	// its place in the file order
+	cutting_ = true;
+	lock.unlock();
 	bool cut = true;
 	try {
 		cut = cutter_.next(j->block);
 	} catch (...) {
 		j->error = std::current_exception();
-		cut_all_ = true;
 	}
+	lock.lock();
+	cutting_ = false;
+	if (!cut || j->error)
+		cut_all_ = true;
+	else if (waiting_workers_ && can_cut())
+		work_cv_.notify_one();	// the next block may be cut meanwhile
 	if (!cut) {
-		cut_all_ = true;
-		idle_.push_back(j);
-	} else {
-		in_flight_.push_back(j);
-		if (!j->error) {
-			lock.unlock();
-			parse(*j);
-			lock.lock();
-		}
-		j->parsed = true;
+		j->block.bytes = 0;
+		j->events.clear();
+		j->counts = text_block_counts();
+	} else if (!j->error) {
+		lock.unlock();
+		parse(*j);
+		lock.lock();
 	}
-	commit_ready();
+	j->parsed = true;
+	commit_ready(lock);
 	return true;
 }
 
@@ -111,37 +117,50 @@ void block_prefetch::parse(job &j)
 	});
 }
 
-// Commits the parsed blocks at the front of the file order.
-void block_prefetch::commit_ready()
+// Commits the parsed blocks at the front of the file order, one thread at
+// a time, the lock let go for the copying.
+void block_prefetch::commit_ready(lock_t &lock)
 {
-	std::size_t was_ready = ready_.size();
-	bool freed = false;
+	if (committing_)
+		return;		// the committing thread will see this block too
+	committing_ = true;
 	while (!done_ && !in_flight_.empty() && in_flight_.front()->parsed) {
 		job *j = in_flight_.front();
 		in_flight_.pop_front();
-		commit(*j);
+		// The chunks it can fill, taken while the lock is held.
+		std::size_t need = (pending_.count + j->events.size()) / event_stream::chunk_events + 1;
+		while (spare_.size() < need)
+			spare_.push_back(free_chunk());
+		lock.unlock();
+		std::exception_ptr error = commit(*j);
+		lock.lock();
 		idle_.push_back(j);
-		freed = true;
+		bool more = !full_.empty();
+		for (event_chunk &c : full_)
+			ready_.push_back(std::move(c));
+		full_.clear();
+		if (error)
+			finish(error);
+		if (more && stream_waiting_)
+			ready_cv_.notify_one();
+		if (waiting_workers_ && can_cut())
+			work_cv_.notify_one();
 	}
-	if (!done_ && cut_all_ && in_flight_.empty())
+	if (!done_ && cut_all_ && !cutting_ && in_flight_.empty())
 		finish(nullptr);
+	committing_ = false;
 	if (done_) {
 		work_cv_.notify_all();
 		ready_cv_.notify_all();
-		return;
 	}
-	if (stream_waiting_ && ready_.size() > was_ready)
-		ready_cv_.notify_one();
-	if (freed && waiting_workers_)
-		work_cv_.notify_one();
 }
 
-void block_prefetch::commit(job &j)
+// J's events into the chunks, its counts into the totals: the block's
+// lines after those before it. Returns the error that ends the trace there.
+std::exception_ptr block_prefetch::commit(job &j)
 {
-	if (j.error) {
-		finish(j.error);
-		return;
-	}
+	if (j.error)
+		return j.error;
 	const text_block_counts &c = j.counts;
 	std::uint64_t before = totals_.lines, dropped = 0;
 	std::exception_ptr error;
@@ -162,15 +181,20 @@ void block_prefetch::commit(job &j)
 			}
 			timer_seen_ = true;
 		}
-		if (!pending_.events)
-			pending_.events = free_chunk();
+		if (!pending_.events) {
+			pending_.events = spare_.back();
+			spare_.pop_back();
+		}
 		sim_event &s = pending_.events[pending_.count++];
 		s = e;
 		s.line = line;
 		if (names_function(e))
 			pending_.add_function(s, event_chunk::function_in(j.functions, e));
-		if (pending_.count == event_stream::chunk_events)
-			push_pending();
+		if (pending_.count == event_stream::chunk_events) {
+			pending_.stats = totals_;
+			full_.push_back(std::move(pending_));
+			pending_ = event_chunk();
+		}
 	}
 	if (!named_first_ && c.events) {
 		named_first_ = true;
@@ -183,8 +207,7 @@ void block_prefetch::commit(job &j)
 	totals_.bytes += j.block.bytes;
 	if (!error && c.bad_line)
 		error = std::make_exception_ptr(input_error(in_.src->name(), before + c.bad_line, c.reason));
-	if (error)
-		finish(error);
+	return error;
 }
 
 // The last chunk: the reader's end of input (which may throw), or ERROR.
@@ -199,6 +222,8 @@ void block_prefetch::finish(std::exception_ptr error)
 	}
 	if (!pending_.events)
 		pending_.events = free_chunk();
+	free_.insert(free_.end(), spare_.begin(), spare_.end());
+	spare_.clear();
 	pending_.last = true;
 	pending_.error = error;
 	push_pending();

@@ -33,7 +33,7 @@ class block_prefetch final : public chunk_source {
 public:
 	// Reads IN (READER's input) in blocks of about BLOCK bytes.
 	block_prefetch(trace_reader &reader, text_block_input &in, std::size_t block,
-		       unsigned workers = 2);
+		       unsigned workers = 1);
 	// Stops the workers: each finishes the block it parses, then quits.
 	~block_prefetch() override;
 
@@ -47,8 +47,8 @@ private:
 	bool can_cut() const;
 	bool process_one(lock_t &lock);
 	void parse(job &j);
-	void commit_ready();
-	void commit(job &j);
+	void commit_ready(lock_t &lock);
+	std::exception_ptr commit(job &j);
 	void finish(std::exception_ptr error);
 	sim_event *free_chunk();
 	void push_pending();
@@ -64,13 +64,16 @@ private:
 	unsigned waiting_workers_ = 0;
 	bool stream_waiting_ = false;
 	bool stop_ = false;
+	bool cutting_ = false;		// a thread cuts a block
+	bool committing_ = false;	// a thread commits blocks
 	bool cut_all_ = false;		// the cutter reached the end, or failed
 	bool done_ = false;		// the last chunk is ready
 	std::vector<std::unique_ptr<job>> jobs_;
 	std::vector<job *> idle_;
 	std::deque<job *> in_flight_;	// cut, not committed; in file order
 
-	// The state of the commits, in file order.
+	// The state of the commits, in file order: the committing thread's
+	// while it commits.
 	generation_check generation_;
 	std::string reason_;
 	reader_stats totals_;
@@ -78,6 +81,8 @@ private:
 	std::string first_name_;
 	bool timer_seen_ = false;
 	event_chunk pending_;		// being filled
+	std::vector<sim_event *> spare_;	// chunks for the commit to fill
+	std::vector<event_chunk> full_;		// filled by the commit
 	std::deque<event_chunk> ready_;
 	std::vector<sim_event *> free_;
 	std::vector<std::unique_ptr<sim_event[]>> chunks_;	// every chunk

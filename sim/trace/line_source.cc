@@ -199,6 +199,13 @@ std::size_t line_source::read_raw(char *dst, std::size_t cap)
 		std::size_t n = std::min<std::size_t>(cap, end_ - pos_);
 		std::memcpy(dst, pos_, n);
 		pos_ += n;
+		if (pos_ == end_ && cap_) {
+			// Drained: the line buffer is not needed again (memory
+			// stays flat however the blocks are read).
+			buf_.reset();
+			cap_ = 0;
+			pos_ = end_ = nullptr;
+		}
 		return n;
 	}
 	if (eof_)
