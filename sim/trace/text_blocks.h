@@ -102,9 +102,7 @@ void text_block_parser::parse(const text_block &b, text_block_counts &c, Emit &&
 	c = text_block_counts();
 	if (b.overlong) {
 		c.lines = c.skipped = 1;
-		// Cut, the reader's line has no newline: said to be cut short.
 		ctx_.reason = overlong_reason(b.overlong);
-		note_cut_short(ctx_.reason);
 		bad(c, 1);
 		return;
 	}
@@ -127,8 +125,6 @@ void text_block_parser::parse(const text_block &b, text_block_counts &c, Emit &&
 		}
 		c.skipped++;
 		if (v == line_verdict::bad) {
-			if (!src->terminated())
-				note_cut_short(ctx_.reason);
 			bad(c, c.lines);
 			if (c.bad_line)
 				return;

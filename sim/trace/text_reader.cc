@@ -81,10 +81,11 @@ line_verdict text_reader::judge(std::string_view line, trace_event &ev)
 {
 	line_verdict v = judge_line(r_, *src_, line, ev, ctx_);
 	if (v == line_verdict::event && is_timer_event(ev.kind) &&
-	    !generation_.pass(ev.kind, ctx_.keys, src_->line_no(), ctx_.reason))
+	    !generation_.pass(ev.kind, ctx_.keys, src_->line_no(), ctx_.reason)) {
+		if (!src_->terminated())
+			note_cut_short(ctx_.reason);
 		v = line_verdict::bad;
-	if (v == line_verdict::bad && !src_->terminated())
-		note_cut_short(ctx_.reason);
+	}
 	return v;
 }
 
@@ -142,7 +143,10 @@ line_verdict judge_line(const text_rendering &r, const line_source &src, std::st
 		return ctx.reject(overlong_reason(line.size()));
 	if (src.stray_line_end())
 		return ctx.reject(src.stray_line_end());
-	return r.parse(line, ev, ctx);
+	line_verdict v = r.parse(line, ev, ctx);
+	if (v == line_verdict::bad && !src.terminated())
+		note_cut_short(ctx.reason);
+	return v;
 }
 
 std::string overlong_reason(std::size_t size)

@@ -33,12 +33,14 @@ extern const text_rendering perf_script_rendering;	// perf_script.cc
 
 // The parts of the reader's judgement of a line that need no other line
 // (the text reader and the block-parallel reading of text_blocks.h share
-// them): an overlong line, a stray line end, then the rendering's parser.
+// them): an overlong line, a stray line end, then the rendering's parser
+// (a line it finds bad without its newline is said to be cut short).
 line_verdict judge_line(const text_rendering &r, const line_source &src, std::string_view line,
 			trace_event &ev, line_context &ctx);
 // Why a line of SIZE bytes, cut to the read buffer, is bad.
 std::string overlong_reason(std::size_t size);
-// A bad last line without its newline is said to be cut short.
+// A bad last line without its newline is said to be cut short (by its
+// parse or by the keys it lacks; not when overlong or mixing line ends).
 void note_cut_short(std::string &reason);
 
 // The fields a kernel prints for an event do not change within a trace, so
