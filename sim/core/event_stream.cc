@@ -5,30 +5,6 @@
 
 namespace timersim {
 
-void to_sim_event(const trace_event &ev, sim_event &s)
-{
-	s.kind = ev.kind;
-	s.hrtimer = hrtimer_op::none;
-	s.is_idle = ev.is_idle;
-	s.timer_digits = ev.timer_digits;
-	s.cpu = ev.cpu;
-	s.target_cpu = ev.target_cpu;
-	s.flags = ev.flags;
-	s.has = ev.has;
-	s.line = ev.line;
-	s.ts_ns = ev.ts_ns;
-	s.timer = ev.timer;
-	s.expires = ev.expires;
-	s.timeout = ev.timeout;
-	s.now = ev.now;
-	s.baseclk = ev.baseclk;
-	if (ev.kind == event_kind::hrtimer)
-		s.hrtimer = ev.name == "hrtimer_expire_entry" ? hrtimer_op::expire_entry
-			  : ev.name == "hrtimer_start"        ? hrtimer_op::start
-							      : hrtimer_op::other;
-	s.function = 0;
-}
-
 event_stream::event_stream(trace_reader &reader, interner &functions, reading mode,
 			   std::size_t block)
 	: reader_(reader), functions_(functions), declared_cpus_(reader.declared_cpus())

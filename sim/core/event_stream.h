@@ -57,7 +57,30 @@ struct sim_event {
 // names one the core uses (the wheel's own events name the callbacks it
 // accounts for; hrtimer starts and expiries name the tick,
 // sim/ticks/tick_identity.h), then its interned id goes in `function`.
-void to_sim_event(const trace_event &ev, sim_event &s);
+// Inline: the block parsers call it for every event.
+inline void to_sim_event(const trace_event &ev, sim_event &s)
+{
+	s.kind = ev.kind;
+	s.hrtimer = hrtimer_op::none;
+	s.is_idle = ev.is_idle;
+	s.timer_digits = ev.timer_digits;
+	s.cpu = ev.cpu;
+	s.target_cpu = ev.target_cpu;
+	s.flags = ev.flags;
+	s.has = ev.has;
+	s.line = ev.line;
+	s.ts_ns = ev.ts_ns;
+	s.timer = ev.timer;
+	s.expires = ev.expires;
+	s.timeout = ev.timeout;
+	s.now = ev.now;
+	s.baseclk = ev.baseclk;
+	if (ev.kind == event_kind::hrtimer)
+		s.hrtimer = ev.name == "hrtimer_expire_entry" ? hrtimer_op::expire_entry
+			  : ev.name == "hrtimer_start"        ? hrtimer_op::start
+							      : hrtimer_op::other;
+	s.function = 0;
+}
 inline bool names_function(const sim_event &s)
 {
 	return s.kind == event_kind::timer_start || s.kind == event_kind::timer_expire_entry ||

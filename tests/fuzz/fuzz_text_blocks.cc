@@ -1,0 +1,90 @@
+// libFuzzer target: arbitrary bytes read as a text trace line by line on
+// one thread (the reference) and in small blocks parsed on several threads
+// (sim/core/block_prefetch.h); both must hand out the same events, with the
+// same lines and callbacks, the same counts and the same error.
+//
+// fuzz-sources: sim/trace/line_source.cc sim/trace/text_fields.cc sim/trace/text_columns.cc
+// fuzz-sources: sim/trace/text_reader.cc sim/trace/text_detect.cc sim/trace/ftrace_text.cc
+// fuzz-sources: sim/trace/trace_cmd_report.cc sim/trace/perf_script.cc sim/trace/names.cc
+// fuzz-sources: sim/trace/symbols.cc sim/trace/text_blocks.cc
+// fuzz-sources: sim/core/event_stream.cc sim/core/event_prefetch.cc sim/core/block_prefetch.cc
+// fuzz-pkgs: zlib
+// fuzz-seed-lines: linux-3.6-scp_dest/trace.txt linux-6.18-http/trace.txt
+// fuzz-seed-lines: linux-6.18-http/trace-cmd-report.txt linux-6.18-tcp/perf-script.txt
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/core/event_stream.h"
+#include "sim/core/interner.h"
+#include "sim/trace/reader.h"
+#include "sim/trace/text_reader.h"
+
+using namespace timersim;
+
+namespace {
+
+struct outcome {
+	std::vector<sim_event> events;
+	std::vector<std::string> functions;
+	reader_stats stats;
+	std::string error;
+};
+
+outcome read_through(std::string_view data, trace_format fmt, bool lenient, std::size_t block)
+{
+	outcome o;
+	reader_options opt;
+	opt.lenient = lenient;
+	try {
+		auto reader = make_text_reader_from_memory(data, "fuzz", fmt, opt,
+							   line_source::default_buffer);
+		interner names;
+		event_stream stream(*reader, names,
+				    block ? event_stream::reading::blocks
+					  : event_stream::reading::background,
+				    block);
+		while (const sim_event *e = stream.peek()) {
+			o.events.push_back(*e);
+			o.functions.emplace_back(names.name(e->function));
+			stream.pop();
+		}
+		o.stats = stream.stats();
+	} catch (const input_error &e) {
+		o.error = e.what();
+	}
+	return o;
+}
+
+bool same(const outcome &a, const outcome &b)
+{
+	if (a.error != b.error || a.events.size() != b.events.size() || a.functions != b.functions)
+		return false;
+	for (std::size_t i = 0; i < a.events.size(); i++)
+		if (std::memcmp(&a.events[i], &b.events[i], sizeof(sim_event)) != 0)
+			return false;
+	if (!a.error.empty())
+		return true;
+	return a.stats.lines == b.stats.lines && a.stats.events == b.stats.events &&
+	       a.stats.skipped == b.stats.skipped && a.stats.malformed == b.stats.malformed &&
+	       a.stats.bytes == b.stats.bytes;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *bytes, std::size_t size)
+{
+	std::string_view data(reinterpret_cast<const char *>(bytes), size);
+	// Blocks of a few lines, picked by the input: every cut is reached.
+	std::size_t block = 8 + (size ? bytes[0] : 0);
+	for (trace_format fmt : {trace_format::ftrace, trace_format::trace_cmd_report,
+				 trace_format::perf_script})
+		for (bool lenient : {false, true})
+			if (!same(read_through(data, fmt, lenient, 0),
+				  read_through(data, fmt, lenient, block)))
+				__builtin_trap();
+	return 0;
+}
