@@ -164,6 +164,16 @@ std::exception_ptr block_prefetch::commit(job &j)
 	const text_block_counts &c = j.counts;
 	std::uint64_t before = totals_.lines, dropped = 0;
 	std::exception_ptr error;
+	// The callbacks go over in runs: those of the events a chunk takes
+	// from J are one stretch of J's text, in order (a dropped event's
+	// name stays in it, unused), copied at once.
+	constexpr std::uint32_t none = ~std::uint32_t{0};
+	std::uint32_t run_from = none, run_to = 0, shift = 0;
+	auto end_run = [&] {
+		if (run_from != none)
+			pending_.functions.append(j.functions, run_from, run_to - run_from);
+		run_from = none;
+	};
 	for (std::size_t i = 0; i < j.events.size(); i++) {
 		const sim_event &e = j.events[i];
 		std::uint64_t line = before + e.line;
@@ -188,14 +198,23 @@ std::exception_ptr block_prefetch::commit(job &j)
 		sim_event &s = pending_.events[pending_.count++];
 		s = e;
 		s.line = line;
-		if (names_function(e))
-			pending_.add_function(s, event_chunk::function_in(j.functions, e));
+		if (names_function(e)) {
+			if (run_from == none) {
+				run_from = e.function;
+				shift = std::uint32_t(pending_.functions.size()) - run_from;
+			}
+			s.function = e.function + shift;
+			run_to = e.function + std::uint32_t(sizeof(std::uint32_t) +
+							    event_chunk::function_in(j.functions, e).size());
+		}
 		if (pending_.count == event_stream::chunk_events) {
+			end_run();
 			pending_.stats = totals_;
 			full_.push_back(std::move(pending_));
 			pending_ = event_chunk();
 		}
 	}
+	end_run();
 	if (!named_first_ && c.events) {
 		named_first_ = true;
 		first_name_ = c.first_name;
