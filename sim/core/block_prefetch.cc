@@ -130,7 +130,7 @@ void block_prefetch::commit_ready(lock_t &lock)
 		// The chunks it can fill, taken while the lock is held.
 		std::size_t need = (pending_.count + j->events.size()) / event_stream::chunk_events + 1;
 		while (spare_.size() < need)
-			spare_.push_back(free_chunk());
+			spare_.push_back(chunks_.take());
 		lock.unlock();
 		std::exception_ptr error = commit(*j);
 		lock.lock();
@@ -240,24 +240,13 @@ void block_prefetch::finish(std::exception_ptr error)
 		}
 	}
 	if (!pending_.events)
-		pending_.events = free_chunk();
-	free_.insert(free_.end(), spare_.begin(), spare_.end());
+		pending_.events = chunks_.take();
+	chunks_.free.insert(chunks_.free.end(), spare_.begin(), spare_.end());
 	spare_.clear();
 	pending_.last = true;
 	pending_.error = error;
 	push_pending();
 	done_ = true;
-}
-
-sim_event *block_prefetch::free_chunk()
-{
-	if (!free_.empty()) {
-		sim_event *c = free_.back();
-		free_.pop_back();
-		return c;
-	}
-	chunks_.push_back(std::make_unique<sim_event[]>(event_stream::chunk_events));
-	return chunks_.back().get();
 }
 
 void block_prefetch::push_pending()
@@ -270,7 +259,7 @@ void block_prefetch::push_pending()
 event_chunk block_prefetch::next(std::vector<sim_event *> &used)
 {
 	lock_t lock(mutex_);
-	free_.insert(free_.end(), used.begin(), used.end());
+	chunks_.free.insert(chunks_.free.end(), used.begin(), used.end());
 	used.clear();
 	while (ready_.empty()) {
 		if (process_one(lock))

@@ -50,7 +50,6 @@ private:
 	void commit_ready(lock_t &lock);
 	std::exception_ptr commit(job &j);
 	void finish(std::exception_ptr error);
-	sim_event *free_chunk();
 	void push_pending();
 
 	trace_reader &reader_;
@@ -84,8 +83,7 @@ private:
 	std::vector<sim_event *> spare_;	// chunks for the commit to fill
 	std::vector<event_chunk> full_;		// filled by the commit
 	std::deque<event_chunk> ready_;
-	std::vector<sim_event *> free_;
-	std::vector<std::unique_ptr<sim_event[]>> chunks_;	// every chunk
+	chunk_pool chunks_;
 
 	std::vector<std::thread> threads_;
 };

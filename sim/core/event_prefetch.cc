@@ -22,15 +22,7 @@ sim_event *event_prefetch::free_chunk()
 {
 	std::unique_lock<std::mutex> lock(mutex_);
 	cv_.wait(lock, [this] { return stop_ || ready_.size() < event_stream::background_chunks; });
-	if (stop_)
-		return nullptr;
-	if (!free_.empty()) {
-		sim_event *c = free_.back();
-		free_.pop_back();
-		return c;
-	}
-	chunks_.push_back(std::make_unique<sim_event[]>(event_stream::chunk_events));
-	return chunks_.back().get();
+	return stop_ ? nullptr : chunks_.take();
 }
 
 void event_prefetch::run()
@@ -73,7 +65,7 @@ void event_prefetch::run()
 event_chunk event_prefetch::next(std::vector<sim_event *> &used)
 {
 	std::unique_lock<std::mutex> lock(mutex_);
-	free_.insert(free_.end(), used.begin(), used.end());
+	chunks_.free.insert(chunks_.free.end(), used.begin(), used.end());
 	used.clear();
 	if (ready_.empty()) {
 		waiting_ = true;

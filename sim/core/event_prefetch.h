@@ -55,6 +55,23 @@ struct event_chunk {
 	}
 };
 
+// Chunks of events, owned here, reused once the stream hands them back.
+struct chunk_pool {
+	std::vector<sim_event *> free;
+	std::vector<std::unique_ptr<sim_event[]>> all;
+
+	sim_event *take()
+	{
+		if (!free.empty()) {
+			sim_event *c = free.back();
+			free.pop_back();
+			return c;
+		}
+		all.push_back(std::make_unique<sim_event[]>(event_stream::chunk_events));
+		return all.back().get();
+	}
+};
+
 // Where a background stream takes its chunks from.
 class chunk_source {
 public:
@@ -82,9 +99,8 @@ private:
 	std::condition_variable cv_;
 	std::deque<event_chunk> ready_;
 	bool waiting_ = false;		// the stream waits for a chunk
-	std::vector<sim_event *> free_;
+	chunk_pool chunks_;
 	bool stop_ = false;
-	std::vector<std::unique_ptr<sim_event[]>> chunks_;	// every chunk (this thread's)
 	std::thread thread_;
 };
 

@@ -13,64 +13,25 @@
 // fuzz-seed-lines: linux-6.18-http/trace-cmd-report.txt linux-6.18-tcp/perf-script.txt
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
-#include <string>
 #include <string_view>
-#include <vector>
 
-#include "sim/core/event_stream.h"
-#include "sim/core/interner.h"
+#include "sim/trace/line_source.h"
 #include "sim/trace/reader.h"
 #include "sim/trace/text_reader.h"
+#include "tests/support/stream_outcome.h"
 
 using namespace timersim;
 
 namespace {
 
-struct outcome {
-	std::vector<sim_event> events;
-	std::vector<std::string> functions;
-	reader_stats stats;
-	std::string error;
-};
-
-outcome read_through(std::string_view data, trace_format fmt, bool lenient, std::size_t block)
+test::stream_outcome read_through(std::string_view data, trace_format fmt, bool lenient,
+				  std::size_t block)
 {
-	outcome o;
 	reader_options opt;
 	opt.lenient = lenient;
-	try {
-		auto reader = make_text_reader_from_memory(data, "fuzz", fmt, opt,
-							   line_source::default_buffer);
-		interner names;
-		event_stream stream(*reader, names,
-				    block ? event_stream::reading::blocks
-					  : event_stream::reading::background,
-				    block);
-		while (const sim_event *e = stream.peek()) {
-			o.events.push_back(*e);
-			o.functions.emplace_back(names.name(e->function));
-			stream.pop();
-		}
-		o.stats = stream.stats();
-	} catch (const input_error &e) {
-		o.error = e.what();
-	}
-	return o;
-}
-
-bool same(const outcome &a, const outcome &b)
-{
-	if (a.error != b.error || a.events.size() != b.events.size() || a.functions != b.functions)
-		return false;
-	for (std::size_t i = 0; i < a.events.size(); i++)
-		if (std::memcmp(&a.events[i], &b.events[i], sizeof(sim_event)) != 0)
-			return false;
-	if (!a.error.empty())
-		return true;
-	return a.stats.lines == b.stats.lines && a.stats.events == b.stats.events &&
-	       a.stats.skipped == b.stats.skipped && a.stats.malformed == b.stats.malformed &&
-	       a.stats.bytes == b.stats.bytes;
+	auto reader = make_text_reader_from_memory(data, "fuzz", fmt, opt,
+						   line_source::default_buffer);
+	return test::read_stream(*reader, block);
 }
 
 }  // namespace
@@ -83,8 +44,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *bytes, std::size_t siz
 	for (trace_format fmt : {trace_format::ftrace, trace_format::trace_cmd_report,
 				 trace_format::perf_script})
 		for (bool lenient : {false, true})
-			if (!same(read_through(data, fmt, lenient, 0),
-				  read_through(data, fmt, lenient, block)))
+			if (!test::same_outcome(read_through(data, fmt, lenient, 0),
+						read_through(data, fmt, lenient, block)))
 				__builtin_trap();
 	return 0;
 }

@@ -10,12 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/event_stream.h"
-#include "sim/core/interner.h"
 #include "sim/core/replay.h"
 #include "sim/trace/line_source.h"
 #include "sim/trace/reader.h"
 #include "tests/support/cli.h"
+#include "tests/support/stream_outcome.h"
 #include "tests/support/text_trace_util.h"
 
 // Last: check.h defines macros that clash with <iostream> internals.
@@ -25,53 +24,22 @@ using namespace timersim;
 
 namespace {
 
-// Everything a stream hands out, callbacks by name.
-struct outcome {
-	std::vector<sim_event> events;
-	std::vector<std::string> functions;
-	reader_stats stats;
-	std::string error;	// what() of the input_error that ended it, if one did
-	std::uint64_t error_line = 0;
-};
+using test::stream_outcome;
 
 // PATH through open_trace and a stream reading it line by line (BLOCK 0)
 // or in blocks of BLOCK bytes.
-outcome read_through(const std::string &path, bool lenient, std::size_t block)
+stream_outcome read_through(const std::string &path, bool lenient, std::size_t block)
 {
-	outcome o;
 	reader_options opt;
 	opt.lenient = lenient;
 	try {
 		auto reader = open_trace(path, trace_format::auto_detect, opt);
-		interner names;
-		event_stream stream(*reader, names,
-				    block ? event_stream::reading::blocks
-					  : event_stream::reading::background,
-				    block);
-		try {
-			while (const sim_event *e = stream.peek()) {
-				o.events.push_back(*e);
-				o.functions.push_back(names.name(e->function));
-				stream.pop();
-			}
-			o.stats = stream.stats();
-		} catch (const input_error &e) {
-			o.error = e.what();
-			o.error_line = e.line();
-		}
+		return test::read_stream(*reader, block);
 	} catch (const input_error &e) {
+		stream_outcome o;
 		o.error = std::string("open: ") + e.what();
+		return o;
 	}
-	return o;
-}
-
-bool same_event(const sim_event &a, const sim_event &b)
-{
-	return a.kind == b.kind && a.hrtimer == b.hrtimer && a.is_idle == b.is_idle &&
-	       a.timer_digits == b.timer_digits && a.cpu == b.cpu && a.target_cpu == b.target_cpu &&
-	       a.flags == b.flags && a.has == b.has && a.function == b.function && a.line == b.line &&
-	       a.ts_ns == b.ts_ns && a.timer == b.timer && a.expires == b.expires &&
-	       a.timeout == b.timeout && a.now == b.now && a.baseclk == b.baseclk;
 }
 
 const std::vector<std::size_t> small_blocks = {64, 333, 4096, default_text_block};
@@ -80,29 +48,17 @@ const std::vector<std::size_t> large_blocks = {16384, default_text_block};
 
 // Reads PATH line by line and in blocks of each of BLOCKS bytes; every way
 // gives the reference's outcome. Returns the reference.
-outcome check_blocks_agree(const std::string &path, bool lenient,
+stream_outcome check_blocks_agree(const std::string &path, bool lenient,
 			   const std::vector<std::size_t> &blocks = small_blocks)
 {
-	outcome ref = read_through(path, lenient, 0);
+	stream_outcome ref = read_through(path, lenient, 0);
 	for (std::size_t block : blocks) {
-		outcome o = read_through(path, lenient, block);
-		ck_assert_msg(o.error == ref.error, "%s block %zu: error '%s', line by line '%s'",
-			      path.c_str(), block, o.error.c_str(), ref.error.c_str());
-		ck_assert_uint_eq(o.error_line, ref.error_line);
-		ck_assert_uint_eq(o.events.size(), ref.events.size());
-		for (std::size_t i = 0; i < ref.events.size(); i++) {
-			ck_assert_msg(same_event(o.events[i], ref.events[i]),
-				      "%s block %zu: event %zu (line %llu) differs", path.c_str(), block,
-				      i, (unsigned long long)ref.events[i].line);
-			ck_assert_str_eq(o.functions[i].c_str(), ref.functions[i].c_str());
-		}
-		if (ref.error.empty()) {
-			ck_assert_uint_eq(o.stats.lines, ref.stats.lines);
-			ck_assert_uint_eq(o.stats.events, ref.stats.events);
-			ck_assert_uint_eq(o.stats.skipped, ref.stats.skipped);
-			ck_assert_uint_eq(o.stats.malformed, ref.stats.malformed);
-			ck_assert_uint_eq(o.stats.bytes, ref.stats.bytes);
-		}
+		stream_outcome o = read_through(path, lenient, block);
+		std::size_t at = 0;
+		ck_assert_msg(test::same_outcome(o, ref, &at),
+			      "%s block %zu: differs at event %zu of %zu; error '%s', line by line '%s'",
+			      path.c_str(), block, at, ref.events.size(), o.error.c_str(),
+			      ref.error.c_str());
 	}
 	return ref;
 }
@@ -145,7 +101,7 @@ std::string trace_text(unsigned n, const std::vector<unsigned> &bad = {},
 START_TEST(clean_traces_read_alike)
 {
 	std::string text = trace_text(2000);
-	outcome ref = check_blocks_agree(test::write_temp("clean.txt", text), false);
+	stream_outcome ref = check_blocks_agree(test::write_temp("clean.txt", text), false);
 	ck_assert(ref.error.empty());
 	ck_assert_uint_eq(ref.events.size(), 2000);
 	// Without the last newline, and with CRLF or CR line ends.
@@ -164,12 +120,12 @@ END_TEST
 START_TEST(the_earliest_bad_line_is_the_one_reported)
 {
 	// One bad line far into the trace, many blocks after a good start.
-	outcome one = check_blocks_agree(test::write_temp("late.txt", trace_text(2000, {1500})), false);
+	stream_outcome one = check_blocks_agree(test::write_temp("late.txt", trace_text(2000, {1500})), false);
 	ck_assert_uint_eq(one.error_line, 4 + 1500);
 	ck_assert_uint_eq(one.events.size(), 1500);
 	// Bad lines in two blocks (and a later one that is bad by its keys):
 	// the earlier is the error, whichever block was parsed first.
-	outcome two = check_blocks_agree(
+	stream_outcome two = check_blocks_agree(
 		test::write_temp("two.txt", trace_text(2000, {700, 1900}, {1950})), false);
 	ck_assert_uint_eq(two.error_line, 4 + 700);
 	ck_assert_msg(two.error.find("not-a-pointer") != std::string::npos ||
@@ -177,14 +133,14 @@ START_TEST(the_earliest_bad_line_is_the_one_reported)
 		      "%s", two.error.c_str());
 	// A timer_start without the [timeout=] of the first, blocks later,
 	// before a bad line: the missing key is the error.
-	outcome keys = check_blocks_agree(
+	stream_outcome keys = check_blocks_agree(
 		test::write_temp("keys.txt", trace_text(2000, {1800}, {1203})), false);
 	ck_assert_uint_eq(keys.error_line, 4 + 1203);
 	ck_assert_msg(keys.error.find("missing [timeout=]") != std::string::npos, "%s",
 		      keys.error.c_str());
 	// The same as the last line, without its newline: cut short.
 	std::string text = trace_text(1204, {}, {1203});
-	outcome last = check_blocks_agree(test::write_temp("lastcut.txt", text.substr(0, text.size() - 1)),
+	stream_outcome last = check_blocks_agree(test::write_temp("lastcut.txt", text.substr(0, text.size() - 1)),
 					  false);
 	ck_assert_msg(last.error.find("last line cut short") != std::string::npos, "%s",
 		      last.error.c_str());
@@ -198,7 +154,7 @@ START_TEST(lenient_counts_agree)
 		bad.push_back(i);
 	for (unsigned i = 9; i < 3000; i += 301)
 		short_starts.push_back(i - i % 3);
-	outcome o = check_blocks_agree(
+	stream_outcome o = check_blocks_agree(
 		test::write_temp("lenient.txt", trace_text(3000, bad, short_starts)), true);
 	ck_assert(o.error.empty());
 	ck_assert_uint_eq(o.stats.malformed, bad.size() + short_starts.size());
@@ -214,19 +170,19 @@ START_TEST(odd_lines_agree)
 	// timer event at all.
 	std::string stray = text;
 	stray.insert(stray.find("timer_cancel"), "\r");
-	outcome s = check_blocks_agree(test::write_temp("stray.txt", stray), false);
+	stream_outcome s = check_blocks_agree(test::write_temp("stray.txt", stray), false);
 	ck_assert_msg(s.error.find("mixed line endings") != std::string::npos, "%s", s.error.c_str());
 	check_blocks_agree(test::write_temp("stray-lenient.txt", stray), true);
 
 	std::string overlong = text;
 	std::size_t at = overlong.find('\n', overlong.size() / 2) + 1;
 	overlong.insert(at, std::string(line_source::default_buffer + 100, 'x') + "\n");
-	outcome o = check_blocks_agree(test::write_temp("overlong.txt", overlong), false);
+	stream_outcome o = check_blocks_agree(test::write_temp("overlong.txt", overlong), false);
 	ck_assert_msg(o.error.find("line longer than the 1048576-byte read buffer") !=
 			      std::string::npos &&
 		      o.error.find("cut short") == std::string::npos,
 		      "%s", o.error.c_str());
-	outcome ol = check_blocks_agree(test::write_temp("overlong-lenient.txt", overlong), true);
+	stream_outcome ol = check_blocks_agree(test::write_temp("overlong-lenient.txt", overlong), true);
 	ck_assert_uint_eq(ol.stats.malformed, 1);
 	ck_assert_uint_eq(ol.events.size(), 600);
 	// Overlong as the last line, without its newline.
@@ -238,7 +194,7 @@ START_TEST(odd_lines_agree)
 	blank.insert(at, "\n\n   \n");
 	ck_assert_uint_eq(check_blocks_agree(test::write_temp("blank.txt", blank), false).stats.skipped,
 			  3 + 3);
-	outcome none = check_blocks_agree(
+	stream_outcome none = check_blocks_agree(
 		test::write_temp("none.txt", test::ftrace_text(test::ftrace_line(0, 5, "sched_switch: x=1"))),
 		false);
 	ck_assert_msg(none.error.find("no timer events") != std::string::npos, "%s", none.error.c_str());
@@ -260,7 +216,7 @@ START_TEST(recorded_traces_agree)
 		std::printf("SKIP %s: not there\n", path.c_str());
 		return;
 	}
-	outcome o = check_blocks_agree(path, false, large_blocks);
+	stream_outcome o = check_blocks_agree(path, false, large_blocks);
 	ck_assert(!o.events.empty() || !o.error.empty());
 	check_blocks_agree(path, true, large_blocks);
 }
