@@ -95,7 +95,11 @@ bool block_prefetch::process_one(lock_t &lock)
 		j->counts = text_block_counts();
 	} else if (!j->error) {
 		lock.unlock();
-		parse(*j);
+		try {
+			parse(*j);
+		} catch (...) {	// out of memory: the trace ends there, in order
+			j->error = std::current_exception();
+		}
 		lock.lock();
 	}
 	j->parsed = true;
