@@ -1,7 +1,8 @@
 // The background reader of an event_stream for a text trace, in blocks:
 // worker threads cut the input into blocks of whole lines and parse them
 // concurrently (sim/trace/text_blocks.h); the stream's own thread parses
-// one too while it would wait. Whatever depends on the lines before a
+// one too while it would wait. One worker by default: on two cores, a
+// second only adds switches. Whatever depends on the lines before a
 // block is applied when the block is committed, strictly in file order:
 // its line numbers, the payload keys each event is checked against (the
 // first event of each kind), the counts, and which bad line ends a strict
