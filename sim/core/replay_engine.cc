@@ -75,13 +75,13 @@ void replay_engine::on_start(const prepared_event &p)
 	rec.catch_up_rearm = rec.late_callback;
 	rec.late_callback = false;
 
-	enqueued_level_ = 0;
 	bool rearm = scheme_->start(id, p.base, p.expires, ev.flags);
+	const unsigned level = scheme_->placed_level();
 	rec.base = p.base;
 	rec.expires = p.expires;
 	timer_ref t = ref(id);
 	tell([&](replay_sink &s) {
-		s.started(t, p.base, p.jiffies, p.expires, enqueued_level_, rearm);
+		s.started(t, p.base, p.jiffies, p.expires, level, rearm);
 	});
 }
 
@@ -258,11 +258,6 @@ void replay_engine::close_fire(timer_id t, jiffies_t now, miss_reason at_end)
 }
 
 // ---- what the scheme reports --------------------------------------------------
-
-void replay_engine::enqueued(timer_id, unsigned level)
-{
-	enqueued_level_ = level;
-}
 
 void replay_engine::moved(timer_id t, unsigned from_level)
 {

@@ -85,8 +85,8 @@ private:
 		bool catch_up_rearm = false;	// this arming was made by such a callback
 	};
 
-	// scheme_observer
-	void enqueued(timer_id t, unsigned level) override;
+	// scheme_observer (the level of a start comes from placed_level())
+	bool wants_enqueues() const override { return false; }
 	void moved(timer_id t, unsigned from_level) override;
 	void cascaded(unsigned level, std::uint32_t count) override;
 	void tick(unsigned cpu, jiffies_t jiffy) override;
@@ -129,7 +129,6 @@ private:
 	std::vector<timer_rec> timers_;
 	unsigned advancing_ = 0;		// base being advanced
 	std::vector<jiffies_t> tick_jiffy_;	// per base, the jiffy it processes
-	unsigned enqueued_level_ = 0;		// where the last start placed its timer
 	// Tick-driven: the jiffies of the softirq run in progress, which its
 	// expiries get; and which bases are idle (6.9+ remote expiry).
 	bool in_run_ = false;

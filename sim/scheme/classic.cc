@@ -113,6 +113,7 @@ public:
 		const std::uint16_t f = (flags & TF_DEFERRABLE) ? std::uint16_t{kernel::TIMER_DEFERRABLE} : std::uint16_t{0};
 		if (t->flags != f)
 			t->flags = f;
+		this->placed_level_ = 0;
 		kernel::__mod_timer(local, t, static_cast<Word>(expires), false);
 		// A re-arm on the base that holds the timer (the common case)
 		// leaves it there: no pending count moves.

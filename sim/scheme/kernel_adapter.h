@@ -41,11 +41,18 @@ struct kernel_hooks {
 	scheme_observer *sink = nullptr;
 	cost_counters *costs = nullptr;
 	std::uint64_t *pending = nullptr;	// this base's pending count
+	unsigned *placed = nullptr;		// the scheme's placed_level_
+	scheme_observer *enqueue_sink = nullptr;	// sink if it wants_enqueues()
 	unsigned cpu = 0;
 	jiffies_t jiffy = 0;	// simulation time of the jiffy being processed
 
 	// start/re-arm linked the timer with `data` on `level` (1-based).
-	void enqueued(unsigned long data, unsigned level) { sink->enqueued(static_cast<timer_id>(data), level); }
+	[[gnu::always_inline]] void enqueued(unsigned long data, unsigned level)
+	{
+		*placed = level;
+		if (enqueue_sink) [[unlikely]]
+			enqueue_sink->enqueued(static_cast<timer_id>(data), level);
+	}
 	// The timer with `data` fires in the jiffy being processed.
 	void expiring(unsigned long data)
 	{
@@ -141,8 +148,9 @@ protected:
 		ncpus_ = ncpus;
 		pending_.assign(ncpus, 0);
 		hooks_.assign(ncpus, kernel_hooks{});
+		scheme_observer *enqueue_sink = obs && obs->wants_enqueues() ? obs : nullptr;
 		for (unsigned cpu = 0; cpu < ncpus; cpu++)
-			hooks_[cpu] = {obs, &costs_, &pending_[cpu], cpu, start};
+			hooks_[cpu] = {obs, &costs_, &pending_[cpu], &this->placed_level_, enqueue_sink, cpu, start};
 	}
 
 	void check_cpu(unsigned cpu) const

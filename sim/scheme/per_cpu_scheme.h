@@ -46,6 +46,7 @@ public:
 	void reset(unsigned ncpus, jiffies_t start, scheme_observer *obs) override
 	{
 		obs_ = obs;
+		enqueue_obs_ = obs && obs->wants_enqueues() ? obs : nullptr;
 		costs_ = {};
 		timers_.clear();
 		peak_timers_ = 0;
@@ -71,6 +72,7 @@ public:
 		r.due = std::max(expires, clocks_[cpu]);
 		pending_[cpu]++;
 		costs_.insertions++;
+		placed_level_ = 0;
 		link(cpu, t, r.due, flags);
 		return was;
 	}
@@ -146,7 +148,12 @@ protected:
 	}
 
 	void tick(unsigned cpu, jiffies_t jiffy) { obs_->tick(cpu, jiffy); }
-	void enqueued(timer_id t, unsigned level) { obs_->enqueued(t, level); }
+	void enqueued(timer_id t, unsigned level)
+	{
+		placed_level_ = level;
+		if (enqueue_obs_)
+			enqueue_obs_->enqueued(t, level);
+	}
 	void moved(timer_id t, unsigned from_level)
 	{
 		costs_.relinks++;
@@ -159,6 +166,7 @@ protected:
 	std::size_t timer_slots() const { return timers_.size(); }
 
 	scheme_observer *obs_ = nullptr;
+	scheme_observer *enqueue_obs_ = nullptr;	// obs_ if it wants_enqueues()
 	cost_counters costs_;
 
 private:

@@ -168,32 +168,34 @@ public:
 				   (pinned ? unsigned{kernel::v48::TIMER_PINNED} : 0u);
 		const jiffies_t now = tick_driven_ ? now_ : target.clock;
 		const bool was_pending = kernel::v48::timer_pending(t);
+		this->placed_level_ = 0;
 
 		// The common re-arm stays where it is: pending on this CPU with
-		// the same flags (__mod_timer's own case; a re-enqueue is also a
-		// removal). Anything else is an enqueue on this CPU's base of the
-		// timer's kind: a timer pending elsewhere, or with other flags,
-		// is detached first (the shortcut applies only where the timer
+		// the same flags, __mod_timer()'s own case (the same-bucket
+		// shortcut enqueues nothing; a re-enqueue is also a removal).
+		if (was_pending && t->flags == f && t->base->cpu == cpu) [[likely]] {
+			kernel::v48::__mod_timer(target.bases, t, static_cast<Word>(expires), static_cast<Word>(now), 0);
+			if (this->placed_level_)
+				costs_.removals++;
+			return true;
+		}
+		// Anything else is an enqueue on this CPU's base of the timer's
+		// kind: a timer pending elsewhere, or with other flags, is
+		// detached first (the shortcut applies only where the timer
 		// already is). Each CPU has its own clock here, where the kernel
 		// has one jiffies: __mod_timer() would forward the timer's old
-		// base to this CPU's time, so it starts from this CPU's base.
-		const bool stays = was_pending && t->flags == f && t->base->cpu == cpu;
-		if (!stays) {
-			if (was_pending) {
-				pending_[t->base->cpu]--;
-				kernel::v48::del_timer(t);
-				costs_.removals++;
-			}
-			t->base = nullptr;
-			if (t->flags != f)
-				t->flags = f;
-		}
-		const std::uint64_t before = costs_.insertions;
-		kernel::v48::__mod_timer(target.bases, t, static_cast<Word>(expires), static_cast<Word>(now), 0);
-		if (!stays)
-			pending_[cpu]++;
-		else if (costs_.insertions != before)
+		// base to this CPU's time, so it starts from this CPU's base,
+		// which is what add_timer_on() does.
+		if (was_pending) {
+			pending_[t->base->cpu]--;
+			kernel::v48::del_timer(t);
 			costs_.removals++;
+		}
+		if (t->flags != f)
+			t->flags = f;
+		t->expires = static_cast<Word>(expires);
+		kernel::v48::add_timer_on(target.bases, t, static_cast<Word>(now));
+		pending_[cpu]++;
 		return was_pending;
 	}
 

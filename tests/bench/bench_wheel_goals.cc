@@ -127,7 +127,7 @@ struct v48_raw {
 class collecting_observer final : public timersim::scheme_observer {
 public:
 	std::vector<std::uint32_t> fired;
-	void enqueued(timersim::timer_id, unsigned) override {}
+	bool wants_enqueues() const override { return false; }	// as the replay
 	void moved(timersim::timer_id, unsigned) override {}
 	void cascaded(unsigned, std::uint32_t) override {}
 	void tick(unsigned, timersim::jiffies_t) override {}
