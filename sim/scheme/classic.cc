@@ -33,7 +33,7 @@ template <class Timer>
 struct forwarding_observer {
 	kernel_hooks *hooks = nullptr;
 
-	void enqueued(const Timer &t, unsigned level) { hooks->enqueued(t.data, level); }
+	void enqueued(const Timer &, unsigned level) { hooks->enqueued(level); }
 	void moved(const Timer &t, unsigned from_level, unsigned)
 	{
 		hooks->costs->relinks++;
@@ -103,17 +103,18 @@ public:
 
 	bool start(timer_id id, unsigned cpu, jiffies_t expires, std::uint32_t flags) override
 	{
-		this->check_cpu(cpu);
-		timer_t *t = timers_.get(id, [](timer_t *t, unsigned long data) {
-			kernel::init_timer(t, no_callback, data);
-			t->slack = 0;
-		});
+		// The checks and a timer's first start out of line, and an
+		// observer that wants every enqueue told in a tail call: the
+		// common start calls nothing and saves no registers.
+		if (cpu >= this->ncpus_ || id >= timers_.size()) [[unlikely]]
+			return start_new(id, cpu, expires, flags);
+		timer_t *t = timers_.made(id);
 		base_t &local = *bases_[cpu];
 		const base_t *was = kernel::timer_pending(t) ? t->base : nullptr;
 		const std::uint16_t f = (flags & TF_DEFERRABLE) ? std::uint16_t{kernel::TIMER_DEFERRABLE} : std::uint16_t{0};
 		if (t->flags != f)
 			t->flags = f;
-		this->placed_level_ = 0;
+		// Every start enqueues: it sets placed_level_.
 		kernel::__mod_timer(local, t, static_cast<Word>(expires), false);
 		// A re-arm on the base that holds the timer (the common case)
 		// leaves it there: no pending count moves.
@@ -121,6 +122,8 @@ public:
 			this->restarted();
 		else
 			this->started(was ? was->cpu : this->NONE, t->base->cpu);
+		if (this->reports_enqueues()) [[unlikely]]
+			return this->report_enqueue(id, was != nullptr);
 		return was != nullptr;
 	}
 
@@ -185,6 +188,16 @@ public:
 	}
 
 private:
+	[[gnu::noinline]] bool start_new(timer_id id, unsigned cpu, jiffies_t expires, std::uint32_t flags)
+	{
+		this->check_cpu(cpu);
+		timers_.get(id, [](timer_t *t, unsigned long data) {
+			kernel::init_timer(t, no_callback, data);
+			t->slack = 0;
+		});
+		return start(id, cpu, expires, flags);
+	}
+
 	// `n` idle jiffies of base cpu at once: what run_timers() would have
 	// counted for them (a tick and a slot visit each, an empty cascade()
 	// call and a slot visit at each cascade point), in bulk.

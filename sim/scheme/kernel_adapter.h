@@ -42,17 +42,13 @@ struct kernel_hooks {
 	cost_counters *costs = nullptr;
 	std::uint64_t *pending = nullptr;	// this base's pending count
 	unsigned *placed = nullptr;		// the scheme's placed_level_
-	scheme_observer *enqueue_sink = nullptr;	// sink if it wants_enqueues()
 	unsigned cpu = 0;
 	jiffies_t jiffy = 0;	// simulation time of the jiffy being processed
 
-	// start/re-arm linked the timer with `data` on `level` (1-based).
-	[[gnu::always_inline]] void enqueued(unsigned long data, unsigned level)
-	{
-		*placed = level;
-		if (enqueue_sink) [[unlikely]]
-			enqueue_sink->enqueued(static_cast<timer_id>(data), level);
-	}
+	// start/re-arm linked a timer on `level` (1-based). An observer that
+	// wants every enqueue hears of it when start() is done
+	// (kernel_adapter::report_enqueue): nothing else happens in between.
+	void enqueued(unsigned level) { *placed = level; }
 	// The timer with `data` fires in the jiffy being processed.
 	void expiring(unsigned long data)
 	{
@@ -75,6 +71,8 @@ public:
 			grow(id, init);
 		return at(id);
 	}
+	// The timer of `id`, which was made.
+	Timer *made(timer_id id) const { return at(id); }
 	// The timer of `id`, or nullptr if none was made.
 	Timer *find(timer_id id) const { return id < size_ ? at(id) : nullptr; }
 
@@ -148,9 +146,22 @@ protected:
 		ncpus_ = ncpus;
 		pending_.assign(ncpus, 0);
 		hooks_.assign(ncpus, kernel_hooks{});
-		scheme_observer *enqueue_sink = obs && obs->wants_enqueues() ? obs : nullptr;
+		enqueue_sink_ = obs && obs->wants_enqueues() ? obs : nullptr;
 		for (unsigned cpu = 0; cpu < ncpus; cpu++)
-			hooks_[cpu] = {obs, &costs_, &pending_[cpu], &this->placed_level_, enqueue_sink, cpu, start};
+			hooks_[cpu] = {obs, &costs_, &pending_[cpu], &this->placed_level_, cpu, start};
+	}
+
+	// Whether start() must be followed by report_enqueue().
+	bool reports_enqueues() const { return enqueue_sink_ != nullptr; }
+	// Tells an observer that wants every enqueue where start() placed
+	// timer id (if it enqueued it), and returns `was` for start() to
+	// return: a tail call, out of line, so that the common start saves
+	// no registers.
+	[[gnu::noinline]] bool report_enqueue(timer_id id, bool was)
+	{
+		if (this->placed_level_)
+			enqueue_sink_->enqueued(id, this->placed_level_);
+		return was;
 	}
 
 	void check_cpu(unsigned cpu) const
@@ -194,6 +205,7 @@ protected:
 	unsigned ncpus_ = 0;
 	std::vector<std::uint64_t> pending_;
 	std::vector<kernel_hooks> hooks_;
+	scheme_observer *enqueue_sink_ = nullptr;	// the observer if it wants_enqueues()
 	cost_counters costs_;		// all but what started() counts
 	std::uint64_t starts_ = 0, adds_ = 0;
 	mutable cost_counters reported_;

@@ -49,6 +49,7 @@
 //   key_comparisons  bucket expiries compared with next_expiry (enqueue,
 //                    recalculation)
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -84,7 +85,7 @@ struct forwarding_observer {
 		// Every timer of the scheme is a traced_timer.
 		static_cast<const traced_timer<Timer> &>(t).bucket_expiry = expiry;
 		costs->insertions++;
-		hooks->enqueued(t.data, level + 1);
+		hooks->enqueued(level + 1);
 	}
 	void visited(unsigned buckets) { costs->slot_visits += buckets; }
 	void compared(unsigned count) { costs->key_comparisons += count; }
@@ -158,44 +159,47 @@ public:
 
 	bool start(timer_id id, unsigned cpu, jiffies_t expires, std::uint32_t flags) override
 	{
-		this->check_cpu(cpu);
-		timer_t *t = timers_.get(id, [](timer_t *t, unsigned long data) { kernel::v48::init_timer(t, data); });
+		// The checks and a timer's first start out of line, and an
+		// observer that wants every enqueue told in a tail call.
+		if (cpu >= this->ncpus_ || id >= timers_.size()) [[unlikely]]
+			return start_new(id, cpu, expires, flags);
+		timer_t *t = timers_.made(id);
 		cpu_state &target = *cpus_[cpu];
-		// Without the migration model every CPU has one standard base
-		// (4.8 .. 6.8): pin all non-deferrable timers to the local one.
-		const bool pinned = (flags & TF_PINNED) || !tmigr_;
-		const unsigned f = ((flags & TF_DEFERRABLE) ? unsigned{kernel::v48::TIMER_DEFERRABLE} : 0u) |
-				   (pinned ? unsigned{kernel::v48::TIMER_PINNED} : 0u);
+		const unsigned f = kernel_flags_[(flags / TF_DEFERRABLE) & 3];
 		const jiffies_t now = tick_driven_ ? now_ : target.clock;
 		const bool was_pending = kernel::v48::timer_pending(t);
 		this->placed_level_ = 0;
 
-		// The common re-arm stays where it is: pending on this CPU with
-		// the same flags, __mod_timer()'s own case (the same-bucket
-		// shortcut enqueues nothing; a re-enqueue is also a removal).
-		if (was_pending && t->flags == f && t->base->cpu == cpu) [[likely]] {
+		// The common re-arm stays where it is: pending on this CPU's
+		// base of its kind, with the same flags, __mod_timer()'s own
+		// case (the same-bucket shortcut enqueues nothing; a re-enqueue
+		// is also a removal).
+		if (was_pending && t->flags == f && t->base == &kernel::v48::base_for(target.bases, f)) [[likely]] {
 			kernel::v48::__mod_timer(target.bases, t, static_cast<Word>(expires), static_cast<Word>(now), 0);
 			if (this->placed_level_)
 				costs_.removals++;
-			return true;
+		} else {
+			// Anything else is an enqueue on this CPU's base of the
+			// timer's kind: a timer pending elsewhere, or with other
+			// flags, is detached first (the shortcut applies only
+			// where the timer already is). Each CPU has its own clock
+			// here, where the kernel has one jiffies: __mod_timer()
+			// would forward the timer's old base to this CPU's time,
+			// so it starts from this CPU's base, which is what
+			// add_timer_on() does.
+			if (was_pending) {
+				pending_[t->base->cpu]--;
+				kernel::v48::del_timer(t);
+				costs_.removals++;
+			}
+			if (t->flags != f)
+				t->flags = f;
+			t->expires = static_cast<Word>(expires);
+			kernel::v48::add_timer_on(target.bases, t, static_cast<Word>(now));
+			pending_[cpu]++;
 		}
-		// Anything else is an enqueue on this CPU's base of the timer's
-		// kind: a timer pending elsewhere, or with other flags, is
-		// detached first (the shortcut applies only where the timer
-		// already is). Each CPU has its own clock here, where the kernel
-		// has one jiffies: __mod_timer() would forward the timer's old
-		// base to this CPU's time, so it starts from this CPU's base,
-		// which is what add_timer_on() does.
-		if (was_pending) {
-			pending_[t->base->cpu]--;
-			kernel::v48::del_timer(t);
-			costs_.removals++;
-		}
-		if (t->flags != f)
-			t->flags = f;
-		t->expires = static_cast<Word>(expires);
-		kernel::v48::add_timer_on(target.bases, t, static_cast<Word>(now));
-		pending_[cpu]++;
+		if (this->reports_enqueues()) [[unlikely]]
+			return this->report_enqueue(id, was_pending);
 		return was_pending;
 	}
 
@@ -298,6 +302,28 @@ public:
 	}
 
 private:
+	[[gnu::noinline]] bool start_new(timer_id id, unsigned cpu, jiffies_t expires, std::uint32_t flags)
+	{
+		this->check_cpu(cpu);
+		timers_.get(id, [](timer_t *t, unsigned long data) { kernel::v48::init_timer(t, data); });
+		return start(id, cpu, expires, flags);
+	}
+
+	// The kernel's timer flags of a traced start, by its D and P bits.
+	// Without the migration model every CPU has one standard base
+	// (4.8 .. 6.8): all non-deferrable timers are pinned to the local one.
+	static_assert(TF_PINNED == 2 * TF_DEFERRABLE);
+	static std::array<unsigned, 4> kernel_flags(bool tmigr)
+	{
+		std::array<unsigned, 4> f{};
+		for (unsigned bits = 0; bits < 4; bits++) {
+			const bool deferrable = bits & 1, pinned = (bits & 2) || !tmigr;
+			f[bits] = (deferrable ? unsigned{kernel::v48::TIMER_DEFERRABLE} : 0u) |
+				  (pinned ? unsigned{kernel::v48::TIMER_PINNED} : 0u);
+		}
+		return f;
+	}
+
 	// Tick-driven: one run_timer_softirq at `upto`, if any base is due.
 	void run_softirq(cpu_state &s, jiffies_t upto)
 	{
@@ -423,6 +449,7 @@ private:
 	std::vector<scheme_param> params_;
 	bool model_idle_;
 	bool tmigr_;
+	std::array<unsigned, 4> kernel_flags_ = kernel_flags(tmigr_);
 	bool tick_driven_ = false;
 	jiffies_t now_ = 0;	// set_now(): the kernel's jiffies at the next start
 	// Jiffies at which global timers fired, sorted, from the oldest any CPU
