@@ -402,7 +402,7 @@ inline void detach_timer(timer_list<Config> *timer, bool clear_pending)
 
 // Emptying a bucket clears its bit and marks next_expiry for recalculation.
 template <class Config>
-int detach_if_pending(timer_list<Config> *timer, timer_base<Config> &base, bool clear_pending)
+[[gnu::always_inline]] inline int detach_if_pending(timer_list<Config> *timer, timer_base<Config> &base, bool clear_pending)
 {
 	if (!timer_pending(timer))
 		return 0;
