@@ -486,11 +486,14 @@ template <class Config>
 	base.observer.enqueued(*timer, p.level);
 }
 
-// Inline, so that a re-arm costs no call: the common cases here, the rest
-// (a timer on another base) in __mod_timer_general().
+// The common cases of __mod_timer(), inline, so that a re-arm costs no
+// call: a pending timer re-armed on `local`, or a timer that is not pending
+// (and not running on another base) enqueued there. Returns 1 or 0 as
+// __mod_timer() does, or -1, having done nothing, for the rest (a timer on
+// another base), which __mod_timer_general() handles.
 template <class Config>
-[[gnu::always_inline]] inline int __mod_timer(tvec_base<Config> &local, timer_list<Config> *timer,
-					      typename Config::word expires, bool pending_only)
+[[gnu::always_inline]] inline int __mod_timer_local(tvec_base<Config> &local, timer_list<Config> *timer,
+						    typename Config::word expires, bool pending_only)
 {
 	// Placed before the timer is read: nothing waits on both.
 	const placement p = place(local, expires);
@@ -508,6 +511,16 @@ template <class Config>
 		enqueue_at(local, timer, p);
 		return 0;
 	}
+	return -1;
+}
+
+template <class Config>
+[[gnu::always_inline]] inline int __mod_timer(tvec_base<Config> &local, timer_list<Config> *timer,
+					      typename Config::word expires, bool pending_only)
+{
+	const int ret = __mod_timer_local(local, timer, expires, pending_only);
+	if (ret >= 0) [[likely]]
+		return ret;
 	return __mod_timer_general(local, timer, expires, pending_only);
 }
 

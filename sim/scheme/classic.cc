@@ -103,28 +103,29 @@ public:
 
 	bool start(timer_id id, unsigned cpu, jiffies_t expires, std::uint32_t flags) override
 	{
-		// The checks and a timer's first start out of line, and an
-		// observer that wants every enqueue told in a tail call: the
-		// common start calls nothing and saves no registers.
+		// Only the common start here, where the timer is not pending
+		// or pending on this CPU's base: it calls nothing, and so
+		// saves no registers. The checks, a timer's first start, a
+		// timer on another base and an observer that wants every
+		// enqueue are tail calls.
 		if (cpu >= this->ncpus_ || id >= timers_.size()) [[unlikely]]
 			return start_new(id, cpu, expires, flags);
 		timer_t *t = timers_.made(id);
 		base_t &local = *bases_[cpu];
-		const base_t *was = kernel::timer_pending(t) ? t->base : nullptr;
-		const std::uint16_t f = (flags & TF_DEFERRABLE) ? std::uint16_t{kernel::TIMER_DEFERRABLE} : std::uint16_t{0};
-		if (t->flags != f)
-			t->flags = f;
+		set_flags(t, flags);
 		// Every start enqueues: it sets placed_level_.
-		kernel::__mod_timer(local, t, static_cast<Word>(expires), false);
+		const int ret = kernel::__mod_timer_local(local, t, static_cast<Word>(expires), false);
+		if (ret < 0) [[unlikely]]
+			return start_elsewhere(id, cpu, expires);
 		// A re-arm on the base that holds the timer (the common case)
 		// leaves it there: no pending count moves.
-		if (was == &local) [[likely]]
+		if (ret)
 			this->restarted();
 		else
-			this->started(was ? was->cpu : this->NONE, t->base->cpu);
+			this->started(this->NONE, cpu);
 		if (this->reports_enqueues()) [[unlikely]]
-			return this->report_enqueue(id, was != nullptr);
-		return was != nullptr;
+			return this->report_enqueue(id, ret);
+		return ret;
 	}
 
 	// A stretch of more than skip_after jiffies is first looked at for idle
@@ -188,6 +189,27 @@ public:
 	}
 
 private:
+	static void set_flags(timer_t *t, std::uint32_t flags)
+	{
+		const std::uint16_t f = (flags & TF_DEFERRABLE) ? std::uint16_t{kernel::TIMER_DEFERRABLE} : std::uint16_t{0};
+		if (t->flags != f)
+			t->flags = f;
+	}
+
+	// __mod_timer() of a timer that __mod_timer_local() left alone: it
+	// was pending on another base (or is running on one), and the flags
+	// are set.
+	[[gnu::noinline]] bool start_elsewhere(timer_id id, unsigned cpu, jiffies_t expires)
+	{
+		timer_t *t = timers_.made(id);
+		const base_t *was = kernel::timer_pending(t) ? t->base : nullptr;
+		kernel::__mod_timer_general(*bases_[cpu], t, static_cast<Word>(expires), false);
+		this->started(was ? was->cpu : this->NONE, t->base->cpu);
+		if (this->reports_enqueues())
+			return this->report_enqueue(id, was != nullptr);
+		return was != nullptr;
+	}
+
 	[[gnu::noinline]] bool start_new(timer_id id, unsigned cpu, jiffies_t expires, std::uint32_t flags)
 	{
 		this->check_cpu(cpu);
