@@ -140,6 +140,7 @@ public:
 	void reset(unsigned ncpus, jiffies_t start, scheme_observer *obs) override
 	{
 		this->reset_common(ncpus, start, obs);
+		added_on_ = 0;
 		cpus_.clear();
 		global_fires_.clear();
 		for (unsigned cpu = 0; cpu < ncpus; cpu++) {
@@ -155,52 +156,25 @@ public:
 			s->global_clock = start;
 			cpus_.push_back(std::move(s));
 		}
+		find_kind_bases();
 	}
 
 	bool start(timer_id id, unsigned cpu, jiffies_t expires, std::uint32_t flags) override
 	{
-		// The checks and a timer's first start out of line, and an
-		// observer that wants every enqueue told in a tail call.
-		if (cpu >= this->ncpus_ || id >= timers_.size()) [[unlikely]]
-			return start_new(id, cpu, expires, flags);
-		timer_t *t = timers_.made(id);
-		cpu_state &target = *cpus_[cpu];
-		const unsigned f = kernel_flags_[(flags / TF_DEFERRABLE) & 3];
-		const jiffies_t now = tick_driven_ ? now_ : target.clock;
-		const bool was_pending = kernel::v48::timer_pending(t);
-		this->placed_level_ = 0;
+		// The checks, a timer's first start and an observer that
+		// wants every enqueue out of line (start_checked()).
+		if (cpu >= this->ncpus_ || id >= timers_.size() || this->reports_enqueues()) [[unlikely]]
+			return start_checked(id, cpu, expires, flags);
+		return start_made(timers_.made(id), cpu, expires, flags);
+	}
 
-		// The common re-arm stays where it is: pending on this CPU's
-		// base of its kind, with the same flags, __mod_timer()'s own
-		// case (the same-bucket shortcut enqueues nothing; a re-enqueue
-		// is also a removal).
-		if (was_pending && t->flags == f && t->base == &kernel::v48::base_for(target.bases, f)) [[likely]] {
-			kernel::v48::__mod_timer(target.bases, t, static_cast<Word>(expires), static_cast<Word>(now), 0);
-			if (this->placed_level_)
-				costs_.removals++;
-		} else {
-			// Anything else is an enqueue on this CPU's base of the
-			// timer's kind: a timer pending elsewhere, or with other
-			// flags, is detached first (the shortcut applies only
-			// where the timer already is). Each CPU has its own clock
-			// here, where the kernel has one jiffies: __mod_timer()
-			// would forward the timer's old base to this CPU's time,
-			// so it starts from this CPU's base, which is what
-			// add_timer_on() does.
-			if (was_pending) {
-				pending_[t->base->cpu]--;
-				kernel::v48::del_timer(t);
-				costs_.removals++;
-			}
-			if (t->flags != f)
-				t->flags = f;
-			t->expires = static_cast<Word>(expires);
-			kernel::v48::add_timer_on(target.bases, t, static_cast<Word>(now));
-			pending_[cpu]++;
-		}
-		if (this->reports_enqueues()) [[unlikely]]
-			return this->report_enqueue(id, was_pending);
-		return was_pending;
+	// A re-arm that stays and enqueues again (see start_made()) is also a
+	// removal: every enqueue is one, but those of add_timer_on().
+	const cost_counters &costs() const override
+	{
+		this->reported_ = costs_;
+		this->reported_.removals += costs_.insertions - added_on_;
+		return this->reported_;
 	}
 
 	void advance(unsigned cpu, jiffies_t upto) override
@@ -302,26 +276,93 @@ public:
 	}
 
 private:
-	[[gnu::noinline]] bool start_new(timer_id id, unsigned cpu, jiffies_t expires, std::uint32_t flags)
+	// The start of a made timer on a valid CPU. Nothing is left to do
+	// after a call into the wheel, so that it saves no registers: the
+	// accounting comes first, and a timer that moves is start_moved()'s.
+	[[gnu::noinline]] bool start_made(timer_t *t, unsigned cpu, jiffies_t expires, std::uint32_t flags)
 	{
-		this->check_cpu(cpu);
-		timers_.get(id, [](timer_t *t, unsigned long data) { kernel::v48::init_timer(t, data); });
-		return start(id, cpu, expires, flags);
+		cpu_state &target = *cpus_[cpu];
+		const timer_kind kind = kinds_[(flags / TF_DEFERRABLE) & 3];
+		const unsigned f = kind.flags;
+		const jiffies_t now = tick_driven_ ? now_ : target.clock;
+		this->placed_level_ = 0;
+
+		if (kernel::v48::timer_pending(t)) [[likely]] {
+			// The common re-arm stays where it is: pending on this
+			// CPU's base of its kind, with the same flags,
+			// __mod_timer()'s own case (the same-bucket shortcut
+			// enqueues nothing).
+			if (t->flags == f && t->base == &target.bases.base[kind.base]) [[likely]] {
+				kernel::v48::__mod_timer(target.bases, t, static_cast<Word>(expires), static_cast<Word>(now), 0);
+				return true;
+			}
+			return start_moved(t, cpu, expires, f, now);
+		}
+		// A timer that is not pending is enqueued on this CPU's base
+		// of its kind. Each CPU has its own clock here, where the
+		// kernel has one jiffies: __mod_timer() would forward the
+		// timer's old base to this CPU's time, so it starts from this
+		// CPU's base, which is what add_timer_on() does.
+		if (t->flags != f)
+			t->flags = f;
+		t->expires = static_cast<Word>(expires);
+		pending_[cpu]++;
+		added_on_++;
+		kernel::v48::add_timer_on(target.bases, t, static_cast<Word>(now));
+		return false;
 	}
 
-	// The kernel's timer flags of a traced start, by its D and P bits.
-	// Without the migration model every CPU has one standard base
-	// (4.8 .. 6.8): all non-deferrable timers are pinned to the local one.
-	static_assert(TF_PINNED == 2 * TF_DEFERRABLE);
-	static std::array<unsigned, 4> kernel_flags(bool tmigr)
+	// A pending timer that does not stay (pending elsewhere, or with
+	// other flags): detached first (the shortcut applies only where the
+	// timer already is), then enqueued as one that was not pending.
+	[[gnu::noinline]] bool start_moved(timer_t *t, unsigned cpu, jiffies_t expires, unsigned f, jiffies_t now)
 	{
-		std::array<unsigned, 4> f{};
+		pending_[t->base->cpu]--;
+		kernel::v48::del_timer(t);
+		costs_.removals++;
+		if (t->flags != f)
+			t->flags = f;
+		t->expires = static_cast<Word>(expires);
+		pending_[cpu]++;
+		added_on_++;
+		kernel::v48::add_timer_on(cpus_[cpu]->bases, t, static_cast<Word>(now));
+		return true;
+	}
+
+	[[gnu::noinline]] bool start_checked(timer_id id, unsigned cpu, jiffies_t expires, std::uint32_t flags)
+	{
+		this->check_cpu(cpu);
+		timer_t *t = timers_.get(id, [](timer_t *t, unsigned long data) { kernel::v48::init_timer(t, data); });
+		const bool was = start_made(t, cpu, expires, flags);
+		return this->reports_enqueues() ? this->report_enqueue(id, was) : was;
+	}
+
+	// The kernel's timer flags of a traced start, by its D and P bits,
+	// and the base they queue it on. Without the migration model every
+	// CPU has one standard base (4.8 .. 6.8): all non-deferrable timers
+	// are pinned to the local one.
+	struct timer_kind {
+		unsigned flags, base;
+	};
+	static_assert(TF_PINNED == 2 * TF_DEFERRABLE);
+	static std::array<timer_kind, 4> timer_kinds(bool tmigr)
+	{
+		std::array<timer_kind, 4> k{};
 		for (unsigned bits = 0; bits < 4; bits++) {
 			const bool deferrable = bits & 1, pinned = (bits & 2) || !tmigr;
-			f[bits] = (deferrable ? unsigned{kernel::v48::TIMER_DEFERRABLE} : 0u) |
-				  (pinned ? unsigned{kernel::v48::TIMER_PINNED} : 0u);
+			k[bits].flags = (deferrable ? unsigned{kernel::v48::TIMER_DEFERRABLE} : 0u) |
+					(pinned ? unsigned{kernel::v48::TIMER_PINNED} : 0u);
 		}
-		return f;
+		return k;
+	}
+	// The bases kernel::v48::base_for() picks, as indexes.
+	void find_kind_bases()
+	{
+		if (cpus_.empty())
+			return;
+		bases_t &b = cpus_.front()->bases;
+		for (timer_kind &k : kinds_)
+			k.base = static_cast<unsigned>(&kernel::v48::base_for(b, k.flags) - b.base);
 	}
 
 	// Tick-driven: one run_timer_softirq at `upto`, if any base is due.
@@ -449,8 +490,9 @@ private:
 	std::vector<scheme_param> params_;
 	bool model_idle_;
 	bool tmigr_;
-	std::array<unsigned, 4> kernel_flags_ = kernel_flags(tmigr_);
+	std::array<timer_kind, 4> kinds_ = timer_kinds(tmigr_);
 	bool tick_driven_ = false;
+	std::uint64_t added_on_ = 0;	// enqueues by add_timer_on()
 	jiffies_t now_ = 0;	// set_now(): the kernel's jiffies at the next start
 	// Jiffies at which global timers fired, sorted, from the oldest any CPU
 	// has yet to pass: a few entries, where a std::set cost a node each.
