@@ -276,39 +276,52 @@ public:
 	}
 
 private:
-	// The start of a made timer on a valid CPU. Nothing is left to do
-	// after a call into the wheel, so that it saves no registers: the
-	// accounting comes first, and a timer that moves is start_moved()'s.
-	[[gnu::noinline]] bool start_made(timer_t *t, unsigned cpu, jiffies_t expires, std::uint32_t flags)
+	// The start of a made timer on a valid CPU, in two functions (a
+	// timer that is pending, one that is not), so that the simpler one
+	// saves no registers for the other. Nothing is left to do after a
+	// call into the wheel: the accounting comes first, and a timer that
+	// moves is start_moved()'s.
+	[[gnu::always_inline]] bool start_made(timer_t *t, unsigned cpu, jiffies_t expires, std::uint32_t flags)
 	{
+		if (kernel::v48::timer_pending(t)) [[likely]]
+			return start_pending(t, cpu, expires, flags);
+		return start_idle(t, cpu, expires, flags);
+	}
+
+	// The kernel's jiffies for an enqueue on `target`.
+	jiffies_t now_for(const cpu_state &target) const { return tick_driven_ ? now_ : target.clock; }
+
+	[[gnu::noinline]] bool start_pending(timer_t *t, unsigned cpu, jiffies_t expires, std::uint32_t flags)
+	{
+		this->placed_level_ = 0;
 		cpu_state &target = *cpus_[cpu];
 		const timer_kind kind = kinds_[(flags / TF_DEFERRABLE) & 3];
-		const unsigned f = kind.flags;
-		const jiffies_t now = tick_driven_ ? now_ : target.clock;
-		this->placed_level_ = 0;
-
-		if (kernel::v48::timer_pending(t)) [[likely]] {
-			// The common re-arm stays where it is: pending on this
-			// CPU's base of its kind, with the same flags,
-			// __mod_timer()'s own case (the same-bucket shortcut
-			// enqueues nothing).
-			if (t->flags == f && t->base == &target.bases.base[kind.base]) [[likely]] {
-				kernel::v48::__mod_timer(target.bases, t, static_cast<Word>(expires), static_cast<Word>(now), 0);
-				return true;
-			}
-			return start_moved(t, cpu, expires, f, now);
+		// The common re-arm stays where it is: pending on this CPU's
+		// base of its kind, with the same flags, __mod_timer()'s own
+		// case (the same-bucket shortcut enqueues nothing).
+		if (t->flags == kind.flags && t->base == &target.bases.base[kind.base]) [[likely]] {
+			kernel::v48::__mod_timer(target.bases, t, static_cast<Word>(expires),
+						 static_cast<Word>(now_for(target)), 0);
+			return true;
 		}
-		// A timer that is not pending is enqueued on this CPU's base
-		// of its kind. Each CPU has its own clock here, where the
-		// kernel has one jiffies: __mod_timer() would forward the
-		// timer's old base to this CPU's time, so it starts from this
-		// CPU's base, which is what add_timer_on() does.
+		return start_moved(t, cpu, expires, kind.flags, now_for(target));
+	}
+
+	// A timer that is not pending is enqueued on this CPU's base of its
+	// kind. Each CPU has its own clock here, where the kernel has one
+	// jiffies: __mod_timer() would forward the timer's old base to this
+	// CPU's time, so it starts from this CPU's base, which is what
+	// add_timer_on() does.
+	[[gnu::noinline]] bool start_idle(timer_t *t, unsigned cpu, jiffies_t expires, std::uint32_t flags)
+	{
+		cpu_state &target = *cpus_[cpu];
+		const unsigned f = kinds_[(flags / TF_DEFERRABLE) & 3].flags;
 		if (t->flags != f)
 			t->flags = f;
 		t->expires = static_cast<Word>(expires);
 		pending_[cpu]++;
 		added_on_++;
-		kernel::v48::add_timer_on(target.bases, t, static_cast<Word>(now));
+		kernel::v48::add_timer_on(target.bases, t, static_cast<Word>(now_for(target)));
 		return false;
 	}
 
