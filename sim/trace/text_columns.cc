@@ -66,8 +66,10 @@ line_verdict wrong_rendering(line_context &ctx, std::string_view name, const cha
 bool split_line_head(std::string_view line, line_head &h, line_context &ctx)
 {
 	bool had_cpu = false;
-	for (std::size_t lb = line.find('['); lb != std::string_view::npos;
-	     lb = line.find('[', lb + 1)) {
+	const char *begin = line.data(), *end = begin + line.size();
+	for (const char *at = find_byte(begin, end, '['); at != end;
+	     at = find_byte(at + 1, end, '[')) {
+		std::size_t lb = std::size_t(at - begin);
 		if (lb == 0 || !is_blank(line[lb - 1]))
 			continue;
 		std::size_t past = cpu_column_at(line, lb, h.cpu);

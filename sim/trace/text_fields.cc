@@ -53,10 +53,52 @@ bool parse_pointer(std::string_view s, std::uint64_t &v, std::uint8_t *digits)
 	return true;
 }
 
+namespace {
+
+constexpr std::uint32_t pow10_down[10] = {1000000000, 100000000, 10000000, 1000000,
+					  100000, 10000, 1000, 100, 10, 1};
+
+// The common timestamps in one pass over the digits: up to 10 digits of
+// seconds (which cannot overflow in ns) and 1 to 9 of fraction, or a bare
+// counter of up to 19 digits. False for anything else, which the general
+// parse below judges.
+bool short_timestamp(std::string_view s, std::uint64_t &ns)
+{
+	const char *p = s.data(), *end = p + s.size(), *q = p;
+	std::uint64_t x = 0;	// all the digits, as if there were no '.'
+	unsigned d;
+	while (q < end && (d = unsigned(static_cast<unsigned char>(*q)) - '0') <= 9) {
+		x = x * 10 + d;
+		q++;
+	}
+	std::ptrdiff_t sec = q - p;
+	if (q == end) {	// a bare counter
+		if (sec == 0 || sec > 19)
+			return false;
+		ns = x;
+		return true;
+	}
+	if (sec == 0 || sec > 10 || *q != '.')
+		return false;
+	const char *dot = q++;
+	while (q < end && (d = unsigned(static_cast<unsigned char>(*q)) - '0') <= 9) {
+		x = x * 10 + d;
+		q++;
+	}
+	std::ptrdiff_t frac = q - dot - 1;
+	if (q != end || frac == 0 || frac > 9)
+		return false;
+	ns = x * pow10_down[frac];	// SECONDS.FRACTION * 10^9
+	return true;
+}
+
+}  // namespace
+
 bool parse_timestamp(std::string_view s, std::uint64_t &ns)
 {
-	static constexpr std::uint32_t scale[10] = {1000000000, 100000000, 10000000, 1000000,
-						    100000, 10000, 1000, 100, 10, 1};
+	if (short_timestamp(s, ns))
+		return true;
+	const auto &scale = pow10_down;
 	const char *end = s.data() + s.size();
 	std::uint64_t sec;
 	auto [sec_end, ec] = decimal_prefix(s.data(), end, sec);
@@ -352,22 +394,29 @@ constexpr std::size_t key_slot(std::string_view key)
 
 struct key_index {
 	signed char field[key_slots];
+	// Each key, zero-padded to 16 bytes: compared in one SSE2 block.
+	char padded[std::size(payload_fields)][16];
 	bool perfect = true;
-	constexpr key_index() : field()
+	constexpr key_index() : field(), padded()
 	{
 		for (auto &f : field)
 			f = -1;
 		for (std::size_t i = 0; i < std::size(payload_fields); i++) {
 			std::size_t slot = key_slot(payload_fields[i].key);
-			perfect = perfect && field[slot] < 0;
+			perfect = perfect && field[slot] < 0 && payload_fields[i].key.size() < 16;
 			field[slot] = static_cast<signed char>(i);
+			for (std::size_t c = 0; c < payload_fields[i].key.size(); c++)
+				padded[i][c] = payload_fields[i].key[c];
 		}
 	}
 };
 constexpr key_index key_index_of_table;
-static_assert(key_index_of_table.perfect, "two payload keys share a key_slot: change key_slot()");
+static_assert(key_index_of_table.perfect,
+	      "two payload keys share a key_slot, or one is 16 bytes: change key_slot()");
 
-const payload_field *field_of_key(std::string_view key)
+// KEY's field, or null. LIMIT as for the scanners (text_scan.h): with 16
+// bytes readable at the key, its bytes are compared in one block.
+const payload_field *field_of_key(std::string_view key, const char *limit)
 {
 	int i = key_index_of_table.field[key_slot(key)];
 	if (i < 0)
@@ -375,6 +424,14 @@ const payload_field *field_of_key(std::string_view key)
 	const payload_field &f = payload_fields[i];
 	if (f.key.size() != key.size())
 		return nullptr;	// a field of a newer kernel: not ours to judge
+#if defined(__SSE2__)
+	if (limit && limit - key.data() >= 16) {
+		__m128i same = _mm_cmpeq_epi8(scan_detail::load16(key.data()),
+					      scan_detail::load16(key_index_of_table.padded[i]));
+		unsigned want = (1u << key.size()) - 1;
+		return (unsigned(_mm_movemask_epi8(same)) & want) == want ? &f : nullptr;
+	}
+#endif
 	for (std::size_t c = 0; c < key.size(); c++)	// a few bytes: no memcmp call
 		if (f.key[c] != key[c])
 			return nullptr;
@@ -496,7 +553,7 @@ line_verdict parse_payload(std::string_view payload, trace_event &ev, line_conte
 				ctx.reason.append(quoted(t.text));
 				return line_verdict::bad;
 			}
-			f = field_of_key(t.text.substr(0, t.eq));
+			f = field_of_key(t.text.substr(0, t.eq), ctx.limit);
 			if (!f)
 				continue;
 			value = t.text.substr(t.eq + 1);

@@ -78,6 +78,21 @@ inline const char *find_blank(const char *p, const char *end, const char *limit 
 	return p;
 }
 
+// The first C in [P, END), or END. The text readers look for a '[' a few
+// dozen bytes into a line: inline, this costs a fraction of a memchr call.
+inline const char *find_byte(const char *p, const char *end, char c)
+{
+#if defined(__SSE2__)
+	__m128i want = _mm_set1_epi8(c);
+	for (; end - p >= 16; p += 16)
+		if (unsigned m = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(scan_detail::load16(p), want))))
+			return p + __builtin_ctz(m);
+#endif
+	while (p < end && *p != c)
+		p++;
+	return p;
+}
+
 // The first non-blank of [P, END), or END.
 inline const char *skip_blank(const char *p, const char *end, const char *limit = nullptr)
 {

@@ -20,6 +20,13 @@ inline bool scanners_agree(const char *p, const char *end, const char *limit)
 	for (const char *q = p; q < blank && !eq; q++)
 		if (*q == '=')
 			eq = q;
+	for (char c : {'=', '[', '\t'}) {
+		const char *at = p;
+		while (at < end && *at != c)
+			at++;
+		if (find_byte(p, end, c) != at)
+			return false;
+	}
 	for (const char *lim : {static_cast<const char *>(nullptr), limit}) {
 		token_scan t = scan_token(p, end, lim);
 		if (find_blank(p, end, lim) != blank || skip_blank(p, end, lim) != nonblank ||

@@ -80,6 +80,16 @@ START_TEST(timestamps_are_exact)
 	ck_assert(!parse_timestamp(".5", ns));
 	ck_assert(!parse_timestamp("1.x", ns));
 	ck_assert(!parse_timestamp("99999999999999999999.0", ns));
+	// Past the one-pass parse of the common ones: the general rules.
+	ck_assert(parse_timestamp("12345678901.5", ns));
+	ck_assert_uint_eq(ns, 12345678901500000000ull);
+	ck_assert(parse_timestamp("00000000001.000000001", ns));
+	ck_assert_uint_eq(ns, 1000000001ull);
+	ck_assert(parse_timestamp("18446744073709551615", ns));	// a 20-digit counter
+	ck_assert_uint_eq(ns, 18446744073709551615ull);
+	ck_assert(!parse_timestamp("18446744074.0", ns));	// overflows in ns
+	ck_assert(!parse_timestamp("1.2.3", ns));
+	ck_assert(!parse_timestamp("", ns));
 }
 END_TEST
 
@@ -111,6 +121,33 @@ START_TEST(numbers_and_pointers)
 	ck_assert(!parse_pointer("zz", v));
 }
 END_TEST
+
+// parse_timestamp's rules, spelled with std::from_chars alone.
+bool reference_timestamp(std::string_view s, std::uint64_t &ns)
+{
+	const char *end = s.data() + s.size();
+	std::uint64_t sec;
+	auto [sec_end, ec] = std::from_chars(s.data(), end, sec);
+	if (ec != std::errc())
+		return false;
+	if (sec_end == end) {
+		ns = sec;
+		return true;
+	}
+	std::string_view frac(sec_end + 1, end - sec_end - 1);
+	std::uint32_t part = 0;
+	if (*sec_end != '.' || frac.empty() || frac.size() > 9 ||
+	    std::from_chars(frac.data(), end, part).ptr != end)
+		return false;
+	std::uint64_t x, scale = 1;
+	for (std::size_t i = frac.size(); i < 9; i++)
+		scale *= 10;
+	if (__builtin_mul_overflow(sec, 1000000000u, &x) ||
+	    __builtin_add_overflow(x, part * scale, &x))
+		return false;
+	ns = x;
+	return true;
+}
 
 // The fast paths in front of std::from_chars (text_scan.h) and the block
 // scanners give what the standard and a byte loop give, on random strings
@@ -155,6 +192,13 @@ START_TEST(fast_paths_agree_with_the_standard)
 		expect(parse_u32(s, c) == reference_number(s, d) && c == d, "u32", s);
 		std::int64_t e = 7, f = 7;
 		expect(parse_i64(s, e) == reference_number(s, f) && e == f, "i64", s);
+		a = b = 7;
+		expect(parse_timestamp(s, a) == reference_timestamp(s, b) && a == b, "timestamp", s);
+		std::string ts(next() % 23, '0');	// digits with a '.' or two
+		for (char &c : ts)
+			c = "0123456789.9"[next() % 12];
+		a = b = 7;
+		expect(parse_timestamp(ts, a) == reference_timestamp(ts, b) && a == b, "timestamp", ts);
 		if (s.size() == 16) {
 			a = b = 7;
 			expect(parse_pointer(s, a) == reference_number(s, b, 16) && a == b, "pointer", s);
