@@ -36,6 +36,12 @@ bool parse_i64(std::string_view s, std::int64_t &v) { return parse_whole(s, v); 
 
 bool parse_pointer(std::string_view s, std::uint64_t &v, std::uint8_t *digits)
 {
+	// The common case first: 16 hex digits, no 0x (which hex16 refuses).
+	if (s.size() == 16 && hex16(s.data(), v)) {
+		if (digits)
+			*digits = 16;
+		return true;
+	}
 	if (s == "(null)" || s == "(nil)") {
 		v = 0;
 		if (digits)
