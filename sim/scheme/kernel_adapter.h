@@ -40,10 +40,13 @@ jiffies_t widen(jiffies_t ref, Word w)
 struct kernel_hooks {
 	scheme_observer *sink = nullptr;
 	cost_counters *costs = nullptr;
-	std::uint64_t *pending = nullptr;	// this base's pending count
 	unsigned *placed = nullptr;		// the scheme's placed_level_
 	unsigned cpu = 0;
 	jiffies_t jiffy = 0;	// simulation time of the jiffy being processed
+	// Timers fired on this base: each is a removal and leaves the
+	// pending count. One count here, read by kernel_adapter, is one
+	// increment per expiry where there were two through pointers.
+	std::uint64_t fired = 0;
 
 	// start/re-arm linked a timer on `level` (1-based). An observer that
 	// wants every enqueue hears of it when start() is done
@@ -52,8 +55,7 @@ struct kernel_hooks {
 	// The timer with `data` fires in the jiffy being processed.
 	void expiring(unsigned long data)
 	{
-		costs->removals++;
-		(*pending)--;
+		fired++;
 		sink->expired(static_cast<timer_id>(data), cpu, jiffy);
 	}
 };
@@ -127,12 +129,12 @@ public:
 		return t && timer_pending(t);
 	}
 
-	std::uint64_t pending_on(unsigned cpu) const override { return pending_.at(cpu); }
+	std::uint64_t pending_on(unsigned cpu) const override { return pending_.at(cpu) - hooks_.at(cpu).fired; }
 	const cost_counters &costs() const override
 	{
 		reported_ = costs_;
-		reported_.insertions += starts_;
-		reported_.removals += starts_ - adds_;
+		reported_.insertions += adds_ + restarts_;
+		reported_.removals += restarts_ + fired();
 		return reported_;
 	}
 
@@ -142,13 +144,22 @@ protected:
 	{
 		timers_.clear();
 		costs_ = {};
-		starts_ = adds_ = 0;
+		adds_ = restarts_ = 0;
 		ncpus_ = ncpus;
 		pending_.assign(ncpus, 0);
 		hooks_.assign(ncpus, kernel_hooks{});
 		enqueue_sink_ = obs && obs->wants_enqueues() ? obs : nullptr;
 		for (unsigned cpu = 0; cpu < ncpus; cpu++)
-			hooks_[cpu] = {obs, &costs_, &pending_[cpu], &this->placed_level_, cpu, start};
+			hooks_[cpu] = {obs, &costs_, &this->placed_level_, cpu, start};
+	}
+
+	// Timers fired on every base (kernel_hooks::fired).
+	std::uint64_t fired() const
+	{
+		std::uint64_t n = 0;
+		for (const kernel_hooks &h : hooks_)
+			n += h.fired;
+		return n;
 	}
 
 	// Whether start() must be followed by report_enqueue().
@@ -186,12 +197,13 @@ protected:
 				pending_[was]--;
 			pending_[now]++;
 		}
-		starts_++;
 		if (was == NONE)
 			adds_++;
+		else
+			restarts_++;
 	}
 	// started(cpu, cpu): a pending timer re-armed on the base it stays on.
-	void restarted() { starts_++; }
+	void restarted() { restarts_++; }
 
 	// Bytes of the bases and of every timer made (the kernel's timer_list:
 	// what the scheme keeps beside it is the simulator's).
@@ -203,11 +215,13 @@ protected:
 	scheme_options opt_;
 	kernel_timer_table<Timer> timers_;
 	unsigned ncpus_ = 0;
-	std::vector<std::uint64_t> pending_;
+	std::vector<std::uint64_t> pending_;	// less hooks_[cpu].fired: the pending count
 	std::vector<kernel_hooks> hooks_;
 	scheme_observer *enqueue_sink_ = nullptr;	// the observer if it wants_enqueues()
-	cost_counters costs_;		// all but what started() counts
-	std::uint64_t starts_ = 0, adds_ = 0;
+	cost_counters costs_;		// all but what started() and the hooks count
+	// Starts of a timer that was not pending, and of one that was (also
+	// a removal): one increment per start.
+	std::uint64_t adds_ = 0, restarts_ = 0;
 	mutable cost_counters reported_;
 };
 

@@ -78,6 +78,9 @@ template <class Timer>
 struct forwarding_observer {
 	kernel_hooks *hooks = nullptr;
 	cost_counters *costs = nullptr;	// hooks->costs, one load nearer
+	// hooks->placed, likewise. The simulator's, not the kernel's:
+	// peak_memory_bytes() leaves it out.
+	unsigned *placed = nullptr;
 
 	template <class Word>
 	void enqueued(const Timer &t, unsigned level, Word expiry)
@@ -85,7 +88,7 @@ struct forwarding_observer {
 		// Every timer of the scheme is a traced_timer.
 		static_cast<const traced_timer<Timer> &>(t).bucket_expiry = expiry;
 		costs->insertions++;
-		hooks->enqueued(level + 1);
+		*placed = level + 1;
 	}
 	void visited(unsigned buckets) { costs->slot_visits += buckets; }
 	void compared(unsigned count) { costs->key_comparisons += count; }
@@ -112,6 +115,9 @@ class v48_scheme final
 		bases_t bases;
 		kernel_hooks *hooks = nullptr;
 		jiffies_t clock = 0;	// next jiffy to process
+		// The kernel's jiffies at a start (now_for()): &clock, or
+		// the scheme's now_ when tick-driven. A load, not a branch.
+		const jiffies_t *now = nullptr;
 		jiffies_t def_hold = 0;	// deferrable timers wait until this jiffy
 		jiffies_t global_clock = 0;	// next jiffy of the global base
 		bool idle = false;
@@ -150,8 +156,10 @@ public:
 			for (auto &b : s->bases.base) {
 				b.observer.hooks = s->hooks;
 				b.observer.costs = &costs_;
+				b.observer.placed = &this->placed_level_;
 			}
 			s->clock = start;
+			s->now = tick_driven_ ? &now_ : &s->clock;
 			s->def_hold = start;
 			s->global_clock = start;
 			cpus_.push_back(std::move(s));
@@ -173,7 +181,7 @@ public:
 	const cost_counters &costs() const override
 	{
 		this->reported_ = costs_;
-		this->reported_.removals += costs_.insertions - added_on_;
+		this->reported_.removals += costs_.insertions - added_on_ + this->fired();
 		return this->reported_;
 	}
 
@@ -193,7 +201,12 @@ public:
 		}
 	}
 
-	void set_tick_driven(bool on) override { tick_driven_ = on; }
+	void set_tick_driven(bool on) override
+	{
+		tick_driven_ = on;
+		for (auto &s : cpus_)
+			s->now = on ? &now_ : &s->clock;
+	}
 	void set_now(jiffies_t now) override { now_ = now; }
 
 	void advance_remote(unsigned cpu, jiffies_t upto) override
@@ -251,8 +264,12 @@ public:
 
 	// The kernel's timer_list, not the traced_timer around it. The bases
 	// count with their observers (two pointers each), as they always have
-	// in the reports.
-	std::uint64_t peak_memory_bytes() const override { return this->memory_bytes(sizeof(bases_t), sizeof(timer_t)); }
+	// in the reports (not the placed-level shortcut).
+	std::uint64_t peak_memory_bytes() const override
+	{
+		constexpr std::uint64_t shortcuts = kernel::v48::NR_BASES * sizeof(unsigned *);
+		return this->memory_bytes(sizeof(bases_t) - shortcuts, sizeof(timer_t));
+	}
 
 	std::vector<wheel_base_state> inspect(unsigned cpu) const override
 	{
@@ -289,7 +306,7 @@ private:
 	}
 
 	// The kernel's jiffies for an enqueue on `target`.
-	jiffies_t now_for(const cpu_state &target) const { return tick_driven_ ? now_ : target.clock; }
+	jiffies_t now_for(const cpu_state &target) const { return *target.now; }
 
 	[[gnu::noinline]] bool start_pending(timer_t *t, unsigned cpu, jiffies_t expires, std::uint32_t flags)
 	{
@@ -409,9 +426,9 @@ private:
 			}
 			s.hooks->jiffy = due;
 			s.hooks->sink->tick(s.hooks->cpu, due);
-			std::uint64_t before = costs_.removals;
+			std::uint64_t before = s.hooks->fired;
 			kernel::v48::run_timer_base(g, static_cast<Word>(due));
-			if (costs_.removals != before)
+			if (s.hooks->fired != before)
 				global_fired(due);
 			s.global_clock = due + 1;
 		}
@@ -469,9 +486,9 @@ private:
 			s.hooks->jiffy = due;
 			s.hooks->sink->tick(s.hooks->cpu, due);
 			bool woke = kernel::v48::run_timer_base(local, static_cast<Word>(due));
-			std::uint64_t before = costs_.removals;
+			std::uint64_t before = s.hooks->fired;
 			woke |= kernel::v48::run_timer_base(global, static_cast<Word>(due));
-			if (costs_.removals != before)
+			if (s.hooks->fired != before)
 				global_fired(due);
 			if (tmigr_)
 				for (auto &other : cpus_)
