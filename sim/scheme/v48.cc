@@ -333,8 +333,7 @@ private:
 	{
 		cpu_state &target = *cpus_[cpu];
 		const unsigned f = kinds_[(flags / TF_DEFERRABLE) & 3].flags;
-		if (t->flags != f)
-			t->flags = f;
+		t->flags = f;	// untested: the start writes the timer's line anyway
 		t->expires = static_cast<Word>(expires);
 		pending_[cpu]++;
 		added_on_++;
@@ -350,8 +349,7 @@ private:
 		pending_[t->base->cpu]--;
 		kernel::v48::del_timer(t);
 		costs_.removals++;
-		if (t->flags != f)
-			t->flags = f;
+		t->flags = f;	// untested: the start writes the timer's line anyway
 		t->expires = static_cast<Word>(expires);
 		pending_[cpu]++;
 		added_on_++;
