@@ -11,3 +11,8 @@ for bin in "$@"; do
   "$bin" --benchmark_out="$out/$name.json" --benchmark_out_format=json \
          ${BENCH_FILTER:+--benchmark_filter="$BENCH_FILTER"}
 done
+# The wheel goals' ratios, raw wheel against the scheme layer, from this run.
+goals="$out/bench_wheel_goals.json"
+if [ -s "$goals" ] && [ -z "${BENCH_FILTER:-}" ]; then
+  scripts/wheel-goal-ratios.py "$goals"
+fi
