@@ -106,33 +106,19 @@ public:
 			b->observer.placed = &this->placed_level_;
 			bases_.push_back(std::move(b));
 		}
+		inline_cpus_ = this->reports_enqueues() ? 0 : ncpus;
 	}
 
 	bool start(timer_id id, unsigned cpu, jiffies_t expires, std::uint32_t flags) override
 	{
-		// Only the common start here, where the timer is not pending
-		// or pending on this CPU's base: it calls nothing, and so
-		// saves no registers. The checks, a timer's first start, a
-		// timer on another base and an observer that wants every
-		// enqueue are tail calls.
-		if (cpu >= this->ncpus_ || id >= timers_.size()) [[unlikely]]
-			return start_new(id, cpu, expires, flags);
-		timer_t *t = timers_.made(id);
-		base_t &local = *bases_[cpu];
-		set_flags(t, flags);
-		// Every start enqueues: it sets placed_level_.
-		const int ret = kernel::__mod_timer_local(local, t, static_cast<Word>(expires), false);
-		if (ret < 0) [[unlikely]]
-			return start_elsewhere(id, cpu, expires);
-		// A re-arm on the base that holds the timer (the common case)
-		// leaves it there: no pending count moves.
-		if (ret)
-			this->restarted();
-		else
-			this->started(this->NONE, cpu);
-		if (this->reports_enqueues()) [[unlikely]]
-			return this->report_enqueue(id, ret);
-		return ret;
+		// Only the common start here: it calls nothing, and so saves
+		// no registers. The checks, a timer's first start and an
+		// observer that wants every enqueue (inline_cpus_ is 0 then)
+		// go to start_slow(), a timer on another base to
+		// start_elsewhere(): tail calls.
+		if (cpu >= inline_cpus_ || id >= timers_.size()) [[unlikely]]
+			return start_slow(id, cpu, expires, flags);
+		return start_on(timers_.made(id), *bases_[cpu], expires, flags);
 	}
 
 	// A stretch of more than skip_after jiffies is first looked at for idle
@@ -207,28 +193,49 @@ private:
 		t->flags = (flags & TF_DEFERRABLE) ? std::uint16_t{kernel::TIMER_DEFERRABLE} : std::uint16_t{0};
 	}
 
+	// The start of timer t on base `local`, counted; its enqueue sets
+	// placed_level_.
+	[[gnu::always_inline]] bool start_on(timer_t *t, base_t &local, jiffies_t expires, std::uint32_t flags)
+	{
+		set_flags(t, flags);
+		// The flags are read back from the timer, not kept: the
+		// start has no register to spare.
+		asm("" : "+r"(t));
+		const int ret = kernel::__mod_timer_local(local, t, static_cast<Word>(expires), false);
+		if (ret < 0) [[unlikely]]
+			return start_elsewhere(t, local, expires);
+		// A re-arm on the base that holds the timer (the common case)
+		// leaves it there: no pending count moves.
+		if (ret) {
+			this->restarted();
+			return true;
+		}
+		this->added(local.cpu);
+		return false;
+	}
+
 	// __mod_timer() of a timer that __mod_timer_local() left alone: it
 	// was pending on another base (or is running on one), and the flags
 	// are set.
-	[[gnu::noinline]] bool start_elsewhere(timer_id id, unsigned cpu, jiffies_t expires)
+	[[gnu::noinline]] bool start_elsewhere(timer_t *t, base_t &local, jiffies_t expires)
 	{
-		timer_t *t = timers_.made(id);
 		const base_t *was = kernel::timer_pending(t) ? t->base : nullptr;
-		kernel::__mod_timer_general(*bases_[cpu], t, static_cast<Word>(expires), false);
+		kernel::__mod_timer_general(local, t, static_cast<Word>(expires), false);
 		this->started(was ? was->cpu : this->NONE, t->base->cpu);
-		if (this->reports_enqueues())
-			return this->report_enqueue(id, was != nullptr);
 		return was != nullptr;
 	}
 
-	[[gnu::noinline]] bool start_new(timer_id id, unsigned cpu, jiffies_t expires, std::uint32_t flags)
+	[[gnu::noinline]] bool start_slow(timer_id id, unsigned cpu, jiffies_t expires, std::uint32_t flags)
 	{
 		this->check_cpu(cpu);
-		timers_.get(id, [](timer_t *t, unsigned long data) {
+		timer_t *t = timers_.get(id, [](timer_t *t, unsigned long data) {
 			kernel::init_timer(t, no_callback, data);
 			t->slack = 0;
 		});
-		return start(id, cpu, expires, flags);
+		const bool was = start_on(t, *bases_[cpu], expires, flags);
+		if (this->reports_enqueues())
+			return this->report_enqueue(id, was);
+		return was;
 	}
 
 	// `n` idle jiffies of base cpu at once: what run_timers() would have
@@ -258,6 +265,9 @@ private:
 	}
 
 	std::vector<std::unique_ptr<base_t>> bases_;
+	// start() takes CPUs below this inline: all of them, or none when
+	// the observer wants every enqueue (start_slow() reports them).
+	unsigned inline_cpus_ = 0;
 	Word jiffies_ = 0;
 };
 
