@@ -287,14 +287,14 @@ struct placement {
 
 // The levels by the top bit of idx = expires - timer_jiffies: the kernel's
 // if/else ladder (idx < 2^8 -> tv1, < 2^14 -> tv2, < 2^20 -> tv3, < 2^26
-// -> tv4, else tv5) as one bit-scan and a table look-up.
+// -> tv4, else tv5) as one bit-scan and a table look-up. place() takes tv1
+// before the look-up, so every level looked up has TVN_SIZE slots.
 template <class G>
 struct level_table {
 	unsigned char level[32];
 	unsigned char shift[32];
 	unsigned short first[32];	// flat index of the level's slot 0
-	unsigned short mask[32];
-	constexpr level_table() : level(), shift(), first(), mask()
+	constexpr level_table() : level(), shift(), first()
 	{
 		for (unsigned top = 0; top < 32; top++) {
 			unsigned l = top < G::TVR_BITS ? 1 : 2 + (top - G::TVR_BITS) / G::TVN_BITS;
@@ -303,7 +303,6 @@ struct level_table {
 			level[top] = static_cast<unsigned char>(l);
 			shift[top] = static_cast<unsigned char>(l == 1 ? 0 : G::TVR_BITS + (l - 2) * G::TVN_BITS);
 			first[top] = static_cast<unsigned short>(l == 1 ? 0 : G::TVR_SIZE + (l - 2) * G::TVN_SIZE);
-			mask[top] = static_cast<unsigned short>(l == 1 ? G::TVR_MASK : G::TVN_MASK);
 		}
 	}
 };
@@ -332,8 +331,9 @@ template <class Config>
 		idx = static_cast<word>(G::MAX_TVAL);
 		expires = idx + base.timer_jiffies;
 	}
-	const unsigned top = find_last_bit(idx | 1);
-	return {t.level[top], t.first[top] + static_cast<unsigned>((expires >> t.shift[top]) & t.mask[top])};
+	// idx >= TVR_SIZE here: tv2..tv5.
+	const unsigned top = find_last_bit(idx);
+	return {t.level[top], t.first[top] + static_cast<unsigned>((expires >> t.shift[top]) & G::TVN_MASK)};
 }
 
 // Links the timer into `p.slot`, as the newest of its slot.
