@@ -38,6 +38,11 @@ struct forwarding_observer {
 	// The scheme's placed_level_, one load nearer than hooks->placed.
 	// The simulator's, not the kernel's: peak_memory_bytes() leaves it out.
 	unsigned *placed = nullptr;
+	// Timers that were not pending, added to this base by start_on():
+	// a part of its pending count (pending_on() adds it in), kept here
+	// because the start holds the base, not an index of pending_.
+	// Also the simulator's.
+	std::uint64_t added = 0;
 
 	void enqueued(const Timer &, unsigned level) { *placed = level; }
 	void moved(const Timer &t, unsigned from_level, unsigned)
@@ -147,6 +152,12 @@ public:
 		}
 	}
 
+	// The adapter's count and the inline start's adds (observer.added).
+	std::uint64_t pending_on(unsigned cpu) const override
+	{
+		return adapter::pending_on(cpu) + bases_.at(cpu)->observer.added;
+	}
+
 	jiffies_t clock(unsigned cpu) const override
 	{
 		this->check_cpu(cpu);
@@ -168,10 +179,11 @@ public:
 	}
 
 	// The base with one observer pointer, as the reports have always
-	// counted it: not the placed-level shortcut.
+	// counted it: not the placed-level shortcut nor the add count.
 	std::uint64_t peak_memory_bytes() const override
 	{
-		return this->memory_bytes(sizeof(base_t) - sizeof(unsigned *));
+		return this->memory_bytes(sizeof(base_t) - sizeof(forwarding_observer<timer_t>) +
+					  sizeof(kernel_hooks *));
 	}
 
 	std::vector<wheel_base_state> inspect(unsigned cpu) const override
@@ -210,7 +222,10 @@ private:
 			this->restarted();
 			return true;
 		}
-		this->added(local.cpu);
+		// The adapter's started(NONE, cpu), the pending count kept
+		// on the base.
+		local.observer.added++;
+		this->adds_++;
 		return false;
 	}
 

@@ -204,12 +204,6 @@ protected:
 	}
 	// started(cpu, cpu): a pending timer re-armed on the base it stays on.
 	void restarted() { restarts_++; }
-	// started(NONE, cpu): a timer that was not pending enqueued on base cpu.
-	void added(unsigned cpu)
-	{
-		pending_[cpu]++;
-		adds_++;
-	}
 
 	// Bytes of the bases and of every timer made (the kernel's timer_list:
 	// what the scheme keeps beside it is the simulator's).
