@@ -336,8 +336,8 @@ inline constexpr level_by_top_bit<G> levels_by_top_bit{};
 
 // calc_wheel_index(): the level is chosen by the distance from clk.
 // Forced inline (with calc_index()): the scheme layer's start() called it
-// out of line. (Forcing detach and enqueue inline as well made short timers
-// slower.)
+// out of line. (Forcing every detach and enqueue inline as well made short
+// timers slower; only mod_timer_on_base() has them inline.)
 template <class G, class Word>
 [[gnu::always_inline]] inline unsigned calc_wheel_index(Word expires, Word clk, Word *bucket_expiry)
 {
@@ -362,10 +362,11 @@ template <class G, class Word>
 }
 
 // enqueue_timer(): link, mark the bucket pending, and lower next_expiry
-// (by the bucket's expiry, not the timer's).
+// (by the bucket's expiry, not the timer's). This is the inline body, for
+// the re-arm of mod_timer_on_base(); enqueue_timer() is the call.
 template <class Config>
-void enqueue_timer(timer_base<Config> &base, timer_list<Config> *timer, unsigned idx,
-		   typename Config::word bucket_expiry)
+[[gnu::always_inline]] inline void __enqueue_timer(timer_base<Config> &base, timer_list<Config> *timer, unsigned idx,
+						   typename Config::word bucket_expiry)
 {
 	using G = typename Config::geometry;
 
@@ -381,6 +382,13 @@ void enqueue_timer(timer_base<Config> &base, timer_list<Config> *timer, unsigned
 		base.timers_pending = true;
 		base.next_expiry_recalc = false;
 	}
+}
+
+template <class Config>
+void enqueue_timer(timer_base<Config> &base, timer_list<Config> *timer, unsigned idx,
+		   typename Config::word bucket_expiry)
+{
+	__enqueue_timer(base, timer, idx, bucket_expiry);
 }
 
 template <class Config>
@@ -442,6 +450,26 @@ inline timer_base<Config> &base_for(cpu_bases<Config> &cb, unsigned flags)
 	return cb.base[(flags & TIMER_PINNED) ? BASE_LOCAL : BASE_GLOBAL];
 }
 
+// __mod_timer()'s shortcut for a timer pending on `base`: an unchanged
+// expiry, or one that maps to the same bucket against the forwarded clk,
+// only updates `expires` (no enqueue, no trace event). Returns true when
+// that is all; else *idx and *bucket_expiry say where the timer goes.
+template <class Config>
+[[gnu::always_inline]] inline bool mod_timer_same_bucket(timer_base<Config> &base, timer_list<Config> *timer,
+							 typename Config::word expires, typename Config::word jiffies,
+							 unsigned *idx, typename Config::word *bucket_expiry)
+{
+	if (timer->expires == expires)
+		return true;
+	forward_timer_base(base, jiffies);
+	*idx = calc_wheel_index<typename Config::geometry>(expires, base.clk, bucket_expiry);
+	if (*idx == timer->idx) {
+		timer->expires = expires;
+		return true;
+	}
+	return false;
+}
+
 // __mod_timer(): on a pending timer, an unchanged expiry or one that maps
 // to the same bucket of its current base only updates `expires` (no
 // enqueue, no trace event). Otherwise detach, move to `local`'s base of
@@ -451,7 +479,6 @@ template <class Config>
 inline int __mod_timer(cpu_bases<Config> &local, timer_list<Config> *timer, typename Config::word expires,
 		typename Config::word jiffies, unsigned options)
 {
-	using G = typename Config::geometry;
 	using word = typename Config::word;
 	timer_base<Config> *base;
 	word clk = 0, bucket_expiry = 0;
@@ -459,16 +486,10 @@ inline int __mod_timer(cpu_bases<Config> &local, timer_list<Config> *timer, type
 	int ret;
 
 	if (!(options & MOD_TIMER_NOTPENDING) && timer_pending(timer)) {
-		if (timer->expires == expires)
-			return 1;
 		base = timer->base;
-		forward_timer_base(*base, jiffies);
-		clk = base->clk;
-		idx = calc_wheel_index<G>(expires, clk, &bucket_expiry);
-		if (idx == timer->idx) {
-			timer->expires = expires;
+		if (mod_timer_same_bucket(*base, timer, expires, jiffies, &idx, &bucket_expiry))
 			return 1;
-		}
+		clk = base->clk;
 	} else {
 		base = timer->base ? timer->base : &base_for(local, timer->flags);
 		forward_timer_base(*base, jiffies);
@@ -489,6 +510,26 @@ inline int __mod_timer(cpu_bases<Config> &local, timer_list<Config> *timer, type
 	else
 		internal_add_timer(*base, timer);
 	return ret;
+}
+
+// __mod_timer() of a timer pending on `base` that stays there: base_for()
+// of its flags on the calling CPU is `base`, so there is nothing to
+// migrate and clk cannot change between the bucket's choice and the
+// enqueue. The same steps: the same-bucket shortcut, else detach and
+// enqueue, inline. Returns whether it enqueued.
+template <class Config>
+[[gnu::always_inline]] inline bool mod_timer_on_base(timer_base<Config> &base, timer_list<Config> *timer,
+						     typename Config::word expires, typename Config::word jiffies)
+{
+	typename Config::word bucket_expiry;
+	unsigned idx;
+
+	if (mod_timer_same_bucket(base, timer, expires, jiffies, &idx, &bucket_expiry))
+		return false;
+	detach_if_pending(timer, base, false);
+	timer->expires = expires;
+	__enqueue_timer(base, timer, idx, bucket_expiry);
+	return true;
 }
 
 template <class Config>

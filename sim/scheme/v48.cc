@@ -310,15 +310,17 @@ private:
 
 	[[gnu::noinline]] bool start_pending(timer_t *t, unsigned cpu, jiffies_t expires, std::uint32_t flags)
 	{
-		this->placed_level_ = 0;
 		cpu_state &target = *cpus_[cpu];
 		const timer_kind kind = kinds_[(flags / TF_DEFERRABLE) & 3];
 		// The common re-arm stays where it is: pending on this CPU's
 		// base of its kind, with the same flags, __mod_timer()'s own
-		// case (the same-bucket shortcut enqueues nothing).
+		// case, which mod_timer_on_base() does inline without testing
+		// for a migration again (the same-bucket shortcut enqueues
+		// nothing; an enqueue sets placed_level_, the observer).
 		if (t->flags == kind.flags && t->base == &target.bases.base[kind.base]) [[likely]] {
-			kernel::v48::__mod_timer(target.bases, t, static_cast<Word>(expires),
-						 static_cast<Word>(now_for(target)), 0);
+			if (!kernel::v48::mod_timer_on_base(*t->base, t, static_cast<Word>(expires),
+							    static_cast<Word>(now_for(target))))
+				this->placed_level_ = 0;
 			return true;
 		}
 		return start_moved(t, cpu, expires, kind.flags, now_for(target));
