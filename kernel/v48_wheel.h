@@ -315,11 +315,13 @@ template <class G, class Word>
 // The level of a distance below WHEEL_TIMEOUT_CUTOFF, as the kernel's
 // loop over LVL_START() finds it, by one bit-scan: LVL_START(n) = 63 << 3(n-1)
 // lies just below a power of two, so the top bit of the distance names
-// the level up to one compare with the next level's start.
+// the level up to one compare with the next level's start, which the
+// table holds too (no level above: a start no distance reaches).
 template <class G>
 struct level_by_top_bit {
+	std::uint64_t next_start[64];
 	unsigned char level[64];
-	constexpr level_by_top_bit() : level()
+	constexpr level_by_top_bit() : next_start(), level()
 	{
 		for (unsigned top = 0; top < 64; top++) {
 			// The level of 2^top: the last n with LVL_START(n) <= 2^top.
@@ -327,6 +329,7 @@ struct level_by_top_bit {
 			while (l + 1 < G::LVL_DEPTH && top < 63 && G::LVL_START(l + 1) <= (std::uint64_t{1} << top))
 				l++;
 			level[top] = static_cast<unsigned char>(l);
+			next_start[top] = l + 1 < G::LVL_DEPTH ? G::LVL_START(l + 1) : ~std::uint64_t{0};
 		}
 	}
 };
@@ -356,8 +359,7 @@ template <class G, class Word>
 	}
 	const unsigned top = sizeof(Word) * 8 - 1 -
 			     (sizeof(Word) == 8 ? __builtin_clzll(delta | 1) : __builtin_clz(static_cast<unsigned>(delta | 1)));
-	unsigned lvl = levels_by_top_bit<G>.level[top];
-	lvl += lvl + 1 < G::LVL_DEPTH && delta >= G::LVL_START(lvl + 1);
+	const unsigned lvl = levels_by_top_bit<G>.level[top] + (delta >= levels_by_top_bit<G>.next_start[top]);
 	return calc_index<G>(expires, lvl, bucket_expiry);
 }
 
