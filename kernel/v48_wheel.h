@@ -557,16 +557,24 @@ void add_timer(cpu_bases<Config> &local, timer_list<Config> *timer, typename Con
 	__mod_timer(local, timer, timer->expires, jiffies, MOD_TIMER_NOTPENDING);
 }
 
+// add_timer_on() once the base is chosen (base_for() of the timer's flags
+// on the target CPU), for a timer known not to be pending.
+template <class Config>
+[[gnu::always_inline]] inline void add_timer_on_base(timer_base<Config> &base, timer_list<Config> *timer,
+						     typename Config::word jiffies)
+{
+	forward_timer_base(base, jiffies);
+	timer->base = &base;
+	internal_add_timer(base, timer);
+}
+
 // add_timer_on(): arm a non-pending timer on a given CPU's base.
 template <class Config>
 void add_timer_on(cpu_bases<Config> &target, timer_list<Config> *timer, typename Config::word jiffies)
 {
 	if (timer_pending(timer))
 		__builtin_trap();
-	timer_base<Config> &base = base_for(target, timer->flags);
-	forward_timer_base(base, jiffies);
-	timer->base = &base;
-	internal_add_timer(base, timer);
+	add_timer_on_base(base_for(target, timer->flags), timer, jiffies);
 }
 
 // del_timer() / timer_delete(): 1 if the timer was pending (now detached).

@@ -334,12 +334,13 @@ private:
 	[[gnu::noinline]] bool start_idle(timer_t *t, unsigned cpu, jiffies_t expires, std::uint32_t flags)
 	{
 		cpu_state &target = *cpus_[cpu];
-		const unsigned f = kinds_[(flags / TF_DEFERRABLE) & 3].flags;
-		t->flags = f;	// untested: the start writes the timer's line anyway
+		const timer_kind kind = kinds_[(flags / TF_DEFERRABLE) & 3];
+		t->flags = kind.flags;	// untested: the start writes the timer's line anyway
 		t->expires = static_cast<Word>(expires);
 		pending_[cpu]++;
 		added_on_++;
-		kernel::v48::add_timer_on(target.bases, t, static_cast<Word>(now_for(target)));
+		// add_timer_on(), its base already known.
+		kernel::v48::add_timer_on_base(target.bases.base[kind.base], t, static_cast<Word>(now_for(target)));
 		return false;
 	}
 
