@@ -146,7 +146,7 @@ public:
 	void reset(unsigned ncpus, jiffies_t start, scheme_observer *obs) override
 	{
 		this->reset_common(ncpus, start, obs);
-		added_on_ = 0;
+		fast_cpus_ = this->reports_enqueues() ? 0 : ncpus;
 		cpus_.clear();
 		global_fires_.clear();
 		for (unsigned cpu = 0; cpu < ncpus; cpu++) {
@@ -171,17 +171,21 @@ public:
 	{
 		// The checks, a timer's first start and an observer that
 		// wants every enqueue out of line (start_checked()).
-		if (cpu >= this->ncpus_ || id >= timers_.size() || this->reports_enqueues()) [[unlikely]]
+		if (cpu >= fast_cpus_ || id >= timers_.size()) [[unlikely]]
 			return start_checked(id, cpu, expires, flags);
 		return start_made(timers_.made(id), cpu, expires, flags);
 	}
 
-	// A re-arm that stays and enqueues again (see start_made()) is also a
-	// removal: every enqueue is one, but those of add_timer_on().
+	// Every enqueue is detached again (by a cancel, a re-arm that moves
+	// the timer, or its expiry) but those still pending: the removals
+	// follow from the insertions, and no start counts them.
 	const cost_counters &costs() const override
 	{
+		std::uint64_t pending = 0;
+		for (unsigned cpu = 0; cpu < this->ncpus_; cpu++)
+			pending += this->pending_on(cpu);
 		this->reported_ = costs_;
-		this->reported_.removals += costs_.insertions - added_on_ + this->fired();
+		this->reported_.removals = costs_.insertions - pending;
 		return this->reported_;
 	}
 
@@ -338,7 +342,6 @@ private:
 		t->flags = kind.flags;	// untested: the start writes the timer's line anyway
 		t->expires = static_cast<Word>(expires);
 		pending_[cpu]++;
-		added_on_++;
 		// add_timer_on(), its base already known.
 		kernel::v48::add_timer_on_base(target.bases.base[kind.base], t, static_cast<Word>(now_for(target)));
 		return false;
@@ -351,11 +354,9 @@ private:
 	{
 		pending_[t->base->cpu]--;
 		kernel::v48::del_timer(t);
-		costs_.removals++;
 		t->flags = f;	// untested: the start writes the timer's line anyway
 		t->expires = static_cast<Word>(expires);
 		pending_[cpu]++;
-		added_on_++;
 		kernel::v48::add_timer_on(cpus_[cpu]->bases, t, static_cast<Word>(now));
 		return true;
 	}
@@ -523,7 +524,9 @@ private:
 	bool tmigr_;
 	std::array<timer_kind, 4> kinds_ = timer_kinds(tmigr_);
 	bool tick_driven_ = false;
-	std::uint64_t added_on_ = 0;	// enqueues by add_timer_on()
+	// The CPUs a start() takes the common path on: none for an observer
+	// that wants every enqueue, so that one compare tests both.
+	unsigned fast_cpus_ = 0;
 	jiffies_t now_ = 0;	// set_now(): the kernel's jiffies at the next start
 	// Jiffies at which global timers fired, sorted, from the oldest any CPU
 	// has yet to pass: a few entries, where a std::set cost a node each.
