@@ -297,11 +297,13 @@ public:
 	}
 
 private:
-	// The start of a made timer on a valid CPU, in two functions (a
-	// timer that is pending, one that is not), so that the simpler one
-	// saves no registers for the other. Nothing is left to do after a
-	// call into the wheel: the accounting comes first, and a timer that
-	// moves is start_moved()'s.
+	// The start of a made timer on a valid CPU, in two parts (a timer
+	// that is pending, one that is not), so that the simpler one saves no
+	// registers for the other: the pending one out of line, the other in
+	// start() itself (its one call, into the wheel, needs a frame only
+	// on that path). Nothing is left to do after a call into the wheel:
+	// the accounting comes first, and a timer that moves is
+	// start_moved()'s.
 	[[gnu::always_inline]] bool start_made(timer_t *t, unsigned cpu, jiffies_t expires, std::uint32_t flags)
 	{
 		if (kernel::v48::timer_pending(t)) [[likely]]
@@ -335,7 +337,7 @@ private:
 	// jiffies: __mod_timer() would forward the timer's old base to this
 	// CPU's time, so it starts from this CPU's base, which is what
 	// add_timer_on() does.
-	[[gnu::noinline]] bool start_idle(timer_t *t, unsigned cpu, jiffies_t expires, std::uint32_t flags)
+	[[gnu::always_inline]] bool start_idle(timer_t *t, unsigned cpu, jiffies_t expires, std::uint32_t flags)
 	{
 		cpu_state &target = *cpus_[cpu];
 		const timer_kind kind = kinds_[(flags / TF_DEFERRABLE) & 3];
