@@ -472,45 +472,63 @@ template <class Config>
 	return false;
 }
 
+// Where __mod_timer() enqueues a detached timer: `local`'s base of its
+// kind, forwarded, unless the timer is running on its old base.
+template <class Config>
+[[gnu::always_inline]] inline timer_base<Config> *mod_timer_target(cpu_bases<Config> &local, timer_base<Config> *base,
+								   timer_list<Config> *timer,
+								   typename Config::word jiffies)
+{
+	timer_base<Config> *new_base = &base_for(local, timer->flags);
+	if (base != new_base && base->running_timer != timer) {
+		forward_timer_base(*new_base, jiffies);
+		return new_base;
+	}
+	return base;
+}
+
 // __mod_timer(): on a pending timer, an unchanged expiry or one that maps
 // to the same bucket of its current base only updates `expires` (no
 // enqueue, no trace event). Otherwise detach, move to `local`'s base of
 // the right kind unless the timer is running on its old base, and enqueue.
 // `jiffies` is the current time. Returns 1 if the timer was pending.
+// Out of line: mod_timer() does the common re-arm itself, and this one's
+// registers would cost it a frame. The two cases each end on their own,
+// so that a timer that is not pending tests nothing of the other's.
 template <class Config>
-inline int __mod_timer(cpu_bases<Config> &local, timer_list<Config> *timer, typename Config::word expires,
-		typename Config::word jiffies, unsigned options)
+[[gnu::noinline]] int __mod_timer(cpu_bases<Config> &local, timer_list<Config> *timer, typename Config::word expires,
+				  typename Config::word jiffies, unsigned options)
 {
 	using word = typename Config::word;
 	timer_base<Config> *base;
-	word clk = 0, bucket_expiry = 0;
-	unsigned idx = ~0u;
-	int ret;
 
 	if (!(options & MOD_TIMER_NOTPENDING) && timer_pending(timer)) {
+		word bucket_expiry;
+		unsigned idx;
+
 		base = timer->base;
 		if (mod_timer_same_bucket(*base, timer, expires, jiffies, &idx, &bucket_expiry))
 			return 1;
-		clk = base->clk;
-	} else {
-		base = timer->base ? timer->base : &base_for(local, timer->flags);
-		forward_timer_base(*base, jiffies);
+		const word clk = base->clk;
+		detach_if_pending(timer, *base, false);
+		base = mod_timer_target(local, base, timer, jiffies);
+		timer->expires = expires;
+		// Placed against this clk: still right unless it moved.
+		if (clk == base->clk)
+			enqueue_timer(*base, timer, idx, bucket_expiry);
+		else
+			internal_add_timer(*base, timer);
+		return 1;
 	}
 
-	ret = detach_if_pending(timer, *base, false);
+	base = timer->base ? timer->base : &base_for(local, timer->flags);
+	forward_timer_base(*base, jiffies);
+	const int ret = detach_if_pending(timer, *base, false);
 	if (!ret && (options & MOD_TIMER_PENDING_ONLY))
 		return 0;
-
-	timer_base<Config> *new_base = &base_for(local, timer->flags);
-	if (base != new_base && base->running_timer != timer) {
-		base = new_base;
-		forward_timer_base(*base, jiffies);
-	}
+	base = mod_timer_target(local, base, timer, jiffies);
 	timer->expires = expires;
-	if (idx != ~0u && clk == base->clk)
-		enqueue_timer(*base, timer, idx, bucket_expiry);
-	else
-		internal_add_timer(*base, timer);
+	internal_add_timer(*base, timer);
 	return ret;
 }
 
@@ -534,13 +552,6 @@ template <class Config>
 	detach_if_pending(timer, base, false);
 	__enqueue_timer(base, timer, idx, bucket_expiry);
 	return true;
-}
-
-template <class Config>
-int mod_timer(cpu_bases<Config> &local, timer_list<Config> *timer, typename Config::word expires,
-	      typename Config::word jiffies)
-{
-	return __mod_timer(local, timer, expires, jiffies, 0);
 }
 
 template <class Config>
@@ -568,6 +579,22 @@ template <class Config>
 	forward_timer_base(base, jiffies);
 	timer->base = &base;
 	internal_add_timer(base, timer);
+}
+
+// mod_timer(): most calls re-arm a timer pending on the base that
+// base_for() of its flags names again: nothing can migrate and clk moves
+// only by the forward, so __mod_timer() comes down to
+// mod_timer_on_base(), inline. Anything else (a timer that is not
+// pending, or one that may migrate) takes __mod_timer().
+template <class Config>
+int mod_timer(cpu_bases<Config> &local, timer_list<Config> *timer, typename Config::word expires,
+	      typename Config::word jiffies)
+{
+	if (timer_pending(timer) && timer->base == &base_for(local, timer->flags)) [[likely]] {
+		mod_timer_on_base(*timer->base, timer, expires, jiffies);
+		return 1;
+	}
+	return __mod_timer(local, timer, expires, jiffies, 0);
 }
 
 // add_timer_on(): arm a non-pending timer on a given CPU's base.
@@ -683,7 +710,9 @@ unsigned collect_expired_timers(timer_base<Config> &base, hlist_head *heads)
 }
 
 // expire_timers(): detach and "run" each timer of one collected bucket,
-// head first (hlist buckets are LIFO).
+// head first (hlist buckets are LIFO). The kernel clears running_timer
+// after each callback; nothing runs between one timer and the next, so
+// clearing it once the bucket is done is the same to every observer.
 template <class Config>
 void expire_timers(timer_base<Config> &base, hlist_head *head, typename Config::word jiffies)
 {
@@ -693,8 +722,8 @@ void expire_timers(timer_base<Config> &base, hlist_head *head, typename Config::
 		base.running_timer = timer;
 		detach_timer(timer, true);
 		base.observer.expiring(*timer, jiffies);
-		base.running_timer = nullptr;
 	}
+	base.running_timer = nullptr;
 }
 
 // __run_timers(): expire every bucket due by `jiffies`. While expiring,

@@ -10,6 +10,9 @@
 // - mod_timer_on_base() against mod_timer() on random work: after every
 //   step the same wheels (timers, buckets and their order, bases) and the
 //   same enqueues, and it says it enqueued exactly when mod_timer() did.
+// - mod_timer(), mod_timer_pending() and add_timer() against __mod_timer()
+//   as the kernel writes it (one path for every case), on random work
+//   with migrations, wraps and expiries: the same returns and wheels.
 // - timer_recalc_next_expiry() against a brute-force search over every
 //   bucket, and wheel_check() after every operation of random workloads
 //   (both depths, 64- and 32-bit jiffies starting near the 32-bit wrap);
@@ -50,6 +53,22 @@ using cfg9_64 = wheel_config<geometry_hz_gt_100, std::uint64_t, counting_observe
 using cfg8_64 = wheel_config<geometry_hz_le_100, std::uint64_t, counting_observer>;
 using cfg9_32 = wheel_config<geometry_hz_gt_100, std::uint32_t, counting_observer>;
 using cfg8_32 = wheel_config<geometry_hz_le_100, std::uint32_t, counting_observer>;
+
+template <class Config>
+struct config_tag {
+	using type = Config;
+};
+
+// f(config_tag, seed, start) for each config: both depths, 64-bit
+// jiffies, then 32-bit ones that wrap during the run; seeds from `seed` on.
+template <class F>
+void each_config(std::uint64_t seed, F f)
+{
+	f(config_tag<cfg9_64>{}, seed, std::uint64_t{4294892296ull});
+	f(config_tag<cfg8_64>{}, seed + 1, std::uint64_t{4294937296ull});
+	f(config_tag<cfg9_32>{}, seed + 2, static_cast<std::uint32_t>(-300 * 250));
+	f(config_tag<cfg8_32>{}, seed + 3, static_cast<std::uint32_t>(-300 * 100));
+}
 
 // LVL_START(1..9), literally.
 const std::uint64_t lvl_start[10] = {0, 63, 504, 4032, 32256, 258048, 2064384, 16515072, 132120576, 1056964608};
@@ -226,10 +245,9 @@ void random_wheel(std::uint64_t seed, typename Config::word start, unsigned ops)
 
 START_TEST(next_expiry_and_invariants_random)
 {
-	random_wheel<cfg9_64>(1, 4294892296ull, 60000);
-	random_wheel<cfg8_64>(2, 4294937296ull, 60000);
-	random_wheel<cfg9_32>(3, static_cast<std::uint32_t>(-300 * 250), 60000);
-	random_wheel<cfg8_32>(4, static_cast<std::uint32_t>(-300 * 100), 60000);
+	each_config(1, [](auto cfg, std::uint64_t seed, auto start) {
+		random_wheel<typename decltype(cfg)::type>(seed, start, 60000);
+	});
 }
 END_TEST
 
@@ -361,60 +379,192 @@ bool same_wheel(const machine<Config> &a, const machine<Config> &b)
 	return true;
 }
 
+// A re-arm's expiry: mostly near, some far, a few past the cutoff, and
+// one in ten unchanged (the same expiry, and so the same bucket, too).
 template <class Config>
-void against_mod_timer(std::uint64_t seed, typename Config::word start, unsigned ops)
+typename Config::word draw_expires(std::mt19937_64 &rng, typename Config::word now, typename Config::word current)
 {
-	using word = typename Config::word;
+	std::uint64_t span = rng() % 4 == 0 ? rng() % 3000000 : rng() % 3000;
+	if (rng() % 500 == 0)
+		span = Config::geometry::WHEEL_TIMEOUT_CUTOFF + rng() % 100000;
+	return rng() % 10 == 0 ? current : static_cast<typename Config::word>(now + span);
+}
+
+// In both copies: timer i deleted, or else time moving on and the due
+// timers running.
+template <class Config>
+void del_or_run(machine<Config> &a, machine<Config> &b, unsigned i, bool del, std::mt19937_64 &rng,
+		typename Config::word &now)
+{
+	if (del) {
+		del_timer(&a.timers[i]);
+		del_timer(&b.timers[i]);
+		return;
+	}
+	now += static_cast<typename Config::word>(rng() % 16 == 0 ? rng() % 2000 : rng() % 10);
+	for (machine<Config> *m : {&a, &b})
+		for (auto &cb : m->cpu)
+			run_timers(cb, now);
+	now++;
+}
+
+// One step of random work on both copies: timer i, CPU c, a roll r
+// below 100.
+template <class Config>
+struct random_step {
+	machine<Config> &a, &b;
+	std::mt19937_64 &rng;
+	typename Config::word now;
+	unsigned op, i, c, r;
+
+	typename Config::word expires() { return draw_expires<Config>(rng, now, a.timers[i].expires); }
+};
+
+// Random work on two copies from `seed`: rolls below `arms` are arm()'s,
+// those below `dels` delete the timer, the rest move time on. After every
+// step both copies must be the same wheel, with the same enqueues.
+template <class Config, class Arm>
+void random_work(std::uint64_t seed, typename Config::word start, unsigned ops, unsigned arms, unsigned dels, Arm arm)
+{
 	static machine<Config> a, b;
 	a.init(start, 40);
 	b.init(start, 40);
 	std::mt19937_64 rng(seed);
-	word now = start;
-	unsigned long on_base = 0, moved = 0, shortcuts = 0;
+	typename Config::word now = start;
 
 	for (unsigned op = 0; op < ops; op++) {
 		unsigned i = static_cast<unsigned>(rng() % a.timers.size());
 		unsigned c = rng() % 4 == 0 ? 1 : 0;
 		unsigned r = rng() % 100;
-		if (r < 70) {
-			std::uint64_t span = rng() % 4 == 0 ? rng() % 3000000 : rng() % 3000;
-			if (rng() % 500 == 0)
-				span = Config::geometry::WHEEL_TIMEOUT_CUTOFF + rng() % 100000;
-			// Re-arming to the same expiry, and to the same bucket, too.
-			word expires = rng() % 10 == 0 ? a.timers[i].expires : static_cast<word>(now + span);
-			unsigned long before = a.enqueues();
-			int was = mod_timer(a.cpu[c], &a.timers[i], expires, now);
-			bool enqueued = a.enqueues() != before;
-			timer_list<Config> *t = &b.timers[i];
-			if (timer_pending(t) && t->base == &base_for(b.cpu[c], t->flags)) {
-				const bool on_base_enqueued = mod_timer_on_base(*t->base, t, expires, now);
-				CK_REQUIRE(was == 1 && on_base_enqueued == enqueued, "seed %llu op %u: enqueued %d, mod_timer() %d",
-					   (unsigned long long)seed, op, on_base_enqueued, enqueued);
-				on_base++;
-				shortcuts += !enqueued;
-			} else {
-				CK_REQUIRE(mod_timer(b.cpu[c], t, expires, now) == was, "seed %llu op %u", (unsigned long long)seed, op);
-				moved += was;
-			}
-		} else if (r < 80) {
-			del_timer(&a.timers[i]);
-			del_timer(&b.timers[i]);
-		} else {
-			now += static_cast<word>(rng() % 16 == 0 ? rng() % 2000 : rng() % 10);
-			for (machine<Config> *m : {&a, &b})
-				for (auto &cb : m->cpu)
-					run_timers(cb, now);
-			now++;
-		}
+		if (r < arms)
+			arm(random_step<Config>{a, b, rng, now, op, i, c, r});
+		else
+			del_or_run(a, b, i, r < dels, rng, now);
 		CK_REQUIRE(a.enqueues() == b.enqueues() && same_wheel(a, b), "seed %llu op %u: the wheels differ",
 			   (unsigned long long)seed, op);
 	}
+}
+
+template <class Config>
+void against_mod_timer(std::uint64_t seed, typename Config::word start, unsigned ops)
+{
+	unsigned long on_base = 0, moved = 0, shortcuts = 0;
+
+	random_work<Config>(seed, start, ops, 70, 80, [&](random_step<Config> s) {
+		const typename Config::word expires = s.expires();
+		unsigned long before = s.a.enqueues();
+		int was = mod_timer(s.a.cpu[s.c], &s.a.timers[s.i], expires, s.now);
+		bool enqueued = s.a.enqueues() != before;
+		timer_list<Config> *t = &s.b.timers[s.i];
+		if (timer_pending(t) && t->base == &base_for(s.b.cpu[s.c], t->flags)) {
+			const bool on_base_enqueued = mod_timer_on_base(*t->base, t, expires, s.now);
+			CK_REQUIRE(was == 1 && on_base_enqueued == enqueued, "seed %llu op %u: enqueued %d, mod_timer() %d",
+				   (unsigned long long)seed, s.op, on_base_enqueued, enqueued);
+			on_base++;
+			shortcuts += !enqueued;
+		} else {
+			CK_REQUIRE(mod_timer(s.b.cpu[s.c], t, expires, s.now) == was, "seed %llu op %u",
+				   (unsigned long long)seed, s.op);
+			moved += was;
+		}
+	});
 	// Each path was taken often enough to mean something.
 	ck_assert_msg(on_base > ops / 4 && shortcuts > ops / 50 && moved > ops / 100,
 		      "on base %lu (same bucket %lu), elsewhere %lu", on_base, shortcuts, moved);
 }
 
+// __mod_timer() as kernel/time/timer.c writes it, one path for every
+// case: the reference for mod_timer()'s inline re-arm and for the
+// split __mod_timer().
+template <class Config>
+int reference_mod_timer(cpu_bases<Config> &local, timer_list<Config> *timer, typename Config::word expires,
+			typename Config::word jiffies, unsigned options)
+{
+	using word = typename Config::word;
+	timer_base<Config> *base;
+	word clk = 0, bucket_expiry = 0;
+	unsigned idx = ~0u;
+
+	if (!(options & MOD_TIMER_NOTPENDING) && timer_pending(timer)) {
+		base = timer->base;
+		if (timer->expires == expires)
+			return 1;
+		forward_timer_base(*base, jiffies);
+		idx = calc_wheel_index<typename Config::geometry>(expires, base->clk, &bucket_expiry);
+		if (idx == timer->idx) {
+			timer->expires = expires;
+			return 1;
+		}
+		clk = base->clk;
+	} else {
+		base = timer->base ? timer->base : &base_for(local, timer->flags);
+		forward_timer_base(*base, jiffies);
+	}
+	const int ret = detach_if_pending(timer, *base, false);
+	if (!ret && (options & MOD_TIMER_PENDING_ONLY))
+		return 0;
+	timer_base<Config> *new_base = &base_for(local, timer->flags);
+	if (base != new_base && base->running_timer != timer) {
+		base = new_base;
+		forward_timer_base(*base, jiffies);
+	}
+	timer->expires = expires;
+	if (idx != ~0u && clk == base->clk)
+		enqueue_timer(*base, timer, idx, bucket_expiry);
+	else
+		internal_add_timer(*base, timer);
+	return ret;
+}
+
+// mod_timer(), mod_timer_pending() and add_timer() against the reference
+// on random work over two CPUs: the same return values, enqueues and
+// wheels after every step.
+template <class Config>
+void against_reference(std::uint64_t seed, typename Config::word start, unsigned ops)
+{
+	unsigned long rearmed = 0, added = 0, moved = 0;
+
+	random_work<Config>(seed, start, ops, 80, 88, [&](random_step<Config> s) {
+		timer_list<Config> *ta = &s.a.timers[s.i], *tb = &s.b.timers[s.i];
+		const typename Config::word expires = s.expires();
+		int want, got;
+		if (s.r < 70) {
+			if (tb->base != &base_for(s.b.cpu[s.c], tb->flags))
+				moved++;
+			else if (timer_pending(tb))
+				rearmed++;
+			else
+				added++;
+			want = reference_mod_timer(s.a.cpu[s.c], ta, expires, s.now, 0);
+			got = mod_timer(s.b.cpu[s.c], tb, expires, s.now);
+		} else if (s.r < 75) {
+			want = reference_mod_timer(s.a.cpu[s.c], ta, expires, s.now, MOD_TIMER_PENDING_ONLY);
+			got = mod_timer_pending(s.b.cpu[s.c], tb, expires, s.now);
+		} else {
+			if (timer_pending(tb))
+				return;
+			ta->expires = tb->expires = expires;
+			want = reference_mod_timer(s.a.cpu[s.c], ta, expires, s.now, MOD_TIMER_NOTPENDING);
+			add_timer(s.b.cpu[s.c], tb, s.now);
+			got = 0;
+		}
+		CK_REQUIRE(got == want, "seed %llu op %u (roll %u): %d, want %d", (unsigned long long)seed, s.op, s.r,
+			   got, want);
+	});
+	// Each of mod_timer()'s cases was taken often enough to mean something.
+	ck_assert_msg(rearmed > ops / 5 && added > ops / 50 && moved > ops / 50,
+		      "re-armed in place %lu, added in place %lu, elsewhere %lu", rearmed, added, moved);
+}
+
 }  // namespace
+
+START_TEST(mod_timer_is_reference)
+{
+	each_config(21, [](auto cfg, std::uint64_t seed, auto start) {
+		against_reference<typename decltype(cfg)::type>(seed, start, 20000);
+	});
+}
+END_TEST
 
 START_TEST(mod_timer_on_base_is_mod_timer_64)
 {
@@ -517,6 +667,7 @@ int main()
 	tcase_add_test(tc, checker_catches_corruption);
 	tcase_add_test(tc, mod_timer_on_base_is_mod_timer_64);
 	tcase_add_test(tc, mod_timer_on_base_is_mod_timer_32);
+	tcase_add_test(tc, mod_timer_is_reference);
 	tcase_add_test(tc, bucket_expiry_matches_real_trace);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
