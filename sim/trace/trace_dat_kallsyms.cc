@@ -1,5 +1,7 @@
 #include "sim/trace/trace_dat_kallsyms.h"
 
+#include "sim/trace/text_scan.h"
+
 #include <cstdio>
 #include <algorithm>
 #include <cstring>
@@ -24,6 +26,28 @@ struct not_hex_table {
 	}
 };
 constexpr not_hex_table not_hex;
+
+// Whether the N (at most 16) bytes at P are lower-case hex digits; END
+// bounds what may be read. A block of 16 where the line allows: a 6.x
+// kallsyms has 200,000 lines or more, each checked.
+inline bool lower_hex_run(const char *p, unsigned n, const char *end)
+{
+#if defined(__SSE2__)
+	if (end - p >= 16) {
+		__m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+		__m128i digit = _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('0' - 1)),
+					      _mm_cmplt_epi8(c, _mm_set1_epi8('9' + 1)));
+		__m128i letter = _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('a' - 1)),
+					       _mm_cmplt_epi8(c, _mm_set1_epi8('f' + 1)));
+		const unsigned want = (1u << n) - 1;
+		return (unsigned(_mm_movemask_epi8(_mm_or_si128(digit, letter))) & want) == want;
+	}
+#endif
+	unsigned bad = 0;
+	for (unsigned i = 0; i < n; i++)
+		bad |= not_hex.v[static_cast<unsigned char>(p[i])];
+	return !bad;
+}
 
 // The address columns of two lines, as numbers would compare: the same
 // width of hex digits compares as text.
@@ -50,13 +74,9 @@ tdat_kallsyms::tdat_kallsyms(tdat_bytes text, std::size_t skip, std::size_t len,
 	while (ordered_ && p < end) {
 		// Past the address, the type and a blank: a line is longer.
 		const char *from = p + std::min<std::size_t>(width_ + 2, end - p);
-		const char *eol = static_cast<const char *>(std::memchr(from, '\n', end - from));
-		if (!eol)
-			eol = end;
-		unsigned bad = static_cast<std::size_t>(eol - p) <= width_ || p[width_] != ' ';
-		for (unsigned i = 0; !bad && i < width_; i++)
-			bad |= not_hex.v[static_cast<unsigned char>(p[i])];
-		if (bad)
+		const char *eol = find_byte(from, end, '\n');
+		if (static_cast<std::size_t>(eol - p) <= width_ || p[width_] != ' ' ||
+		    !lower_hex_run(p, width_, end))
 			break;
 		std::uint64_t hi = column(p, 0), lo = width_ == 16 ? column(p, 8) : 0;
 		if (hi < prev_hi || (hi == prev_hi && lo < prev_lo))

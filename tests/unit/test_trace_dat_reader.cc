@@ -87,6 +87,7 @@ START_TEST(trace_dat_structure)
 	// The CPU data is merged by time, and the kernel's counts hold.
 	std::vector<std::int64_t> n = tdat_read_events(f.cpustats, f.cpus);
 	ck_assert_int_eq(n[0] + n[1], 34165);
+
 }
 END_TEST
 
@@ -212,6 +213,41 @@ START_TEST(kallsyms_search_names_like_the_whole_table)
 		std::uint64_t a = 0xffffffff81000000ull + rng() % (addr - 0xffffffff81000000ull + 100);
 		ck_assert(unordered.lookup(a) == whole2.lookup(a));
 	}
+	// An upper-case digit anywhere in an address column: not the kernel's
+	// format, loaded whole (and named the same).
+	for (std::size_t at : {std::size_t(0), std::size_t(7), std::size_t(15)}) {
+		std::string upper = text;
+		std::size_t line = upper.find('\n', upper.size() / 3) + 1;
+		upper[line + at] = 'F';
+		tdat_kallsyms u(bytes_of(upper), 0, upper.size(), "upper");
+		ck_assert_msg(!u.searched(), "upper-case digit at column %zu taken as ordered", at);
+	}
+}
+END_TEST
+
+// A 32-bit kernel's 8-digit addresses, ending on a line shorter than 16
+// bytes: searched, and named as the whole table names them.
+START_TEST(kallsyms_search_8_digit_addresses)
+{
+	std::string text;
+	for (unsigned i = 0; i < 200; i++) {
+		char line[64];
+		std::snprintf(line, sizeof(line), "%08x %c f%u\n", 0xc1000000u + i * 16, i % 7 ? 'T' : 'd', i);
+		text += line;
+	}
+	text += "c1001000 T e";	// 12 bytes, no newline
+	symbol_table whole;
+	whole.load_text(text, "whole");
+	tdat_kallsyms k(bytes_of(text), 0, text.size(), "k32");
+	ck_assert(k.searched());
+	for (std::uint64_t a = 0xc0fffff0u; a < 0xc1001010u; a += 3)
+		ck_assert_msg(k.lookup(a) == whole.lookup(a), "%llx", static_cast<unsigned long long>(a));
+	ck_assert(k.lookup(0xc1001004u) == "e");
+	std::string upper = text;
+	upper[upper.size() - 12] = 'C';	// the short last line's address
+	tdat_kallsyms u(bytes_of(upper), 0, upper.size(), "k32upper");
+	ck_assert(!u.searched());
+	ck_assert(u.lookup(0xc1001004u) == "e");
 }
 END_TEST
 
@@ -220,6 +256,7 @@ static Suite *trace_dat_suite()
 	Suite *s = suite_create("trace_dat_reader");
 	TCase *tc = tcase_create("units");
 	tcase_add_test(tc, kallsyms_search_names_like_the_whole_table);
+	tcase_add_test(tc, kallsyms_search_8_digit_addresses);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("shared");
 	tcase_set_timeout(tc, 120);
