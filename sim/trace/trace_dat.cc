@@ -56,13 +56,33 @@ struct pending {
 	binary_slot_values v;
 };
 
-constexpr std::size_t max_ahead = 16384;	// records decoded ahead of the replay
+// Records decoded ahead of the replay while the kallsyms load: a 6.x
+// kernel's take 5-10 ms to inflate and index, time enough to decode some
+// 30,000 records that would otherwise wait for it (136 bytes each).
+constexpr std::size_t max_ahead = 32768;
 
-tdat_kallsyms load_kallsyms(const trace_dat_file &file);
+// Where a file's kallsyms lie, copied: the loading thread starts before
+// the trace_dat_file is complete and moved into its reader.
+struct kallsyms_at {
+	std::string path, compression;
+	bool big_endian = false;
+	unsigned version = 0;
+	tdat_extent extent;
+
+	explicit kallsyms_at(const trace_dat_file &f)
+		: path(f.path), compression(f.compression), big_endian(f.big_endian), version(f.version),
+		  extent(f.kallsyms)
+	{
+	}
+};
+
+tdat_kallsyms load_kallsyms(const kallsyms_at &file);
 
 class trace_dat_reader : public trace_reader {
 public:
-	trace_dat_reader(trace_dat_file file, const reader_options &opt);
+	// LOADING: the kallsyms load when read_trace_dat_file() let it begin
+	// early, else invalid (it begins at the first callback name).
+	trace_dat_reader(trace_dat_file file, std::future<tdat_kallsyms> loading, const reader_options &opt);
 	~trace_dat_reader() override
 	{
 		if (fd_ >= 0)
@@ -106,11 +126,13 @@ private:
 	bool names_ready_ = false;	// the kallsyms load has begun
 };
 
-trace_dat_reader::trace_dat_reader(trace_dat_file file, const reader_options &opt)
+trace_dat_reader::trace_dat_reader(trace_dat_file file, std::future<tdat_kallsyms> loading,
+				   const reader_options &opt)
 	: file_(std::move(file)),
+	  loading_(std::move(loading)),
 	  names_({[this](std::uint64_t a) { return kallsyms_.lookup(a); },
 		  callback_names::of(symbols_)},
-		 [this] { kallsyms_ = loading_.valid() ? loading_.get() : load_kallsyms(file_); }),
+		 [this] { kallsyms_ = loading_.valid() ? loading_.get() : load_kallsyms(kallsyms_at(file_)); }),
 	  lenient_(opt.lenient)
 {
 	if (file_.latency)
@@ -176,11 +198,11 @@ void trace_dat_reader::absorb()
 	stats_.malformed += fresh;
 }
 
-// The file's kallsyms, inflated. Runs on the loading thread: it reads only
-// FILE, which stays unchanged.
-tdat_kallsyms load_kallsyms(const trace_dat_file &file)
+// The file's kallsyms, inflated. Runs on the loading thread, from its own
+// copy of where they lie.
+tdat_kallsyms load_kallsyms(const kallsyms_at &file)
 {
-	const tdat_extent &k = file.kallsyms;
+	const tdat_extent &k = file.extent;
 	if (!k.present || !k.size)
 		return {};
 	tdat_bytes text = k.compressed ? tdat_inflate(file.path, file.compression, file.big_endian,
@@ -299,7 +321,7 @@ bool trace_dat_reader::fill()
 void trace_dat_reader::read_ahead()
 {
 	if (!loading_.valid())
-		loading_ = std::async(std::launch::async, load_kallsyms, std::cref(file_));
+		loading_ = std::async(std::launch::async, load_kallsyms, kallsyms_at(file_));
 	while (queue_.size() < max_ahead &&
 	       loading_.wait_for(std::chrono::seconds(0)) != std::future_status::ready && fill())
 		;
@@ -335,10 +357,16 @@ bool trace_dat_reader::next(trace_event &ev)
 std::unique_ptr<trace_reader> make_trace_dat_reader(const std::string &path,
 						    const reader_options &opt)
 {
-	trace_dat_file file = read_trace_dat_file(path);
+	// A version 7 file's kallsyms inflate on a second thread while the
+	// event formats are parsed (a 6.x kernel's are 5-10 MB): the replay
+	// needs them at its first timer.
+	std::future<tdat_kallsyms> loading;
+	trace_dat_file file = read_trace_dat_file(path, [&loading](const trace_dat_file &f) {
+		loading = std::async(std::launch::async, load_kallsyms, kallsyms_at(f));
+	});
 	if (!file.unsupported.empty() && !file.latency)
 		return make_trace_dat_libtracecmd_reader(path, opt);
-	return std::make_unique<trace_dat_reader>(std::move(file), opt);
+	return std::make_unique<trace_dat_reader>(std::move(file), std::move(loading), opt);
 }
 
 }  // namespace timersim

@@ -479,7 +479,7 @@ tdat_bytes section_content(const trace_dat_file &out, const section &s)
 
 // Version 7: compression name and version, the first options offset, then
 // sections back to back up to the end of the file.
-void walk_v7(cursor &c, trace_dat_file &out)
+void walk_v7(cursor &c, trace_dat_file &out, const tdat_kallsyms_known &known)
 {
 	out.compression = c.string("compression name");
 	c.string("compression version");
@@ -542,6 +542,13 @@ void walk_v7(cursor &c, trace_dat_file &out)
 			c.fail(o->second, "no " + section_name(id) + " starts where the options say");
 		return &s->second;
 	};
+	// The kallsyms first: the largest part to inflate, started (by the
+	// caller) while the formats below are parsed.
+	if (const section *ks = need(OPT_KALLSYMS, false)) {
+		out.kallsyms = {ks->content, ks->size, (ks->flags & 1) != 0, true};
+		if (known && out.unsupported.empty() && out.instances.empty() && !out.latency)
+			known(out);
+	}
 	const section *hs = need(OPT_HEADER_INFO, true);
 	tdat_bytes header = section_content(out, *hs);
 	cursor hc(out.path, header.view(), hs->content, section_name(hs->id));
@@ -558,8 +565,6 @@ void walk_v7(cursor &c, trace_dat_file &out)
 	cursor ec(out.path, events.view(), es->content, section_name(es->id));
 	ec.big_endian = out.big_endian;
 	parse_event_systems(ec, out);
-	if (const section *ks = need(OPT_KALLSYMS, false))
-		out.kallsyms = {ks->content, ks->size, (ks->flags & 1) != 0, true};
 	if (out.latency)
 		return;
 	auto fly = by_offset.find(flyrecord);
@@ -741,7 +746,7 @@ tdat_bytes tdat_inflate(const std::string &path, const std::string &algo, bool b
 	return out;
 }
 
-trace_dat_file read_trace_dat_file(const std::string &path)
+trace_dat_file read_trace_dat_file(const std::string &path, const tdat_kallsyms_known &known)
 {
 	file_handle f(path);
 	cursor c(path, f.fd, f.size);
@@ -769,7 +774,7 @@ trace_dat_file read_trace_dat_file(const std::string &path)
 		c.fail(at, "bad page size " + std::to_string(page));
 	out.page_size = static_cast<unsigned>(page);
 	if (out.version >= first_sectioned_version)
-		walk_v7(c, out);
+		walk_v7(c, out, known);
 	else
 		walk_v6(c, out);
 	for (const tdat_cpu_data &d : out.cpu_data)

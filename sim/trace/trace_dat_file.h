@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -108,10 +109,17 @@ private:
 	std::size_t mapped_ = 0;
 };
 
+// Called by read_trace_dat_file() once a version 7 file's kallsyms extent
+// is known (with the path, version, byte order and compression), when our
+// reader can read the file: after the options, before the header and the
+// event formats are parsed, so that the caller can start inflating it on
+// another thread while they are.
+using tdat_kallsyms_known = std::function<void(const trace_dat_file &)>;
+
 // Reads and checks PATH's structure. Throws input_error naming the part of
 // the file and its byte offset when a size or offset lies outside the file
 // or a header is malformed.
-trace_dat_file read_trace_dat_file(const std::string &path);
+trace_dat_file read_trace_dat_file(const std::string &path, const tdat_kallsyms_known &known = {});
 
 // Inflates a compressed part (at OFFSET in PATH: 4-byte compressed size,
 // 4-byte size, data) with ALGO ("zstd", "zlib"); throws input_error naming

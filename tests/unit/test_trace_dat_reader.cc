@@ -88,6 +88,19 @@ START_TEST(trace_dat_structure)
 	std::vector<std::int64_t> n = tdat_read_events(f.cpustats, f.cpus);
 	ck_assert_int_eq(n[0] + n[1], 34165);
 
+	// The kallsyms are handed out once, before the event formats are
+	// parsed: the reader inflates them meanwhile.
+	int calls = 0;
+	std::size_t events_then = 1;
+	tdat_extent early;
+	read_trace_dat_file(dat, [&](const trace_dat_file &g) {
+		calls++;
+		events_then = g.events.size();
+		early = g.kallsyms;
+	});
+	ck_assert_int_eq(calls, 1);
+	ck_assert_uint_eq(events_then, 0);
+	ck_assert(early.present && early.offset == f.kallsyms.offset && early.size == f.kallsyms.size);
 }
 END_TEST
 
