@@ -50,6 +50,7 @@
 //                    recalculation)
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -77,21 +78,28 @@ struct alignas(64) traced_timer : Timer {
 template <class Timer>
 struct forwarding_observer {
 	kernel_hooks *hooks = nullptr;
-	cost_counters *costs = nullptr;	// hooks->costs, one load nearer
-	// hooks->placed, likewise. The simulator's, not the kernel's:
-	// peak_memory_bytes() leaves it out.
+	// hooks->placed, one load nearer. The simulator's, not the
+	// kernel's: peak_memory_bytes() leaves it out, and what follows.
 	unsigned *placed = nullptr;
+	// The kernel's jiffies at a start on this base: its CPU's clock, or
+	// the scheme's now_ when tick-driven. Here, where a re-arm already
+	// has the base, it is two loads.
+	const jiffies_t *now = nullptr;
+	// This base's share of the costs (costs() adds them up): an
+	// increment beside the base, where one through a pointer cost the
+	// enqueue a load.
+	std::uint64_t insertions = 0, slot_visits = 0, key_comparisons = 0;
 
 	template <class Word>
 	void enqueued(const Timer &t, unsigned level, Word expiry)
 	{
 		// Every timer of the scheme is a traced_timer.
 		static_cast<const traced_timer<Timer> &>(t).bucket_expiry = expiry;
-		costs->insertions++;
+		insertions++;
 		*placed = level + 1;
 	}
-	void visited(unsigned buckets) { costs->slot_visits += buckets; }
-	void compared(unsigned count) { costs->key_comparisons += count; }
+	void visited(unsigned buckets) { slot_visits += buckets; }
+	void compared(unsigned count) { key_comparisons += count; }
 	template <class Word> void collecting(Word, Word) {}
 	template <class Word>
 	void expiring(const Timer &t, Word) { hooks->expiring(t.data); }
@@ -115,9 +123,6 @@ class v48_scheme final
 		bases_t bases;
 		kernel_hooks *hooks = nullptr;
 		jiffies_t clock = 0;	// next jiffy to process
-		// The kernel's jiffies at a start (now_for()): &clock, or
-		// the scheme's now_ when tick-driven. A load, not a branch.
-		const jiffies_t *now = nullptr;
 		jiffies_t def_hold = 0;	// deferrable timers wait until this jiffy
 		jiffies_t global_clock = 0;	// next jiffy of the global base
 		bool idle = false;
@@ -155,11 +160,10 @@ public:
 			s->hooks = &hooks_[cpu];
 			for (auto &b : s->bases.base) {
 				b.observer.hooks = s->hooks;
-				b.observer.costs = &costs_;
 				b.observer.placed = &this->placed_level_;
+				b.observer.now = tick_driven_ ? &now_ : &s->clock;
 			}
 			s->clock = start;
-			s->now = tick_driven_ ? &now_ : &s->clock;
 			s->def_hold = start;
 			s->global_clock = start;
 			cpus_.push_back(std::move(s));
@@ -182,11 +186,18 @@ public:
 	const cost_counters &costs() const override
 	{
 		std::uint64_t pending = 0;
-		for (unsigned cpu = 0; cpu < this->ncpus_; cpu++)
+		cost_counters &c = this->reported_;
+		c = costs_;
+		for (unsigned cpu = 0; cpu < this->ncpus_; cpu++) {
 			pending += this->pending_on(cpu);
-		this->reported_ = costs_;
-		this->reported_.removals = costs_.insertions - pending;
-		return this->reported_;
+			for (const base_t &b : cpus_[cpu]->bases.base) {
+				c.insertions += b.observer.insertions;
+				c.slot_visits += b.observer.slot_visits;
+				c.key_comparisons += b.observer.key_comparisons;
+			}
+		}
+		c.removals = c.insertions - pending;
+		return c;
 	}
 
 	void advance(unsigned cpu, jiffies_t upto) override
@@ -209,7 +220,8 @@ public:
 	{
 		tick_driven_ = on;
 		for (auto &s : cpus_)
-			s->now = on ? &now_ : &s->clock;
+			for (auto &b : s->bases.base)
+				b.observer.now = on ? &now_ : &s->clock;
 	}
 	void set_now(jiffies_t now) override { now_ = now; }
 
@@ -267,12 +279,14 @@ public:
 	}
 
 	// The kernel's timer_list, not the traced_timer around it. The bases
-	// count with their observers (two pointers each), as they always have
-	// in the reports (not the placed-level shortcut).
+	// count with their observers as two pointers each, as they always
+	// have in the reports (not the shortcuts and counts beside them).
 	std::uint64_t peak_memory_bytes() const override
 	{
-		constexpr std::uint64_t shortcuts = kernel::v48::NR_BASES * sizeof(unsigned *);
-		return this->memory_bytes(sizeof(bases_t) - shortcuts, sizeof(timer_t));
+		using observer = typename config::observer;
+		constexpr std::uint64_t beside = kernel::v48::NR_BASES * (sizeof(observer) - 2 * sizeof(void *));
+		static_assert(sizeof(base_t) == offsetof(base_t, observer) + sizeof(observer));
+		return this->memory_bytes(sizeof(bases_t) - beside, sizeof(timer_t));
 	}
 
 	std::vector<wheel_base_state> inspect(unsigned cpu) const override
@@ -311,25 +325,29 @@ private:
 		return start_idle(t, cpu, expires, flags);
 	}
 
-	// The kernel's jiffies for an enqueue on `target`.
-	jiffies_t now_for(const cpu_state &target) const { return *target.now; }
+	// The kernel's jiffies for an enqueue on `base`.
+	static jiffies_t now_for(const base_t &base) { return *base.observer.now; }
 
 	[[gnu::noinline]] bool start_pending(timer_t *t, unsigned cpu, jiffies_t expires, std::uint32_t flags)
 	{
-		cpu_state &target = *cpus_[cpu];
-		const timer_kind kind = kinds_[(flags / TF_DEFERRABLE) & 3];
+		const unsigned f = kinds_[(flags / TF_DEFERRABLE) & 3].flags;
+		base_t &base = *t->base;
 		// The common re-arm stays where it is: pending on this CPU's
 		// base of its kind, with the same flags, __mod_timer()'s own
 		// case, which mod_timer_on_base() does inline without testing
 		// for a migration again (the same-bucket shortcut enqueues
-		// nothing; an enqueue sets placed_level_, the observer).
-		if (t->flags == kind.flags && t->base == &target.bases.base[kind.base]) [[likely]] {
-			if (!kernel::v48::mod_timer_on_base(*t->base, t, static_cast<Word>(expires),
-							    static_cast<Word>(now_for(target))))
+		// nothing; an enqueue sets placed_level_, the observer). A
+		// pending timer is always on base_for() of its flags on the CPU
+		// of its base (every start puts it there; nothing runs during
+		// one): the same flags and that CPU say it is this CPU's base
+		// of the kind.
+		if (t->flags == f && base.cpu == cpu) [[likely]] {
+			if (!kernel::v48::mod_timer_on_base(base, t, static_cast<Word>(expires),
+							    static_cast<Word>(now_for(base))))
 				this->placed_level_ = 0;
 			return true;
 		}
-		return start_moved(t, cpu, expires, kind.flags, now_for(target));
+		return start_moved(t, cpu, expires, f);
 	}
 
 	// A timer that is not pending is enqueued on this CPU's base of its
@@ -339,27 +357,29 @@ private:
 	// add_timer_on() does.
 	[[gnu::always_inline]] bool start_idle(timer_t *t, unsigned cpu, jiffies_t expires, std::uint32_t flags)
 	{
-		cpu_state &target = *cpus_[cpu];
 		const timer_kind kind = kinds_[(flags / TF_DEFERRABLE) & 3];
+		base_t &base = cpus_[cpu]->bases.base[kind.base];
 		t->flags = kind.flags;	// untested: the start writes the timer's line anyway
 		t->expires = static_cast<Word>(expires);
 		pending_[cpu]++;
 		// add_timer_on(), its base already known.
-		kernel::v48::add_timer_on_base(target.bases.base[kind.base], t, static_cast<Word>(now_for(target)));
+		kernel::v48::add_timer_on_base(base, t, static_cast<Word>(now_for(base)));
 		return false;
 	}
 
 	// A pending timer that does not stay (pending elsewhere, or with
 	// other flags): detached first (the shortcut applies only where the
 	// timer already is), then enqueued as one that was not pending.
-	[[gnu::noinline]] bool start_moved(timer_t *t, unsigned cpu, jiffies_t expires, unsigned f, jiffies_t now)
+	[[gnu::noinline]] bool start_moved(timer_t *t, unsigned cpu, jiffies_t expires, unsigned f)
 	{
 		pending_[t->base->cpu]--;
 		kernel::v48::del_timer(t);
 		t->flags = f;	// untested: the start writes the timer's line anyway
 		t->expires = static_cast<Word>(expires);
 		pending_[cpu]++;
-		kernel::v48::add_timer_on(cpus_[cpu]->bases, t, static_cast<Word>(now));
+		bases_t &target = cpus_[cpu]->bases;
+		// Every base of a CPU has the same now.
+		kernel::v48::add_timer_on(target, t, static_cast<Word>(now_for(target.base[0])));
 		return true;
 	}
 
