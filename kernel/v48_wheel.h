@@ -393,12 +393,21 @@ void enqueue_timer(timer_base<Config> &base, timer_list<Config> *timer, unsigned
 	__enqueue_timer(base, timer, idx, bucket_expiry);
 }
 
+// internal_add_timer(): place by `expires` against clk and enqueue. The
+// inline body, for add_timer_on_base() (the scheme layer's start of a
+// timer that is not pending: no call); internal_add_timer() is the call.
 template <class Config>
-void internal_add_timer(timer_base<Config> &base, timer_list<Config> *timer)
+[[gnu::always_inline]] inline void __internal_add_timer(timer_base<Config> &base, timer_list<Config> *timer)
 {
 	typename Config::word bucket_expiry;
 	unsigned idx = calc_wheel_index<typename Config::geometry>(timer->expires, base.clk, &bucket_expiry);
-	enqueue_timer(base, timer, idx, bucket_expiry);
+	__enqueue_timer(base, timer, idx, bucket_expiry);
+}
+
+template <class Config>
+void internal_add_timer(timer_base<Config> &base, timer_list<Config> *timer)
+{
+	__internal_add_timer(base, timer);
 }
 
 template <class Config>
@@ -578,7 +587,7 @@ template <class Config>
 {
 	forward_timer_base(base, jiffies);
 	timer->base = &base;
-	internal_add_timer(base, timer);
+	__internal_add_timer(base, timer);
 }
 
 // mod_timer(): most calls re-arm a timer pending on the base that

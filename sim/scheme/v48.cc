@@ -357,12 +357,13 @@ private:
 	// add_timer_on() does.
 	[[gnu::always_inline]] bool start_idle(timer_t *t, unsigned cpu, jiffies_t expires, std::uint32_t flags)
 	{
-		const timer_kind kind = kinds_[(flags / TF_DEFERRABLE) & 3];
-		base_t &base = cpus_[cpu]->bases.base[kind.base];
-		t->flags = kind.flags;	// untested: the start writes the timer's line anyway
+		const start_target &to = targets_[cpu * 4 + ((flags / TF_DEFERRABLE) & 3)];
+		base_t &base = *to.base;
+		t->flags = to.flags;	// untested: the start writes the timer's line anyway
 		t->expires = static_cast<Word>(expires);
 		pending_[cpu]++;
-		// add_timer_on(), its base already known.
+		// add_timer_on(), its base already known, all inline: the
+		// enqueue is no call, and start() saves no registers for it.
 		kernel::v48::add_timer_on_base(base, t, static_cast<Word>(now_for(base)));
 		return false;
 	}
@@ -409,14 +410,19 @@ private:
 		}
 		return k;
 	}
-	// The bases kernel::v48::base_for() picks, as indexes.
+	// The bases kernel::v48::base_for() picks, as indexes, and each
+	// CPU's as start targets.
 	void find_kind_bases()
 	{
+		targets_.clear();
 		if (cpus_.empty())
 			return;
 		bases_t &b = cpus_.front()->bases;
 		for (timer_kind &k : kinds_)
 			k.base = static_cast<unsigned>(&kernel::v48::base_for(b, k.flags) - b.base);
+		for (auto &s : cpus_)
+			for (const timer_kind &k : kinds_)
+				targets_.push_back({&s->bases.base[k.base], k.flags});
 	}
 
 	// Tick-driven: one run_timer_softirq at `upto`, if any base is due.
@@ -545,6 +551,14 @@ private:
 	bool model_idle_;
 	bool tmigr_;
 	std::array<timer_kind, 4> kinds_ = timer_kinds(tmigr_);
+	// Where a start of a timer that is not pending goes, by CPU and kind
+	// ([cpu * 4 + D/P bits]): one load where the CPU's state, the kind
+	// and a multiply were three.
+	struct start_target {
+		base_t *base;
+		unsigned flags;
+	};
+	std::vector<start_target> targets_;
 	bool tick_driven_ = false;
 	// The CPUs a start() takes the common path on: none for an observer
 	// that wants every enqueue, so that one compare tests both.
