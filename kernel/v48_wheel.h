@@ -160,11 +160,13 @@ inline void hlist_move_list(hlist_head *old, hlist_head *fresh)
 template <class Timer>
 struct null_observer {
 	// start/re-arm linked t into a bucket of `level` (0-based) that runs
-	// at `bucket_expiry`.
+	// at `bucket_expiry`, and compared that with next_expiry: one
+	// comparison, which compared() leaves to this (an observer that
+	// counts both pays one increment per enqueue, not two).
 	template <class Word> void enqueued(const Timer &, unsigned /*level*/, Word /*bucket_expiry*/) {}
 	// Buckets tested or bitmap words searched.
 	void visited(unsigned /*buckets*/) {}
-	// Expiry comparisons against next_expiry.
+	// Expiry comparisons against next_expiry, but an enqueue's own.
 	void compared(unsigned /*count*/) {}
 	// __run_timers() collects at `clk` for jiffies `jiffy`.
 	template <class Word> void collecting(Word /*clk*/, Word /*jiffy*/) {}
@@ -378,7 +380,7 @@ template <class Config>
 	timer->base = &base;
 	base.observer.enqueued(*timer, idx / G::LVL_SIZE, bucket_expiry);
 
-	base.observer.compared(1);
+	// One comparison, counted by enqueued().
 	if (time_before(bucket_expiry, base.next_expiry)) {
 		base.next_expiry = bucket_expiry;
 		base.timers_pending = true;

@@ -87,7 +87,8 @@ struct forwarding_observer {
 	const jiffies_t *now = nullptr;
 	// This base's share of the costs (costs() adds them up): an
 	// increment beside the base, where one through a pointer cost the
-	// enqueue a load.
+	// enqueue a load. key_comparisons are the recalculations'; each
+	// insertion is one more (enqueued()).
 	std::uint64_t insertions = 0, slot_visits = 0, key_comparisons = 0;
 
 	template <class Word>
@@ -193,7 +194,8 @@ public:
 			for (const base_t &b : cpus_[cpu]->bases.base) {
 				c.insertions += b.observer.insertions;
 				c.slot_visits += b.observer.slot_visits;
-				c.key_comparisons += b.observer.key_comparisons;
+				// Each enqueue compared once (enqueued()).
+				c.key_comparisons += b.observer.key_comparisons + b.observer.insertions;
 			}
 		}
 		c.removals = c.insertions - pending;
