@@ -314,12 +314,11 @@ public:
 
 private:
 	// The start of a made timer on a valid CPU, in two parts (a timer
-	// that is pending, one that is not), so that the simpler one saves no
-	// registers for the other: the pending one out of line, the other in
-	// start() itself (its one call, into the wheel, needs a frame only
-	// on that path). Nothing is left to do after a call into the wheel:
-	// the accounting comes first, and a timer that moves is
-	// start_moved()'s.
+	// that is pending, one that is not), both in start() itself: neither
+	// calls anything (the wheel's part is inline), so start() needs no
+	// frame (a re-arm that re-enqueues saves one register), and the rare
+	// cases (a timer that moves, start_checked()) are tail calls. The
+	// accounting comes before the wheel's part.
 	[[gnu::always_inline]] bool start_made(timer_t *t, unsigned cpu, jiffies_t expires, std::uint32_t flags)
 	{
 		if (kernel::v48::timer_pending(t)) [[likely]]
@@ -330,7 +329,7 @@ private:
 	// The kernel's jiffies for an enqueue on `base`.
 	static jiffies_t now_for(const base_t &base) { return *base.observer.now; }
 
-	[[gnu::noinline]] bool start_pending(timer_t *t, unsigned cpu, jiffies_t expires, std::uint32_t flags)
+	[[gnu::always_inline]] bool start_pending(timer_t *t, unsigned cpu, jiffies_t expires, std::uint32_t flags)
 	{
 		const unsigned f = kinds_[(flags / TF_DEFERRABLE) & 3].flags;
 		base_t &base = *t->base;
