@@ -518,8 +518,10 @@ template <class Config>
 			requeue_pending(local, timer, expires);
 			return 1;
 		}
-	} else if (!pending_only && (!base || base == &local || base->running_timer != timer)) {
+	} else if (!pending_only && (base == &local || !base || base->running_timer != timer)) {
 		// Not pending, and not running on another base: enqueued here.
+		// The timer's own base is tested first: once armed there, that
+		// is the answer, and one compare settles it (not a null test too).
 		const placement p = place(local, expires);
 		timer->base = &local;
 		timer->expires = expires;
