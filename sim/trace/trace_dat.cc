@@ -359,10 +359,12 @@ std::unique_ptr<trace_reader> make_trace_dat_reader(const std::string &path,
 {
 	// A version 7 file's kallsyms inflate on a second thread while the
 	// event formats are parsed (a 6.x kernel's are 5-10 MB): the replay
-	// needs them at its first timer.
+	// needs them at its first timer. Not for a file this reader refuses
+	// (below, and in its constructor).
 	std::future<tdat_kallsyms> loading;
 	trace_dat_file file = read_trace_dat_file(path, [&loading](const trace_dat_file &f) {
-		loading = std::async(std::launch::async, load_kallsyms, kallsyms_at(f));
+		if (f.unsupported.empty() && f.instances.empty() && !f.latency)
+			loading = std::async(std::launch::async, load_kallsyms, kallsyms_at(f));
 	});
 	if (!file.unsupported.empty() && !file.latency)
 		return make_trace_dat_libtracecmd_reader(path, opt);

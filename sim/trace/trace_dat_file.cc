@@ -542,11 +542,11 @@ void walk_v7(cursor &c, trace_dat_file &out, const tdat_kallsyms_known &known)
 			c.fail(o->second, "no " + section_name(id) + " starts where the options say");
 		return &s->second;
 	};
-	// The kallsyms first: the largest part to inflate, started (by the
-	// caller) while the formats below are parsed.
+	// The kallsyms first: the largest part to inflate, which the caller
+	// may start while the formats below are parsed.
 	if (const section *ks = need(OPT_KALLSYMS, false)) {
 		out.kallsyms = {ks->content, ks->size, (ks->flags & 1) != 0, true};
-		if (known && out.unsupported.empty() && out.instances.empty() && !out.latency)
+		if (known)
 			known(out);
 	}
 	const section *hs = need(OPT_HEADER_INFO, true);

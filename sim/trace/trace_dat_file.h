@@ -110,10 +110,10 @@ private:
 };
 
 // Called by read_trace_dat_file() once a version 7 file's kallsyms extent
-// is known (with the path, version, byte order and compression), when our
-// reader can read the file: after the options, before the header and the
-// event formats are parsed, so that the caller can start inflating it on
-// another thread while they are.
+// is known: after the options (so the file's path, version, byte order,
+// compression, instances and unsupported options are known too), before
+// the header and the event formats are parsed, so that the caller can
+// start inflating it on another thread while they are.
 using tdat_kallsyms_known = std::function<void(const trace_dat_file &)>;
 
 // Reads and checks PATH's structure. Throws input_error naming the part of
