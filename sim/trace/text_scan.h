@@ -37,6 +37,19 @@ inline __m128i load16(const char *p)
 {
 	return _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
 }
+
+// Byte by byte, 0xff where C is a digit '0'..'9' (DIGIT) and where
+// LETTERS is a letter 'a'..'f' (LETTER), else 0. LETTERS is C itself for
+// lower-case hex, or C folded to lower case.
+struct hex_classes {
+	__m128i digit, letter;
+};
+inline hex_classes classify_hex(__m128i c, __m128i letters)
+{
+	return {_mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('0' - 1)), _mm_cmplt_epi8(c, _mm_set1_epi8('9' + 1))),
+		_mm_and_si128(_mm_cmpgt_epi8(letters, _mm_set1_epi8('a' - 1)),
+			      _mm_cmplt_epi8(letters, _mm_set1_epi8('f' + 1)))};
+}
 #endif
 
 }  // namespace scan_detail
@@ -202,10 +215,7 @@ inline bool hex16(const char *p, std::uint64_t &v)
 #if defined(__SSE2__)
 	__m128i c = scan_detail::load16(p);
 	__m128i lower = _mm_or_si128(c, _mm_set1_epi8(0x20));	// 'A' -> 'a'; digits unchanged
-	__m128i digit = _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('0' - 1)),
-				      _mm_cmplt_epi8(c, _mm_set1_epi8('9' + 1)));
-	__m128i letter = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
-				       _mm_cmplt_epi8(lower, _mm_set1_epi8('f' + 1)));
+	const auto [digit, letter] = scan_detail::classify_hex(c, lower);
 	if (_mm_movemask_epi8(_mm_or_si128(digit, letter)) != 0xffff)
 		return false;
 	// Digit values, then each pair of digits into one byte: the first
@@ -226,6 +236,17 @@ inline bool hex16(const char *p, std::uint64_t &v)
 	return ec == std::errc() && stop == end;
 #endif
 }
+
+#if defined(__SSE2__)
+// Bit i set: P[i] is a lower-case hex digit, of the 16 bytes at P (the
+// kernel prints addresses so: kallsyms, %p).
+inline unsigned lower_hex_bits(const char *p)
+{
+	__m128i c = scan_detail::load16(p);
+	const auto [digit, letter] = scan_detail::classify_hex(c, c);
+	return unsigned(_mm_movemask_epi8(_mm_or_si128(digit, letter)));
+}
+#endif
 
 inline std::string_view skip_blanks(std::string_view s)
 {

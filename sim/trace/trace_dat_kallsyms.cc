@@ -34,13 +34,8 @@ inline bool lower_hex_run(const char *p, unsigned n, const char *end)
 {
 #if defined(__SSE2__)
 	if (end - p >= 16) {
-		__m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
-		__m128i digit = _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('0' - 1)),
-					      _mm_cmplt_epi8(c, _mm_set1_epi8('9' + 1)));
-		__m128i letter = _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('a' - 1)),
-					       _mm_cmplt_epi8(c, _mm_set1_epi8('f' + 1)));
 		const unsigned want = (1u << n) - 1;
-		return (unsigned(_mm_movemask_epi8(_mm_or_si128(digit, letter))) & want) == want;
+		return (lower_hex_bits(p) & want) == want;
 	}
 #endif
 	unsigned bad = 0;
