@@ -166,7 +166,8 @@ struct null_observer {
 	template <class Word> void enqueued(const Timer &, unsigned /*level*/, Word /*bucket_expiry*/) {}
 	// Buckets tested or bitmap words searched.
 	void visited(unsigned /*buckets*/) {}
-	// Expiry comparisons against next_expiry, but an enqueue's own.
+	// Expiry comparisons against next_expiry, except an enqueue's own
+	// (enqueued() stands for that one).
 	void compared(unsigned /*count*/) {}
 	// __run_timers() collects at `clk` for jiffies `jiffy`.
 	template <class Word> void collecting(Word /*clk*/, Word /*jiffy*/) {}
