@@ -22,7 +22,10 @@ JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 
 Q := $(if $(V),,@)
 
-CXX      := g++
+# ccache when present: a rebuild of unchanged sources (a fresh clone, another
+# worktree) costs nothing.
+CCACHE   := $(shell command -v ccache 2>/dev/null)
+CXX      := $(if $(CCACHE),$(CCACHE) ,)g++
 CXXSTD   := -std=c++20
 WARN     := -Wall -Wextra -Werror
 OPT      := -O2 -g
