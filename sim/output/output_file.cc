@@ -90,27 +90,126 @@ bool identify(const std::string &path, file_id &id)
 	return false;
 }
 
+// Names that reach an already open file through the kernel's fd links:
+// their link targets ("pipe:[123]", "/dev/pts/0") are no place to create a
+// file beside, and the user meant that open file.
+bool names_open_file(const std::string &path)
+{
+	for (const char *prefix : {"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"})
+		if (path.rfind(prefix, 0) == 0)
+			return true;
+	if (path == "/dev/stdout" || path == "/dev/stderr")
+		return true;
+	// /proc/PID/fd/N
+	if (path.rfind("/proc/", 0) != 0)
+		return false;
+	std::size_t i = 6;
+	while (i < path.size() && path[i] >= '0' && path[i] <= '9')
+		i++;
+	return i > 6 && path.compare(i, 4, "/fd/") == 0;
+}
+
+// Follows a chain of symlinks to the path it ends on, which may not exist
+// yet (a dangling link creates its target, as the shell's `>` does).
+// Returns false (errno set) on a loop or an unreadable link.
+bool final_target(std::string path, std::string &target, struct stat &st, bool &exists)
+{
+	for (int hops = 0; hops < 40; hops++) {
+		if (lstat(path.c_str(), &st) != 0) {
+			if (errno != ENOENT)
+				return false;
+			exists = false;
+			target = path;
+			return true;
+		}
+		if (!S_ISLNK(st.st_mode)) {
+			exists = true;
+			target = path;
+			return true;
+		}
+		std::string link(4096, '\0');
+		ssize_t n = readlink(path.c_str(), link.data(), link.size());
+		if (n < 0)
+			return false;
+		if (static_cast<std::size_t>(n) >= link.size()) {
+			errno = ENAMETOOLONG;
+			return false;
+		}
+		link.resize(static_cast<std::size_t>(n));
+		path = link[0] == '/' ? link : dir_of(path) + "/" + link;
+	}
+	errno = ELOOP;
+	return false;
+}
+
 }  // namespace
 
 output_file::output_file(std::string path) : path_(std::move(path))
 {
+	if (path_.empty())
+		throw usage_error("an output path is empty");
 	if (is_stdout()) {
 		f_ = stdout;
 		return;
 	}
 	struct stat st;
-	if (stat(path_.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-		throw output_error(path_ + ": is a directory");
-	std::string templ = dir_of(path_) + "/." + base_of(path_) + ".XXXXXX";
+	if (stat(path_.c_str(), &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			throw output_error(path_ + ": is a directory");
+		if (!S_ISREG(st.st_mode)) {
+			open_in_place(0);	// a device, FIFO or socket
+			return;
+		}
+		if (names_open_file(path_)) {
+			// A regular file the caller holds open (`3>file`, stdout
+			// sent to a file): appended to, never renamed over or
+			// truncated under the caller's other writes.
+			open_in_place(O_APPEND);
+			return;
+		}
+	}
+	std::string target;
+	bool exists = false;
+	if (!final_target(path_, target, st, exists))
+		throw output_error(path_ + ": cannot follow: " + std::strerror(errno));
+	open_beside(target, exists ? &st : nullptr);
+}
+
+void output_file::open_in_place(int flags)
+{
+	in_place_ = true;
+	int fd = open(path_.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | flags);
+	if (fd < 0)
+		throw output_error(path_ + ": cannot open: " + std::strerror(errno));
+	f_ = fdopen(fd, "w");
+	if (!f_) {
+		int e = errno;
+		close(fd);
+		throw output_error(path_ + ": cannot write: " + std::strerror(e));
+	}
+	std::setvbuf(f_, nullptr, _IOFBF, 1 << 16);
+}
+
+void output_file::open_beside(const std::string &target, const struct stat *existing)
+{
+	target_ = target;
+	std::string templ = dir_of(target_) + "/." + base_of(target_) + ".XXXXXX";
 	int fd = mkstemp(templ.data());
 	if (fd < 0)
 		throw output_error(path_ + ": cannot create: " + std::strerror(errno));
 	temp_ = templ;
 	remember(temp_);
-	// mkstemp makes 0600; an output is an ordinary file.
-	mode_t mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
+	// mkstemp makes 0600. A file replaced keeps its permissions; a new
+	// output is an ordinary file.
+	mode_t mode;
+	if (existing) {
+		mode = existing->st_mode & 07777;
+	} else {
+		mode_t mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	fchmod(fd, mode);
 	f_ = fdopen(fd, "w");
 	if (!f_) {
 		int e = errno;
@@ -128,6 +227,8 @@ output_file::~output_file()
 		return;
 	if (f_)
 		std::fclose(f_);
+	if (in_place_)
+		return;		// what was written to a device or FIFO is gone
 	unlink(temp_.c_str());
 	forget(temp_);
 }
@@ -167,7 +268,11 @@ void output_file::commit()
 	errno = 0;
 	if (std::fclose(f) != 0)
 		fail("cannot write");
-	if (std::rename(temp_.c_str(), path_.c_str()) != 0)
+	if (in_place_) {
+		committed_ = true;
+		return;
+	}
+	if (std::rename(temp_.c_str(), target_.c_str()) != 0)
 		fail("cannot rename the finished output into place");
 	forget(temp_);
 	committed_ = true;
@@ -202,6 +307,9 @@ void check_output_paths(const std::vector<std::string> &inputs,
 	for (const auto &[option, path] : outputs) {
 		if (path.empty() || path == "-")
 			continue;
+		struct stat st;
+		if (stat(path.c_str(), &st) == 0 && S_ISCHR(st.st_mode))
+			continue;	// /dev/null twice is no clash
 		file_id id;
 		if (!identify(path, id))
 			continue;	// cannot be created: said when it is opened

@@ -3,7 +3,17 @@
 // checked. A failed, interrupted or killed run leaves no output file (and
 // the old one, if any, untouched); a full disk is an error, not an empty
 // "successful" report. "-" is standard output, checked the same way.
+//
+// The rename is only for what can be renamed over: a regular file or a
+// path not there yet. A symlink is followed to its final target, and that
+// target (not the link) is what is replaced or created. A character or
+// block device, a FIFO, a socket, and the /dev/fd, /dev/std* and
+// /proc/self/fd names of open files are opened and written in place, as
+// the shell's `>` would: replacing /dev/null with a file would harm the
+// machine, and a FIFO's reader would get nothing.
 #pragma once
+
+#include <sys/stat.h>
 
 #include <cstdio>
 #include <memory>
@@ -23,8 +33,9 @@ public:
 
 class output_file {
 public:
-	// Opens a temporary file beside `path` (or standard output for "-").
-	// Throws output_error when it cannot be created.
+	// Opens a temporary file beside `path`'s final target, the target itself
+	// when it is written in place, or standard output for "-". Throws
+	// usage_error for an empty path, output_error when it cannot be opened.
 	explicit output_file(std::string path);
 	~output_file();		// not committed: the temporary file is removed
 	output_file(const output_file &) = delete;
@@ -33,15 +44,22 @@ public:
 	void write(std::string_view s);
 	void put(char c);
 	std::FILE *stream() { return f_; }	// for fprintf-style writers
-	// Flushes, checks, and renames the temporary file onto the target.
+	// Flushes, checks, and renames the temporary file onto the target
+	// (closes the target when it is written in place).
 	void commit();
 	const std::string &path() const { return path_; }
 	bool is_stdout() const { return path_ == "-"; }
+	// Written in place: a device, FIFO, socket or open file's /dev/fd name.
+	bool in_place() const { return in_place_; }
 
 private:
+	void open_in_place(int flags);
+	void open_beside(const std::string &target, const struct stat *existing);
 	void fail(const char *what);
 	std::string path_;
-	std::string temp_;
+	std::string temp_;	// the temporary file (renamed mode only)
+	std::string target_;	// what the temporary file is renamed onto
+	bool in_place_ = false;
 	std::FILE *f_ = nullptr;
 	bool committed_ = false;
 };
