@@ -2,7 +2,12 @@
 # Records a timer trace on this machine through tracefs (as root):
 #   scripts/record-trace.sh OUT.txt.gz [SECONDS] [WORKLOAD]
 # Enables the timer:* events (the hrtimer ones too: they carry the ticks)
-# in a tracefs instance of its own, runs a workload, then saves the raw
+# in a tracefs instance of its own, and what the timer code cost, measured,
+# where the kernel has the events: the TIMER and HRTIMER softirq runs
+# (irq:softirq_entry/exit/raise, vec 1 and 8), the hardware timer interrupt
+# (irq_vectors:local_timer_entry/exit on x86) and the other hard interrupts
+# (irq:irq_handler_*, irq_vectors:*_entry/exit), which nest inside a softirq
+# run and are not its time. Then it runs a workload and saves the raw
 # tracefs text, gzip-compressed. WORKLOAD is
 #   mixed      (default) arms many kinds of timers on every CPU: sleeps, a
 #              loopback TCP server with keep-alive connections, fsync writes
@@ -11,13 +16,18 @@
 #              kernel's own housekeeping, so that they idle with their tick
 #              stopped and their deferrable timers (vmstat, writeback) wait
 #              for the next tick: the recording shows them run late.
+#   network    network-heavy: eight loopback HTTP clients without pauses
+#              and a bulk TCP stream (retransmit, delack, keepalive and
+#              pacing timers, NET_RX softirqs around the TIMER ones)
+#   idle       mostly idle with sleepers: a few processes sleeping 10 ms,
+#              100 ms and 1 s in turn, nothing else started
 set -euo pipefail
 out=${1:?usage: record-trace.sh OUT.txt.gz [SECONDS] [mixed|busy-idle]}
 secs=${2:-10}
 workload=${3:-mixed}
 case $workload in
-mixed | busy-idle) ;;
-*) echo "record-trace: unknown workload '$workload' (mixed, busy-idle)" >&2; exit 2 ;;
+mixed | busy-idle | network | idle) ;;
+*) echo "record-trace: unknown workload '$workload' (mixed, busy-idle, network, idle)" >&2; exit 2 ;;
 esac
 if [ "$workload" = busy-idle ] && [ "$(nproc)" -lt 2 ]; then
 	echo "record-trace: busy-idle needs two CPUs" >&2
@@ -36,21 +46,50 @@ trap 'echo 0 > "$I/tracing_on"; kill $(jobs -p) 2>/dev/null || true; wait 2>/dev
       rmdir "$I" 2>/dev/null || true; rm -rf "$work"' EXIT
 
 echo 0 > "$I/tracing_on"
-echo 8192 > "$I/buffer_size_kb"
+echo 32768 > "$I/buffer_size_kb"
 echo 1 > "$I/events/timer/enable"
+# The measured cost, where this kernel has the events (an arm64 kernel has
+# no irq_vectors; a kernel without softirq events records no measured cost).
+enable() { [ -e "$I/events/$1/enable" ] && echo 1 > "$I/events/$1/enable" || true; }
+if [ -e "$I/events/irq/softirq_entry" ]; then
+	for e in softirq_entry softirq_exit softirq_raise; do
+		echo 'vec == 1 || vec == 8' > "$I/events/irq/$e/filter"
+		enable irq/$e
+	done
+fi
+enable irq/irq_handler_entry
+enable irq/irq_handler_exit
+for d in "$I"/events/irq_vectors/*_entry "$I"/events/irq_vectors/*_exit; do
+	[ -e "$d/enable" ] && echo 1 > "$d/enable"
+done
 
 # busy-idle: this script and everything it starts stay on CPU 0.
 [ "$workload" = busy-idle ] && taskset -pc 0 $$ >/dev/null
 
 echo 1 > "$I/tracing_on"
-[ "$workload" = busy-idle ] && { nice -n 19 sh -c 'while :; do :; done' & }
-# Loopback HTTP with keep-alive clients: TCP retransmit/delack/keepalive timers.
-python3 -m http.server 18080 --bind 127.0.0.1 --directory "$work" >/dev/null 2>&1 &
-sleep 0.5
 end=$((SECONDS + secs))
-python3 - "$secs" <<'PY' &
+case $workload in
+idle)
+	# Sleepers only: three loops of sleeps, on whichever CPU the kernel
+	# wakes them.
+	for period in 0.01 0.1 1; do
+		(while [ $SECONDS -lt $end ]; do sleep $period; done) &
+	done
+	wait
+	;;
+*)
+	[ "$workload" = busy-idle ] && { nice -n 19 sh -c 'while :; do :; done' & }
+	# Loopback HTTP with keep-alive clients: TCP retransmit/delack/keepalive timers.
+	python3 -m http.server 18080 --bind 127.0.0.1 --directory "$work" >/dev/null 2>&1 &
+	sleep 0.5
+	clients=1 pause=0.05
+	[ "$workload" = network ] && { clients=8 pause=0; head -c 4M /dev/urandom > "$work/big"; }
+	pids=()
+	for _ in $(seq $clients); do
+		python3 - "$secs" "$pause" <<'PY' &
 import http.client, sys, time
 end = time.time() + float(sys.argv[1])
+pause = float(sys.argv[2])
 while time.time() < end:
     try:
         c = http.client.HTTPConnection("127.0.0.1", 18080, timeout=2)
@@ -59,14 +98,31 @@ while time.time() < end:
         c.close()
     except OSError:
         pass
-    time.sleep(0.05)
+    time.sleep(pause)
 PY
-clients=$!
-while [ $SECONDS -lt $end ]; do
-	dd if=/dev/zero of="$work/f" bs=64k count=4 conv=fsync status=none
-	sleep 0.$((RANDOM % 9 + 1))
-done
-wait $clients 2>/dev/null || true
+		pids+=($!)
+	done
+	if [ "$workload" = network ]; then
+		# A bulk stream beside the request traffic.
+		python3 - "$secs" <<'PY' &
+import http.client, sys, time
+end = time.time() + float(sys.argv[1])
+while time.time() < end:
+    try:
+        c = http.client.HTTPConnection("127.0.0.1", 18080, timeout=2)
+        c.request("GET", "/big"); c.getresponse().read(); c.close()
+    except OSError:
+        pass
+PY
+		pids+=($!)
+	fi
+	while [ $SECONDS -lt $end ]; do
+		dd if=/dev/zero of="$work/f" bs=64k count=4 conv=fsync status=none
+		sleep 0.$((RANDOM % 9 + 1))
+	done
+	wait "${pids[@]}" 2>/dev/null || true
+	;;
+esac
 echo 0 > "$I/tracing_on"
 cat "$I/trace" | gzip -9 > "$out"
 echo "record-trace: $(zcat "$out" | wc -l) lines -> $out ($(stat -c %s "$out") bytes)" >&2
