@@ -1,0 +1,243 @@
+#include "sim/measured/cpu_time.h"
+
+#include <algorithm>
+
+namespace timersim::measured {
+
+namespace {
+
+cost_kind entry_of(cost_kind exit)
+{
+	switch (exit) {
+	case cost_kind::softirq_exit:	return cost_kind::softirq_entry;
+	case cost_kind::hardirq_exit:	return cost_kind::hardirq_entry;
+	case cost_kind::callback_exit:	return cost_kind::callback_entry;
+	default:			return exit;
+	}
+}
+
+bool is_timer_vec(std::uint32_t vec)
+{
+	return vec == std::uint32_t(softirq_vec::timer) || vec == std::uint32_t(softirq_vec::hrtimer);
+}
+
+// Nearest rank: the smallest sample with at least p% of the samples at or
+// below it.
+std::uint64_t rank(const std::vector<std::uint64_t> &sorted, unsigned percent)
+{
+	std::size_t n = sorted.size();
+	std::size_t r = (n * percent + 99) / 100;
+	return sorted[r ? r - 1 : 0];
+}
+
+}  // namespace
+
+duration_stats summarise(std::vector<std::uint64_t> &samples)
+{
+	duration_stats s;
+	if (samples.empty())
+		return s;
+	std::sort(samples.begin(), samples.end());
+	s.count = samples.size();
+	for (std::uint64_t v : samples)
+		s.total_ns += v;
+	s.max_ns = samples.back();
+	s.p50_ns = rank(samples, 50);
+	s.p99_ns = rank(samples, 99);
+	return s;
+}
+
+cpu_time::cpu_state &cpu_time::cpu(std::uint32_t n)
+{
+	if (cpus_.size() <= n)
+		cpus_.resize(n + 1);
+	return cpus_[n];
+}
+
+void cpu_time::add(const cost_event &ev)
+{
+	if (!any_)
+		first_ns_ = ev.ts_ns;
+	any_ = true;
+	last_ns_ = std::max(last_ns_, ev.ts_ns);
+	cpu_state &c = cpu(ev.cpu);
+	switch (ev.kind) {
+	case cost_kind::softirq_entry:
+	case cost_kind::softirq_exit:
+	case cost_kind::softirq_raise:
+		softirqs_ = softirqs_ || is_timer_vec(ev.vec);
+		break;
+	case cost_kind::hardirq_entry:
+	case cost_kind::hardirq_exit:
+		interrupts_ = interrupts_ || ev.timer_interrupt;
+		break;
+	default:
+		callbacks_seen_ = true;
+		break;
+	}
+	switch (ev.kind) {
+	case cost_kind::softirq_raise:
+		if (ev.vec == std::uint32_t(softirq_vec::timer))
+			c.timer_softirq.raised++;
+		else if (ev.vec == std::uint32_t(softirq_vec::hrtimer))
+			c.hrtimer_softirq.raised++;
+		return;
+	case cost_kind::softirq_entry:
+		if (!is_timer_vec(ev.vec))
+			return;		// another softirq: not the timer code's
+		c.open.push_back({ev.kind, ev.ts_ns, 0, 0, ev.vec, false, {}});
+		return;
+	case cost_kind::hardirq_entry:
+		c.open.push_back({ev.kind, ev.ts_ns, 0, 0, 0, ev.timer_interrupt, {}});
+		return;
+	case cost_kind::callback_entry:
+		c.open.push_back({ev.kind, ev.ts_ns, 0, 0, 0, false, std::string(ev.function)});
+		return;
+	case cost_kind::softirq_exit:
+		if (!is_timer_vec(ev.vec))
+			return;
+		[[fallthrough]];
+	case cost_kind::hardirq_exit:
+	case cost_kind::callback_exit:
+		close(c, entry_of(ev.kind), ev);
+		return;
+	}
+}
+
+// An exit closes the innermost open frame of its kind. Frames above it
+// were left open by events the trace lost or never had (an entry whose exit
+// was not recorded): they are cut, not timed.
+void cpu_time::close(cpu_state &c, cost_kind entry, const cost_event &ev)
+{
+	std::size_t i = c.open.size();
+	while (i > 0) {
+		const frame &f = c.open[i - 1];
+		if (f.kind == entry && (entry != cost_kind::softirq_entry || f.vec == ev.vec))
+			break;
+		i--;
+	}
+	if (i == 0) {
+		// Nothing open of this kind: the run began before the trace did.
+		if (c.open.empty())
+			cut_++;
+		else
+			unbalanced_++;
+		return;
+	}
+	cut_ += c.open.size() - i;
+	c.open.resize(i);
+	frame f = c.open.back();
+	c.open.pop_back();
+	std::uint64_t wall = ev.ts_ns >= f.start_ns ? ev.ts_ns - f.start_ns : 0;
+	std::uint64_t own = wall >= f.nested_ns ? wall - f.nested_ns : 0;
+	closed(c, f, own);
+	// What encloses this frame: a hard irq's whole time is not the
+	// enclosing frame's; a callback's own time is its softirq run's
+	// callback time.
+	if (c.open.empty())
+		return;
+	frame &outer = c.open.back();
+	if (f.kind == cost_kind::hardirq_entry) {
+		// Down to the nearest enclosing hard irq, whose own wall time
+		// (this one included) its enclosers get when it closes.
+		for (std::size_t k = c.open.size(); k > 0; k--) {
+			c.open[k - 1].nested_ns += wall;
+			if (c.open[k - 1].kind == cost_kind::hardirq_entry)
+				break;
+		}
+	} else if (f.kind == cost_kind::callback_entry && outer.kind == cost_kind::softirq_entry) {
+		outer.callbacks_ns += own;
+	}
+}
+
+void cpu_time::closed(cpu_state &c, const frame &f, std::uint64_t own_ns)
+{
+	switch (f.kind) {
+	case cost_kind::softirq_entry: {
+		samples &s = f.vec == std::uint32_t(softirq_vec::timer) ? c.timer_softirq : c.hrtimer_softirq;
+		s.runs.push_back(own_ns);
+		s.callbacks_ns += std::min(f.callbacks_ns, own_ns);
+		return;
+	}
+	case cost_kind::hardirq_entry:
+		if (f.timer_interrupt) {
+			c.timer_irqs.push_back(own_ns);
+		} else {
+			c.other_irqs++;
+			c.other_irq_ns += own_ns;
+		}
+		return;
+	case cost_kind::callback_entry: {
+		auto it = callbacks_.find(f.function);
+		if (it == callbacks_.end())
+			it = callbacks_.emplace(f.function, callback_samples{}).first;
+		it->second.runs.push_back(own_ns);
+		// Where it ran: the frame now on top of the CPU's stack.
+		if (!c.open.empty()) {
+			const frame &outer = c.open.back();
+			if (outer.kind == cost_kind::softirq_entry && outer.vec == std::uint32_t(softirq_vec::timer))
+				it->second.in_timer_softirq++;
+			else if (outer.kind == cost_kind::hardirq_entry)
+				it->second.in_hardirq++;
+		}
+		return;
+	}
+	default:
+		return;
+	}
+}
+
+cost_report cpu_time::finish() const
+{
+	cost_report r;
+	r.softirqs_recorded = softirqs_;
+	r.interrupts_recorded = interrupts_;
+	r.callbacks_recorded = callbacks_seen_;
+	r.cut = cut_;
+	r.unbalanced = unbalanced_;
+	r.first_ns = first_ns_;
+	r.last_ns = last_ns_;
+	std::vector<std::uint64_t> all_timer, all_hrtimer, all_irqs;
+	for (const cpu_state &c : cpus_) {
+		r.cut += c.open.size();		// still open at the end of the trace
+		cpu_cost out;
+		auto softirq = [](const samples &s, std::vector<std::uint64_t> &all) {
+			softirq_stats st;
+			std::vector<std::uint64_t> runs = s.runs;
+			st.runs = summarise(runs);
+			st.callbacks_ns = s.callbacks_ns;
+			st.raised = s.raised;
+			all.insert(all.end(), s.runs.begin(), s.runs.end());
+			return st;
+		};
+		out.timer_softirq = softirq(c.timer_softirq, all_timer);
+		out.hrtimer_softirq = softirq(c.hrtimer_softirq, all_hrtimer);
+		std::vector<std::uint64_t> irqs = c.timer_irqs;
+		out.interrupts.timer = summarise(irqs);
+		all_irqs.insert(all_irqs.end(), c.timer_irqs.begin(), c.timer_irqs.end());
+		out.interrupts.other_count = c.other_irqs;
+		out.interrupts.other_ns = c.other_irq_ns;
+
+		r.all.timer_softirq.callbacks_ns += out.timer_softirq.callbacks_ns;
+		r.all.timer_softirq.raised += out.timer_softirq.raised;
+		r.all.hrtimer_softirq.callbacks_ns += out.hrtimer_softirq.callbacks_ns;
+		r.all.hrtimer_softirq.raised += out.hrtimer_softirq.raised;
+		r.all.interrupts.other_count += out.interrupts.other_count;
+		r.all.interrupts.other_ns += out.interrupts.other_ns;
+		r.cpus.push_back(out);
+	}
+	r.all.timer_softirq.runs = summarise(all_timer);
+	r.all.hrtimer_softirq.runs = summarise(all_hrtimer);
+	r.all.interrupts.timer = summarise(all_irqs);
+	for (const auto &[name, s] : callbacks_) {
+		callback_cost cc;
+		std::vector<std::uint64_t> runs = s.runs;
+		cc.runs = summarise(runs);
+		cc.in_timer_softirq = s.in_timer_softirq;
+		cc.in_hardirq = s.in_hardirq;
+		r.callbacks.emplace(name, cc);
+	}
+	return r;
+}
+
+}  // namespace timersim::measured

@@ -1,0 +1,154 @@
+// What the timer code cost the recording machine, measured from the trace:
+// the TIMER and HRTIMER softirq runs, the callbacks inside them, and the
+// hardware timer interrupt. Nothing here is modelled; every figure is a
+// difference of two timestamps the kernel recorded.
+//
+// The events (include/trace/events/irq.h, irq_vectors.h, timer.h):
+//   softirq_entry/exit vec=N   a softirq handler's run; vec 1 TIMER, 8 HRTIMER
+//   softirq_raise vec=N        a softirq marked pending (counted, no time)
+//   hardirq entry/exit         any hard interrupt: local_timer_entry/exit
+//                              (x86's timer vector, `timer_interrupt`), the
+//                              other irq_vectors, irq_handler_entry/exit
+//   callback entry/exit        timer_expire_entry/exit, hrtimer_expire_*
+//
+// Nesting, as the kernel nests: on one CPU a hard interrupt may interrupt a
+// softirq run or a callback, and its time is not theirs; softirqs do not
+// nest in one another; callbacks do not nest in one another except that a
+// hard interrupt's hrtimer callbacks (the tick) may run while a softirq
+// callback is interrupted. Each CPU keeps a stack of what is open.
+//
+// A trace cut in the middle of a run (an exit with no entry at the start,
+// an entry with no exit at the end) is counted in `cut`, never guessed at.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace timersim::measured {
+
+enum class softirq_vec : std::uint8_t { timer = 1, hrtimer = 8 };
+
+// One measured event, as the replay hands it over.
+enum class cost_kind : std::uint8_t {
+	softirq_entry,
+	softirq_exit,
+	softirq_raise,
+	hardirq_entry,
+	hardirq_exit,
+	callback_entry,
+	callback_exit,
+};
+
+struct cost_event {
+	cost_kind kind = cost_kind::softirq_entry;
+	std::uint32_t cpu = 0;
+	std::uint64_t ts_ns = 0;
+	std::uint32_t vec = 0;		// softirq_*: the vector
+	bool timer_interrupt = false;	// hardirq_*: the hardware timer's
+	std::string_view function;	// callback_*: the callback's name
+};
+
+// Durations of one kind: count, total and the order statistics.
+struct duration_stats {
+	std::uint64_t count = 0;
+	std::uint64_t total_ns = 0;
+	std::uint64_t max_ns = 0;
+	std::uint64_t p50_ns = 0;	// nearest rank
+	std::uint64_t p99_ns = 0;
+	double mean_ns() const { return count ? double(total_ns) / double(count) : 0.0; }
+};
+
+// The softirq runs of one vector on one CPU (or all CPUs).
+struct softirq_stats {
+	duration_stats runs;		// each run's own time: exit - entry - hard irqs inside
+	std::uint64_t callbacks_ns = 0;	// of which in callbacks (their own time)
+	std::uint64_t raised = 0;	// softirq_raise events
+	// The timer code's own overhead: runs.total_ns - callbacks_ns.
+	std::uint64_t overhead_ns() const { return runs.total_ns - callbacks_ns; }
+};
+
+struct interrupt_stats {
+	duration_stats timer;		// the hardware timer interrupt, own time
+	std::uint64_t other_count = 0;	// other hard interrupts (their time is nobody's here)
+	std::uint64_t other_ns = 0;
+};
+
+struct cpu_cost {
+	softirq_stats timer_softirq;
+	softirq_stats hrtimer_softirq;
+	interrupt_stats interrupts;
+};
+
+struct callback_cost {
+	duration_stats runs;		// own time of each run (hard irqs inside excluded)
+	std::uint64_t in_timer_softirq = 0;	// runs inside a TIMER softirq run
+	std::uint64_t in_hardirq = 0;		// runs inside a hard interrupt (the tick's hrtimers)
+};
+
+struct cost_report {
+	// Which measured events the trace held: a figure whose events were not
+	// recorded is "not recorded", never zero.
+	bool softirqs_recorded = false;		// TIMER/HRTIMER softirq_entry/exit/raise
+	bool interrupts_recorded = false;	// a hard timer interrupt's entry/exit
+	bool callbacks_recorded = false;	// timer or hrtimer expire entry/exit
+	std::vector<cpu_cost> cpus;	// indexed by CPU
+	cpu_cost all;			// every CPU together
+	std::map<std::string, callback_cost, std::less<>> callbacks;
+	std::uint64_t cut = 0;		// runs cut by the trace's start or end
+	std::uint64_t unbalanced = 0;	// an exit that matched nothing open
+	std::uint64_t first_ns = 0, last_ns = 0;	// the span the events cover
+};
+
+// Feeds events in trace order (per CPU order is what matters) and builds
+// the report at the end.
+class cpu_time {
+public:
+	void add(const cost_event &ev);
+	cost_report finish() const;
+
+private:
+	// What is open on a CPU: a hard irq, a softirq run or a callback.
+	struct frame {
+		cost_kind kind;
+		std::uint64_t start_ns;
+		std::uint64_t nested_ns = 0;	// hard irq time inside (not this frame's)
+		std::uint64_t callbacks_ns = 0;	// softirq frames: own time of callbacks inside
+		std::uint32_t vec = 0;
+		bool timer_interrupt = false;
+		std::string function;
+	};
+	struct samples {
+		std::vector<std::uint64_t> runs;
+		std::uint64_t callbacks_ns = 0;
+		std::uint64_t raised = 0;
+	};
+	struct cpu_state {
+		std::vector<frame> open;
+		samples timer_softirq, hrtimer_softirq;
+		std::vector<std::uint64_t> timer_irqs;
+		std::uint64_t other_irqs = 0, other_irq_ns = 0;
+	};
+	struct callback_samples {
+		std::vector<std::uint64_t> runs;
+		std::uint64_t in_timer_softirq = 0, in_hardirq = 0;
+	};
+
+	cpu_state &cpu(std::uint32_t n);
+	void close(cpu_state &c, cost_kind entry, const cost_event &ev);
+	void closed(cpu_state &c, const frame &f, std::uint64_t own_ns);
+
+	std::vector<cpu_state> cpus_;
+	std::map<std::string, callback_samples, std::less<>> callbacks_;
+	std::uint64_t cut_ = 0, unbalanced_ = 0;
+	std::uint64_t first_ns_ = 0, last_ns_ = 0;
+	bool any_ = false;
+	bool softirqs_ = false, interrupts_ = false, callbacks_seen_ = false;
+};
+
+// Order statistics of `samples` (sorted in place): nearest-rank p50/p99.
+duration_stats summarise(std::vector<std::uint64_t> &samples);
+
+}  // namespace timersim::measured

@@ -1,0 +1,219 @@
+// The measured cost of the timer code, on event sequences worked out by
+// hand: a softirq run's own time, its callbacks and overhead; hard
+// interrupts inside runs and callbacks subtracted once, nested ones not
+// twice; runs cut by the trace's ends counted, not timed; other softirqs
+// ignored; order statistics by nearest rank.
+#include <string>
+#include <vector>
+
+#include "sim/measured/cpu_time.h"
+
+#include "tests/support/check_main.h"
+
+using namespace timersim::measured;
+
+namespace {
+
+void add(cpu_time &t, cost_kind k, std::uint64_t ts, std::uint32_t cpu = 0, std::uint32_t vec = 0,
+	 bool timer = false, std::string_view fn = {})
+{
+	t.add({k, cpu, ts, vec, timer, fn});
+}
+
+void softirq_in(cpu_time &t, std::uint64_t ts, std::uint32_t vec = 1, std::uint32_t cpu = 0)
+{
+	add(t, cost_kind::softirq_entry, ts, cpu, vec);
+}
+void softirq_out(cpu_time &t, std::uint64_t ts, std::uint32_t vec = 1, std::uint32_t cpu = 0)
+{
+	add(t, cost_kind::softirq_exit, ts, cpu, vec);
+}
+void irq_in(cpu_time &t, std::uint64_t ts, bool timer = true, std::uint32_t cpu = 0)
+{
+	add(t, cost_kind::hardirq_entry, ts, cpu, 0, timer);
+}
+void irq_out(cpu_time &t, std::uint64_t ts, bool timer = true, std::uint32_t cpu = 0)
+{
+	add(t, cost_kind::hardirq_exit, ts, cpu, 0, timer);
+}
+void cb_in(cpu_time &t, std::uint64_t ts, std::string_view fn, std::uint32_t cpu = 0)
+{
+	add(t, cost_kind::callback_entry, ts, cpu, 0, false, fn);
+}
+void cb_out(cpu_time &t, std::uint64_t ts, std::string_view fn, std::uint32_t cpu = 0)
+{
+	add(t, cost_kind::callback_exit, ts, cpu, 0, false, fn);
+}
+
+}  // namespace
+
+START_TEST(a_run_splits_into_callbacks_and_overhead)
+{
+	cpu_time t;
+	softirq_in(t, 100);
+	cb_in(t, 110, "process_timeout");
+	cb_out(t, 150, "process_timeout");
+	cb_in(t, 160, "tcp_write_timer");
+	cb_out(t, 170, "tcp_write_timer");
+	softirq_out(t, 200);
+	cost_report r = t.finish();
+	ck_assert(r.softirqs_recorded && r.callbacks_recorded && !r.interrupts_recorded);
+	const softirq_stats &s = r.cpus.at(0).timer_softirq;
+	ck_assert_uint_eq(s.runs.count, 1);
+	ck_assert_uint_eq(s.runs.total_ns, 100);
+	ck_assert_uint_eq(s.callbacks_ns, 50);
+	ck_assert_uint_eq(s.overhead_ns(), 50);
+	ck_assert_uint_eq(r.callbacks.at("process_timeout").runs.total_ns, 40);
+	ck_assert_uint_eq(r.callbacks.at("process_timeout").in_timer_softirq, 1);
+	ck_assert_uint_eq(r.cut, 0);
+}
+END_TEST
+
+// softirq 0..100 { callback 10..70 { timer irq 20..50 } }
+START_TEST(a_hard_irq_inside_is_nobody_elses_time)
+{
+	cpu_time t;
+	softirq_in(t, 0);
+	cb_in(t, 10, "f");
+	irq_in(t, 20);
+	irq_out(t, 50);
+	cb_out(t, 70, "f");
+	softirq_out(t, 100);
+	cost_report r = t.finish();
+	ck_assert(r.interrupts_recorded);
+	ck_assert_uint_eq(r.all.interrupts.timer.count, 1);
+	ck_assert_uint_eq(r.all.interrupts.timer.total_ns, 30);
+	ck_assert_uint_eq(r.callbacks.at("f").runs.total_ns, 30);	// 60 - 30
+	ck_assert_uint_eq(r.all.timer_softirq.runs.total_ns, 70);	// 100 - 30
+	ck_assert_uint_eq(r.all.timer_softirq.callbacks_ns, 30);
+	ck_assert_uint_eq(r.all.timer_softirq.overhead_ns(), 40);
+}
+END_TEST
+
+// softirq 0..100 { timer irq 10..60 { other irq 20..30 } }: the other irq's
+// 10 ns are taken from the timer irq once and from the run once (as part of
+// the timer irq's 50), not twice.
+START_TEST(nested_hard_irqs_are_not_counted_twice)
+{
+	cpu_time t;
+	softirq_in(t, 0);
+	irq_in(t, 10, true);
+	irq_in(t, 20, false);
+	irq_out(t, 30, false);
+	irq_out(t, 60, true);
+	softirq_out(t, 100);
+	cost_report r = t.finish();
+	ck_assert_uint_eq(r.all.interrupts.other_count, 1);
+	ck_assert_uint_eq(r.all.interrupts.other_ns, 10);
+	ck_assert_uint_eq(r.all.interrupts.timer.total_ns, 40);
+	ck_assert_uint_eq(r.all.timer_softirq.runs.total_ns, 50);
+}
+END_TEST
+
+// The tick's hrtimer callback runs in the timer interrupt that interrupted
+// a TIMER softirq callback: it is the interrupt's, not the softirq's.
+START_TEST(a_tick_callback_in_an_interrupt_is_not_the_softirqs)
+{
+	cpu_time t;
+	softirq_in(t, 0);
+	cb_in(t, 10, "x");
+	irq_in(t, 20);
+	cb_in(t, 25, "tick_nohz_handler");
+	cb_out(t, 35, "tick_nohz_handler");
+	irq_out(t, 40);
+	cb_out(t, 80, "x");
+	softirq_out(t, 100);
+	cost_report r = t.finish();
+	const callback_cost &tick = r.callbacks.at("tick_nohz_handler");
+	ck_assert_uint_eq(tick.runs.total_ns, 10);
+	ck_assert_uint_eq(tick.in_hardirq, 1);
+	ck_assert_uint_eq(tick.in_timer_softirq, 0);
+	ck_assert_uint_eq(r.callbacks.at("x").runs.total_ns, 50);	// 70 - 20
+	ck_assert_uint_eq(r.all.timer_softirq.runs.total_ns, 80);
+	ck_assert_uint_eq(r.all.timer_softirq.callbacks_ns, 50);
+	ck_assert_uint_eq(r.all.interrupts.timer.total_ns, 20);
+}
+END_TEST
+
+START_TEST(runs_cut_by_the_trace_are_counted_not_timed)
+{
+	cpu_time t;
+	softirq_out(t, 5);		// began before the trace
+	softirq_in(t, 10);
+	softirq_out(t, 30);
+	softirq_in(t, 40);		// still running when the trace ends
+	cost_report r = t.finish();
+	ck_assert_uint_eq(r.cut, 2);
+	ck_assert_uint_eq(r.all.timer_softirq.runs.count, 1);
+	ck_assert_uint_eq(r.all.timer_softirq.runs.total_ns, 20);
+}
+END_TEST
+
+START_TEST(other_softirqs_and_cpus_stay_apart)
+{
+	cpu_time t;
+	softirq_in(t, 0, 3);		// NET_RX
+	softirq_in(t, 0, 1, 1);		// TIMER on CPU 1, meanwhile
+	add(t, cost_kind::softirq_raise, 5, 0, 1);
+	add(t, cost_kind::softirq_raise, 6, 0, 8);
+	add(t, cost_kind::softirq_raise, 7, 0, 3);
+	softirq_out(t, 20, 3);
+	softirq_in(t, 30, 8);
+	softirq_out(t, 45, 8);
+	softirq_out(t, 50, 1, 1);
+	cost_report r = t.finish();
+	ck_assert_uint_eq(r.cpus.size(), 2);
+	ck_assert_uint_eq(r.cpus[0].timer_softirq.runs.count, 0);
+	ck_assert_uint_eq(r.cpus[0].timer_softirq.raised, 1);
+	ck_assert_uint_eq(r.cpus[0].hrtimer_softirq.raised, 1);
+	ck_assert_uint_eq(r.cpus[0].hrtimer_softirq.runs.total_ns, 15);
+	ck_assert_uint_eq(r.cpus[1].timer_softirq.runs.total_ns, 50);
+	ck_assert_uint_eq(r.all.timer_softirq.runs.total_ns, 50);
+	ck_assert_uint_eq(r.cut, 0);
+}
+END_TEST
+
+START_TEST(nothing_recorded_says_so)
+{
+	cpu_time t;
+	cb_in(t, 0, "f");
+	cb_out(t, 9, "f");
+	cost_report r = t.finish();
+	ck_assert(!r.softirqs_recorded && !r.interrupts_recorded && r.callbacks_recorded);
+	ck_assert(!cpu_time{}.finish().callbacks_recorded);
+}
+END_TEST
+
+START_TEST(order_statistics_by_nearest_rank)
+{
+	std::vector<std::uint64_t> v;
+	for (std::uint64_t i = 100; i >= 1; i--)
+		v.push_back(i);
+	duration_stats s = summarise(v);
+	ck_assert_uint_eq(s.count, 100);
+	ck_assert_uint_eq(s.total_ns, 5050);
+	ck_assert_uint_eq(s.p50_ns, 50);
+	ck_assert_uint_eq(s.p99_ns, 99);
+	ck_assert_uint_eq(s.max_ns, 100);
+	std::vector<std::uint64_t> one = {7};
+	duration_stats o = summarise(one);
+	ck_assert_uint_eq(o.p50_ns, 7);
+	ck_assert_uint_eq(o.p99_ns, 7);
+}
+END_TEST
+
+int main()
+{
+	Suite *s = suite_create("measured_cpu_time");
+	TCase *tc = tcase_create("measured_cpu_time");
+	tcase_add_test(tc, a_run_splits_into_callbacks_and_overhead);
+	tcase_add_test(tc, a_hard_irq_inside_is_nobody_elses_time);
+	tcase_add_test(tc, nested_hard_irqs_are_not_counted_twice);
+	tcase_add_test(tc, a_tick_callback_in_an_interrupt_is_not_the_softirqs);
+	tcase_add_test(tc, runs_cut_by_the_trace_are_counted_not_timed);
+	tcase_add_test(tc, other_softirqs_and_cpus_stay_apart);
+	tcase_add_test(tc, nothing_recorded_says_so);
+	tcase_add_test(tc, order_statistics_by_nearest_rank);
+	suite_add_tcase(s, tc);
+	return timersim::test::run_suite(s);
+}
