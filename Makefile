@@ -26,6 +26,11 @@ Q := $(if $(V),,@)
 # worktree) costs nothing.
 CCACHE   := $(shell command -v ccache 2>/dev/null)
 CXX      := $(if $(CCACHE),$(CCACHE) ,)g++
+# Paths under the checkout hashed relative to it, and the working directory
+# left out of the hash: a fresh clone elsewhere (CI's) reuses the objects of
+# this one. (Debug info then names the directory that compiled it first.)
+export CCACHE_BASEDIR ?= $(CURDIR)
+export CCACHE_NOHASHDIR ?= 1
 CXXSTD   := -std=c++20
 WARN     := -Wall -Wextra -Werror
 OPT      := -O2 -g
