@@ -1,14 +1,22 @@
 // `timersim merge SPEC`: the cells' result lines as one CSV.
-#include <fstream>
-#include <sstream>
+#include <sys/stat.h>
 
 #include <nlohmann/json.hpp>
 
 #include "sim/output/csv.h"
 #include "sim/sweep/run.h"
 #include "sim/trace/reader.h"
+#include "sim/trace/small_input.h"
 
 namespace timersim::sweep {
+
+namespace {
+
+// A result line is under 1 KiB but names its input, a SPEC value of up to
+// its line bound (1 MiB).
+constexpr std::size_t max_result = std::size_t{2} << 20;
+
+}  // namespace
 
 std::string merge_csv(const spec &s, bool partial)
 {
@@ -20,29 +28,30 @@ std::string merge_csv(const spec &s, bool partial)
 
 	std::vector<std::size_t> missing;
 	for (const cell &c : s.cells) {
-		std::ifstream in(s.result_path(c));
-		if (!in) {
+		std::string path = s.result_path(c);
+		struct stat st;
+		if (stat(path.c_str(), &st) != 0) {
 			missing.push_back(c.index);
 			continue;
 		}
-		std::string line;
-		std::getline(in, line);
-		nlohmann::json j;
-		try {
-			j = nlohmann::json::parse(line);
-		} catch (const nlohmann::json::parse_error &e) {
-			throw input_error(s.result_path(c), 1, std::string("not a result line: ") + e.what());
-		}
-		if (!j.is_object() || j.value("id", "") != c.id)
-			throw input_error(s.result_path(c), 1, "not the result of cell " + c.id);
+		// Not opened unless a file: a FIFO there would stop the merge.
+		if (!S_ISREG(st.st_mode))
+			throw input_error(path, 0, "not a regular file: not the result of cell " + c.id);
+		nlohmann::json j = parse_json_input(read_small_text(path, max_result, max_result, "sweep result"), path);
+		if (!j.is_object() || !j.contains("id") || j["id"] != c.id)
+			throw input_error(path, 1, "not the result of cell " + c.id);
 		for (std::size_t i = 0; i < cols.size(); i++) {
 			if (i)
 				out += ',';
 			if (!j.contains(cols[i]))
-				throw input_error(s.result_path(c), 1, "no \"" + cols[i] + "\" (an older timersim?)");
+				throw input_error(path, 1, "no \"" + cols[i] + "\" (an older timersim?)");
 			const nlohmann::json &v = j[cols[i]];
 			if (v.is_null())
 				continue;
+			// A result's values are numbers and words; anything nested
+			// is not one (and would be dumped recursively, however deep).
+			if (v.is_structured())
+				throw input_error(path, 1, "\"" + cols[i] + "\" is not a number or a string");
 			append_csv_field(out, v.is_string() ? v.get<std::string>() : v.dump());
 		}
 		out += '\n';
