@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "sim/core/errors.h"
+#include "sim/output/csv.h"
 #include "sim/output/output_file.h"
 #include "sim/sweep/run.h"
 #include "tools/commands.h"
@@ -18,6 +19,7 @@ struct sweep_args {
 	std::string spec;
 	unsigned jobs = 0;
 	std::string cell;
+	bool cell_given = false;
 	std::string task;
 	bool task_given = false;
 	std::string emit;
@@ -28,14 +30,17 @@ struct sweep_args {
 int run_sweep_cmd(const sweep_args &a)
 {
 	sweep::spec s = sweep::load_spec(a.spec);
-	int modes = !a.cell.empty() + a.task_given + !a.emit.empty() + a.list;
+	int modes = a.cell_given + a.task_given + !a.emit.empty() + a.list;
 	if (modes > 1)
 		throw usage_error("sweep: --cell, --task, --emit and --list exclude each other");
 
-	if (!a.cell.empty() || a.task_given) {
+	// An empty --cell or --task is a job whose id did not reach it (an
+	// unset variable): one cell was asked for, never the whole sweep.
+	if (a.cell_given || a.task_given) {
 		std::string which = a.task_given ? a.task : a.cell;
 		if (which.empty())
-			throw usage_error("--task: empty (is SLURM_ARRAY_TASK_ID set?)");
+			throw usage_error(a.task_given ? "--task: empty (is SLURM_ARRAY_TASK_ID set?)"
+						       : "--cell: empty (give a cell's id or index)");
 		const sweep::cell &c = sweep::find_cell(s, which);
 		bool ran = sweep::run_and_write(s, c);
 		std::fprintf(stderr, "timersim sweep: cell %zu (%s) %s\n", c.index, c.id.c_str(),
@@ -52,9 +57,11 @@ int run_sweep_cmd(const sweep_args &a)
 		throw usage_error("--emit: 'parallel' or 'slurm', not '" + a.emit + "'");
 	if (a.list) {
 		std::string out = "index,id,done,cell\n";
-		for (const sweep::cell &c : s.cells)
-			out += std::to_string(c.index) + "," + c.id + "," + (sweep::cell_done(s, c) ? "yes" : "no") +
-			       ",\"" + c.key + "\"\n";
+		for (const sweep::cell &c : s.cells) {
+			out += std::to_string(c.index) + "," + c.id + "," + (sweep::cell_done(s, c) ? "yes" : "no") + ",";
+			append_csv_field(out, c.key);
+			out += '\n';
+		}
 		write_output(a.output, out);
 		return 0;
 	}
@@ -94,7 +101,13 @@ void add_sweep(CLI::App &app, command_list &commands)
 						    "parameters x HZ x geometry x CPUs x seeds), resumably");
 	sub->add_option("SPEC", a->spec, "the sweep spec (see README: Sweeps)")->required()->check(CLI::ExistingFile);
 	sub->add_option("--jobs,-j", a->jobs, "cells run at once (default: the CPUs)")->type_name("N");
-	sub->add_option("--cell", a->cell, "run only this cell (its id or index): what GNU parallel calls")
+	sub->add_option_function<std::string>(
+		   "--cell",
+		   [a](const std::string &v) {
+			   a->cell = v;
+			   a->cell_given = true;
+		   },
+		   "run only this cell (its id or index): what GNU parallel calls")
 		->type_name("ID");
 	sub->add_option_function<std::string>(
 		   "--task",

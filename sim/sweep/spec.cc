@@ -7,14 +7,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "sim/core/errors.h"
+#include "sim/estimate/estimate.h"
+#include "sim/gen/generator.h"
 #include "sim/gen/workload.h"
 #include "sim/scheme/scheme.h"
+#include "sim/trace/line_source.h"
 #include "sim/trace/reader.h"
 
 namespace timersim::sweep {
@@ -29,6 +30,27 @@ std::vector<std::string> list(const std::string &v, char sep = ',') { return gen
 // (and a Slurm array past any site's limit).
 constexpr std::size_t max_cells = 100000;
 
+// A SPEC is a few lines a person writes. The bounds keep /dev/zero, a
+// FIFO that never ends or a huge file from filling memory, as the trace
+// readers' line_source does; a line of 100,000 seeds still fits.
+constexpr std::size_t max_spec_line = std::size_t{1} << 20;
+constexpr std::size_t max_spec_bytes = std::size_t{16} << 20;
+// A value that is not a list (a path, a mixture): a path's own limit.
+constexpr std::size_t max_value = 4096;
+// What all cells' descriptions (cell::key, cell::input) may take.
+constexpr std::size_t max_descriptions = std::size_t{64} << 20;
+
+// a x b, saturated just past max_cells: the product of a SPEC's axes is
+// checked before any cell is built, and 64 two-valued param lines would
+// wrap even a 64-bit count.
+std::size_t times(std::size_t a, std::size_t b)
+{
+	std::size_t r;
+	if (__builtin_mul_overflow(a, b, &r) || r > max_cells)
+		return max_cells + 1;
+	return r;
+}
+
 // FNV-1a, 64 bits: a stable id from the cell's description.
 std::string hash_id(const std::string &s)
 {
@@ -40,6 +62,12 @@ std::string hash_id(const std::string &s)
 	char buf[17];
 	std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
 	return buf;
+}
+
+// The user's words in a message, cut short: a line may be 1 MiB.
+std::string excerpt(const std::string &s)
+{
+	return s.size() <= 100 ? s : s.substr(0, 100) + "...";
 }
 
 struct raw_line {
@@ -56,34 +84,95 @@ public:
 		throw input_error(path_, line, why);
 	}
 
-	void read(std::istream &in)
+	void read(line_source &in)
 	{
 		static const std::set<std::string> repeatable = {"trace", "workload", "param"};
 		static const std::set<std::string> known = {"out", "trace", "workload", "duration", "scheme",
 							    "param", "hz", "what_if_hz", "geometry", "expiries",
 							    "kernel", "cpus", "seed", "scale", "calibration"};
-		std::string text;
-		for (std::uint64_t n = 1; std::getline(in, text); n++) {
-			std::string s = trim(text.substr(0, text.find('#')));
+		static const std::set<std::string> lists = {"scheme", "hz", "what_if_hz", "geometry", "expiries",
+							    "kernel", "cpus", "seed", "scale"};
+		std::string_view text;
+		while (in.next(text)) {
+			std::uint64_t n = in.line_no();
+			if (in.overlong() || text.size() > max_spec_line)
+				fail(n, "a line longer than " + std::to_string(max_spec_line >> 20) +
+						" MiB: not a sweep spec");
+			if (in.bytes() > max_spec_bytes)
+				fail(n, "the spec goes on past " + std::to_string(max_spec_bytes >> 20) +
+						" MiB: not a sweep spec");
+			check_characters(n, text);
+			std::string s = trim(std::string(text.substr(0, text.find('#'))));
 			if (s.empty())
 				continue;
 			std::size_t eq = s.find('=');
 			if (eq == std::string::npos)
-				fail(n, "expected KEY = VALUE, got '" + s + "'");
+				fail(n, "expected KEY = VALUE, got '" + excerpt(s) + "'");
 			std::string key = trim(s.substr(0, eq)), value = trim(s.substr(eq + 1));
 			if (!known.count(key)) {
 				std::string k;
 				for (const std::string &x : known)
 					k += (k.empty() ? "" : ", ") + x;
-				fail(n, "unknown key '" + key + "' (known: " + k + ")");
+				fail(n, "unknown key '" + excerpt(key) + "' (known: " + k + ")");
 			}
 			if (value.empty())
 				fail(n, "'" + key + "' has no value");
+			// A trace, a mixture, a parameter's values: each is copied
+			// into the description of every cell it is in, so one long
+			// value would cost its length once per cell.
+			if (!lists.count(key) && value.size() > max_value)
+				fail(n, "'" + key + "' is longer than " + std::to_string(max_value) + " bytes");
 			if (!repeatable.count(key) && lines_.count(key))
 				fail(n, "'" + key + "' given twice (first at line " +
 						std::to_string(lines_[key].front().line) + ")");
 			lines_[key].push_back({n, value});
 		}
+	}
+
+	// Values end up in file names, CSV, result lines and the scripts --emit
+	// writes, where a control character would end a line (and start a
+	// command): none is a value's, only a tab may separate words.
+	// And a value goes into the JSON result lines, which hold UTF-8 only.
+	void check_characters(std::uint64_t n, std::string_view text) const
+	{
+		for (std::size_t i = 0; i < text.size(); i++) {
+			unsigned char c = static_cast<unsigned char>(text[i]);
+			if (c >= 0x20 && c < 0x7f)
+				continue;
+			char hex[8];
+			std::snprintf(hex, sizeof hex, "0x%02x", c);
+			if (c < 0x20 || c == 0x7f) {
+				if (c != '\t')
+					fail(n, std::string("a control character (") + hex + ") at column " +
+							std::to_string(i + 1) + ": not a sweep spec line");
+				continue;
+			}
+			std::size_t len = utf8_length(text.substr(i));
+			if (!len)
+				fail(n, std::string("byte ") + hex + " at column " + std::to_string(i + 1) +
+						" is not UTF-8: a sweep spec is UTF-8 text");
+			i += len - 1;
+		}
+	}
+
+	// The length of the UTF-8 sequence `s` starts with; 0 when it is not
+	// one (a stray continuation byte, a cut or overlong sequence, a
+	// surrogate, past U+10FFFF).
+	static std::size_t utf8_length(std::string_view s)
+	{
+		auto at = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+		unsigned char c = at(0);
+		std::size_t len = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
+			: c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+		if (!len || len > s.size())
+			return 0;
+		for (std::size_t k = 1; k < len; k++)
+			if ((at(k) & 0xc0) != 0x80)
+				return 0;
+		if ((c == 0xe0 && at(1) < 0xa0) || (c == 0xed && at(1) > 0x9f) || (c == 0xf0 && at(1) < 0x90) ||
+		    (c == 0xf4 && at(1) > 0x8f))
+			return 0;
+		return len;
 	}
 
 	const std::vector<raw_line> *get(const std::string &key) const
@@ -195,20 +284,24 @@ std::string spec::resolve(const std::string &p) const
 	return dir + "/" + p;
 }
 
-spec load_spec(const std::string &path)
+namespace {
+
+// Whether gen refuses these options; its own words, at `line`.
+void check_gen(const parser &p, const gen::gen_options &g, std::uint64_t line, const std::string &what)
 {
-	std::ifstream in(path);
-	if (!in)
-		throw input_error(path, 0, "cannot read the sweep spec");
-	std::ostringstream text;
-	text << in.rdbuf();
-	return parse_spec(text.str(), path);
+	try {
+		gen::check_options(g);
+	} catch (const usage_error &e) {
+		p.fail(line, what + e.what());
+	}
 }
 
-spec parse_spec(const std::string &text, const std::string &path)
+// SPEC from `in`. With `files`, the inputs it names are opened too: a
+// trace that is not there, or a calibration that is not one, would fail
+// every cell it is in, so it is refused here, at its line.
+spec parse(line_source &in, const std::string &path, bool files)
 {
 	parser p(path);
-	std::istringstream in(text);
 	p.read(in);
 	spec s;
 	s.path = path;
@@ -223,6 +316,13 @@ spec parse_spec(const std::string &text, const std::string &path)
 	s.out = s.resolve(p.one("out", stem + ".d", line));
 	std::string calib = p.one("calibration", "", line);
 	s.calibration = calib.empty() ? "" : s.resolve(calib);
+	if (files && !calib.empty()) {
+		try {
+			load_calibration(s.calibration);
+		} catch (const input_error &e) {
+			p.fail(line, std::string("calibration: ") + e.what());
+		}
+	}
 	std::uint64_t dur_line = 0;
 	std::string dur_text = p.one("duration", "10s", dur_line);
 	std::uint64_t duration_ns = duration(p, dur_text, dur_line);
@@ -237,6 +337,8 @@ spec parse_spec(const std::string &text, const std::string &path)
 	}
 
 	param_axes axes;
+	std::map<std::string, std::size_t> param_product;	// scheme -> its parameter sets
+	std::map<std::string, std::uint64_t> param_line;	// "scheme:key" -> its line
 	if (const auto *params = p.get("param"))
 		for (const raw_line &r : *params) {
 			std::size_t colon = r.value.find(':'), eq = r.value.find('=');
@@ -246,7 +348,18 @@ spec parse_spec(const std::string &text, const std::string &path)
 			std::string key = trim(r.value.substr(colon + 1, eq - colon - 1));
 			if (std::find(schemes.begin(), schemes.end(), scheme) == schemes.end())
 				p.fail(r.line, "param: scheme '" + scheme + "' is not swept (scheme = ...)");
+			// A parameter has one value per cell: a second line for it
+			// would only multiply the cells by copies of themselves.
+			auto [at, fresh] = param_line.emplace(scheme + ":" + key, r.line);
+			if (!fresh)
+				p.fail(r.line, "param: " + scheme + ":" + key + " given twice (first at line " +
+						       std::to_string(at->second) + ")");
 			std::vector<std::string> values = list(r.value.substr(eq + 1), '|');
+			std::size_t &sets = param_product.emplace(scheme, 1).first->second;
+			sets = times(sets, values.size());
+			if (sets > max_cells)
+				p.fail(r.line, "param: " + scheme + "'s parameters make more than " +
+						       std::to_string(max_cells) + " combinations: split the sweep");
 			for (const std::string &v : values) {
 				scheme_options so;
 				so.params = {{key, v}};
@@ -282,11 +395,58 @@ spec parse_spec(const std::string &text, const std::string &path)
 		own.push_back(e == "own");
 	}
 
+	const auto *traces = p.get("trace");
+	const auto *workloads = p.get("workload");
+	if (!traces && !workloads)
+		p.fail(0, "no input: give trace = PATH or workload = KIND:K=V,... lines");
+
+	// The number of cells, before any is built: each input's share,
+	// counted up in cell order, refused at the input that passes the cap.
+	// So is the memory their descriptions take (each holds its input and
+	// its parameters, given once but copied into every cell).
+	std::size_t per_setting = 0;	// cells of one input at one setting of its own axes
+	std::size_t longest_params = 0;	// the longest params text of any cell
+	for (const std::string &scheme : schemes) {
+		auto it = param_product.find(scheme);
+		per_setting += times(times(it == param_product.end() ? 1 : it->second, geometries.size()), own.size());
+		per_setting = std::min(per_setting, max_cells + 1);
+		std::size_t longest = 0;
+		auto ax = axes.find(scheme);
+		for (const auto &[key, values] : ax == axes.end() ? param_axes::mapped_type{} : ax->second) {
+			std::size_t v = 0;
+			for (const std::string &x : values)
+				v = std::max(v, x.size());
+			longest += key.size() + v + 2;
+		}
+		longest_params = std::max(longest_params, longest);
+	}
+	std::size_t trace_cells = times(what_if.size(), per_setting);
+	std::size_t workload_cells = times(times(times(times(times(hzs.size(), kernels.size()), cpus.size()),
+						       seeds.size()), scales.size()), per_setting);
+	std::size_t count = 0, bytes = 0;
+	auto count_cells = [&](const std::vector<raw_line> *inputs, std::size_t each) {
+		for (std::size_t i = 0; inputs && i < inputs->size(); i++) {
+			const raw_line &r = (*inputs)[i];
+			count = std::min(count + each, max_cells + 1);
+			if (count > max_cells)
+				p.fail(r.line, "the sweep has more than " + std::to_string(max_cells) +
+						       " cells (the product of its axes): split it");
+			// Fixed parts of a description (axis names and numbers)
+			// take under 256 bytes; the input is in it and beside it.
+			bytes += each * (2 * r.value.size() + longest_params + 256);
+			if (bytes > max_descriptions)
+				p.fail(r.line, "the sweep's " + std::to_string(count) + " cells so far would take over " +
+						       std::to_string(max_descriptions >> 20) +
+						       " MiB to describe (its inputs' names or parameters are long): "
+						       "split it");
+		}
+	};
+	count_cells(traces, trace_cells);
+	count_cells(workloads, workload_cells);
+	s.cells.reserve(count);
+
 	std::set<std::string> keys;
 	auto add = [&](cell c, std::uint64_t at) {
-		if (s.cells.size() == max_cells)
-			p.fail(at, "the sweep has more than " + std::to_string(max_cells) +
-					   " cells (the product of its axes): split it");
 		c.key = "v1|" + c.key;
 		if (!keys.insert(c.key).second)
 			p.fail(at, "this cell is in the sweep twice: " + c.key);
@@ -312,12 +472,17 @@ spec parse_spec(const std::string &text, const std::string &path)
 					}
 	};
 
-	const auto *traces = p.get("trace");
-	const auto *workloads = p.get("workload");
-	if (!traces && !workloads)
-		p.fail(0, "no input: give trace = PATH or workload = KIND:K=V,... lines");
 	if (traces)
-		for (const raw_line &r : *traces)
+		for (const raw_line &r : *traces) {
+			if (files) {
+				try {
+					open_trace(s.resolve(r.value), trace_format::auto_detect, {});
+				} catch (const input_error &e) {
+					p.fail(r.line, std::string("trace: ") + e.what());
+				} catch (const usage_error &e) {
+					p.fail(r.line, std::string("trace: ") + e.what());
+				}
+			}
 			for (unsigned hz : what_if) {
 				cell c;
 				c.input = r.value;
@@ -325,13 +490,36 @@ spec parse_spec(const std::string &text, const std::string &path)
 				c.key = "trace=" + r.value + "|what_if_hz=" + (hz ? std::to_string(hz) : "recorded");
 				schemes_params_geometry(c, r.line);
 			}
+		}
 	if (workloads)
 		for (const raw_line &r : *workloads) {
+			gen::gen_options g;
 			try {
-				gen::parse_mixture(r.value);
+				g.workloads = gen::parse_mixture(r.value);
 			} catch (const usage_error &e) {
 				p.fail(r.line, e.what());
 			}
+			// What gen refuses, every cell asking for it would fail on:
+			// the workload at gen's defaults (at its line), each axis
+			// value alone (at the axis's line), then each combination.
+			check_gen(p, g, r.line, "");
+			auto axis = [&](const char *key, std::uint64_t dflt_line, auto values, auto set) {
+				const auto *lines = p.get(key);
+				for (const auto &v : values) {
+					gen::gen_options one = g;
+					set(one, v);
+					check_gen(p, one, lines ? lines->front().line : dflt_line, std::string(key) + ": ");
+				}
+			};
+			axis("duration", dur_line, std::vector<std::uint64_t>{duration_ns},
+			     [](gen::gen_options &o, std::uint64_t v) { o.duration_ns = v; });
+			axis("hz", r.line, hzs, [](gen::gen_options &o, unsigned v) { o.hz = v; });
+			axis("kernel", r.line, kernels, [](gen::gen_options &o, unsigned v) {
+				o.kernel = v == 6 ? gen::kernel_gen::linux6 : gen::kernel_gen::linux3;
+			});
+			axis("cpus", r.line, cpus, [](gen::gen_options &o, unsigned v) { o.cpus = v; });
+			axis("seed", r.line, seeds, [](gen::gen_options &o, unsigned v) { o.seed = v; });
+			axis("scale", r.line, scales, [](gen::gen_options &o, double v) { o.scale = v; });
 			for (unsigned hz : hzs)
 				for (unsigned kernel : kernels)
 				for (unsigned n : cpus)
@@ -351,10 +539,39 @@ spec parse_spec(const std::string &text, const std::string &path)
 								(kernel == 6 ? "|kernel=6" : "") +
 								"|cpus=" + std::to_string(n) + "|seed=" + std::to_string(seed) +
 								"|scale=" + real_text(scale);
+							g.hz = hz;
+							g.kernel = kernel == 6 ? gen::kernel_gen::linux6
+									       : gen::kernel_gen::linux3;
+							g.cpus = n;
+							g.seed = seed;
+							g.scale = scale;
+							g.duration_ns = duration_ns;
+							try {
+								gen::check_options(g);
+							} catch (const usage_error &e) {
+								p.fail(r.line, "at hz " + std::to_string(hz) + ", kernel " +
+										       std::to_string(kernel) + ", cpus " +
+										       std::to_string(n) + ", scale " +
+										       real_text(scale) + ": " + e.what());
+							}
 							schemes_params_geometry(c, r.line);
 						}
 		}
 	return s;
+}
+
+}  // namespace
+
+spec load_spec(const std::string &path)
+{
+	std::unique_ptr<line_source> in = line_source::open_file(path, max_spec_line + 1, "sweep spec");
+	return parse(*in, path, true);
+}
+
+spec parse_spec(const std::string &text, const std::string &path)
+{
+	std::unique_ptr<line_source> in = line_source::from_memory(text, path, max_spec_line + 1);
+	return parse(*in, path, false);
 }
 
 const cell &find_cell(const spec &s, const std::string &id_or_index)
@@ -362,10 +579,11 @@ const cell &find_cell(const spec &s, const std::string &id_or_index)
 	for (const cell &c : s.cells)
 		if (c.id == id_or_index)
 			return c;
-	char *end = nullptr;
-	errno = 0;
-	unsigned long long n = std::strtoull(id_or_index.c_str(), &end, 10);
-	if (!id_or_index.empty() && !*end && !errno && id_or_index.size() < 16) {
+	// Digits only: strtoull alone would take " 7", "+7" and "-1" (as 2^64-1).
+	bool digits = !id_or_index.empty() && id_or_index.size() < 16 &&
+		      id_or_index.find_first_not_of("0123456789") == std::string::npos;
+	if (digits) {
+		unsigned long long n = std::strtoull(id_or_index.c_str(), nullptr, 10);
 		if (n < s.cells.size())
 			return s.cells[n];
 		throw usage_error(s.path + ": no cell " + id_or_index + " (the sweep has " +

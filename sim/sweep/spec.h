@@ -74,13 +74,19 @@ struct spec {
 };
 
 // Reads and expands SPEC. Throws input_error naming the line for a bad
-// key, value, workload or scheme, or a cell given twice.
+// key, value, workload or scheme, a value gen refuses, a cell given twice,
+// a trace that does not open or a calibration that does not load - what
+// would fail every cell it is in - and for more than 100,000 cells (counted
+// before any is built), a control character, a line past 1 MiB (a path or a
+// mixture past 4096 bytes) or a SPEC past 16 MiB.
 spec load_spec(const std::string &path);
 // The same from the SPEC's text; `path` names it in errors and anchors its
-// relative paths (nothing is read from the file system).
+// relative paths (nothing is read from the file system: traces and the
+// calibration are not checked).
 spec parse_spec(const std::string &text, const std::string &path);
 
-// The cell named by an id, or by its index ("7"); throws usage_error.
+// The cell named by an id, or by its index ("7", digits only); throws
+// usage_error.
 const cell &find_cell(const spec &s, const std::string &id_or_index);
 
 }  // namespace timersim::sweep
