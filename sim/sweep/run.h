@@ -37,7 +37,8 @@ struct run_status {
 run_status run_sweep(const spec &s, unsigned jobs, bool progress);
 
 // Every cell's result as CSV (a header, then one row per cell in cell
-// order). Throws input_error for a result file that is not the cell's, and
+// order). Throws input_error for a result file that is not the cell's (not
+// a regular file, past 2 MiB, not JSON, a value nested or past a double), and
 // - unless `partial` - when cells are missing, naming them.
 std::string merge_csv(const spec &s, bool partial);
 
@@ -47,6 +48,9 @@ std::string merge_csv(const spec &s, bool partial);
 std::string emit_parallel(const spec &s, const std::string &timersim);
 // A Slurm batch script: a job array 0..N-1, task K runs cell K
 // (`timersim sweep SPEC --task $SLURM_ARRAY_TASK_ID`).
+// Both quote every path; both throw usage_error for a path holding a
+// control character (no quoting carries a newline through a job list),
+// emit_slurm too for a results folder with a backslash (Slurm's --output).
 std::string emit_slurm(const spec &s, const std::string &timersim);
 
 // mkdir -p; throws output_error.
