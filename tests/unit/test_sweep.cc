@@ -131,6 +131,7 @@ END_TEST
 START_TEST(spec_errors_name_the_line)
 {
 	std::string dir = temp_subdir("bad");
+	gen_file(gen_opts("networking:rate=40", 250, 1, 1.0), "bad/x.txt");	// a trace that opens
 	struct {
 		const char *text, *says;
 	} cases[] = {
