@@ -1,4 +1,5 @@
 // timersim gen: a seeded workload as a raw tracefs text trace (sim/gen).
+#include <charconv>
 #include <cstdio>
 #include <memory>
 
@@ -19,6 +20,7 @@ struct gen_args {
 	std::uint64_t seed = 1;
 	unsigned hz = 0, cpus = 0;
 	std::string duration;
+	bool has_duration = false;	// --duration '' is an error, not the default
 	double scale = 1;
 	bool no_slack = false, no_expiries = false;
 	unsigned kernel = 3;
@@ -27,6 +29,23 @@ struct gen_args {
 	std::string output = "-";
 	bool list = false, show_fit = false;
 };
+
+// A whole number 0..2^64-1 exactly as written: CLI11's own conversion
+// would take "-1" as 2^64-1. A parse error (exit 2, with the option's help
+// named) when it is not one.
+std::uint64_t whole_number(const char *option, const std::string &v)
+{
+	const char *range = " (a whole number 0..18446744073709551615)";
+	if (v.empty())
+		throw CLI::ValidationError(option, std::string("empty value") + range);
+	std::uint64_t x = 0;
+	auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+	if (ec == std::errc::result_out_of_range)
+		throw CLI::ValidationError(option, v + " is out of range" + range);
+	if (ec != std::errc() || end != v.data() + v.size())
+		throw CLI::ValidationError(option, "'" + v + "' is not a whole number" + range);
+	return x;
+}
 
 std::string list_workloads()
 {
@@ -87,7 +106,7 @@ int run_gen(const gen_args &a)
 		o.hz = a.hz;
 	if (a.cpus)
 		o.cpus = a.cpus;
-	if (!a.duration.empty() && !gen::parse_duration(a.duration, 1e9, o.duration_ns))
+	if (a.has_duration && !gen::parse_duration(a.duration, 1e9, o.duration_ns))
 		throw usage_error("--duration: '" + a.duration + "' is not a duration (10s, 500ms, 2m; a bare number "
 										   "is seconds)");
 	gen::check_options(o);
@@ -116,13 +135,21 @@ void add_gen(CLI::App &app, command_list &commands)
 			"armings end) and generate that; HZ, CPUs and duration default to the trace's")
 		->type_name("TRACE");
 	sub->add_flag("--show-fit", a->show_fit, "with --like: print the fitted workloads instead of a trace");
-	sub->add_option("--seed,-s", a->seed, "the seed (default 1): the same seed, the same trace bytes")
+	sub->add_option_function<std::string>(
+		   "--seed,-s", [a](const std::string &v) { a->seed = whole_number("--seed", v); },
+		   "the seed (default 1): the same seed, the same trace bytes")
 		->type_name("N");
 	sub->add_option("--hz", a->hz, "HZ of the generated kernel (default 250)")
 		->type_name("N")
 		->check(CLI::Range(10u, 10000u).description(""));
 	sub->add_option("--cpus", a->cpus, "CPUs (default 1)")->type_name("N")->check(CLI::Range(1u, 4096u).description(""));
-	sub->add_option("--duration", a->duration, "length of the trace (default 10s; a bare number is seconds)")
+	sub->add_option_function<std::string>(
+		   "--duration",
+		   [a](const std::string &v) {
+			   a->duration = v;
+			   a->has_duration = true;
+		   },
+		   "length of the trace (default 10s; a bare number is seconds)")
 		->type_name("D");
 	sub->add_option("--scale", a->scale, "multiply every rate and population (default 1)")
 		->type_name("F")
@@ -136,11 +163,11 @@ void add_gen(CLI::App &app, command_list &commands)
 	sub->add_flag("--no-expiries", a->no_expiries,
 		      "leave the expiries out: the trace holds what the callers did, and every scheme fires "
 		      "the timers on its own");
-	sub->add_option_function<std::uint64_t>(
+	sub->add_option_function<std::string>(
 		   "--start",
-		   [a](const std::uint64_t &j) {
+		   [a](const std::string &j) {
 			   a->has_start = true;
-			   a->start = j;
+			   a->start = whole_number("--start", j);
 		   },
 		   "the first jiffy (default INITIAL_JIFFIES + 1000 s of uptime)")
 		->type_name("J");

@@ -23,15 +23,15 @@ enum step : std::uint8_t { round_start, waste };
 class adversarial final : public source {
 public:
 	adversarial(const workload_params &p, const source_context &ctx)
-		: r_(ctx.seed), count_(static_cast<std::uint64_t>(double(p.count("timers")) * ctx.scale + 0.5)),
+		: r_(ctx.seed), count_(p.population("timers", ctx.scale)),
 		  level_(static_cast<unsigned>(p.count("level"))), span_(p.fraction("span")),
 		  cancel_(p.fraction("cancel")), rounds_(p.count("rounds")), cpu_(p.cpu("cpu"))
 	{
 		if (level_ < 2 || level_ > 4)
 			throw usage_error("adversarial: parameter level=" + p.text("level") +
 					  " must be 2, 3 or 4 (tv2..tv4; tv5 cascades every 2^26 jiffies)");
-		fn_ = ctx.m.function(p.text("fn"));
-		task_ = ctx.m.task(p.text("task"));
+		fn_ = ctx.m.function(p.function_name("fn"));
+		task_ = ctx.m.task(p.task_name("task"));
 		objects_ = ctx.m.pool(pool_base(ctx.index, 0), 0x40);
 	}
 

@@ -5,7 +5,6 @@
 // (log-normal spread `sigma`; 0: all equal, so they also expire together).
 // A `cancel` fraction is deleted before expiry, at a uniform time over the
 // timeout.
-#include "sim/core/errors.h"
 #include "sim/gen/kinds.h"
 #include "sim/gen/slots.h"
 
@@ -18,15 +17,13 @@ enum step : std::uint8_t { burst, done };
 class bursts final : public source {
 public:
 	bursts(const workload_params &p, const source_context &ctx)
-		: r_(ctx.seed), every_(p.duration_ns("every")),
-		  size_(static_cast<std::uint64_t>(double(p.count("size")) * ctx.scale + 0.5)),
+		: r_(ctx.seed), every_(p.positive_duration_ns("every")),
+		  size_(p.population("size", ctx.scale)),
 		  timeout_(p.duration_ns("timeout")), sigma_(p.number("sigma")), cancel_(p.fraction("cancel")),
 		  cpu_(p.cpu("cpu"))
 	{
-		if (!every_)
-			throw usage_error("bursts: parameter every=" + p.text("every") + " must be positive");
-		fn_ = ctx.m.function(p.text("fn"));
-		task_ = ctx.m.task(p.text("task"));
+		fn_ = ctx.m.function(p.function_name("fn"));
+		task_ = ctx.m.task(p.task_name("task"));
 		objects_ = ctx.m.pool(pool_base(ctx.index, 0), 0x100);
 	}
 

@@ -1,6 +1,7 @@
 #include "sim/gen/fit.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <unordered_map>
@@ -231,11 +232,14 @@ private:
 		a.life_ms.add(std::max(life_ms, 0.001));
 	}
 
+	// A recorded name as a fn= value (sim/gen/workload.h: a symbol's
+	// characters, bounded), so that the fitted workload is one `gen -w`
+	// takes back and its trace one the replay reads.
 	static std::string clean(const std::string &fn)
 	{
-		std::string s = fn.empty() ? "unknown" : fn;
+		std::string s = fn.empty() ? "unknown" : fn.substr(0, max_function_name);
 		for (char &ch : s)
-			if (ch == ',' || ch == ';' || ch == '=' || ch == ':' || ch == ' ')
+			if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_' && ch != '.' && ch != '$')
 				ch = '_';
 		return s;
 	}

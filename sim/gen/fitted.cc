@@ -30,19 +30,21 @@ class fitted final : public source {
 public:
 	fitted(const workload_params &p, const source_context &ctx)
 		: r_(ctx.seed), rate_(p.rate("rate") * ctx.scale),
-		  initial_(static_cast<std::uint64_t>(double(p.count("initial")) * ctx.scale + 0.5)),
+		  initial_(p.population("initial", ctx.scale, true)),
 		  median_(double(p.duration_ns("median"))),
-		  sigma_(p.number("sigma")), life_(double(p.duration_ns("life"))),
+		  sigma_(p.number("sigma")), life_(double(p.positive_duration_ns("life"))),
 		  life_sigma_(p.number("life_sigma")), self_(p.fraction("self")), cpu_(p.cpu("cpu"))
 	{
+		if (p.rate("rate") == 0 && initial_ == 0)
+			throw usage_error("fitted: rate=0 and initial=0: no chain would ever start");
 		double e = p.fraction("expire"), re = p.fraction("rearm"), c = p.fraction("cancel");
 		double sum = e + re + c;
 		if (sum <= 0)
 			throw usage_error("fitted: expire, rearm and cancel cannot all be 0");
 		p_expire_ = e / sum;
 		p_rearm_ = re / sum;
-		fn_ = ctx.m.function(p.text("fn"));
-		task_ = ctx.m.task(p.text("task"));
+		fn_ = ctx.m.function(p.function_name("fn"));
+		task_ = ctx.m.task(p.task_name("task"));
 		objects_ = ctx.m.pool(pool_base(ctx.index, 0), 0x100);
 	}
 

@@ -11,6 +11,7 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "sim/core/errors.h"
 #include "sim/gen/generator.h"
 
 namespace timersim::gen {
@@ -99,6 +100,16 @@ std::uint64_t write_ftrace(const gen_options &opt, std::FILE *out)
 			count += buf.size();
 			buf.clear();
 		}
+	}
+	// Refused before a byte is written: a header without events is not a
+	// trace its replay reads.
+	if (count == 0) {
+		char scale[40] = "";
+		if (opt.scale != 1.0)
+			std::snprintf(scale, sizeof scale, " at --scale %g", opt.scale);
+		throw usage_error("gen: the workloads generate no timer event in --duration " +
+				  seconds_text(opt.duration_ns) + scale +
+				  ": raise their rates or populations, --scale or --duration");
 	}
 
 	generator g(opt);

@@ -6,6 +6,7 @@
 #include "kernel/jiffies.h"
 #include "sim/core/errors.h"
 #include "sim/gen/kinds.h"
+#include "sim/whatif/kernel_time.h"
 
 namespace timersim::gen {
 
@@ -30,7 +31,9 @@ machine_options machine_for(const gen_options &opt)
 	return mo;
 }
 
-std::string seconds(std::uint64_t ns)
+}  // namespace
+
+std::string seconds_text(std::uint64_t ns)
 {
 	char buf[40];
 	std::snprintf(buf, sizeof buf, "%.9f", double(ns) / 1e9);
@@ -42,8 +45,6 @@ std::string seconds(std::uint64_t ns)
 	return s + "s";
 }
 
-}  // namespace
-
 void check_options(const gen_options &opt)
 {
 	if (opt.workloads.empty())
@@ -52,10 +53,23 @@ void check_options(const gen_options &opt)
 		throw usage_error("gen: --hz " + std::to_string(opt.hz) + " out of range (10..10000)");
 	if (opt.cpus < 1 || opt.cpus > 4096)
 		throw usage_error("gen: --cpus " + std::to_string(opt.cpus) + " out of range (1..4096)");
-	if (opt.duration_ns == 0 || opt.duration_ns > 86400'000'000'000ull)
-		throw usage_error("gen: --duration must be more than 0 and at most a day");
+	if (opt.duration_ns > 86400'000'000'000ull)
+		throw usage_error("gen: --duration must be at most a day");
+	// Shorter than a tick, a trace is a header without a jiffy in it.
+	if (opt.duration_ns * opt.hz < 1'000'000'000)
+		throw usage_error("gen: --duration " + seconds_text(opt.duration_ns) + " is shorter than a jiffy (" +
+				  seconds_text((1'000'000'000 + opt.hz - 1) / opt.hz) + " at --hz " + std::to_string(opt.hz) + ")");
 	if (!(opt.scale > 0) || opt.scale > 1e6)
 		throw usage_error("gen: --scale must be in (0, 10^6]");
+	// A 64-bit kernel's jiffies never wrap (its replay refuses jiffies
+	// that go backwards, and the machine compares expiries unwrapped): the
+	// last jiffy plus the longest timeout stays at most 2^64 - 1.
+	const std::uint64_t span = mul_div_up(opt.duration_ns, opt.hz, 1'000'000'000) + machine::max_timeout;
+	if (opt.has_start && opt.start > ~std::uint64_t{0} - span)
+		throw usage_error("gen: --start " + std::to_string(opt.start) +
+				  ": the jiffies and expiries would pass 2^64 - 1 within --duration " +
+				  seconds_text(opt.duration_ns) + " (a 64-bit kernel's never wrap); at most " +
+				  std::to_string(~std::uint64_t{0} - span));
 }
 
 std::string describe(const gen_options &opt)
@@ -63,7 +77,7 @@ std::string describe(const gen_options &opt)
 	char scale[32];
 	std::snprintf(scale, sizeof scale, "%g", opt.scale);
 	std::string s = "timersim gen --seed " + std::to_string(opt.seed) + " --hz " + std::to_string(opt.hz) +
-			" --cpus " + std::to_string(opt.cpus) + " --duration " + seconds(opt.duration_ns);
+			" --cpus " + std::to_string(opt.cpus) + " --duration " + seconds_text(opt.duration_ns);
 	if (opt.scale != 1.0)
 		s += std::string(" --scale ") + scale;
 	if (opt.kernel == kernel_gen::linux6)

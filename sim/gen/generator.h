@@ -42,6 +42,9 @@ struct gen_options {
 // Throws usage_error for options out of range (naming the option).
 void check_options(const gen_options &opt);
 
+// A duration as `describe` writes it: "1.5s", "0.004s".
+std::string seconds_text(std::uint64_t ns);
+
 // The options as a `timersim gen` command line that reproduces them.
 std::string describe(const gen_options &opt);
 

@@ -22,14 +22,14 @@ struct guard {
 class guards final : public source {
 public:
 	guards(const workload_params &p, const source_context &ctx)
-		: r_(ctx.seed), count_(static_cast<std::uint64_t>(double(p.count("timers")) * ctx.scale + 0.5)),
+		: r_(ctx.seed), count_(p.population("timers", ctx.scale)),
 		  min_(p.duration_ns("min")), max_(p.duration_ns("max")), refresh_(p.rate("refresh")),
-		  life_(p.duration_ns("life")), cpu_(p.cpu("cpu"))
+		  life_(p.positive_duration_ns("life")), cpu_(p.cpu("cpu"))
 	{
 		if (max_ < min_)
 			max_ = min_;
-		fn_ = ctx.m.function(p.text("fn"));
-		task_ = ctx.m.task(p.text("task"));
+		fn_ = ctx.m.function(p.function_name("fn"));
+		task_ = ctx.m.task(p.task_name("task"));
 		// struct nf_conn, about 320 bytes.
 		conns_ = ctx.m.pool(pool_base(ctx.index, 0), 0x140);
 	}

@@ -42,6 +42,10 @@ std::uint64_t next_arrival(rng &r, std::uint64_t now_ns, double rate)
 	if (rate <= 0)
 		return std::numeric_limits<std::uint64_t>::max();
 	double gap = r.exponential(1e9 / rate);
+	// A rate scaled to next to nothing (--scale 1e-300): never, not an
+	// overflowing conversion.
+	if (!(gap < 1e18))
+		return std::numeric_limits<std::uint64_t>::max();
 	return now_ns + static_cast<std::uint64_t>(std::llround(gap));
 }
 

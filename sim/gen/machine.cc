@@ -1,10 +1,12 @@
 #include "sim/gen/machine.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 
 #include "kernel/classic_wheel.h"
 #include "kernel/v48_wheel.h"
+#include "sim/core/errors.h"
 #include "sim/whatif/kernel_time.h"
 
 namespace timersim::gen {
@@ -91,6 +93,8 @@ timer_h machine::new_timer(source *owner, std::uint32_t pool, std::uint32_t func
 		t = free_timers_.back();
 		free_timers_.pop_back();
 	} else {
+		if (timers_.size() >= opt_.max_timers)
+			too_much("more than " + std::to_string(opt_.max_timers) + " timers alive at once");
 		t = static_cast<timer_h>(timers_.size());
 		timers_.emplace_back();
 	}
@@ -190,8 +194,18 @@ void machine::at(std::uint64_t t_ns, source *s, std::uint64_t tag, std::uint32_t
 	actions_.push({std::max(t_ns, now_ns_), seq_++, s, tag, task});
 }
 
+void machine::too_much(const std::string &what) const
+{
+	char when[48];
+	std::snprintf(when, sizeof when, "%.6f", double(now_ns_) / 1e9);
+	throw usage_error("gen: " + what + " (at " + when + " s of the trace): lower the workloads' rates or "
+			  "populations, or --scale");
+}
+
 gen_event &machine::emit(event_kind kind, const timer_obj &o)
 {
+	if (out_->size() >= opt_.max_events_per_jiffy)
+		too_much("more than " + std::to_string(opt_.max_events_per_jiffy) + " events in one jiffy");
 	// Trace clocks print microseconds; the timestamp never goes back.
 	std::uint64_t ts = (opt_.uptime_ns + now_ns_) / 1000 * 1000;
 	last_ts_ = std::max(last_ts_, ts);

@@ -88,6 +88,12 @@ struct machine_options {
 	bool slack = true;		// 3.x apply_slack() on mod_timer
 	bool expiries = true;		// trace the expiries
 	kernel_gen kernel = kernel_gen::linux3;
+	// Bounds on the generator's memory, whatever the rates: timer objects
+	// alive at once (each about 200 bytes here, more in a replay), and the
+	// events of one jiffy (80 bytes each, held until the jiffy is written).
+	// Past either, step() throws usage_error naming the time.
+	std::size_t max_timers = 4'000'000;
+	std::size_t max_events_per_jiffy = 8'000'000;
 };
 
 class machine {
@@ -145,7 +151,8 @@ public:
 	void at(std::uint64_t t_ns, source *s, std::uint64_t tag, std::uint32_t task);
 
 	// Runs the next jiffy, appending its events; false once the duration
-	// is over (nothing appended).
+	// is over (nothing appended). Throws usage_error past the options'
+	// max_timers or max_events_per_jiffy.
 	bool step(std::vector<gen_event> &out);
 
 	const std::vector<std::string> &functions() const { return functions_; }
@@ -204,6 +211,7 @@ private:
 	jiffies_t base_clk(unsigned cpu) const;
 	void fire(timer_h t);
 	gen_event &emit(event_kind kind, const timer_obj &o);
+	[[noreturn]] void too_much(const std::string &what) const;
 
 	machine_options opt_;
 	std::uint64_t now_ns_ = 0;

@@ -47,17 +47,17 @@ struct connection {
 class networking final : public source {
 public:
 	networking(const workload_params &p, const source_context &ctx)
-		: r_(ctx.seed), rate_(p.rate("rate") * ctx.scale), packets_(p.number("packets")),
+		: r_(ctx.seed), rate_(p.positive_rate("rate") * ctx.scale), packets_(p.number("packets")),
 		  rtt_(p.duration_ns("rtt")), rtt_sigma_(p.number("rtt_sigma")), rto_(p.duration_ns("rto")),
 		  loss_(p.fraction("loss")), delack_(p.duration_ns("delack")),
 		  delack_fire_(p.fraction("delack_fire")), think_(p.duration_ns("think")),
 		  keepalive_(p.duration_ns("keepalive")), cpu_(p.cpu("cpu"))
 	{
 		machine &m = ctx.m;
-		fn_rto_ = m.function(p.text("fn_rto"));
-		fn_delack_ = m.function(p.text("fn_delack"));
-		fn_keepalive_ = m.function(p.text("fn_keepalive"));
-		task_ = m.task(p.text("task"));
+		fn_rto_ = m.function(p.function_name("fn_rto"));
+		fn_delack_ = m.function(p.function_name("fn_delack"));
+		fn_keepalive_ = m.function(p.function_name("fn_keepalive"));
+		task_ = m.task(p.task_name("task"));
 		// struct tcp_sock is about 2 KB; its three timers sit inside it.
 		socks_ = m.pool(pool_base(ctx.index, 0), 0x800);
 	}

@@ -21,7 +21,7 @@ public:
 	enum shape { lognormal, exponential };
 
 	oneshot(shape sh, const workload_params &p, const source_context &ctx)
-		: r_(ctx.seed), shape_(sh), rate_(p.rate("rate") * ctx.scale),
+		: r_(ctx.seed), shape_(sh), rate_(p.positive_rate("rate") * ctx.scale),
 		  cancel_(p.fraction("cancel")), cpu_(p.cpu("cpu"))
 	{
 		if (sh == lognormal) {
@@ -30,8 +30,8 @@ public:
 		} else {
 			center_ = double(p.duration_ns("mean"));
 		}
-		fn_ = ctx.m.function(p.text("fn"));
-		task_ = ctx.m.task(p.text("task"));
+		fn_ = ctx.m.function(p.function_name("fn"));
+		task_ = ctx.m.task(p.task_name("task"));
 		// On-stack timers: the same few addresses again and again.
 		stack_ = ctx.m.pool(pool_base(ctx.index, 0), 0x100);
 	}

@@ -11,11 +11,11 @@ namespace {
 class periodic final : public source {
 public:
 	periodic(const workload_params &p, const source_context &ctx)
-		: r_(ctx.seed), count_(static_cast<std::uint64_t>(double(p.count("timers")) * ctx.scale + 0.5)),
-		  period_(p.duration_ns("period")), jitter_(p.fraction("jitter")), cpu_(p.cpu("cpu"))
+		: r_(ctx.seed), count_(p.population("timers", ctx.scale)),
+		  period_(p.positive_duration_ns("period")), jitter_(p.fraction("jitter")), cpu_(p.cpu("cpu"))
 	{
-		fn_ = ctx.m.function(p.text("fn"));
-		task_ = ctx.m.task(p.text("task"));
+		fn_ = ctx.m.function(p.function_name("fn"));
+		task_ = ctx.m.task(p.task_name("task"));
 		// Static objects (struct delayed_work in a driver's data).
 		objects_ = ctx.m.pool(pool_base(ctx.index, 0), 0x80);
 	}

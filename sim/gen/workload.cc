@@ -1,7 +1,9 @@
 #include "sim/gen/workload.h"
 
 #include <cerrno>
+#include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 #include "sim/core/errors.h"
@@ -20,6 +22,23 @@ bool parse_real(const std::string &s, double &out)
 	errno = 0;
 	out = std::strtod(s.c_str(), &end);
 	return !*end && !errno && std::isfinite(out);
+}
+
+// A value as an error message quotes it: control characters as \xNN (a
+// newline would forge a line of the message), cut at 80 characters.
+std::string printable(const std::string &v)
+{
+	std::string out;
+	for (unsigned char ch : v.substr(0, 80)) {
+		if (ch >= 0x20 && ch < 0x7f) {
+			out += static_cast<char>(ch);
+		} else {
+			char hex[8];
+			std::snprintf(hex, sizeof hex, "\\x%02x", ch);
+			out += hex;
+		}
+	}
+	return v.size() > 80 ? out + "..." : out;
 }
 
 }  // namespace
@@ -60,14 +79,21 @@ workload parse_workload(const std::string &text)
 	w.kind = trim_blanks(t.substr(0, colon));
 	const kind_info *k = find_kind(w.kind);
 	if (!k)
-		throw usage_error("workload '" + t + "': unknown kind '" + w.kind + "' (known: " +
-				  kind_names() + ")");
+		throw usage_error("workload '" + printable(t) + "': unknown kind '" + printable(w.kind) +
+				  "' (known: " + kind_names() + ")");
 	if (colon != std::string::npos)
 		for (const std::string &pair : split_trimmed(t.substr(colon + 1), ',')) {
 			std::size_t eq = pair.find('=');
 			if (pair.empty() || eq == std::string::npos || eq == 0)
-				throw usage_error("workload '" + t + "': expected KEY=VALUE, got '" + pair + "'");
-			w.given.emplace_back(trim_blanks(pair.substr(0, eq)), trim_blanks(pair.substr(eq + 1)));
+				throw usage_error("workload '" + printable(t) + "': expected KEY=VALUE, got '" +
+						  printable(pair) + "'");
+			std::string key = trim_blanks(pair.substr(0, eq));
+			for (const auto &[seen, value] : w.given)
+				if (seen == key)
+					throw usage_error("workload '" + printable(t) + "': " + printable(key) +
+							  "= given twice (" + printable(key + "=" + value) + " and " +
+							  printable(pair) + ")");
+			w.given.emplace_back(key, trim_blanks(pair.substr(eq + 1)));
 		}
 	// Bad keys and values are the user's words: say so now, not when
 	// generating. Building the workload once reads every value.
@@ -86,7 +112,7 @@ std::vector<workload> parse_mixture(const std::string &text)
 		if (!part.empty())
 			out.push_back(parse_workload(part));
 	if (out.empty())
-		throw usage_error("empty workload '" + text + "'");
+		throw usage_error("empty workload '" + printable(text) + "'");
 	return out;
 }
 
@@ -95,9 +121,9 @@ workload_params::workload_params(const workload &w, const std::vector<param_spec
 {
 }
 
-void workload_params::bad(const char *key, const char *expected) const
+void workload_params::bad(const char *key, const std::string &expected) const
 {
-	throw usage_error(kind_ + ": parameter " + key + "=" + text(key) + " must be " + expected);
+	throw usage_error(kind_ + ": parameter " + key + "=" + printable(text(key)) + " must be " + expected);
 }
 
 const std::string &workload_params::text(const char *key) const { return param_value(values_, key); }
@@ -175,6 +201,65 @@ std::uint64_t workload_params::count(const char *key) const
 	if (!parse_real(text(key), x) || x < 0 || x > 1e9 || x != std::floor(x))
 		bad(key, "a whole number up to 10^9");
 	return static_cast<std::uint64_t>(x);
+}
+
+std::uint64_t workload_params::positive_duration_ns(const char *key) const
+{
+	std::uint64_t ns = duration_ns(key);
+	if (ns == 0)
+		bad(key, "more than 0");
+	return ns;
+}
+
+double workload_params::positive_rate(const char *key) const
+{
+	double x = rate(key);
+	if (!(x > 0))
+		bad(key, "more than 0 per second (a rate of 0 generates nothing)");
+	return x;
+}
+
+std::uint64_t workload_params::population(const char *key, double scale, bool zero_ok) const
+{
+	std::uint64_t n = count(key);
+	double scaled = std::floor(double(n) * scale + 0.5);
+	char times[64] = "";
+	if (scale != 1.0)
+		std::snprintf(times, sizeof times, " (times --scale %g)", scale);
+	if (scaled > double(max_population))
+		bad(key, "at most " + std::to_string(max_population) + " timers" + std::string(times) +
+				 ": each costs memory in the generator and in the replay");
+	if (scaled < 1 && !zero_ok)
+		bad(key, "at least 1 timer" + std::string(times));
+	return static_cast<std::uint64_t>(scaled);
+}
+
+// fn= values go into the trace after "function=" and are read back up to
+// the next blank: the characters of kernel symbols only.
+const std::string &workload_params::function_name(const char *key) const
+{
+	const std::string &v = text(key);
+	bool ok = !v.empty() && v.size() <= max_function_name;
+	for (unsigned char ch : v)
+		ok = ok && (std::isalnum(ch) || ch == '_' || ch == '.' || ch == '$');
+	if (!ok)
+		bad(key, "a callback name: 1 to " + std::to_string(max_function_name) +
+				 " letters, digits, _ . or $");
+	return v;
+}
+
+// task= values are the line's first column, read back up to " [CPU] ":
+// no blanks (nor control characters), and a kernel's comm length.
+const std::string &workload_params::task_name(const char *key) const
+{
+	const std::string &v = text(key);
+	bool ok = !v.empty() && v.size() <= max_task_name;
+	for (unsigned char ch : v)
+		ok = ok && ch > 0x20 && ch < 0x7f;
+	if (!ok)
+		bad(key, "a task name: 1 to " + std::to_string(max_task_name) +
+				 " printable characters without blanks");
+	return v;
 }
 
 int workload_params::cpu(const char *key) const
