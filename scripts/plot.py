@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """The pictures of `timersim plot` (tools/cmd_plot.cc runs this with Debian's
 python3-matplotlib): PNG and SVG of a replay's JSON report.
 
@@ -12,9 +12,15 @@ python3-matplotlib): PNG and SVG of a replay's JSON report.
                                 one scheme's replay --json for its own pictures)
 
 Usage: plot.py REPORT.json -o DIR [--timeline TIMELINE.csv]
-Bad input (not a timersim report, a broken CSV) exits 2 with a message; the
-files appear in DIR only when every picture was drawn. Same input, same
-bytes: the SVG hash salt is fixed and no date is written.
+Bad input (not a timersim report, a key of the wrong type, a broken or
+non-UTF-8 CSV, a report over 64 MiB, a timeline over 1 GiB or with a line
+over 4 KiB) exits 2 with a message naming the file and what is wrong; a
+folder or picture that cannot be written exits 1. Names (callbacks, files,
+schemes) are drawn as plain text - a `$` is a dollar sign, not mathtext -
+and cut with an ellipsis (callbacks at 48 characters). A timeline of more rows than
+20000 per CPU is drawn from the peak of each run of rows. The files appear
+in DIR only when every picture was drawn. Same input, same bytes: the SVG
+hash salt is fixed and no date is written.
 """
 import argparse
 import csv
@@ -23,11 +29,27 @@ import os
 import shutil
 import sys
 import tempfile
+import warnings
+
+REPORT_LIMIT = 64 << 20         # bytes; a report is kilobytes to a few MB
+TIMELINE_LIMIT = 1 << 30        # bytes; a timeline row is under 300 bytes
+LINE_LIMIT = 4096               # bytes of one timeline line
+POINTS_PER_CPU = 20000          # moves over time: beyond this, peaks of runs of rows
+NAME_LIMIT = 48                 # characters of a callback name drawn
+FILE_LIMIT = 32                 # characters of a file name in a title
+LIST_LIMIT = 256                # levels, buckets, schemes in a report
+TOP_CALLBACKS = 15              # callbacks drawn
+COUNT_LIMIT = 2 ** 64           # report numbers are 64-bit counts
 
 
 def bad(msg):
     print("timersim: " + msg, file=sys.stderr)
     sys.exit(2)
+
+
+def cannot_write(msg):
+    print("timersim: " + msg, file=sys.stderr)
+    sys.exit(1)
 
 
 try:
@@ -44,7 +66,11 @@ matplotlib.rcParams.update({
     "font.size": 9,
     "axes.spines.top": False,
     "axes.spines.right": False,
+    "text.usetex": False,
 })
+# A glyph the font lacks (a name in some script) is drawn as a box; the
+# warning about it would name matplotlib's own files.
+warnings.simplefilter("ignore")
 
 REPORT_KEYS = ("input", "scheme", "cascade", "enqueue", "lateness", "costs", "functions")
 
@@ -58,13 +84,24 @@ def save(fig, out, name, written):
     plt.close(fig)
 
 
+def plain(text, limit=NAME_LIMIT):
+    """A name as drawn: one line (control characters as '?'), cut with an
+    ellipsis, and every `$` escaped - names come from traces, and
+    `$\\frac{a}{$` is a callback's name, not a formula for mathtext (which
+    the log-scale tick labels need, so it stays on)."""
+    text = "".join(ch if ch.isprintable() else "?" for ch in str(text))
+    if len(text) > limit:
+        text = text[:limit - 1] + "\u2026"
+    return text.replace("$", "\\$")
+
+
 def label(r):
     i = r["input"]
-    return "%s, %s" % (os.path.basename(i["path"]), r["scheme"]["name"])
+    return "%s, %s" % (plain(os.path.basename(i["path"]), FILE_LIMIT), plain(r["scheme"]["name"], 24))
 
 
 def bucket_label(b):
-    return str(b["low"]) if b["low"] == b["high"] else "%d-%d" % (b["low"], b["high"])
+    return "%d" % b["low"] if b["low"] == b["high"] else "%d-%d" % (b["low"], b["high"])
 
 
 def plot_levels(r, out, prefix, written):
@@ -79,7 +116,7 @@ def plot_levels(r, out, prefix, written):
     ax.bar([i - w for i in x], enq, w, label="enqueued (starts and re-arms placed here)", color="#3a64b5")
     ax.bar(list(x), calls, w, label="cascade calls on the level", color="#e08a1e")
     ax.bar([i + w for i in x], moved, w, label="timers moved out by cascades", color="#b23a48")
-    ax.set_xticks(list(x), levels)
+    ax.set_xticks(list(x), [plain(l, 12) for l in levels])
     ax.set_xlabel("wheel level")
     ax.set_ylabel("count (timers or calls)")
     if max(enq + calls + moved + [0]) > 100 * max(1, min([v for v in enq + calls + moved if v] or [1])):
@@ -101,7 +138,7 @@ def plot_lateness(r, out, prefix, written):
     save(fig, out, prefix + "lateness", written)
 
 
-def plot_callbacks(r, out, prefix, written, top=15):
+def plot_callbacks(r, out, prefix, written, top=TOP_CALLBACKS):
     f = r["functions"][:top][::-1]
     fig, ax = plt.subplots(figsize=(7.5, 0.6 + 0.28 * max(len(f), 1)))
     y = range(len(f))
@@ -109,33 +146,79 @@ def plot_callbacks(r, out, prefix, written, top=15):
     ax.barh([i + h for i in y], [x["moved"] for x in f], h, label="moved by cascades", color="#b23a48")
     ax.barh(list(y), [x["started"] for x in f], h, label="started", color="#3a64b5")
     ax.barh([i - h for i in y], [x["expired"] for x in f], h, label="expired", color="#2f9e58")
-    ax.set_yticks(list(y), [x["function"] for x in f])
+    ax.set_yticks(list(y), [plain(x["function"]) for x in f])
     ax.set_xlabel("count (timers)")
     ax.set_xscale("symlog")
-    ax.set_title("Top %d callbacks by cascade moves (%s)" % (len(f), label(r)))
+    ax.set_title("Top %d callbacks by cascade moves\n(%s)" % (len(f), label(r)))
     ax.legend(frameon=False, loc="lower right")
     save(fig, out, prefix + "callbacks", written)
 
 
+def timeline_lines(fh, path):
+    """The lines of a timeline, decoded, each and all of them bounded."""
+    total, n = 0, 0
+    while True:
+        raw = fh.readline(LINE_LIMIT + 1)
+        if not raw:
+            return
+        n += 1
+        total += len(raw)
+        if len(raw) > LINE_LIMIT:
+            bad("%s: line %d: longer than %d bytes: not a timersim --timeline CSV" % (path, n, LINE_LIMIT))
+        if total > TIMELINE_LIMIT:
+            bad("%s: larger than %d MiB: coarsen it with replay --interval" % (path, TIMELINE_LIMIT >> 20))
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            bad("%s: line %d: not UTF-8 text (byte %d of the line)" % (path, n, e.start + 1))
+
+
+class moves_series:
+    """One CPU's (seconds, moved) points, at most 2 x POINTS_PER_CPU of them:
+    beyond that each point stands for a run of `stride` rows - its first
+    time and its most moves - so that the peaks stay drawn."""
+
+    def __init__(self):
+        self.xs, self.ys = [], []
+        self.stride, self.run = 1, 0
+
+    def add(self, sec, moved):
+        if self.run:
+            self.ys[-1] = max(self.ys[-1], moved)
+        else:
+            self.xs.append(sec)
+            self.ys.append(moved)
+        self.run = (self.run + 1) % self.stride
+        if self.run == 0 and len(self.xs) >= 2 * POINTS_PER_CPU:
+            self.xs = self.xs[0::2]
+            self.ys = [max(self.ys[i:i + 2]) for i in range(0, len(self.ys), 2)]
+            self.stride *= 2
+
+
 def read_timeline(path):
-    try:
-        with open(path, newline="", encoding="utf-8") as fh:
-            rows = list(csv.DictReader(fh))
-    except OSError as e:
-        bad("%s: cannot read: %s" % (path, e.strerror))
     need = ("cpu", "seconds", "moved", "ticks")
     series = {}
-    for n, row in enumerate(rows, start=2):
-        try:
-            cpu, sec, moved = int(row["cpu"]), float(row["seconds"]), int(row["moved"])
-        except (KeyError, TypeError, ValueError):
-            bad("%s: line %d: not a timersim timeline row (columns %s)" % (path, n, ", ".join(need)))
-        series.setdefault(cpu, ([], []))
-        series[cpu][0].append(sec)
-        series[cpu][1].append(moved)
+    rows = 0
+    try:
+        with open(path, "rb") as fh:
+            reader = csv.DictReader(timeline_lines(fh, path))
+            for n, row in enumerate(reader, start=2):
+                try:
+                    cpu, sec, moved = int(row["cpu"]), float(row["seconds"]), int(row["moved"])
+                    ok = 0 <= cpu < 65536 and 0 <= sec < 1e12 and 0 <= moved < COUNT_LIMIT
+                except (KeyError, TypeError, ValueError):
+                    ok = False
+                if not ok:
+                    bad("%s: line %d: not a timersim timeline row (columns %s)" % (path, n, ", ".join(need)))
+                series.setdefault(cpu, moves_series()).add(sec, moved)
+                rows += 1
+    except OSError as e:
+        bad("%s: cannot read: %s" % (path, e.strerror))
+    except csv.Error as e:
+        bad("%s: not a CSV: %s" % (path, e))
     if not rows:
         bad("%s: no rows: not a timersim --timeline CSV" % path)
-    return series
+    return {cpu: (s.xs, s.ys) for cpu, s in series.items()}
 
 
 def plot_moves(r, out, prefix, written, timeline):
@@ -149,7 +232,8 @@ def plot_moves(r, out, prefix, written, timeline):
         ax.set_xlabel("trace time (s)")
         ax.set_ylabel("timers moved by cascades\n(per timeline row)")
         ax.set_title("Cascade moves over time (%s)" % label(r))
-        ax.legend(frameon=False)
+        if len(timeline) <= 16:
+            ax.legend(frameon=False)
     else:
         b = r["cascade"]["moves_per_tick"]
         ax.bar([bucket_label(x) for x in b], [x["ticks"] for x in b], color="#e08a1e")
@@ -162,7 +246,7 @@ def plot_moves(r, out, prefix, written, timeline):
 
 def plot_schemes(reports, out, written):
     units = ["insertions", "removals", "relinks", "slot_visits", "key_comparisons"]
-    names = [r["scheme"]["name"] for r in reports]
+    names = [plain(r["scheme"]["name"], 24) for r in reports]
     fig, ax = plt.subplots(figsize=(9, 3.8))
     w = 0.8 / len(units)
     for k, u in enumerate(units):
@@ -172,14 +256,122 @@ def plot_schemes(reports, out, written):
     ax.set_yscale("symlog")
     ax.set_xlabel("scheme")
     ax.set_ylabel("operations (common cost units, log scale)")
-    ax.set_title("The same trace through every scheme: %s" % os.path.basename(reports[0]["input"]["path"]))
+    ax.set_title("The same trace through every scheme: %s" % plain(os.path.basename(reports[0]["input"]["path"]), FILE_LIMIT))
     ax.legend(frameon=False, ncol=5, loc="upper center", bbox_to_anchor=(0.5, -0.18))
     save(fig, out, "schemes", written)
 
 
-def check_report(r, path, where):
+class not_a_report(Exception):
+    pass
+
+
+def need(obj, key, where, kind):
+    """obj[key], checked to be of `kind`: "number", "text", "label" (text or
+    number), "list" or "object"."""
+    if not isinstance(obj, dict):
+        raise not_a_report("%s: expected an object" % where)
+    if key not in obj:
+        raise not_a_report("%s.%s: missing" % (where, key))
+    v = obj[key]
+    number = isinstance(v, (int, float)) and not isinstance(v, bool)
+    if kind == "number" and not (number and -COUNT_LIMIT < v < COUNT_LIMIT):
+        raise not_a_report("%s.%s: expected a number below 2^64, got %s" % (where, key, what_is(v)))
+    if kind == "text" and not isinstance(v, str):
+        raise not_a_report("%s.%s: expected a string, got %s" % (where, key, what_is(v)))
+    if kind == "label" and not (isinstance(v, str) or (number and -COUNT_LIMIT < v < COUNT_LIMIT)):
+        raise not_a_report("%s.%s: expected a name or a number, got %s" % (where, key, what_is(v)))
+    if kind == "list" and not isinstance(v, list):
+        raise not_a_report("%s.%s: expected a list, got %s" % (where, key, what_is(v)))
+    if kind == "object" and not isinstance(v, dict):
+        raise not_a_report("%s.%s: expected an object, got %s" % (where, key, what_is(v)))
+    return v
+
+
+def what_is(v):
+    if isinstance(v, bool):
+        return "true/false"
+    if isinstance(v, int) and not -COUNT_LIMIT < v < COUNT_LIMIT:
+        return "a number of %d digits" % len(str(abs(v)))
+    if isinstance(v, (int, float)):
+        return "the number %.6g" % v
+    if isinstance(v, list):
+        return "a list of %d entries" % len(v)
+    return {str: "a string", dict: "an object", type(None): "null"}.get(type(v), "something else")
+
+
+def entries(obj, key, where, fields, drawn=LIST_LIMIT):
+    """The list obj[key], each entry (of the first `drawn`, the only ones
+    drawn) an object with `fields` {name: kind}; a bar per entry: at most
+    LIST_LIMIT of them unless only the first `drawn` are drawn."""
+    out = need(obj, key, where, "list")
+    if drawn == LIST_LIMIT and len(out) > LIST_LIMIT:
+        raise not_a_report("%s.%s: %d entries, more than a report has (%d)" % (where, key, len(out), LIST_LIMIT))
+    for n, e in enumerate(out[:drawn]):
+        for f, kind in fields.items():
+            need(e, f, "%s.%s[%d]" % (where, key, n), kind)
+    return out
+
+
+def check_report(r, where):
+    """Every key and type the pictures read, so that a report of another
+    shape is refused with its path instead of failing half drawn."""
     if not isinstance(r, dict) or any(k not in r for k in REPORT_KEYS):
-        bad("%s: %s is not a timersim report (keys %s)" % (path, where, ", ".join(REPORT_KEYS)))
+        raise not_a_report("%s is not a timersim report (keys %s)" % (where, ", ".join(REPORT_KEYS)))
+    need(need(r, "input", where, "object"), "path", where + ".input", "text")
+    need(need(r, "scheme", where, "object"), "name", where + ".scheme", "text")
+    w = where + ".enqueue"
+    entries(need(r, "enqueue", where, "object"), "levels", w, {"level": "label", "count": "number"})
+    w = where + ".cascade"
+    c = need(r, "cascade", where, "object")
+    entries(c, "levels", w, {"level": "label", "calls": "number", "moved": "number"})
+    entries(c, "moves_per_tick", w, {"low": "number", "high": "number", "ticks": "number"})
+    w = where + ".lateness"
+    l = need(r, "lateness", where, "object")
+    entries(l, "buckets", w, {"low": "number", "high": "number", "expiries": "number"})
+    for k in ("expiries", "on_time", "max"):
+        need(l, k, w, "number")
+    costs = need(r, "costs", where, "object")
+    for k in ("insertions", "removals", "relinks", "slot_visits", "key_comparisons"):
+        need(costs, k, where + ".costs", "number")
+    # Callbacks: the report lists them most moves first; the top ones are drawn.
+    entries(r, "functions", where, {"function": "text", "moved": "number", "started": "number",
+                                    "expired": "number"}, drawn=TOP_CALLBACKS)
+
+
+def read_report(path):
+    """The report's reports (one, or compare's list), checked."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(REPORT_LIMIT + 1)
+    except OSError as e:
+        bad("%s: cannot read: %s" % (path, e.strerror))
+    if len(data) > REPORT_LIMIT:
+        bad("%s: larger than %d MiB: not a timersim report" % (path, REPORT_LIMIT >> 20))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        bad("%s: not JSON: not UTF-8 text at byte %d" % (path, e.start + 1))
+
+    def no_constant(name):
+        raise ValueError("%s is not a JSON number" % name)
+    try:
+        doc = json.loads(text, parse_constant=no_constant)
+    except RecursionError:
+        bad("%s: not JSON: nested too deeply" % path)
+    except ValueError as e:
+        bad("%s: not JSON: %s" % (path, e))
+    try:
+        if isinstance(doc, dict) and "schemes" in doc:
+            reports = doc["schemes"]
+            if not isinstance(reports, list) or not reports or len(reports) > LIST_LIMIT:
+                raise not_a_report("\"schemes\" is not a list of 1 to %d reports" % LIST_LIMIT)
+            for i, r in enumerate(reports):
+                check_report(r, "schemes[%d]" % i)
+            return reports, True
+        check_report(doc, "the document")
+        return [doc], False
+    except not_a_report as e:
+        bad("%s: %s" % (path, e))
 
 
 def main():
@@ -188,29 +380,18 @@ def main():
     ap.add_argument("-o", "--output", required=True)
     ap.add_argument("--timeline")
     a = ap.parse_args()
-    try:
-        with open(a.report, encoding="utf-8") as fh:
-            doc = json.load(fh)
-    except OSError as e:
-        bad("%s: cannot read: %s" % (a.report, e.strerror))
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        bad("%s: not JSON: %s" % (a.report, e))
-    if isinstance(doc, dict) and "schemes" in doc:
-        reports = doc["schemes"]
-        if not isinstance(reports, list) or not reports:
-            bad("%s: \"schemes\" is not a list of reports" % a.report)
-        for i, r in enumerate(reports):
-            check_report(r, a.report, "schemes[%d]" % i)
-    else:
-        check_report(doc, a.report, "the document")
-        reports = [doc]
+    if not a.output:
+        bad("-o: the folder name is empty")
+    reports, compare = read_report(a.report)
     timeline = read_timeline(a.timeline) if a.timeline else None
 
-    os.makedirs(a.output, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=".plot-", dir=a.output)
+    try:
+        os.makedirs(a.output, exist_ok=True)
+        tmp = tempfile.mkdtemp(prefix=".plot-", dir=a.output)
+    except OSError as e:
+        cannot_write("%s: cannot create the folder: %s" % (a.output, e.strerror))
     written = []
     try:
-        compare = len(reports) > 1 or "schemes" in doc
         if compare:
             plot_schemes(reports, tmp, written)
         else:
@@ -221,6 +402,8 @@ def main():
             plot_moves(r, tmp, "", written, timeline)
         for name in written:
             os.replace(os.path.join(tmp, name), os.path.join(a.output, name))
+    except OSError as e:
+        cannot_write("%s: cannot write the pictures: %s" % (a.output, e.strerror))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     for name in written:
@@ -228,4 +411,8 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except (MemoryError, RecursionError, ValueError, OverflowError) as e:
+        # What the checks above did not foresee: a message, not a traceback.
+        cannot_write("plot: cannot draw the pictures of %s: %s" % (sys.argv[1] if len(sys.argv) > 1 else "the report", e))

@@ -21,6 +21,7 @@ namespace {
 
 struct plot_args {
 	std::string report, output, timeline;
+	bool timeline_given = false;	// --timeline '' is an error, not no timeline
 };
 
 bool readable(const std::string &path)
@@ -28,22 +29,25 @@ bool readable(const std::string &path)
 	return !path.empty() && access(path.c_str(), R_OK) == 0;
 }
 
-// scripts/plot.py of the checkout this binary was built in (build/timersim
-// -> scripts/), else $TIMERSIM_SCRIPTS, else ./scripts.
+// Where plot.py is, found from this binary's own location so that it works
+// from any folder: $TIMERSIM_SCRIPTS if set; else an installed binary's
+// (PREFIX/bin/timersim -> PREFIX/share/timersim/, as `make install` puts
+// it); else the checkout's it was built in (build/timersim or
+// build/asan/timersim -> scripts/). Empty when none is there.
 std::string plot_script()
 {
 	if (const char *dir = std::getenv("TIMERSIM_SCRIPTS"))
 		return std::string(dir) + "/plot.py";
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n > 0) {
-		std::string path(exe, static_cast<std::size_t>(n));
-		std::string dir = path.substr(0, path.rfind('/'));
-		for (const char *up : {"/../scripts/plot.py", "/../../scripts/plot.py"})
-			if (readable(dir + up))
-				return dir + up;
-	}
-	return "scripts/plot.py";
+	if (n <= 0)
+		return "";
+	std::string path(exe, static_cast<std::size_t>(n));
+	std::string dir = path.substr(0, path.rfind('/'));
+	for (const char *up : {"/../share/timersim/plot.py", "/../scripts/plot.py", "/../../scripts/plot.py"})
+		if (readable(dir + up))
+			return dir + up;
+	return "";
 }
 
 std::string python()
@@ -56,15 +60,24 @@ std::string python()
 
 int run_plot(const plot_args &a)
 {
+	if (a.report.empty())
+		throw usage_error("plot: REPORT: the file name is empty");
 	if (!readable(a.report))
 		throw usage_error(a.report + ": cannot read the report");
-	if (!a.timeline.empty() && !readable(a.timeline))
-		throw usage_error(a.timeline + ": cannot read the timeline");
+	if (a.timeline_given && !readable(a.timeline))
+		throw usage_error((a.timeline.empty() ? "--timeline: the file name is empty"
+						      : a.timeline + ": cannot read the timeline"));
+	if (a.output.empty())
+		throw usage_error("plot: -o: the folder name is empty");
 	std::string script = plot_script();
+	if (script.empty())
+		throw output_error("plot: plot.py is neither installed beside this binary (../share/timersim/, "
+				   "make install) nor in the checkout it was built in (scripts/); set "
+				   "TIMERSIM_SCRIPTS to its folder");
 	if (!readable(script))
 		throw output_error("plot: " + script + " is missing");
 	std::vector<std::string> args = {python(), script, a.report, "-o", a.output};
-	if (!a.timeline.empty()) {
+	if (a.timeline_given) {
 		args.push_back("--timeline");
 		args.push_back(a.timeline);
 	}
@@ -100,8 +113,13 @@ void add_plot(CLI::App &app, command_list &commands)
 	sub->add_option("-o,--output", a->output, "the folder the pictures go to")
 		->type_name("DIR")
 		->required();
-	sub->add_option("--timeline", a->timeline,
-			"replay --timeline CSV of the same run: moves per tick over trace time")
+	sub->add_option_function<std::string>(
+		   "--timeline",
+		   [a](const std::string &path) {
+			   a->timeline = path;
+			   a->timeline_given = true;
+		   },
+		   "replay --timeline CSV of the same run: moves per tick over trace time")
 		->type_name("CSV");
 	sub->footer("examples:\n"
 		    "  timersim replay --json r.json --timeline t.csv trace.txt && timersim plot r.json --timeline t.csv -o plots\n"

@@ -1,13 +1,20 @@
 // timersim plot: PNG and SVG of a replay's and a compare's JSON report
 // (scripts/plot.py, matplotlib), with labelled axes, the same bytes run
 // after run, and exit status 2 with a message for input that is not a
-// timersim report.
+// timersim report: wrong-typed keys, deep nesting, non-UTF-8 text, input
+// without end; names drawn as plain text, long ones cut.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <string>
 #include <vector>
 
 #include "tests/support/cli.h"
+#include "tests/support/paths.h"
 #include "tests/support/text_trace_util.h"
 
 // Last: check.h defines macros that clash with <iostream> internals.
@@ -22,6 +29,42 @@ const char default_trace[] = "tests/data/default-trace.txt.gz";
 bool contains(const std::string &hay, const std::string &needle)
 {
 	return hay.find(needle) != std::string::npos;
+}
+
+// TEXT with the first FROM after AFTER replaced by TO.
+std::string replaced(std::string text, const std::string &from, const std::string &to,
+		     const std::string &after = "")
+{
+	std::size_t at = text.find(from, text.find(after));
+	ck_assert_msg(at != std::string::npos, "no %s", from.c_str());
+	return text.replace(at, from.size(), to);
+}
+
+// The replay report of the bundled trace, made once.
+const std::string &replay_report_json()
+{
+	static std::string json;
+	if (json.empty()) {
+		std::string path = temp_subdir("plot-report") + "/r.json";
+		ck_assert_int_eq(run_timersim({"replay", "--scheme", "classic", "--json", path, default_trace}).status, 0);
+		json = read_whole_file(path);
+	}
+	return json;
+}
+
+// A writer that fills the FIFO at PATH with zeros until its reader goes.
+pid_t endless_writer(const std::string &path)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		signal(SIGPIPE, SIG_DFL);
+		int fd = open(path.c_str(), O_WRONLY);
+		static char zeros[1 << 16];
+		while (fd >= 0 && write(fd, zeros, sizeof zeros) > 0)
+			;
+		_exit(0);
+	}
+	return pid;
 }
 
 }  // namespace
@@ -88,6 +131,96 @@ START_TEST(not_a_report_exits_2)
 }
 END_TEST
 
+// Callback names are the trace's words: a matplotlib formula is drawn as
+// the characters it is, a 64 KB name is cut with an ellipsis.
+START_TEST(names_are_plain_text)
+{
+	std::string dir = temp_subdir("plot-names");
+	const std::string formula = "$\\\\frac{a}{$";	// JSON for $\\frac{a}{$
+	std::string json = replaced(replay_report_json(), "\"delayed_work_timer_fn\"", "\"" + formula + "\"",
+				    "\"functions\": [");
+	json = replaced(json, "\"dev_watchdog\"", "\"" + std::string(65536, 'y') + "\"", "\"functions\": [");
+	std::string path = write_temp("names.json", json);
+	cli_result r = run_timersim({"plot", path, "-o", dir + "/p"});
+	ck_assert_msg(r.status == 0, "plot: %d %s", r.status, r.err.c_str());
+	std::string svg = read_whole_file(dir + "/p/callbacks.svg");
+	// The SVG notes each text it draws; the dollar and the backslash are
+	// drawn as glyphs of the text font (U+0024, U+005C), not as mathtext.
+	ck_assert_msg(contains(svg, "<!-- $\\frac{a}{$ -->"), "the formula name is not drawn as written");
+	ck_assert(contains(svg, "id=\"DejaVuSans-24\"") && contains(svg, "id=\"DejaVuSans-5c\""));
+	ck_assert_msg(contains(svg, "<!-- " + std::string(47, 'y') + "\u2026 -->"), "the long name is not cut");
+	ck_assert_uint_gt(read_whole_file(dir + "/p/callbacks.png").size(), 2000);
+}
+END_TEST
+
+// Reports of another shape, broken text and input without end: exit 2,
+// the file and what is wrong named, nothing drawn, no traceback.
+START_TEST(bad_reports_and_timelines_exit_2)
+{
+	std::string dir = temp_subdir("plot-bad-input");
+	const std::string &good = replay_report_json();
+	std::string nested = std::string(100000, '[') + std::string(100000, ']');
+	struct bad_case {
+		std::string report, timeline, says;
+	} cases[] = {
+		{write_temp("typed1.json", replaced(good, "\"max\": ", "\"max\": \"7\", \"was\": ")), "",
+		 "the document.lateness.max: expected a number below 2^64, got a string"},
+		{write_temp("typed2.json", replaced(good, "\"functions\": [", "\"functions\": 5, \"was\": [")), "",
+		 "the document.functions: expected a list, got the number 5"},
+		{write_temp("typed3.json", replaced(good, "\"scheme\": {", "\"scheme\": null, \"was\": {")), "",
+		 "the document.scheme: expected an object, got null"},
+		{write_temp("typed4.json", replaced(good, "\"moved\": 27", "\"moved\": 1" + std::string(400, '0'))), "",
+		 "the document.functions[0].moved: expected a number below 2^64, got a number of 401 digits"},
+		{write_temp("nested.json", nested), "", "nested.json: not JSON: nested too deeply"},
+		{write_temp("latin1.json", "{\"input\": \"caf\xe9\"}"), "", "latin1.json: not JSON: not UTF-8"},
+		{write_temp("good.json", good), write_temp("latin1.csv", "cpu,seconds,moved,ticks\n0,1.0,2,1\n0,caf\xe9\n"),
+		 "latin1.csv: line 3: not UTF-8 text"},
+		{write_temp("good.json", good), write_temp("long.csv", "cpu,seconds,moved,ticks\n" + std::string(5000, '0')),
+		 "long.csv: line 2: longer than 4096 bytes"},
+	};
+	for (const bad_case &c : cases) {
+		std::vector<std::string> args = {"plot", c.report, "-o", dir + "/p"};
+		if (!c.timeline.empty())
+			args.insert(args.end(), {"--timeline", c.timeline});
+		cli_result r = run_timersim(args);
+		ck_assert_msg(r.status == 2 && contains(r.err, c.says), "%s %s: status %d, %s", c.report.c_str(),
+			      c.timeline.c_str(), r.status, r.err.c_str());
+		ck_assert_msg(!contains(r.err, "Traceback"), "%s", r.err.c_str());
+	}
+	cli_result r = run_timersim({"plot", write_temp("good.json", good), "-o", ""});
+	ck_assert_msg(r.status == 2 && contains(r.err, "-o: the folder name is empty"), "-o '': %d %s", r.status,
+		      r.err.c_str());
+	r = run_timersim({"plot", write_temp("good.json", good), "--timeline", "", "-o", dir + "/p"});
+	ck_assert_msg(r.status == 2 && contains(r.err, "--timeline: the file name is empty"), "%s", r.err.c_str());
+	ck_assert(access((dir + "/p/levels.png").c_str(), F_OK) != 0);	// nothing drawn
+
+	// Input without end: a FIFO fed forever, and a /dev/zero of our own
+	// (never the real /dev): bounded reads, exit 2.
+	std::string fifo = dir + "/fifo";
+	ck_assert_int_eq(mkfifo(fifo.c_str(), 0600), 0);
+	pid_t writer = endless_writer(fifo);
+	r = run_timersim({"plot", fifo, "-o", dir + "/p"});
+	kill(writer, SIGKILL);
+	waitpid(writer, nullptr, 0);
+	ck_assert_msg(r.status == 2 && contains(r.err, "fifo: larger than 64 MiB: not a timersim report"), "%d %s",
+		      r.status, r.err.c_str());
+	writer = endless_writer(fifo);
+	r = run_timersim({"plot", write_temp("good.json", good), "--timeline", fifo, "-o", dir + "/p"});
+	kill(writer, SIGKILL);
+	waitpid(writer, nullptr, 0);
+	ck_assert_msg(r.status == 2 && contains(r.err, "fifo: line 1: longer than 4096 bytes"), "%d %s", r.status,
+		      r.err.c_str());
+	std::string zero = dir + "/zero";
+	if (mknod(zero.c_str(), S_IFCHR | 0600, makedev(1, 5)) == 0) {
+		r = run_timersim({"plot", zero, "-o", dir + "/p"});
+		ck_assert_msg(r.status == 2 && contains(r.err, "zero: larger than 64 MiB"), "%d %s", r.status,
+			      r.err.c_str());
+	} else {
+		skip_note("mknod of a zero device needs root: the FIFO case stands for it");
+	}
+}
+END_TEST
+
 int main()
 {
 	Suite *s = suite_create("plot");
@@ -96,6 +229,8 @@ int main()
 	tcase_add_test(tc, replay_pictures_are_labelled_and_reproducible);
 	tcase_add_test(tc, compare_pictures_put_schemes_side_by_side);
 	tcase_add_test(tc, not_a_report_exits_2);
+	tcase_add_test(tc, names_are_plain_text);
+	tcase_add_test(tc, bad_reports_and_timelines_exit_2);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
