@@ -10,12 +10,17 @@
 #   make bench-replay  replay MB/s and peak memory on a generated 1 GB trace
 #   make calibrate   ns per cost unit per scheme -> build/calibration.json
 #   make results     the classic vs v48 table of docs/results (minutes)
+#   make install     build/timersim to $(DESTDIR)$(PREFIX)/bin, the scripts it
+#                    runs to share/timersim, the man page timersim.1 to
+#                    share/man/man1 (PREFIX=/usr/local; DESTDIR for packaging)
 #
 # Out-of-tree build in $(BUILD); header dependencies come from -MMD.
 # Sources are found by wildcard: a new file in kernel/, sim/, tests/unit/,
 # tests/bench/ or tests/fuzz/ needs no edit here.
 
 BUILD    ?= build
+PREFIX   ?= /usr/local
+DESTDIR  ?=
 SANITIZE ?=
 V        ?=
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
@@ -76,7 +81,7 @@ BENCH_BINS  := $(patsubst tests/bench/%.cc,$(BUILD)/bench/%,$(BENCH_SRCS))
 DEFAULT_TRACE := tests/data/default-trace.txt.gz
 
 .PHONY: all deps run test check-asan bench bench-replay calibrate results fuzz fuzz-ci soak freestanding clean \
-        _build _test _bench _fuzz
+        install _build _test _bench _fuzz _install
 
 all: deps
 	$(Q)$(MAKE) --no-print-directory -j$(JOBS) _build
@@ -146,6 +151,12 @@ bench-replay: all
 clean:
 	rm -rf $(BUILD)
 
+# The Debian way (`make && make install DESTDIR=debian/tmp PREFIX=/usr`).
+# The binary finds the scripts it runs (plot.py) at ../share/timersim from
+# its own folder (tools/cmd_plot.cc); the man page is made from its --help.
+install: all
+	$(Q)$(MAKE) --no-print-directory _install
+
 # ---- internal targets (assume deps are installed) -------------------------
 
 _build: $(TIMERSIM)
@@ -161,6 +172,17 @@ _bench:
 
 _fuzz:
 	$(Q)scripts/fuzz.sh $(FUZZ_SRCS)
+
+# Installs $(TIMERSIM) as it is (no rebuild: tests install the binary
+# they test, e.g. BUILD=build/asan).
+INSTALL_SCRIPTS := scripts/plot.py scripts/plot-sweep.py
+_install:
+	$(Q)install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/timersim $(DESTDIR)$(PREFIX)/share/man/man1
+	$(Q)scripts/man-page.py $(TIMERSIM) > $(BUILD)/timersim.1.tmp && mv $(BUILD)/timersim.1.tmp $(BUILD)/timersim.1
+	$(Q)install -m 0755 $(TIMERSIM) $(DESTDIR)$(PREFIX)/bin/timersim
+	$(Q)install -m 0755 $(INSTALL_SCRIPTS) $(DESTDIR)$(PREFIX)/share/timersim/
+	$(Q)install -m 0644 $(BUILD)/timersim.1 $(DESTDIR)$(PREFIX)/share/man/man1/timersim.1
+	$(Q)echo "  INSTALL $(DESTDIR)$(PREFIX)/bin/timersim, share/timersim/, share/man/man1/timersim.1"
 
 $(LIB): $(call obj,$(KERNEL_SRCS) $(SIM_SRCS))
 	@mkdir -p $(dir $@)

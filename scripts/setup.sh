@@ -25,6 +25,7 @@ PACKAGES=(
   python3 python3-matplotlib
   nlohmann-json3-dev            # sweep results and calibration files (JSON)
   parallel                      # sweeps on GNU parallel (tested)
+  groff-base man-db             # make install's man page, rendered by the tests
 )
 
 # The pkg-config modules the Makefile asks for: checked after installing, so
