@@ -58,7 +58,8 @@ void check_options(const gen_options &opt)
 	// Shorter than a tick, a trace is a header without a jiffy in it.
 	if (opt.duration_ns * opt.hz < 1'000'000'000)
 		throw usage_error("gen: --duration " + seconds_text(opt.duration_ns) + " is shorter than a jiffy (" +
-				  seconds_text((1'000'000'000 + opt.hz - 1) / opt.hz) + " at --hz " + std::to_string(opt.hz) + ")");
+				  seconds_text((1'000'000'000 + opt.hz - 1) / opt.hz) + " at --hz " +
+				  std::to_string(opt.hz) + ")");
 	if (!(opt.scale > 0) || opt.scale > 1e6)
 		throw usage_error("gen: --scale must be in (0, 10^6]");
 	// A 64-bit kernel's jiffies never wrap (its replay refuses jiffies
@@ -70,6 +71,17 @@ void check_options(const gen_options &opt)
 				  ": the jiffies and expiries would pass 2^64 - 1 within --duration " +
 				  seconds_text(opt.duration_ns) + " (a 64-bit kernel's never wrap); at most " +
 				  std::to_string(~std::uint64_t{0} - span));
+	// Each workload built once at this --scale: its populations times the
+	// scale are refused here too (sweeps check their SPEC with this).
+	for (const workload &w : opt.workloads) {
+		const kind_info *k = find_kind(w.kind);
+		if (!k)
+			throw usage_error("gen: unknown workload kind '" + w.kind + "' (known: " + kind_names() + ")");
+		machine_options mo;
+		mo.duration_ns = 1;
+		machine scratch(mo);
+		k->make(workload_params(w, k->params), source_context{scratch, 1, opt.scale, 0});
+	}
 }
 
 std::string describe(const gen_options &opt)

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sim/core/errors.h"
+#include "sim/gen/generator.h"
 #include "sim/gen/machine.h"
 #include "tests/support/cli.h"
 #include "tests/support/text_trace_util.h"
@@ -222,6 +223,25 @@ START_TEST(bad_values_exit_2_naming_what_is_wrong)
 }
 END_TEST
 
+// check_options() (what sweeps check their SPEC with) refuses what the
+// generator would: populations times --scale included.
+START_TEST(check_options_refuses_what_gen_would)
+{
+	gen::gen_options o;
+	o.workloads = gen::parse_mixture("periodic;guards:timers=1000");
+	gen::check_options(o);
+	o.scale = 2000;
+	try {
+		gen::check_options(o);
+		ck_abort_msg("guards:timers=1000 at --scale 2000 accepted");
+	} catch (const usage_error &e) {
+		ck_assert_msg(contains(e.what(), "guards: parameter timers=1000 must be at most 1000000 timers "
+						 "(times --scale 2000)"),
+			      "%s", e.what());
+	}
+}
+END_TEST
+
 // A source that arms `per_jiffy` new timers every jiffy and never lets one go.
 class hoarder final : public gen::source {
 public:
@@ -290,6 +310,7 @@ int main()
 	tcase_add_test(tc, gen_refuses_or_replay_reads);
 	tcase_add_test(tc, bad_values_exit_2_naming_what_is_wrong);
 	tcase_add_test(tc, generator_memory_is_bounded);
+	tcase_add_test(tc, check_options_refuses_what_gen_would);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
