@@ -413,6 +413,6 @@ def main():
 if __name__ == "__main__":
     try:
         main()
-    except (MemoryError, RecursionError, ValueError, OverflowError) as e:
+    except Exception as e:  # noqa: BLE001
         # What the checks above did not foresee: a message, not a traceback.
         cannot_write("plot: cannot draw the pictures of %s: %s" % (sys.argv[1] if len(sys.argv) > 1 else "the report", e))
