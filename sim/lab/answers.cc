@@ -178,13 +178,17 @@ std::string normalise_answer(lab_kind kind, const std::string &answer)
 				w = w.substr(0, w.size() - std::string(from).size()) + (from[1] == 't' ? "=yes" : "=no");
 	}
 	if (kind == lab_kind::cascade) {
+		// After "move": NAME LEVEL[SLOT] pairs in any order. The count
+		// of words may be odd (`move none`, or an answer a word short):
+		// a last word without a partner stays a word of its own.
 		auto move = std::find(words.begin(), words.end(), "move");
 		if (move != words.end()) {
+			const std::size_t first = static_cast<std::size_t>(move - words.begin()) + 1;
 			std::vector<std::string> pairs;
-			for (auto it = move + 1; it != words.end(); it += 2)
-				pairs.push_back(it + 1 != words.end() ? *it + " " + *(it + 1) : *it);
+			for (std::size_t i = first; i < words.size(); i += 2)
+				pairs.push_back(i + 1 < words.size() ? words[i] + " " + words[i + 1] : words[i]);
 			std::sort(pairs.begin(), pairs.end());
-			words.erase(move + 1, words.end());
+			words.resize(first);
 			for (const std::string &p : pairs)
 				words.push_back(p);
 		}

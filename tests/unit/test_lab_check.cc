@@ -3,7 +3,9 @@
 // forms the answers file allows are normalised (case, hex, spaces, the order
 // of a cascade's moves) and a malformed file is an input error naming the
 // line (exit 2).
+#include <algorithm>
 #include <cctype>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -179,6 +181,142 @@ START_TEST(malformed_files_name_the_line)
 }
 END_TEST
 
+namespace {
+
+struct graded_answer {
+	std::string key, answer;
+};
+
+// Every exercise of every kind for ids 0 .. n-1, the fixed ones, and with
+// other wheel options: each once (options a kind ignores name the same
+// exercise), with the right answer.
+std::vector<graded_answer> many_right_answers(unsigned n)
+{
+	lab_config small_fast;
+	small_fast.hz = 1000;
+	small_fast.base_small = true;
+	lab_config narrow;
+	narrow.word_bits = 32;
+	std::vector<graded_answer> out;
+	std::set<std::string> seen;
+	auto add = [&](lab_kind kind, const std::string &id, const lab_config &cfg) {
+		exercise_ref ref;
+		ref.kind = kind;
+		ref.id = id;
+		ref.cfg = cfg;
+		exercise ex = make_exercise(ref);
+		if (seen.insert(answer_key(ex.ref)).second)
+			out.push_back({answer_key(ex.ref), solve(ex).answer});
+	};
+	for (lab_kind kind : lab_kinds()) {
+		for (const std::string &id : fixed_ids(kind))
+			add(kind, id, {});
+		for (unsigned i = 0; i < n; i++) {
+			add(kind, std::to_string(i), {});
+			add(kind, std::to_string(1000 + i), small_fast);
+			add(kind, std::to_string(2000 + i), narrow);
+		}
+	}
+	// The cascade whose right answer ends "move none" (an odd count of
+	// moved words crashed the grader).
+	add(lab_kind::cascade, "265805", {});
+	return out;
+}
+
+std::string answers_text(const std::vector<graded_answer> &answers)
+{
+	std::string text;
+	for (const graded_answer &a : answers)
+		text += a.key + " = " + a.answer + "\n";
+	return text;
+}
+
+std::vector<std::string> words_of(const std::string &s)
+{
+	std::vector<std::string> w;
+	std::size_t pos = 0;
+	while ((pos = s.find_first_not_of(' ', pos)) != std::string::npos) {
+		std::size_t end = std::min(s.find(' ', pos), s.size());
+		w.push_back(s.substr(pos, end - pos));
+		pos = end;
+	}
+	return w;
+}
+
+std::string joined(const std::vector<std::string> &w)
+{
+	std::string s;
+	for (const std::string &x : w)
+		s += (s.empty() ? "" : " ") + x;
+	return s;
+}
+
+// One line graded on its own: wrong, or an input error naming line 1.
+void expect_wrong_or_refused(const std::string &line)
+{
+	try {
+		check_result r = check_answers(line + "\n", "answers.txt");
+		ck_assert_msg(r.wrong == 1 && r.right == 0, "'%s' graded right", line.c_str());
+	} catch (const timersim::input_error &e) {
+		ck_assert_msg(e.line() == 1, "'%s': %s", line.c_str(), e.what());
+	}
+}
+
+}  // namespace
+
+START_TEST(every_kind_graded_whole_mutated_and_cut)
+{
+	const std::vector<graded_answer> answers = many_right_answers(12);
+	const std::string text = answers_text(answers);
+	check_result r = check_answers(text, "answers.txt");
+	ck_assert_uint_eq(r.right, answers.size());
+	ck_assert_uint_eq(r.wrong, 0);
+	ck_assert(contains(text, "cascade 265805 = cascade tv2[0] tv3[55] move none\n"));
+
+	// The binary grades the same file the same way.
+	timersim::test::cli_result c = check_file("many.txt", text);
+	ck_assert_msg(c.status == 0, "exit %d: %s", c.status, c.err.c_str());
+	ck_assert(contains(c.out, std::to_string(answers.size()) + " answers: " + std::to_string(answers.size()) +
+					  " right, 0 wrong"));
+
+	// Each answer mutated: every one wrong.
+	std::string mutated;
+	for (const graded_answer &a : answers) {
+		std::string m = a.answer.find_first_of("0123456789") == std::string::npos ? a.answer + " A@1"
+											     : off_by_one(a.answer);
+		mutated += a.key + " = " + m + "\n";
+	}
+	r = check_answers(mutated, "answers.txt");
+	ck_assert_uint_eq(r.right, 0);
+	ck_assert_uint_eq(r.wrong, answers.size());
+
+	// A word too many or too few (at the end, and after "move"): wrong or
+	// refused with its line, never a crash.
+	for (const graded_answer &a : answers) {
+		std::vector<std::string> w = words_of(a.answer);
+		for (const char *extra : {"none", "A", "tv1[0]", "move"}) {
+			expect_wrong_or_refused(a.key + " = " + a.answer + " " + extra);
+			std::vector<std::string> more = w;
+			more.insert(more.begin(), extra);
+			expect_wrong_or_refused(a.key + " = " + joined(more));
+		}
+		std::vector<std::string> fewer(w.begin(), w.end() - 1);
+		expect_wrong_or_refused(a.key + " = " + joined(fewer));
+		fewer.assign(w.begin() + 1, w.end());
+		expect_wrong_or_refused(a.key + " = " + joined(fewer));
+	}
+	// What crashed: an odd count of words after "move".
+	expect_wrong_or_refused("cascade 1 = move x");
+	expect_wrong_or_refused("cascade 1 = move");
+	expect_wrong_or_refused("cascade 1 = cascade tv2[0] move A tv1[3] B");
+	ck_assert(!answers_match(lab_kind::cascade, "cascade tv2[0] move none", "cascade tv2[0] move none x"));
+	ck_assert(answers_match(lab_kind::cascade, "cascade tv2[0] move A tv1[3] B tv2[4]",
+				"cascade tv2[0] move B tv2[4] A tv1[3]"));
+	ck_assert(!answers_match(lab_kind::cascade, "cascade tv2[0] move A tv1[3] B tv2[4]",
+				 "cascade tv2[0] move tv1[3] A B tv2[4]"));
+}
+END_TEST
+
 int main()
 {
 	Suite *s = suite_create("lab_check");
@@ -188,6 +326,7 @@ int main()
 	tcase_add_test(tc, each_kind_of_wrong_answer_is_wrong);
 	tcase_add_test(tc, answers_are_normalised);
 	tcase_add_test(tc, malformed_files_name_the_line);
+	tcase_add_test(tc, every_kind_graded_whole_mutated_and_cut);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
 }
