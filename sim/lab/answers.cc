@@ -3,15 +3,23 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <fstream>
-#include <sstream>
+#include <cstdio>
+#include <unordered_map>
 
 #include "sim/core/errors.h"
+#include "sim/trace/line_source.h"
 #include "sim/trace/reader.h"
 
 namespace timersim::lab {
 
 namespace {
+
+// Bounds of an answers file. A line holds one answer of at most a hundred
+// bytes or so, or a comment; 100,000 answers is every exercise of ten
+// `lab -n 10000` runs, graded in a few minutes.
+constexpr std::size_t max_line_bytes = std::size_t{1} << 16;	// with its line end
+constexpr std::uint64_t max_file_bytes = std::uint64_t{16} << 20;
+constexpr std::size_t max_answers = 100000;
 
 std::vector<std::string> split_words(std::string_view s)
 {
@@ -98,6 +106,32 @@ exercise_ref parse_key(const std::vector<std::string> &w, const std::string &sou
 	return ref;
 }
 
+// An answers file is small text: what is not (a device, random bytes, a
+// runaway generator) is refused at the line that shows it, before it costs
+// memory or time.
+void check_bounds(const line_source &in, std::string_view line)
+{
+	const std::string &source = in.name();
+	if (in.overlong())
+		throw input_error(source, in.line_no(),
+				  "a line longer than " + std::to_string(max_line_bytes - 1) +
+					  " bytes: not an answers file");
+	if (in.bytes() > max_file_bytes)
+		throw input_error(source, in.line_no(),
+				  "more than " + std::to_string(max_file_bytes >> 20) + " MiB: not an answers file");
+	if (const char *why = in.stray_line_end())
+		throw input_error(source, in.line_no(), why);
+	for (char c : line) {
+		const auto u = static_cast<unsigned char>(c);
+		if ((u < 0x20 && c != '\t') || u == 0x7f) {
+			char hex[8];
+			std::snprintf(hex, sizeof hex, "0x%02x", u);
+			throw input_error(source, in.line_no(),
+					  std::string("a control character (") + hex + "): not a text answers file");
+		}
+	}
+}
+
 std::string lines_of(const std::vector<std::string> &lines, const char *indent)
 {
 	std::string out;
@@ -106,23 +140,22 @@ std::string lines_of(const std::vector<std::string> &lines, const char *indent)
 	return out;
 }
 
-}  // namespace
-
-std::vector<answer_line> parse_answers(std::string_view text, const std::string &source)
+std::vector<answer_line> read_answers(line_source &in)
 {
+	const std::string &source = in.name();
 	std::vector<answer_line> out;
-	std::uint64_t line_no = 0;
-	std::size_t pos = 0;
-	while (pos < text.size()) {
-		std::size_t end = text.find('\n', pos);
-		if (end == std::string_view::npos)
-			end = text.size();
-		std::string_view line = text.substr(pos, end - pos);
-		pos = end + 1;
-		line_no++;
+	std::string_view line;
+	while (in.next(line)) {
+		const std::uint64_t line_no = in.line_no();
+		check_bounds(in, line);
+		// '#' starts a comment, at the start of a line or after an answer.
+		line = line.substr(0, line.find('#'));
 		std::vector<std::string> words = split_words(line);
-		if (words.empty() || words[0][0] == '#')
+		if (words.empty())
 			continue;
+		if (out.size() == max_answers)
+			throw input_error(source, line_no,
+					  "more than " + std::to_string(max_answers) + " answers: split the file");
 		const std::size_t eq = line.find('=');
 		if (eq == std::string_view::npos)
 			throw input_error(source, line_no, "no '=': an answer line is KIND ID [options] = ANSWER");
@@ -137,6 +170,15 @@ std::vector<answer_line> parse_answers(std::string_view text, const std::string 
 		out.push_back(a);
 	}
 	return out;
+}
+
+}  // namespace
+
+std::vector<answer_line> parse_answers(std::string_view text, const std::string &source)
+{
+	// Through a buffer the size a file gets: the same bounds either way.
+	auto in = line_source::from_memory(text, source, max_line_bytes);
+	return read_answers(*in);
 }
 
 std::string answer_key(const exercise_ref &ref)
@@ -157,19 +199,20 @@ std::string normalise_answer(lab_kind kind, const std::string &answer)
 	std::string s;
 	for (char c : answer)
 		s += c == ',' || c == ';' ? ' ' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-	// "key = value" -> "key=value"
+	// "key = value" -> "key=value"; other runs of blanks -> one (each
+	// run is looked at once: a long run costs no more than its length).
 	std::string joined;
-	for (std::size_t i = 0; i < s.size(); i++) {
-		if (std::isspace(static_cast<unsigned char>(s[i]))) {
-			std::size_t j = i;
-			while (j < s.size() && std::isspace(static_cast<unsigned char>(s[j])))
-				j++;
-			if ((j < s.size() && s[j] == '=') || (!joined.empty() && joined.back() == '=')) {
-				i = j - 1;
-				continue;
-			}
+	for (std::size_t i = 0; i < s.size();) {
+		if (!std::isspace(static_cast<unsigned char>(s[i]))) {
+			joined += s[i++];
+			continue;
 		}
-		joined += s[i];
+		std::size_t j = i;
+		while (j < s.size() && std::isspace(static_cast<unsigned char>(s[j])))
+			j++;
+		if (!(j < s.size() && s[j] == '=') && !(!joined.empty() && joined.back() == '='))
+			joined += ' ';
+		i = j;
 	}
 	std::vector<std::string> words = split_words(decimal_numbers(joined));
 	for (std::string &w : words) {
@@ -204,19 +247,36 @@ bool answers_match(lab_kind kind, const std::string &expected, const std::string
 	return normalise_answer(kind, expected) == normalise_answer(kind, given);
 }
 
-check_result check_answers(std::string_view text, const std::string &source)
+namespace {
+
+// Grades parsed lines. Every line is checked first (its exercise exists,
+// and no exercise is answered twice) so that a bad file is refused before
+// any grading is done.
+check_result grade(const std::vector<answer_line> &lines, const std::string &source)
 {
-	check_result r;
-	std::vector<answer_line> lines = parse_answers(text, source);
 	if (lines.empty())
 		throw input_error(source, 0, "no answers (lines KIND ID [options] = ANSWER)");
-	for (const answer_line &a : lines) {
-		exercise ex;
+	auto exercise_of = [&](const answer_line &a) {
 		try {
-			ex = make_exercise(a.ref);
+			return make_exercise(a.ref);
 		} catch (const usage_error &e) {
 			throw input_error(source, a.line, e.what());
 		}
+	};
+	// A second answer to an exercise (the same answer or not) would let
+	// a student hedge, and a grader cannot tell which one was meant.
+	std::unordered_map<std::string, std::uint64_t> answered;	// key -> line
+	for (const answer_line &a : lines) {
+		const std::string key = answer_key(exercise_of(a).ref);
+		auto [at, fresh] = answered.emplace(key, a.line);
+		if (!fresh)
+			throw input_error(source, a.line,
+					  key + " is answered already on line " + std::to_string(at->second) +
+						  ": one answer an exercise");
+	}
+	check_result r;
+	for (const answer_line &a : lines) {
+		const exercise ex = exercise_of(a);
 		const solution s = solve(ex);
 		const std::string key = answer_key(ex.ref);
 		if (answers_match(ex.ref.kind, s.answer, a.given)) {
@@ -235,14 +295,17 @@ check_result check_answers(std::string_view text, const std::string &source)
 	return r;
 }
 
+}  // namespace
+
+check_result check_answers(std::string_view text, const std::string &source)
+{
+	return grade(parse_answers(text, source), source);
+}
+
 check_result check_answers_file(const std::string &path)
 {
-	std::ifstream in(path, std::ios::binary);
-	if (!in)
-		throw input_error(path, 0, "cannot open the answers file");
-	std::ostringstream text;
-	text << in.rdbuf();
-	return check_answers(text.str(), path);
+	auto in = line_source::open_file(path, max_line_bytes, "lab answers file");
+	return grade(read_answers(*in), path);
 }
 
 }  // namespace timersim::lab

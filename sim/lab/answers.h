@@ -7,7 +7,12 @@
 //
 // KIND and ID (a seed, or F1.. for a fixed exercise), the wheel options the
 // exercise was made with (--hz N, --word-bits N, --base-small; defaults
-// omitted), '=', the answer in the form the question asks for. Answers
+// omitted), '=', the answer in the form the question asks for; '#' starts a
+// comment anywhere. Lines end with \n, \r\n or \r alone (the first line end
+// decides; another kind inside a line is an error). Each exercise is
+// answered at most once: a second answer to it is an error naming both
+// lines. Bounded as small text: lines up to 64 KiB, files up to 16 MiB and
+// 100,000 answers, no control characters (an error names the line). Answers
 // are compared after normalising: case, commas, spaces around '=',
 // numbers in hex or decimal, yes/no or true/false, and for `cascade` the
 // order of the moved timers do not matter.

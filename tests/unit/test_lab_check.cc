@@ -317,6 +317,57 @@ START_TEST(every_kind_graded_whole_mutated_and_cut)
 }
 END_TEST
 
+// The README: `#` starts a comment, also after an answer; lines end with
+// \n, \r\n or \r alone (old Mac), each line its own answer.
+START_TEST(comments_and_line_ends)
+{
+	const std::string right = answer_for(lab_kind::place, "7");
+	check_result r = check_answers("place 7 = " + right + "  # my guess\n", "answers.txt");
+	ck_assert_msg(r.all_right(), "%s", r.text.c_str());
+	r = check_answers("place 7 = " + right + "#no space\n", "answers.txt");
+	ck_assert(r.all_right());
+	expect_input_error("place 7 = # nothing but a comment\n", 1, "no answer");
+
+	const std::string lf = right_answers(2);
+	for (const char *eol : {"\r\n", "\r"}) {
+		std::string text;
+		for (char ch : lf)
+			text += ch == '\n' ? std::string(eol) : std::string(1, ch);
+		r = check_answers(text, "answers.txt");
+		ck_assert_msg(r.right == 14 && r.wrong == 0, "line ends %s: %s", eol[1] ? "CRLF" : "CR", r.text.c_str());
+		ck_assert_msg(contains(r.text, "line 3: place 1: right\nline 4: place 8: right\n"), "%s", r.text.c_str());
+		// The binary reads them the same way.
+		timersim::test::cli_result c = check_file("eol.txt", text);
+		ck_assert_int_eq(c.status, 0);
+		ck_assert(contains(c.out, "14 answers: 14 right, 0 wrong"));
+	}
+	// A CR alone inside a file of LF lines: two answers would run together.
+	expect_input_error("place 1 = tv1[1]\nplace 2 = tv1[2]\rplace 3 = tv1[3]\n", 2, "mixed line endings");
+}
+END_TEST
+
+// A grader counts each exercise once: a second answer to the same exercise
+// (even the same answer, even spelt otherwise) is an input error naming
+// both lines, so that hedging two answers earns nothing.
+START_TEST(an_exercise_is_answered_once)
+{
+	const std::string right = answer_for(lab_kind::place, "7");
+	expect_input_error("place 7 = " + right + "\nplace 7 = " + right + "\n", 2, "place 7 is answered already on line 1");
+	expect_input_error("place 7 = tv1[1]\n# again\nplace 07 = " + right + "\n", 3, "answered already on line 1");
+	expect_input_error("wrap 3 = x\nwrap 3 --word-bits 32 = y\n", 2, "wrap 3 is answered already on line 1");
+	expect_input_error("fire F2 = x\nfire f2 = y\n", 2, "fire F2 is answered already");
+	// Other options make another exercise.
+	check_result r = check_answers("place 7 = " + right + "\nplace 7 --hz 1000 = " +
+					       answer_for(lab_kind::place, "7") + "\n",
+				       "answers.txt");
+	ck_assert_uint_eq(r.right + r.wrong, 2);
+	timersim::test::cli_result c = check_file("twice.txt", "place 7 = " + right + "\nplace 7 = " + right + "\n");
+	ck_assert_int_eq(c.status, 2);
+	ck_assert(contains(c.err, "twice.txt:2: place 7 is answered already on line 1"));
+	ck_assert(c.out.empty());
+}
+END_TEST
+
 int main()
 {
 	Suite *s = suite_create("lab_check");
@@ -327,6 +378,8 @@ int main()
 	tcase_add_test(tc, answers_are_normalised);
 	tcase_add_test(tc, malformed_files_name_the_line);
 	tcase_add_test(tc, every_kind_graded_whole_mutated_and_cut);
+	tcase_add_test(tc, comments_and_line_ends);
+	tcase_add_test(tc, an_exercise_is_answered_once);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
 }
