@@ -2,6 +2,8 @@
 // (OSTEP style: -s seed, -n count, -c answers with their working, the
 // arguments echoed); `lab check FILE` grades a file of answers.
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "sim/core/errors.h"
 #include "sim/lab/answers.h"
@@ -45,8 +47,27 @@ int run_lab(lab_args &a)
 	return 0;
 }
 
-int run_check(const lab_args &a)
+// "A, B and C".
+std::string listed(const std::vector<std::string> &names)
 {
+	std::string out;
+	for (std::size_t i = 0; i < names.size(); i++)
+		out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+	return out;
+}
+
+int run_check(const lab_args &a, const CLI::App &lab)
+{
+	// Each answer line names its exercise and its wheel options: what
+	// `lab` was given for making exercises would be silently ignored.
+	std::vector<std::string> given;
+	for (const CLI::Option *o : lab.get_options())
+		if (o->count() > 0)
+			given.push_back(o->get_name());
+	if (!given.empty())
+		throw usage_error(listed(given) + (given.size() == 1 ? " does" : " do") +
+				  " not apply to `lab check`: each answer line names its exercise and options "
+				  "(KIND ID [options] = ANSWER); run `timersim lab check FILE`");
 	lab::check_result r = lab::check_answers_file(a.answers);
 	write_output("-", r.text);
 	return r.all_right() ? 0 : 1;
@@ -92,7 +113,7 @@ void add_lab(CLI::App &app, command_list &commands)
 	check->add_option("FILE", a->answers, "the answers file (see docs/lab/README.md)")->required();
 
 	// `lab check` first: `lab` is parsed too when its subcommand is.
-	commands.push_back({check, [a] { return run_check(*a); }});
+	commands.push_back({check, [a, sub] { return run_check(*a, *sub); }});
 	commands.push_back({sub, [a] { return run_lab(*a); }});
 }
 

@@ -41,7 +41,8 @@ std::vector<exercise_ref> refs_of(const lab_request &req)
 	bool fixed = false;
 	std::uint64_t first = 0;
 	parse_exercise_id(req.seed, fixed, first);
-	if (first > ~std::uint64_t{0} - req.count)
+	// The last question's seed is first + count - 1: up to 2^64-1.
+	if (first > ~std::uint64_t{0} - (req.count - 1))
 		throw usage_error("-s " + req.seed + ": the seeds of " + std::to_string(req.count) + " questions overflow");
 	std::vector<exercise_ref> refs;
 	for (std::uint64_t i = 0; i < req.count; i++) {

@@ -3,6 +3,7 @@
 // questions and answers for an autograder, and bad arguments exit 2.
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "tests/support/cli.h"
@@ -15,6 +16,12 @@ using namespace timersim::test;
 namespace {
 
 bool contains(const std::string &hay, const std::string &needle) { return hay.find(needle) != std::string::npos; }
+
+std::string read_whole_file_or_empty(const std::string &path)
+{
+	std::ifstream in(path, std::ios::binary);
+	return std::string(std::istreambuf_iterator<char>(in), {});
+}
 
 }  // namespace
 
@@ -78,6 +85,56 @@ START_TEST(bad_arguments_exit_2)
 }
 END_TEST
 
+// `lab check FILE` takes nothing but FILE: each answer line names its
+// exercise and options, so a KIND, -s, -n, -c, --hz, --word-bits,
+// --base-small or --json given with it is a usage error, not ignored.
+START_TEST(check_takes_only_a_file)
+{
+	const std::string dir = temp_subdir("lab-check-opts");
+	const std::string answers = write_temp("opts-answers.txt", "place 1 = tv1[1]\n");
+	for (auto args : {std::vector<std::string>{"lab", "place", "-s", "5", "-n", "3", "check", answers},
+			  {"lab", "--json", dir + "/F", "check", answers},
+			  {"lab", "-c", "check", answers},
+			  {"lab", "--hz", "1000", "check", answers},
+			  {"lab", "--word-bits", "32", "check", answers},
+			  {"lab", "--base-small", "check", answers},
+			  {"lab", "cascade", "check", answers}}) {
+		cli_result r = run_timersim(args);
+		ck_assert_msg(r.status == 2, "%s: exit %d", args[1].c_str(), r.status);
+		ck_assert_msg(contains(r.err, "do not apply to `lab check`") || contains(r.err, "does not apply to `lab check`"),
+			      "%s: %s", args[1].c_str(), r.err.c_str());
+		ck_assert(r.out.empty());
+	}
+	cli_result r = run_timersim({"lab", "place", "-s", "5", "-n", "3", "check", answers});
+	ck_assert_msg(contains(r.err, "KIND, --seed and --count do not apply"), "%s", r.err.c_str());
+	// Nothing written where --json pointed.
+	ck_assert(read_whole_file_or_empty(dir + "/F").empty());
+	// Alone, the same file is graded.
+	ck_assert_int_eq(run_timersim({"lab", "check", answers}).status, 1);
+}
+END_TEST
+
+// Seeds are the whole uint64 range: the last seed makes one question; a
+// count that would go past it, a negative, too large or empty seed is a
+// usage error.
+START_TEST(seeds_span_uint64)
+{
+	cli_result r = run_timersim({"lab", "place", "-s", "18446744073709551615", "-n", "1"});
+	ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err.c_str());
+	ck_assert(contains(r.out, "Question 1 of 1: place 18446744073709551615\n"));
+	r = run_timersim({"lab", "place", "-s", "18446744073709551614", "-n", "2"});
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(contains(r.out, "Question 2 of 2: place 18446744073709551615\n"));
+	for (const char *seed : {"18446744073709551616", "-1", "", "99999999999999999999999"}) {
+		r = run_timersim({"lab", "place", "-s", seed, "-n", "1"});
+		ck_assert_msg(r.status == 2 && !r.err.empty() && r.out.empty(), "-s '%s': exit %d", seed, r.status);
+	}
+	r = run_timersim({"lab", "place", "-s", "18446744073709551615", "-n", "2"});
+	ck_assert_int_eq(r.status, 2);
+	ck_assert(contains(r.err, "overflow"));
+}
+END_TEST
+
 int main()
 {
 	Suite *s = suite_create("lab_cli");
@@ -86,6 +143,8 @@ int main()
 	tcase_add_test(tc, arguments_are_echoed_and_reproduce_the_problem);
 	tcase_add_test(tc, json_for_an_autograder);
 	tcase_add_test(tc, bad_arguments_exit_2);
+	tcase_add_test(tc, check_takes_only_a_file);
+	tcase_add_test(tc, seeds_span_uint64);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
 }
