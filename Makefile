@@ -117,7 +117,7 @@ fuzz: deps
 	$(Q)$(MAKE) --no-print-directory _fuzz
 
 # CI: every fuzz target for FUZZ_CI_SECONDS each, from the corpus kept in
-# tests/fuzz/corpus (and the shared traces' seeds). 45 s x 6 targets: under
+# tests/fuzz/corpus (and the shared traces' seeds). 45 s x 7 targets: about
 # 5 minutes of fuzzing, plus the clang build (.ci/run runs it).
 fuzz-ci: deps
 	$(Q)FUZZ_SECONDS=$${FUZZ_CI_SECONDS:-45} scripts/fuzz.sh $(FUZZ_SRCS)
