@@ -1,7 +1,9 @@
 // timersim step: a scenario (or a window of a real trace) through one base
 // of a wheel, statement by statement, with a picture of the wheel after
 // each step and, with --explain, the reason for every placement and move.
+#include <charconv>
 #include <memory>
+#include <string_view>
 
 #include "sim/core/errors.h"
 #include "sim/lab/scenario.h"
@@ -30,6 +32,19 @@ struct step_args {
 	CLI::Option *from_opt = nullptr, *to_opt = nullptr;
 };
 
+// A jiffy as the trace prints it: decimal digits only, below 2^64 (a
+// larger value is refused, not wrapped or clamped).
+std::uint64_t jiffy_value(const char *option, const std::string &v)
+{
+	std::uint64_t j = 0;
+	auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), j);
+	if (ec == std::errc::result_out_of_range)
+		throw CLI::ValidationError(option, "'" + v + "' is beyond the largest jiffy, 2^64 - 1");
+	if (v.empty() || ec != std::errc() || end != v.data() + v.size())
+		throw CLI::ValidationError(option, "'" + v + "' is not a jiffy (decimal digits)");
+	return j;
+}
+
 int run_step(const step_args &a)
 {
 	if (a.trace.empty() == a.scenario.empty())
@@ -55,8 +70,14 @@ int run_step(const step_args &a)
 			o.to = a.to;
 		o.ticks = a.ticks;
 		o.explain = a.explain;
-		write_output(a.json.empty() ? "-" : a.json,
-			     a.json.empty() ? lab::trace_window_text(o) : lab::trace_window_json(o));
+		// Streamed, as a scenario's steps are (below).
+		output_file out(a.json.empty() ? "-" : a.json);
+		auto write = [&](std::string_view piece) { out.write(piece); };
+		if (a.json.empty())
+			lab::write_trace_window_text(o, write);
+		else
+			lab::write_trace_window_json(o, write);
+		out.commit();
 		return 0;
 	}
 	if (a.from_opt->count() || a.to_opt->count())
@@ -73,7 +94,17 @@ int run_step(const step_args &a)
 		o.lifo = a.order == "lifo";
 	o.explain = a.explain;
 	lab::scenario s = lab::read_scenario(a.scenario);
-	write_output(a.json.empty() ? "-" : a.json, a.json.empty() ? lab::step_text(s, o) : lab::step_json(s, o));
+	// Streamed: a step's picture lists every pending timer, so the whole
+	// output grows as statements times timers.
+	output_file out(a.json.empty() ? "-" : a.json);
+	if (out.is_stdout())
+		lab::check_scenario(s, o);	// a mistake prints only the error
+	auto write = [&](std::string_view piece) { out.write(piece); };
+	if (a.json.empty())
+		lab::write_step_text(s, o, write);
+	else
+		lab::write_step_json(s, o, write);
+	out.commit();
 	return 0;
 }
 
@@ -106,10 +137,16 @@ void add_step(CLI::App &app, command_list &commands)
 	CLI::Option *trace = sub->add_option("--trace", a->trace, "a recorded trace instead of a scenario")
 				     ->type_name("T");
 	sub->add_option("--format", a->format, "the trace's format (default auto)")->type_name("F")->needs(trace);
-	a->from_opt = sub->add_option("--from", a->from, "the window's first jiffy, as the trace prints it")
+	a->from_opt = sub->add_option_function<std::string>(
+				   "--from", [a](const std::string &v) { a->from = jiffy_value("--from", v); },
+				   "the window's first jiffy, as the trace prints it")
 			      ->type_name("J")
 			      ->needs(trace);
-	a->to_opt = sub->add_option("--to", a->to, "the window's last jiffy")->type_name("J")->needs(trace);
+	a->to_opt = sub->add_option_function<std::string>(
+				 "--to", [a](const std::string &v) { a->to = jiffy_value("--to", v); },
+				 "the window's last jiffy")
+			    ->type_name("J")
+			    ->needs(trace);
 	sub->add_option("--cpu", a->cpu, "the CPU whose base is shown (default 0)")->type_name("N")->needs(trace);
 	sub->add_option_function<std::string>(
 		   "--ticks",

@@ -1,6 +1,7 @@
 // timersim view: one self-contained HTML page of a replay: the wheel
 // animated over a window of jiffies, the whole replay's timeline, the
 // report's tables (sim/view/view_page.h).
+#include <algorithm>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -28,7 +29,20 @@ struct view_args : trace_args {
 	std::string output;
 	std::uint64_t from = 0, to = 0;
 	bool has_from = false, has_to = false;
+	const CLI::App *app = nullptr;	// which options were given
 };
+
+// An option given that the page cannot honour is an error, not ignored.
+void refuse_given(const view_args &a, const std::vector<std::string> &honoured, const std::string &why)
+{
+	for (const CLI::Option *o : a.app->get_options()) {
+		if (!o->count() || o->get_positional())
+			continue;
+		const std::string name = o->get_name();
+		if (std::find(honoured.begin(), honoured.end(), name) == honoured.end())
+			throw usage_error(name + " " + why);
+	}
+}
 
 replay_report replay_into(const view_args &a, const replay_options &opt,
 			  std::vector<replay_sink *> sinks)
@@ -63,10 +77,19 @@ int run_scenario_view(const view_args &a)
 {
 	if (a.has_from || a.has_to)
 		throw usage_error("--from and --to choose a window of a trace; a scenario's page shows all its statements");
+	refuse_given(a, {"--output", "--scheme", "--hz", "--word-bits", "--base-small", "--help"},
+		     "does not apply to a scenario: its page runs the lab's wheel (--scheme, --hz, --word-bits "
+		     "and --base-small do, as in `timersim step`)");
 	if (a.scheme != auto_scheme && a.scheme != "classic" && a.scheme != "v48")
 		throw usage_error("--scheme " + a.scheme + ": a scenario runs on the lab's classic or v48 wheel");
 	lab::step_options opt;
 	opt.scheme = a.scheme == auto_scheme ? "classic" : a.scheme;
+	if (a.app->get_option("--hz")->count())
+		opt.hz = a.replay.hz;
+	if (a.app->get_option("--word-bits")->count())
+		opt.word_bits = a.replay.word_bits;
+	if (a.app->get_option("--base-small")->count())
+		opt.base_small = true;
 	write_output(a.output, scenario_view_html(lab::read_scenario(a.trace), opt));
 	return 0;
 }
@@ -76,6 +99,9 @@ int run_view(view_args &a)
 	check_output_paths({a.trace}, {{"--output", a.output}});
 	if (is_scenario(a))
 		return run_scenario_view(a);
+	if (a.app->get_option("--what-if-hz")->count())
+		throw usage_error("--what-if-hz does not apply to view: the page draws the trace as recorded "
+				  "(replay and compare --what-if-hz report the what-if beside it)");
 	if (a.has_from && !a.has_to)
 		a.to = a.from + 2 * half_window;
 	if (a.has_to && !a.has_from)
@@ -117,6 +143,7 @@ void add_view(CLI::App &app, command_list &commands)
 	auto a = std::make_shared<view_args>();
 	CLI::App *sub = app.add_subcommand("view", "one self-contained HTML page: the wheel animated "
 						   "tick by tick, the timeline, the report");
+	a->app = sub;
 	add_trace_options(sub, *a);
 	sub->add_option("-o,--output", a->output, "the HTML file to write ('-': stdout)")
 		->type_name("FILE")

@@ -2,11 +2,13 @@
 // tvec_base, timers by name, and the wheel's own observer turned into
 // wheel_events (where each timer landed is read back with
 // kernel/classic_inspect.h, never worked out here).
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "kernel/classic_idle.h"
 #include "kernel/classic_inspect.h"
 #include "kernel/classic_wheel.h"
 #include "sim/core/errors.h"
@@ -90,7 +92,8 @@ public:
 		}
 		jiffies_ = at;
 		t->slack = opt.slack;
-		arming_ = {expires, static_cast<std::uint64_t>(e), kernel::timer_pending(t), why, false};
+		arming_ = {expires, static_cast<std::uint64_t>(e), kernel::timer_pending(t), why, false,
+			   kernel::timer_pending(t) ? kernel::place_of(base_, t) : kernel::timer_place{}};
 		out_ = &out;
 		if (opt.exact)
 			kernel::__mod_timer(base_, t, e, false);
@@ -130,12 +133,28 @@ public:
 	{
 		// Wrap-safe comparisons of a 32-bit wheel need steps below 2^31.
 		constexpr std::uint64_t step = std::uint64_t{1} << 30;
+		// One jiffy runs as it is, its empty cascades reported. A longer
+		// run takes each idle stretch at once, as the replay does
+		// (kernel/classic_idle.h), with the cascade calls it would have
+		// made counted: its work grows with its timers, not its length.
+		const bool skip_idle = upto > now_;
 		out_ = &out;
 		while (now_ <= upto) {
-			std::uint64_t to = upto - now_ >= step ? now_ + step - 1 : upto;
-			jiffies_ = static_cast<Word>(to);
-			kernel::run_timers(base_, static_cast<Word>(to));
-			now_ = to + 1;
+			if (skip_idle) {
+				const std::uint64_t idle = std::min({kernel::idle_jiffies(base_), upto - now_ + 1, step});
+				if (idle) {
+					const kernel::idle_cascades c = kernel::forward_idle(base_, idle);
+					for (unsigned level = 2; level <= Geometry::LEVELS; level++)
+						counters_.cascade_calls += c.calls[level];
+					counters_.ticks += idle;
+					now_ += idle;
+					continue;
+				}
+			}
+			// A busy jiffy (or a one-jiffy run): step it.
+			jiffies_ = static_cast<Word>(now_);
+			kernel::run_timers(base_, static_cast<Word>(now_));
+			now_++;
 		}
 		out_ = nullptr;
 		jiffies_ = static_cast<Word>(now_);
@@ -145,6 +164,8 @@ public:
 	{
 		return kernel::get_next_timer_interrupt(base_, static_cast<Word>(now_));
 	}
+
+	std::vector<std::uint64_t> clocks() const override { return {base_.timer_jiffies}; }
 
 	bool known(const std::string &name) const override { return ids_.count(name) != 0; }
 
@@ -189,6 +210,7 @@ private:
 		bool rearm = false;
 		std::string why;
 		bool enqueued = false;
+		kernel::timer_place before;	// where a pending timer sat
 	};
 
 	wheel_event event(wheel_event_kind kind, const std::string &name, std::uint64_t jiffy) const
@@ -224,6 +246,7 @@ private:
 		ev.bucket_expiry = t->expires;
 		ev.clock = base_.timer_jiffies;
 		ev.rearm = arming_.rearm;
+		ev.stayed = arming_.rearm && arming_.before.level == level && arming_.before.slot == p.slot;
 		ev.why = arming_.why + slack_note(t) +
 			 (arming_.rearm ? "it was pending: detached first, then placed again\n" : "") +
 			 explain_classic_place(shape_, base_.timer_jiffies, t->expires, level, p.slot);

@@ -87,6 +87,11 @@ public:
 	// the base's cached next expiry; it changes no slot.
 	virtual std::uint64_t next_interrupt() = 0;
 
+	// Each base's clock (timer_jiffies, or v48's clk of local, global,
+	// def), in the order of snapshot().bases: a frame without the walk
+	// of every timer a snapshot makes.
+	virtual std::vector<std::uint64_t> clocks() const = 0;
+
 	virtual bool known(const std::string &name) const = 0;
 	virtual bool pending(const std::string &name) const = 0;
 	virtual wheel_snapshot snapshot() const = 0;

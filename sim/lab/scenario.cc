@@ -2,9 +2,7 @@
 
 #include <cctype>
 #include <charconv>
-#include <fstream>
-#include <sstream>
-
+#include "sim/trace/line_source.h"
 #include "sim/trace/reader.h"
 
 namespace timersim::lab {
@@ -27,6 +25,28 @@ std::vector<std::string> words_of(std::string_view line)
 	return words;
 }
 
+// A word of the input as an error shows it: printable, and short (the
+// input may be anything, a binary file's bytes too).
+std::string shown(std::string_view w)
+{
+	constexpr std::size_t most = 40;
+	std::string out;
+	for (std::size_t i = 0; i < w.size() && i < most; i++) {
+		const auto c = static_cast<unsigned char>(w[i]);
+		if (c >= 0x20 && c < 0x7f) {
+			out += static_cast<char>(c);
+		} else {
+			static const char hex[] = "0123456789abcdef";
+			out += "\\x";
+			out += hex[c >> 4];
+			out += hex[c & 15];
+		}
+	}
+	if (w.size() > most)
+		out += "...";
+	return out;
+}
+
 class statement_parser {
 public:
 	statement_parser(const std::string &source, std::uint64_t line) : source_(source), line_(line) {}
@@ -45,9 +65,9 @@ public:
 		std::uint64_t v = 0;
 		auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
 		if (s.empty() || ec == std::errc::result_out_of_range)
-			fail(std::string(what) + " '" + w + "' is not a number that fits 64 bits");
+			fail(std::string(what) + " '" + shown(w) + "' is not a number that fits 64 bits");
 		if (ec != std::errc() || end != s.data() + s.size())
-			fail(std::string(what) + " '" + w + "' is not a number (decimal or 0x hex)");
+			fail(std::string(what) + " '" + shown(w) + "' is not a number (decimal or 0x hex)");
 		return v;
 	}
 
@@ -58,7 +78,7 @@ public:
 			ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' ||
 				    c == '-' || c == ':');
 		if (!ok)
-			fail("'" + w + "' is not a timer name (a letter or _, then letters, digits, _ . - :)");
+			fail("'" + shown(w) + "' is not a timer name (a letter or _, then letters, digits, _ . - :)");
 		return w;
 	}
 
@@ -92,10 +112,10 @@ public:
 			} else if (o.rfind("slack=", 0) == 0) {
 				std::uint64_t s = number(o.substr(6), "slack");
 				if (s > 0x7fffffff)
-					fail("slack " + o.substr(6) + " is beyond an int");
+					fail("slack " + shown(o.substr(6)) + " is beyond an int");
 				op.arm.slack = static_cast<int>(s);
 			} else {
-				fail("unknown option '" + o + "' (known: slack=N, slack=auto, deferrable, round, round-up)");
+				fail("unknown option '" + shown(o) + "' (known: slack=N, slack=auto, deferrable, round, round-up)");
 			}
 		}
 	}
@@ -107,103 +127,124 @@ private:
 
 }  // namespace
 
+namespace {
+
+// One line of a scenario into `s`: a setting, a statement, or nothing.
+void parse_line(scenario &s, std::uint64_t line_no, std::string_view line)
+{
+	if (std::size_t hash = line.find('#'); hash != std::string_view::npos)
+		line = line.substr(0, hash);
+	std::vector<std::string> w = words_of(line);
+	if (w.empty())
+		return;
+
+	statement_parser p(s.source, line_no);
+	const std::string &verb = w[0];
+	const bool setting = verb == "hz" || verb == "word-bits" || verb == "base-small" || verb == "order" ||
+			     verb == "start";
+	if (setting && !s.ops.empty())
+		p.fail("'" + verb + "' is a setting: settings come before the first statement");
+
+	if (verb == "hz") {
+		p.arity(w, 2, 2, "one value: hz 100|250|300|1000");
+		std::uint64_t hz = p.number(w[1], "HZ");
+		if (hz != 100 && hz != 250 && hz != 300 && hz != 1000)
+			p.fail("HZ must be 100, 250, 300 or 1000, not " + shown(w[1]));
+		s.hz = static_cast<unsigned>(hz);
+	} else if (verb == "word-bits") {
+		p.arity(w, 2, 2, "one value: word-bits 32|64");
+		if (w[1] != "32" && w[1] != "64")
+			p.fail("word bits must be 32 or 64, not " + shown(w[1]));
+		s.word_bits = w[1] == "32" ? 32 : 64;
+	} else if (verb == "base-small") {
+		p.arity(w, 1, 1, "no value");
+		s.base_small = true;
+	} else if (verb == "order") {
+		p.arity(w, 2, 2, "one value: order fifo|lifo");
+		if (w[1] != "fifo" && w[1] != "lifo")
+			p.fail("order must be fifo or lifo, not " + shown(w[1]));
+		s.lifo = w[1] == "lifo";
+	} else if (verb == "start") {
+		p.arity(w, 2, 2, "one value: start J|initial");
+		if (w[1] == "initial")
+			s.start_initial = true;
+		else
+			s.start = p.number(w[1], "start");
+	} else {
+		if (s.ops.size() >= max_scenario_statements)
+			p.fail("more than " + std::to_string(max_scenario_statements) +
+			       " statements: the lab runs at most that many");
+		scenario_op op;
+		op.line = line_no;
+		if (verb == "add" || verb == "mod") {
+			op.kind = verb == "add" ? op_kind::add : op_kind::mod;
+			p.arm_statement(w, op);
+		} else if (verb == "del") {
+			p.arity(w, 2, 2, "a timer name: del NAME");
+			op.kind = op_kind::del;
+			op.timer = p.name(w[1]);
+		} else if (verb == "tick") {
+			p.arity(w, 1, 2, "at most one count: tick [N]");
+			op.kind = op_kind::tick;
+			op.value = w.size() == 2 ? p.number(w[1], "tick count") : 1;
+			if (!op.value)
+				p.fail("tick 0 does nothing: give a count of at least 1");
+		} else if (verb == "run-to") {
+			p.arity(w, 2, 2, "a jiffy: run-to J");
+			op.kind = op_kind::run_to;
+			op.value = p.number(w[1], "jiffy");
+		} else if (verb == "show") {
+			p.arity(w, 1, 1, "no value");
+			op.kind = op_kind::show;
+		} else {
+			p.fail("unknown statement '" + shown(verb) +
+			       "' (known: add, mod, del, tick, run-to, show; settings hz, word-bits, "
+			       "base-small, order, start)");
+		}
+		op.text = render_op(op);
+		s.ops.push_back(std::move(op));
+	}
+}
+
+}  // namespace
+
 scenario parse_scenario(std::string_view text, const std::string &source)
 {
 	scenario s;
 	s.source = source;
 	std::uint64_t line_no = 0;
 	std::size_t pos = 0;
-
 	while (pos < text.size()) {
 		std::size_t end = text.find('\n', pos);
 		if (end == std::string_view::npos)
 			end = text.size();
-		std::string_view line = text.substr(pos, end - pos);
+		parse_line(s, ++line_no, text.substr(pos, end - pos));
 		pos = end + 1;
-		line_no++;
-		if (std::size_t hash = line.find('#'); hash != std::string_view::npos)
-			line = line.substr(0, hash);
-		std::vector<std::string> w = words_of(line);
-		if (w.empty())
-			continue;
-
-		statement_parser p(source, line_no);
-		const std::string &verb = w[0];
-		const bool setting = verb == "hz" || verb == "word-bits" || verb == "base-small" ||
-				     verb == "order" || verb == "start";
-		if (setting && !s.ops.empty())
-			p.fail("'" + verb + "' is a setting: settings come before the first statement");
-
-		if (verb == "hz") {
-			p.arity(w, 2, 2, "one value: hz 100|250|300|1000");
-			std::uint64_t hz = p.number(w[1], "HZ");
-			if (hz != 100 && hz != 250 && hz != 300 && hz != 1000)
-				p.fail("HZ must be 100, 250, 300 or 1000, not " + w[1]);
-			s.hz = static_cast<unsigned>(hz);
-		} else if (verb == "word-bits") {
-			p.arity(w, 2, 2, "one value: word-bits 32|64");
-			if (w[1] != "32" && w[1] != "64")
-				p.fail("word bits must be 32 or 64, not " + w[1]);
-			s.word_bits = w[1] == "32" ? 32 : 64;
-		} else if (verb == "base-small") {
-			p.arity(w, 1, 1, "no value");
-			s.base_small = true;
-		} else if (verb == "order") {
-			p.arity(w, 2, 2, "one value: order fifo|lifo");
-			if (w[1] != "fifo" && w[1] != "lifo")
-				p.fail("order must be fifo or lifo, not " + w[1]);
-			s.lifo = w[1] == "lifo";
-		} else if (verb == "start") {
-			p.arity(w, 2, 2, "one value: start J|initial");
-			if (w[1] == "initial")
-				s.start_initial = true;
-			else
-				s.start = p.number(w[1], "start");
-		} else {
-			scenario_op op;
-			op.line = line_no;
-			if (verb == "add" || verb == "mod") {
-				op.kind = verb == "add" ? op_kind::add : op_kind::mod;
-				p.arm_statement(w, op);
-			} else if (verb == "del") {
-				p.arity(w, 2, 2, "a timer name: del NAME");
-				op.kind = op_kind::del;
-				op.timer = p.name(w[1]);
-			} else if (verb == "tick") {
-				p.arity(w, 1, 2, "at most one count: tick [N]");
-				op.kind = op_kind::tick;
-				op.value = w.size() == 2 ? p.number(w[1], "tick count") : 1;
-				if (!op.value)
-					p.fail("tick 0 does nothing: give a count of at least 1");
-			} else if (verb == "run-to") {
-				p.arity(w, 2, 2, "a jiffy: run-to J");
-				op.kind = op_kind::run_to;
-				op.value = p.number(w[1], "jiffy");
-			} else if (verb == "show") {
-				p.arity(w, 1, 1, "no value");
-				op.kind = op_kind::show;
-			} else {
-				p.fail("unknown statement '" + verb +
-				       "' (known: add, mod, del, tick, run-to, show; settings hz, word-bits, "
-				       "base-small, order, start)");
-			}
-			op.text = render_op(op);
-			s.ops.push_back(op);
-		}
 	}
 	return s;
 }
 
 scenario read_scenario(const std::string &path)
 {
-	std::ifstream in(path, std::ios::binary);
-	if (!in)
-		throw input_error(path, 0, "cannot open the scenario");
-	std::ostringstream text;
-	text << in.rdbuf();
-	if (in.bad())
-		throw input_error(path, 0, "cannot read the scenario");
-	return parse_scenario(text.str(), path);
+	// Read as the trace readers read: a line at a time through a buffer
+	// of fixed size, so that no input (a device, a pipe, a huge file)
+	// makes it grow.
+	auto in = line_source::open_file(path, max_scenario_line, "scenario");
+	scenario s;
+	s.source = path;
+	std::string_view line;
+	while (in->next(line)) {
+		if (in->overlong())
+			throw input_error(path, in->line_no(),
+					  "a line longer than " + std::to_string(max_scenario_line) +
+						  " bytes: a scenario is statements, one a line");
+		if (in->bytes() > max_scenario_bytes)
+			throw input_error(path, in->line_no(),
+					  "the scenario goes on past " + std::to_string(max_scenario_bytes >> 20) +
+						  " MiB: the lab reads at most that much");
+		parse_line(s, in->line_no(), line);
+	}
+	return s;
 }
 
 bool looks_like_scenario(std::string_view text)

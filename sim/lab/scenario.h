@@ -58,9 +58,17 @@ struct scenario {
 	std::vector<scenario_op> ops;
 };
 
+// A scenario is a small hand-written file: a longer line or a bigger file
+// (a device, a binary, a runaway generator) is refused, not read into
+// memory.
+constexpr std::size_t max_scenario_line = 4096;		// bytes, with its line end
+constexpr std::uint64_t max_scenario_bytes = std::uint64_t{64} << 20;
+constexpr std::size_t max_scenario_statements = std::size_t{1} << 20;
+
 // Throws input_error(source, line, reason) for a bad statement.
 scenario parse_scenario(std::string_view text, const std::string &source);
-// Reads and parses a file; input_error if it cannot be read.
+// Reads and parses a file, a line at a time; input_error if it cannot be
+// read, is not a file of lines (a directory), or is beyond the bounds.
 scenario read_scenario(const std::string &path);
 
 // Whether `text` is meant as a scenario: its first line that is not blank

@@ -10,9 +10,12 @@ namespace timersim::lab {
 
 namespace {
 
-// The most jiffies one statement may process: the classic wheel walks
-// every jiffy, and 2^32 of them take a while already.
+// The most jiffies one statement may process (the lab's documented limit;
+// idle stretches cost nothing, busy jiffies at most one per timer and level).
 constexpr std::uint64_t max_run = std::uint64_t{1} << 32;
+// The last jiffy a statement may process: now (the next one) must stay
+// countable in 64 bits.
+constexpr std::uint64_t last_jiffy = ~std::uint64_t{0} - 1;
 
 std::string num(std::uint64_t v) { return std::to_string(v); }
 
@@ -73,28 +76,40 @@ std::uint64_t statement_expiry(const scenario_op &op, const std::string &source,
 std::uint64_t statement_upto(const scenario_op &op, const std::string &source, std::uint64_t now,
 			     unsigned word_bits)
 {
+	const std::uint64_t mask = word_bits == 32 ? 0xffffffffull : ~std::uint64_t{0};
+	const std::string what = op.kind == op_kind::tick ? "tick " + num(op.value) : "run-to " + num(op.value);
 	if (op.kind == op_kind::tick) {
 		if (op.value > max_run)
-			fail(source, op.line, "tick " + num(op.value) + ": at most 2^32 jiffies in one statement");
+			fail(source, op.line, what + ": at most 2^32 jiffies in one statement");
+		if (now > last_jiffy || op.value - 1 > last_jiffy - now)
+			fail(source, op.line, what + ": runs past jiffy " + num(last_jiffy) + ", the last one a 64-bit count reaches");
 		return now + op.value - 1;
 	}
-	if (word_bits == 32 && op.value > 0xffffffffull)
+	if (word_bits == 32 && op.value > mask)
 		fail(source, op.line, "jiffy " + num(op.value) + " does not fit 32-bit jiffies");
-	// A value in the word names the jiffy nearest to now.
 	std::uint64_t upto = op.value;
 	if (word_bits == 32) {
+		// A value in the word names the jiffy nearest to now.
 		auto d = static_cast<std::int32_t>(static_cast<std::uint32_t>(op.value) - static_cast<std::uint32_t>(now));
-		upto = now + static_cast<std::uint64_t>(static_cast<std::int64_t>(d));
+		const std::uint64_t back = d < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(static_cast<std::int64_t>(d)) : 0;
+		if (back > now)
+			fail(source, op.line, what + ": that jiffy was processed already (now is " + num(now & mask) + ")");
+		upto = d < 0 ? now - back : now + static_cast<std::uint64_t>(d);
 	}
-	if (upto + 1 < now)
-		fail(source, op.line, "run-to " + num(op.value) + ": that jiffy was processed already (now is " +
-					      num(now & (word_bits == 32 ? 0xffffffffull : ~std::uint64_t{0})) + ")");
-	if (upto + 1 - now > max_run)
-		fail(source, op.line, "run-to " + num(op.value) + ": at most 2^32 jiffies in one statement");
+	// Compared without adding to upto: run-to 2^64 - 1 must not wrap.
+	if (upto < now) {
+		if (now - upto > 1)
+			fail(source, op.line, what + ": that jiffy was processed already (now is " + num(now & mask) + ")");
+		return upto;	// the jiffy just processed: nothing to do
+	}
+	if (upto - now >= max_run)
+		fail(source, op.line, what + ": at most 2^32 jiffies in one statement");
+	if (upto > last_jiffy)
+		fail(source, op.line, what + ": runs past jiffy " + num(last_jiffy) + ", the last one a 64-bit count reaches");
 	return upto;
 }
 
-step_record run_op(const scenario_op &op, const std::string &source, lab_wheel &wheel)
+step_record run_op(const scenario_op &op, const std::string &source, lab_wheel &wheel, bool picture)
 {
 	step_record r;
 	r.line = op.line;
@@ -125,7 +140,14 @@ step_record run_op(const scenario_op &op, const std::string &source, lab_wheel &
 	}
 	r.work.ticks = wheel.counters().ticks - before.ticks;
 	r.work.cascade_calls = wheel.counters().cascade_calls - before.cascade_calls;
-	r.after = wheel.snapshot();
+	// Empty cascades are listed for a one-jiffy step only: a longer one
+	// takes its idle stretches at once and counts their cascade calls.
+	if (r.work.ticks > 1)
+		std::erase_if(r.events, [](const wheel_event &e) {
+			return e.kind == wheel_event_kind::cascaded && !e.count;
+		});
+	if (picture)
+		r.after = wheel.snapshot();
 	return r;
 }
 
@@ -208,9 +230,6 @@ std::string format_step(const step_record &r, bool explain)
 {
 	std::string out = (r.line ? "\nline " + num(r.line) + ": " : std::string("\n")) + r.text + "\n";
 	for (const wheel_event &e : r.events) {
-		// Empty cascades come every 256 jiffies; a one-jiffy step lists them.
-		if (e.kind == wheel_event_kind::cascaded && !e.count && r.work.ticks > 1)
-			continue;
 		out += "  " + format_event(e) + "\n";
 		if (explain)
 			indent_lines(out, e.why, "      ");
@@ -249,22 +268,31 @@ std::string format_totals(const step_totals &t, const wheel_snapshot &last)
 	       " cascade calls\n";
 }
 
-std::string step_text(const scenario &s, const step_options &opt)
+void check_scenario(const scenario &s, const step_options &opt)
 {
 	auto wheel = make_lab_wheel(resolve_setup(s, opt));
-	std::string out = format_header("timersim step " + s.source + " --scheme " + opt.scheme, *wheel);
+	for (const scenario_op &op : s.ops)
+		run_op(op, s.source, *wheel, false);
+}
+
+void write_step_text(const scenario &s, const step_options &opt, const step_output &write)
+{
+	auto wheel = make_lab_wheel(resolve_setup(s, opt));
+	write(format_header("timersim step " + s.source + " --scheme " + opt.scheme, *wheel));
 	step_totals totals;
 	run_scenario(s, *wheel, [&](const step_record &r) {
 		totals.add(r);
-		out += format_step(r, opt.explain);
+		write(format_step(r, opt.explain));
 	});
-	return out + format_totals(totals, wheel->snapshot());
+	write(format_totals(totals, wheel->snapshot()));
 }
 
-std::string step_json(const scenario &s, const step_options &opt)
+void write_step_json(const scenario &s, const step_options &opt, const step_output &write)
 {
 	wheel_setup setup = resolve_setup(s, opt);
 	auto wheel = make_lab_wheel(setup);
+	// The writer keeps its nesting itself: its text is handed on and
+	// dropped after every step.
 	std::string out;
 	json_writer j(out);
 	j.begin_object();
@@ -273,9 +301,27 @@ std::string step_json(const scenario &s, const step_options &opt)
 	j.field("wheel", wheel->describe());
 	j.key("steps");
 	j.begin_array();
-	run_scenario(s, *wheel, [&](const step_record &r) { write_step(j, r); });
+	run_scenario(s, *wheel, [&](const step_record &r) {
+		write_step(j, r);
+		write(out);
+		out.clear();
+	});
 	j.end_array();
 	j.end_object();
+	write(out);
+}
+
+std::string step_text(const scenario &s, const step_options &opt)
+{
+	std::string out;
+	write_step_text(s, opt, [&](std::string_view piece) { out += piece; });
+	return out;
+}
+
+std::string step_json(const scenario &s, const step_options &opt)
+{
+	std::string out;
+	write_step_json(s, opt, [&](std::string_view piece) { out += piece; });
 	return out;
 }
 

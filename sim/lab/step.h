@@ -22,6 +22,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/lab/lab_wheel.h"
@@ -68,8 +69,10 @@ std::uint64_t statement_expiry(const scenario_op &op, const std::string &source,
 std::uint64_t statement_upto(const scenario_op &op, const std::string &source, std::uint64_t now,
 			     unsigned word_bits);
 
-// One statement on the wheel (what run_scenario() does per line).
-step_record run_op(const scenario_op &op, const std::string &source, lab_wheel &wheel);
+// One statement on the wheel (what run_scenario() does per line);
+// without `picture`, `after` is left empty (a snapshot costs a walk of
+// every pending timer).
+step_record run_op(const scenario_op &op, const std::string &source, lab_wheel &wheel, bool picture = true);
 
 // Output pieces: the header naming the wheel, one record, the closing line.
 std::string format_header(const std::string &title, const lab_wheel &wheel);
@@ -85,9 +88,20 @@ struct step_totals {
 };
 std::string format_totals(const step_totals &t, const wheel_snapshot &last);
 
-// The whole text `timersim step` prints for a scenario.
-std::string step_text(const scenario &s, const step_options &opt);
+// Runs the whole scenario and throws input_error for its first statement
+// the wheel cannot do, printing nothing: a run that streams to standard
+// output checks first, so that a mistake prints nothing but the error.
+void check_scenario(const scenario &s, const step_options &opt);
+
+// Where the output goes, piece by piece as the run makes it: the whole
+// output is never held (a step's picture lists every pending timer).
+using step_output = std::function<void(std::string_view)>;
+// The text `timersim step` prints for a scenario.
+void write_step_text(const scenario &s, const step_options &opt, const step_output &write);
 // The same run as JSON: setup, and per statement its events and the wheel.
+void write_step_json(const scenario &s, const step_options &opt, const step_output &write);
+// Both as one string (tests, small scenarios).
+std::string step_text(const scenario &s, const step_options &opt);
 std::string step_json(const scenario &s, const step_options &opt);
 
 }  // namespace timersim::lab

@@ -432,9 +432,9 @@ trace_window_summary run_trace_window(const trace_window_options &opt,
 	return summary;
 }
 
-std::string trace_window_text(const trace_window_options &opt)
+void write_trace_window_text(const trace_window_options &opt, const step_output &write)
 {
-	std::string out, title = "timersim step --trace " + opt.path + " --cpu " + num(opt.cpu) + " --scheme " + opt.scheme;
+	std::string title = "timersim step --trace " + opt.path + " --cpu " + num(opt.cpu) + " --scheme " + opt.scheme;
 	if (opt.from)
 		title += " --from " + num(*opt.from);
 	if (opt.to)
@@ -444,22 +444,23 @@ std::string trace_window_text(const trace_window_options &opt)
 	trace_window_summary s = run_trace_window(
 		opt,
 		[&](const wheel_setup &w, const std::string &describe) {
-			out += title + "\nwheel: " + describe + "\nstart: now " + num(w.start) + "\n";
+			write(title + "\nwheel: " + describe + "\nstart: now " + num(w.start) + "\n");
 		},
 		[&](const step_record &r) {
 			totals.add(r);
 			last = r.after;
-			out += format_step(r, opt.explain);
+			write(format_step(r, opt.explain));
 		});
 	if (!s.steps)
-		out += "\n(no events on CPU " + num(opt.cpu) + " in the window)\n";
+		write("\n(no events on CPU " + num(opt.cpu) + " in the window)\n");
 	else
-		out += format_totals(totals, last);
-	return out;
+		write(format_totals(totals, last));
 }
 
-std::string trace_window_json(const trace_window_options &opt)
+void write_trace_window_json(const trace_window_options &opt, const step_output &write)
 {
+	// The writer keeps its nesting itself: its text is handed on and
+	// dropped after every step.
 	std::string out;
 	json_writer j(out);
 	j.begin_object();
@@ -475,10 +476,28 @@ std::string trace_window_json(const trace_window_options &opt)
 			j.begin_array();
 			open = true;
 		},
-		[&](const step_record &r) { write_step(j, r); });
+		[&](const step_record &r) {
+			write_step(j, r);
+			write(out);
+			out.clear();
+		});
 	if (open)
 		j.end_array();
 	j.end_object();
+	write(out);
+}
+
+std::string trace_window_text(const trace_window_options &opt)
+{
+	std::string out;
+	write_trace_window_text(opt, [&](std::string_view piece) { out += piece; });
+	return out;
+}
+
+std::string trace_window_json(const trace_window_options &opt)
+{
+	std::string out;
+	write_trace_window_json(opt, [&](std::string_view piece) { out += piece; });
 	return out;
 }
 

@@ -59,6 +59,11 @@ trace_window_summary run_trace_window(const trace_window_options &opt,
 				      const std::function<void(const wheel_setup &, const std::string &)> &begin,
 				      const std::function<void(const step_record &)> &each);
 
+// What `timersim step --trace` prints, as text or JSON, piece by piece as
+// the replay makes it (a window without --to may span the whole trace).
+void write_trace_window_text(const trace_window_options &opt, const step_output &write);
+void write_trace_window_json(const trace_window_options &opt, const step_output &write);
+// Both as one string (tests, small windows).
 std::string trace_window_text(const trace_window_options &opt);
 std::string trace_window_json(const trace_window_options &opt);
 

@@ -158,6 +158,14 @@ public:
 		return narrow(std::max(std::min(widen(l), widen(g)), now_));
 	}
 
+	std::vector<std::uint64_t> clocks() const override
+	{
+		std::vector<std::uint64_t> c;
+		for (const base_t &b : bases_.base)
+			c.push_back(b.clk);
+		return c;
+	}
+
 	bool known(const std::string &name) const override { return ids_.count(name) != 0; }
 
 	bool pending(const std::string &name) const override

@@ -91,6 +91,10 @@ struct wheel_event {
 	std::uint64_t clock = 0;	// placed/moved: timer_jiffies or clk it was placed against
 	std::uint32_t count = 0;	// cascaded: timers re-placed
 	bool rearm = false;		// placed: the timer was pending before
+	// placed: a re-arm into the slot it sat in, which the classic wheel
+	// leaves where it is in the slot's list (its run order is re-sorted
+	// when the slot is taken)
+	bool stayed = false;
 	std::string why;		// the reasoning, for --explain (lines, '\n'-separated)
 };
 

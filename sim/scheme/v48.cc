@@ -312,6 +312,15 @@ public:
 		return p;
 	}
 
+	std::vector<std::uint64_t> clocks(unsigned cpu) const override
+	{
+		this->check_cpu(cpu);
+		std::vector<std::uint64_t> c;
+		for (const base_t &b : cpus_[cpu]->bases.base)
+			c.push_back(b.clk);
+		return c;
+	}
+
 private:
 	// The start of a made timer on a valid CPU, in two parts (a timer
 	// that is pending, one that is not), both in start() itself: neither

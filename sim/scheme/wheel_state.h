@@ -61,7 +61,10 @@ struct wheel_place {
 	unsigned base = 0;		// index into inspect()'s bases
 	unsigned level = 0;
 	unsigned slot = 0;
-	unsigned position = 0;		// 0: the head of the slot's list
+	// 0: the head of the slot's list; at_tail: its last, when it is not
+	// also the first (counting would walk the whole list).
+	unsigned position = 0;
+	static constexpr unsigned at_tail = ~0u;
 	std::uint64_t clock = 0;	// that base's clock now
 	std::uint64_t expires = 0, bucket_expiry = 0;	// the timer's, as in wheel_timer_state
 	bool operator==(const wheel_place &) const = default;
@@ -74,6 +77,15 @@ public:
 	virtual std::vector<wheel_base_state> inspect(unsigned cpu) const = 0;
 	// Where timer t sits now (level 0: in no slot).
 	virtual wheel_place place(timer_id t) const = 0;
+	// The clock of each of `cpu`'s bases, as inspect() gives them,
+	// without listing their timers.
+	virtual std::vector<std::uint64_t> clocks(unsigned cpu) const
+	{
+		std::vector<std::uint64_t> c;
+		for (const wheel_base_state &b : inspect(cpu))
+			c.push_back(b.clock);
+		return c;
+	}
 };
 
 }  // namespace timersim

@@ -2,80 +2,12 @@
 
 #include "sim/output/json_text.h"
 #include "sim/output/number_text.h"
+#include "sim/view/packed_json.h"
 #include "sim/report/report_writers.h"
 
 namespace timersim {
 
 namespace {
-
-// A compact JSON writer for the bulk of the data (arrays of numbers), where
-// json_writer's indentation would double the page.
-class packed {
-public:
-	explicit packed(std::string &out) : out_(out) {}
-	packed &open(char c)
-	{
-		sep();
-		out_ += c;
-		first_ = true;
-		return *this;
-	}
-	packed &close(char c)
-	{
-		out_ += c;
-		first_ = false;
-		return *this;
-	}
-	packed &key(const char *k)
-	{
-		sep();
-		out_ += '"';
-		out_ += k;
-		out_ += "\":";
-		first_ = true;
-		return *this;
-	}
-	packed &num(std::uint64_t v)
-	{
-		sep();
-		append_number(out_, v);
-		return *this;
-	}
-	packed &fixed(double v, int decimals)
-	{
-		sep();
-		append_fixed(out_, v, decimals);
-		return *this;
-	}
-	packed &str(std::string_view s)
-	{
-		sep();
-		append_json_string(out_, s);
-		return *this;
-	}
-	// A line break between values, for a readable page source.
-	packed &nl()
-	{
-		out_ += '\n';
-		return *this;
-	}
-	packed &raw(std::string_view s)
-	{
-		sep();
-		out_ += s;
-		return *this;
-	}
-
-private:
-	void sep()
-	{
-		if (!first_)
-			out_ += ',';
-		first_ = false;
-	}
-	std::string &out_;
-	bool first_ = true;
-};
 
 template <class F>
 void bin_series(packed &p, const char *key, const std::vector<overview_bin> &bins, F &&field)

@@ -3,8 +3,7 @@
 #include <map>
 
 #include "sim/lab/lab_wheel.h"
-#include "sim/lab/snapshot_json.h"
-#include "sim/report/json_writer.h"
+#include "sim/view/packed_json.h"
 #include "sim/view/view_page.h"
 
 namespace timersim {
@@ -14,7 +13,8 @@ namespace {
 using namespace lab;
 
 // Timers are named in a scenario; the page knows them by number, in the
-// order they first appear.
+// order they first appear. A statement left off the page takes back the
+// names it brought.
 class timer_table {
 public:
 	std::uint64_t id(const std::string &name)
@@ -25,6 +25,13 @@ public:
 		return it->second;
 	}
 	const std::vector<std::string> &names() const { return names_; }
+	void forget_after(std::size_t count)
+	{
+		while (names_.size() > count) {
+			ids_.erase(names_.back());
+			names_.pop_back();
+		}
+	}
 
 private:
 	std::map<std::string, std::uint64_t> ids_;
@@ -49,140 +56,93 @@ unsigned level_number(const wheel_snapshot &w, unsigned base, const std::string 
 	return 1;
 }
 
-void write_slots(json_writer &j, const snapshot_level &l, timer_table &timers)
+// Where in its slot's list a placement or move puts a timer: the page
+// inserts at that position, so that the events alone rebuild every slot
+// in list order. The classic wheel appends (FIFO, up to 4.1) or pushes
+// (LIFO, 4.2+); v48's buckets are hlists, pushed at the head.
+constexpr unsigned at_tail = ~0u;	// the page clamps it to the list's length
+
+unsigned insert_position(const wheel_setup &setup)
 {
-	j.begin_array();
-	for (const snapshot_slot &s : l.slots) {
-		j.begin_array();
-		j.value(s.slot);
-		j.begin_array();
-		for (const snapshot_timer &t : s.timers) {
-			j.begin_array();
-			j.value(timers.id(t.name));
-			j.value(t.expires);
-			j.value(t.bucket_expiry);
-			j.value(t.deferrable);
-			j.end_array();
-		}
-		j.end_array();
-		j.end_array();
-	}
-	j.end_array();
+	return setup.scheme == "classic" && !setup.lifo ? at_tail : 0;
 }
 
-void write_keyframe(json_writer &j, const wheel_snapshot &w, timer_table &timers)
+// The empty wheel the page starts from: every base and level, no slots.
+void write_keyframe(packed &p, const wheel_snapshot &w)
 {
-	j.key("keyframe");
-	j.begin_array();
-	j.begin_array();
+	p.key("keyframe").open('[').open('[');
 	for (const snapshot_base &b : w.bases) {
-		j.begin_object();
-		j.field("name", b.name);
-		j.field("clock", b.clock);
-		j.key("levels");
-		j.begin_array();
+		p.open('{');
+		p.key("name").str(b.name);
+		p.key("clock").num(b.clock);
+		p.key("levels").open('[');
 		for (const snapshot_level &l : b.levels) {
-			j.begin_object();
-			j.field("name", l.name);
-			j.field("size", l.size);
-			j.field("width", l.width);
-			j.key("slots");
-			write_slots(j, l, timers);
-			j.end_object();
+			p.open('{');
+			p.key("name").str(l.name);
+			p.key("size").num(l.size);
+			p.key("width").num(l.width);
+			p.key("slots").open('[').close(']');
+			p.close('}');
 		}
-		j.end_array();
-		j.end_object();
+		p.close(']');
+		p.close('}');
 	}
-	j.end_array();
-	j.end_array();
+	p.close(']').close(']');
 }
 
-void write_state(json_writer &j, const wheel_snapshot &w, timer_table &timers)
+void write_frame(packed &p, std::uint64_t now, const std::vector<std::uint64_t> &clocks, const wheel_setup &setup,
+		 const std::string &label)
 {
-	j.begin_array();
-	j.value("S");
-	j.value(0u);
-	j.begin_array();
-	for (const snapshot_base &b : w.bases) {
-		j.begin_array();
-		for (const snapshot_level &l : b.levels)
-			write_slots(j, l, timers);
-		j.end_array();
-	}
-	j.end_array();
-	j.end_array();
-}
-
-void write_frame(json_writer &j, const wheel_snapshot &w, const wheel_setup &setup, const std::string &label)
-{
-	j.begin_array();
-	j.value("F");
-	j.value(0u);
-	j.value(w.now);
+	p.nl().open('[').str("F").num(0u).num(now);
 	// Unwrapped distance from the start, in the word.
-	std::uint64_t ran = w.now - setup.start;
+	std::uint64_t ran = now - setup.start;
 	if (setup.word_bits == 32)
 		ran &= 0xffffffffull;
-	j.value_fixed(static_cast<double>(ran) / setup.hz, 6);
-	j.begin_array();
-	for (const snapshot_base &b : w.bases)
-		j.value(b.clock);
-	j.end_array();
-	j.value(label);
-	j.end_array();
+	p.fixed(static_cast<double>(ran) / setup.hz, 6).open('[');
+	for (std::uint64_t c : clocks)
+		p.num(c);
+	p.close(']').str(label).close(']');
 }
 
-// One lab event as the page's event; `unchanged` changes no slot and is
-// left out.
-void write_event(json_writer &j, const wheel_event &e, const wheel_snapshot &w, timer_table &timers)
+// One lab event as the page's event. A re-arm that changed no slot is an
+// "E": only the timer's expiry changes (v48's same-bucket shortcut).
+void write_event(packed &p, const wheel_event &e, const wheel_snapshot &shape, unsigned position,
+		 timer_table &timers)
 {
-	if (e.kind == wheel_event_kind::unchanged)
-		return;
-	const unsigned base = base_index(w, e.base);
+	const unsigned base = base_index(shape, e.base);
 	// A placement and a move begin alike: which timer, and the slot it lands in.
+	// A re-arm the wheel left in place has the position -1: it stays.
 	auto into_slot = [&](const char *kind) {
-		j.value(kind);
-		j.value(timers.id(e.timer));
-		j.value(0u);
-		j.value(base);
-		j.value(level_number(w, base, e.level));
-		j.value(e.slot);
-		j.value(~0u);
-		j.value(e.jiffy);
+		p.str(kind).num(timers.id(e.timer)).num(0u).num(base).num(level_number(shape, base, e.level))
+			.num(e.slot);
+		if (e.stayed)
+			p.raw("-1");
+		else
+			p.num(position);
+		p.num(e.jiffy);
 	};
-	j.begin_array();
+	p.nl().open('[');
 	switch (e.kind) {
 	case wheel_event_kind::placed:
 		into_slot("P");
-		j.value(e.expires);
-		j.value(e.bucket_expiry);
-		j.value(e.clock);
-		j.value(e.rearm);
-		j.value(e.why);
+		p.num(e.expires).num(e.bucket_expiry).num(e.clock).num(e.rearm).str(e.why);
 		break;
 	case wheel_event_kind::moved:
 		into_slot("M");
-		j.value(e.clock);
-		j.value(e.why);
+		p.num(e.clock).str(e.why);
 		break;
 	case wheel_event_kind::cascaded:
-		j.value("C");
-		j.value(0u);
-		j.value(level_number(w, base, e.level));
-		j.value(e.count);
-		j.value(e.jiffy);
+		p.str("C").num(0u).num(level_number(shape, base, e.level)).num(e.count).num(e.jiffy);
 		break;
 	case wheel_event_kind::expired:
 	case wheel_event_kind::deleted:
-		j.value(e.kind == wheel_event_kind::expired ? "X" : "D");
-		j.value(timers.id(e.timer));
-		j.value(0u);
-		j.value(e.jiffy);
+		p.str(e.kind == wheel_event_kind::expired ? "X" : "D").num(timers.id(e.timer)).num(0u).num(e.jiffy);
 		break;
 	case wheel_event_kind::unchanged:
+		p.str("E").num(timers.id(e.timer)).num(0u).num(e.expires);
 		break;
 	}
-	j.end_array();
+	p.close(']');
 }
 
 struct busiest {
@@ -190,105 +150,139 @@ struct busiest {
 	std::uint64_t jiffy = 0, moves = 0, expired = 0;
 };
 
+// What the page shows of a run: its statements and their events, up to
+// the budget.
+struct page_parts {
+	std::string statements, events;
+	std::vector<bool> deferrable;	// per timer id
+	std::size_t framed = 0;		// statements on the page
+	std::uint64_t to = 0;		// now after the last of them
+	busiest worst;
+	bool truncated = false;
+};
+
+// The cost of a timer in the tables at the end: its name and its row.
+std::size_t table_bytes(const std::string &name) { return name.size() + 48; }
+
 }  // namespace
 
-std::string scenario_view_data(const scenario &s, const step_options &opt)
+std::string scenario_view_data(const scenario &s, const step_options &opt, std::size_t budget)
 {
 	const wheel_setup setup = resolve_setup(s, opt);
 	auto wheel = make_lab_wheel(setup);
+	// The empty wheel: the keyframe, and the shape (bases, levels) events name.
 	const wheel_snapshot first = wheel->snapshot();
-	std::vector<step_record> records;
-	run_scenario(s, *wheel, [&](const step_record &r) { records.push_back(r); });
+	const unsigned position = insert_position(setup);
 
-	busiest worst;
-	for (std::size_t k = 0; k < records.size(); k++) {
+	timer_table timers;
+	std::map<std::string, bool> deferrable;
+	page_parts page;
+	page.to = first.now;
+	std::size_t used = 0;
+	{
+		packed p(page.events);
+		write_frame(p, first.now, wheel->clocks(), setup, "start");
+	}
+	for (const scenario_op &op : s.ops) {
+		// Every statement runs, on the page or not: a mistake after the
+		// cut is still an error, as in `timersim step`.
+		step_record r = run_op(op, s.source, *wheel, false);
+		// A timer's flags are fixed at its first arming.
+		if (op.kind == op_kind::add || op.kind == op_kind::mod)
+			deferrable.try_emplace(op.timer, op.arm.deferrable);
+		if (page.truncated)
+			continue;
+		const std::size_t known = timers.names().size();
+		std::string events, statement;
+		packed pe(events, page.events.empty());
 		std::uint64_t moves = 0, expired = 0;
-		for (const wheel_event &e : records[k].events) {
+		for (const wheel_event &e : r.events) {
+			write_event(pe, e, first, position, timers);
 			moves += e.kind == wheel_event_kind::moved;
 			expired += e.kind == wheel_event_kind::expired;
 		}
-		if (moves > worst.moves || (!worst.moves && expired > worst.expired))
-			worst = {k + 1, records[k].at, moves, expired};
+		const std::uint64_t now = wheel->now_word();
+		write_frame(pe, now, wheel->clocks(), setup, "line " + std::to_string(r.line) + ": " + r.text);
+		packed ps(statement, page.statements.empty());
+		ps.nl().open('[').num(r.line).str(r.text).num(r.at).num(page.framed + 1)
+			.num(r.next_interrupt.has_value()).num(r.next_interrupt.value_or(0)).close(']');
+		std::size_t cost = events.size() + statement.size();
+		for (std::size_t id = known; id < timers.names().size(); id++)
+			cost += table_bytes(timers.names()[id]);
+		if (used + cost > budget) {
+			// The page ends with the last statement that fits, whole.
+			timers.forget_after(known);
+			page.truncated = true;
+			continue;
+		}
+		used += cost;
+		page.events += events;
+		page.statements += statement;
+		page.framed++;
+		page.to = now;
+		for (const wheel_event &e : r.events)
+			if (e.kind == wheel_event_kind::placed) {
+				const std::uint64_t id = timers.id(e.timer);
+				if (page.deferrable.size() <= id)
+					page.deferrable.resize(id + 1, false);
+				page.deferrable[id] = deferrable.at(e.timer);
+			}
+		if (moves > page.worst.moves || (!page.worst.moves && expired > page.worst.expired))
+			page.worst = {page.framed, r.at, moves, expired};
 	}
 
-	timer_table timers;
 	std::string out;
-	json_writer j(out);
-	j.begin_object();
-	j.field("trace", s.source);
-	j.field("scheme", setup.scheme);
-	j.field("hz", setup.hz);
-	j.field("word_bits", setup.word_bits);
-	j.field("cpus", 1u);
-	j.key("levels");
-	j.begin_array();
+	packed p(out);
+	p.open('{');
+	p.key("trace").str(s.source);
+	p.key("scheme").str(setup.scheme);
+	p.key("hz").num(setup.hz);
+	p.key("word_bits").num(setup.word_bits);
+	p.key("cpus").num(1u);
+	p.key("levels").open('[');
 	for (const snapshot_level &l : first.bases.front().levels)
-		j.value(l.name);
-	j.end_array();
-	j.key("worst");
-	j.begin_object();
-	j.field("cpu", 0u);
-	j.field("frame", static_cast<std::uint64_t>(worst.frame));
-	j.field("jiffy", worst.jiffy);
-	j.field("moves", worst.moves);
-	j.field("expired", worst.expired);
-	j.end_object();
-	j.key("lab");
-	j.begin_object();
-	write_setup(j, setup);
-	j.field("wheel", wheel->describe());
-	j.key("statements");
-	j.begin_array();
-	for (std::size_t k = 0; k < records.size(); k++) {
-		j.begin_array();
-		j.value(records[k].line);
-		j.value(records[k].text);
-		j.value(records[k].at);
-		j.value(static_cast<std::uint64_t>(k + 1));
-		j.value(records[k].next_interrupt.has_value());
-		j.value(records[k].next_interrupt.value_or(0));
-		j.end_array();
-	}
-	j.end_array();
-	j.end_object();
-	j.key("window");
-	j.begin_object();
-	j.field("drawable", true);
-	j.field("from", first.now);
-	j.field("to", records.empty() ? first.now : records.back().after.now);
-	j.field("truncated", false);
-	write_keyframe(j, first, timers);
-	j.key("events");
-	j.begin_array();
-	write_frame(j, first, setup, "start");
-	for (const step_record &r : records) {
-		for (const wheel_event &e : r.events)
-			write_event(j, e, r.after, timers);
-		write_state(j, r.after, timers);
-		write_frame(j, r.after, setup, "line " + std::to_string(r.line) + ": " + r.text);
-	}
-	j.end_array();
+		p.str(l.name);
+	p.close(']');
+	p.key("worst").open('{');
+	p.key("cpu").num(0u);
+	p.key("frame").num(page.worst.frame);
+	p.key("jiffy").num(page.worst.jiffy);
+	p.key("moves").num(page.worst.moves);
+	p.key("expired").num(page.worst.expired);
+	p.close('}');
+	p.nl().key("lab").open('{');
+	// The setup as `step --json` writes it (sim/lab/snapshot_json.h).
+	p.key("setup").open('{');
+	p.key("scheme").str(setup.scheme);
+	p.key("hz").num(setup.hz);
+	p.key("word_bits").num(setup.word_bits);
+	p.key("base_small").raw(setup.base_small ? "true" : "false");
+	p.key("order").str(setup.lifo ? "lifo" : "fifo");
+	p.key("start").num(setup.start);
+	p.close('}');
+	p.key("wheel").str(wheel->describe());
+	p.key("statements_total").num(s.ops.size());
+	p.key("statements").open('[').items(page.statements).close(']');
+	p.close('}');
+	p.nl().key("window").open('{');
+	p.key("drawable").raw("true");
+	p.key("from").num(first.now);
+	p.key("to").num(page.to);
+	p.key("truncated").raw(page.truncated ? "true" : "false");
+	write_keyframe(p, first);
+	p.key("events").open('[').items(page.events).close(']');
 	// Last: the events named every timer.
-	j.key("names");
-	j.begin_array();
+	p.nl().key("names").open('[');
 	for (const std::string &n : timers.names())
-		j.value(n);
-	j.end_array();
-	j.key("timers");
-	j.begin_array();
-	for (std::size_t id = 0; id < timers.names().size(); id++) {
-		j.begin_array();
-		j.value(static_cast<std::uint64_t>(id));
-		j.value("");
-		j.value(static_cast<std::uint64_t>(id));
-		j.value(first.now);
-		j.value(first.now);
-		j.value(false);
-		j.end_array();
-	}
-	j.end_array();
-	j.end_object();
-	j.end_object();
+		p.str(n);
+	p.close(']');
+	p.nl().key("timers").open('[');
+	for (std::size_t id = 0; id < timers.names().size(); id++)
+		p.open('[').num(id).str("").num(id).num(first.now).num(first.now).num(0u)
+			.num(id < page.deferrable.size() && page.deferrable[id]).close(']');
+	p.close(']');
+	p.close('}');
+	p.close('}');
 	return out;
 }
 

@@ -34,7 +34,7 @@ const names = W.names || [];
 const timers = new Map();
 for (const t of W.timers || [])
 	timers.set(t[0], {ptr: t[1], name: names[t[2]] || t[1], placedAt: t[3], placedClock: t[4],
-			 byCascade: !!t[5], expires: 0, bucket: 0, def: false});
+			 byCascade: !!t[5], expires: 0, bucket: 0, def: !!t[6]});
 const tname = (id) => (timers.get(id) || {name: '#' + id}).name;
 
 const events = W.events || [];
@@ -89,10 +89,11 @@ function apply(i, changes) {
 	const t = timers.get(e[1]);
 	switch (e[0]) {
 	case 'F': clocks[e[1]] = e[4]; break;
-	case 'S': load(e[1], e[2]); break;
 	case 'P': {
-		const from = remove(e[1]);
-		insert(e[1], e[2], e[3], e[4] - 1, e[5], e[6]);
+		// Position -1: a re-arm the wheel left where it was in its slot.
+		const stays = e[6] < 0 && where.has(e[1]);
+		const from = stays ? where.get(e[1]) : remove(e[1]);
+		if (!stays) insert(e[1], e[2], e[3], e[4] - 1, e[5], e[6]);
 		if (t) { t.expires = e[8]; t.bucket = e[9]; t.placedAt = e[7]; t.placedClock = e[10]; t.byCascade = false; t.why = e[12]; }
 		changes.push({kind: 'placed', id: e[1], from, to: where.get(e[1]), jiffy: e[7], rearm: !!e[11]});
 		break;
@@ -105,6 +106,7 @@ function apply(i, changes) {
 		break;
 	}
 	case 'C': changes.push({kind: 'cascade', cpu: e[1], level: e[2] - 1, count: e[3], jiffy: e[4]}); break;
+	case 'E': if (t) t.expires = e[3]; break;
 	case 'X': changes.push({kind: 'expired', id: e[1], from: remove(e[1]), jiffy: e[3]}); break;
 	case 'D': changes.push({kind: 'deleted', id: e[1], from: remove(e[1]), jiffy: e[3]}); break;
 	case 'Y': changes.push({kind: 'miss', id: e[1], verdict: e[4], jiffy: e[3], simulated: e[5]}); break;
@@ -469,7 +471,8 @@ function render() {
 		let pending = 0;
 		for (const b of slots[view.cpu]) for (const l of b) for (const s of l) pending += s.length;
 		if (LAB) info.textContent = 'frame ' + (view.frame + 1) + ' of ' + fs.length + ' · ' +
-			(view.frame ? 'after ' + f.label : 'before the first statement') + ' · now ' + f.jiffy + ' · ' + pending + ' pending';
+			(view.frame ? 'after ' + f.label : 'before the first statement') + ' · now ' + f.jiffy + ' · ' + pending + ' pending' +
+			(W.truncated ? ' · page truncated: ' + LAB.statements.length + ' of ' + LAB.statements_total + ' statements' : '');
 		else info.textContent = 'CPU ' + view.cpu + ' · frame ' + (view.frame + 1) + ' of ' + fs.length + ' · before jiffy ' +
 			f.jiffy + ' (' + fmt(f.seconds) + ') · ' + pending + ' pending' + (W.truncated ? ' · window truncated' : '');
 		info.setAttribute('data-frame', view.frame);

@@ -128,8 +128,7 @@ void view_window::tick(unsigned cpu, jiffies_t jiffy)
 	e.kind = window_kind::frame;
 	e.cpu = cpu;
 	e.jiffy = jiffy;
-	for (const wheel_base_state &b : setup_->wheel->inspect(cpu))
-		e.clocks.push_back(b.clock);
+	e.clocks = setup_->wheel->clocks(cpu);
 	push(std::move(e));
 }
 

@@ -4,6 +4,15 @@
 // shows exactly the wheel's slots; --explain gives a reason under every
 // event; --json carries the same slots; --scheme v48 runs the same scenario
 // on the 4.8+ wheel.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -14,6 +23,7 @@
 #include "sim/lab/step.h"
 #include "sim/trace/reader.h"
 #include "tests/support/cli.h"
+#include "tests/support/paths.h"
 #include "tests/support/text_trace_util.h"
 
 #include "tests/support/check_main.h"
@@ -239,6 +249,233 @@ START_TEST(options_override_settings)
 }
 END_TEST
 
+namespace {
+
+// Runs timersim with its address space capped at `mib` MiB (setrlimit in
+// the child), stdout to `out_path`, stderr returned; the exit status, or
+// -1 when it did not exit (a signal). A run that needs memory in
+// proportion to its input's jiffies or steps fails under the cap.
+int run_capped(const std::vector<std::string> &args, unsigned mib, const std::string &out_path, std::string &err)
+{
+	const std::string err_path = timersim::test::write_temp("capped.err", "");
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct rlimit lim = {rlim_t{mib} << 20, rlim_t{mib} << 20};
+		setrlimit(RLIMIT_AS, &lim);
+		int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		int e = open(err_path.c_str(), O_WRONLY | O_TRUNC);
+		dup2(out, 1);
+		dup2(e, 2);
+		std::string bin = timersim::test::timersim_bin();
+		std::vector<char *> argv{bin.data()};
+		std::vector<std::string> copy = args;
+		for (auto &a : copy)
+			argv.push_back(a.data());
+		argv.push_back(nullptr);
+		execv(bin.c_str(), argv.data());
+		_exit(127);
+	}
+	int status = 0;
+	waitpid(pid, &status, 0);
+	err = timersim::test::read_whole_file(err_path);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// Work over a whole run: the figures the closing line sums.
+struct run_figures {
+	std::uint64_t ticks = 0, cascade_calls = 0, moved = 0, expired = 0;
+	std::string last;	// the final picture
+	bool operator==(const run_figures &) const = default;
+};
+
+run_figures figures_of(const std::string &text, const char *scheme)
+{
+	scenario s = parse_scenario(text, "f.txt");
+	step_options opt;
+	opt.scheme = scheme;
+	auto wheel = make_lab_wheel(resolve_setup(s, opt));
+	run_figures f;
+	run_scenario(s, *wheel, [&](const step_record &r) {
+		f.ticks += r.work.ticks;
+		f.cascade_calls += r.work.cascade_calls;
+		for (const wheel_event &e : r.events) {
+			f.moved += e.kind == wheel_event_kind::moved;
+			f.expired += e.kind == wheel_event_kind::expired;
+		}
+		f.last = format_picture(r.after);
+	});
+	return f;
+}
+
+}  // namespace
+
+// A long step takes its idle stretches at once, with the same figures as
+// one jiffy at a time (statements of one jiffy are never skipped).
+START_TEST(long_steps_skip_idle_stretches_with_the_same_figures)
+{
+	const std::string timers = "add A 300\nadd B 70000\nadd C 20000 slack=auto\nadd D 5000000\nadd E 17\n";
+	std::string jiffy_by_jiffy = timers;
+	for (int i = 0; i < 80000; i++)
+		jiffy_by_jiffy += "tick\n";
+	for (const char *scheme : {"classic", "v48"}) {
+		const run_figures skipped = figures_of(timers + "tick 80000\n", scheme);
+		const run_figures stepped = figures_of(jiffy_by_jiffy, scheme);
+		ck_assert_uint_eq(skipped.ticks, stepped.ticks);
+		ck_assert_uint_eq(skipped.cascade_calls, stepped.cascade_calls);
+		ck_assert_uint_eq(skipped.moved, stepped.moved);
+		ck_assert_uint_eq(skipped.expired, stepped.expired);
+		ck_assert_str_eq(skipped.last.c_str(), stepped.last.c_str());
+	}
+	// 80000 jiffies: a cascade of tv2 every 256, of tv3 every 2^14.
+	ck_assert_uint_eq(figures_of(timers + "tick 80000\n", "classic").cascade_calls, 313 + 5 + 1 + 1);
+	// A long step lists no empty cascade.
+	const std::string text = step_text(parse_scenario("add A 300\ntick 1000\n", "e.txt"), {});
+	ck_assert_msg(!contains(text, ": 0 timers"), "%s", text.c_str());
+	ck_assert(contains(text, "(1000 jiffies processed, 7 cascade calls)"));
+}
+END_TEST
+
+// The documented limit, 2^32 jiffies in one statement, in bounded memory
+// on both wheels; past it (or past what 64 bits count) exit 2 naming the
+// line, never a wrap into an endless run.
+START_TEST(huge_steps_are_bounded)
+{
+	const std::string dir = timersim::test::temp_subdir("huge-steps");
+	const std::string out = dir + "/out.txt";
+	std::string err;
+	const std::string full = timersim::test::write_temp(
+		"full.txt", "add A 100\nadd B 0xfffffff0\nadd C 0x7fffffffffffffff\ntick 4294967296\n");
+	for (const char *scheme : {"classic", "v48"}) {
+		ck_assert_msg(run_capped({"step", "--scheme", scheme, full}, 512, out, err) == 0, "%s: %s", scheme,
+			      err.c_str());
+		const std::string text = timersim::test::read_whole_file(out);
+		ck_assert_msg(contains(text, "\nend: now 4294967296, "), "%s: %s", scheme,
+			      text.substr(text.rfind("\nend")).c_str());
+		if (std::string(scheme) == "classic")
+			ck_assert_msg(contains(text, "(4294967296 jiffies processed, 17043520 cascade calls)"), "%s",
+				      text.c_str());
+	}
+	const struct {
+		const char *scenario;
+		unsigned line;
+		const char *reason;
+	} beyond[] = {
+		{"add A +5\nrun-to 18446744073709551615\n", 2, "run-to 18446744073709551615: at most 2^32 jiffies"},
+		{"tick 4294967297\n", 1, "tick 4294967297: at most 2^32 jiffies"},
+		{"start 18446744073709551614\nadd A +3\ntick\ntick\n", 4, "runs past jiffy 18446744073709551614"},
+		{"start 18446744073709551610\nrun-to 18446744073709551615\n", 2, "runs past jiffy"},
+		{"word-bits 32\nrun-to 0xffffffff\n", 2, "was processed already"},
+		{"word-bits 32\nstart 0x10\nrun-to 0x8\n", 3, "was processed already"},
+	};
+	for (const auto &b : beyond)
+		for (const char *scheme : {"classic", "v48"}) {
+			const std::string path = timersim::test::write_temp("beyond.txt", b.scenario);
+			ck_assert_int_eq(run_capped({"step", "--scheme", scheme, path}, 512, out, err), 2);
+			const std::string where = path + ":" + std::to_string(b.line) + ": ";
+			ck_assert_msg(contains(err, where) && contains(err, b.reason), "%s on %s: %s", b.scenario, scheme,
+				      err.c_str());
+		}
+}
+END_TEST
+
+// The output is written as the steps run: 150,000 steps' JSON (over 200
+// MB) within a 160 MB address space.
+START_TEST(step_output_is_streamed)
+{
+	std::string many;
+	for (int i = 0; i < 150000; i++)
+		many += "tick\n";
+	const std::string path = timersim::test::write_temp("many.txt", "add A 100000000\n" + many);
+	const std::string dir = timersim::test::temp_subdir("streamed");
+	const std::string json = dir + "/steps.json", text = dir + "/steps.txt";
+	std::string err;
+	ck_assert_msg(run_capped({"step", path, "--json", json}, 160, dir + "/stdout", err) == 0, "%s", err.c_str());
+	struct stat st;
+	ck_assert_int_eq(stat(json.c_str(), &st), 0);
+	ck_assert_uint_gt(st.st_size, 200u << 20);	// more than the cap: never held whole
+	std::ifstream in(json, std::ios::binary);
+	in.seekg(-64, std::ios::end);
+	std::string tail(64, '\0');
+	in.read(tail.data(), 64);
+	ck_assert_msg(contains(tail, "]\n}"), "the JSON ends: %s", tail.c_str());
+	std::remove(json.c_str());
+	ck_assert_msg(run_capped({"step", path}, 160, text, err) == 0, "%s", err.c_str());
+	ck_assert_int_eq(stat(text.c_str(), &st), 0);
+	ck_assert_uint_gt(st.st_size, 15u << 20);
+	std::remove(text.c_str());
+}
+END_TEST
+
+// A scenario file is read as a trace is: bounded lines and size, a
+// directory or a device refused by name, exit 2.
+START_TEST(scenario_inputs_are_bounded)
+{
+	const std::string dir = timersim::test::temp_subdir("scenario-inputs");
+	std::string err;
+	const std::string out = dir + "/out";
+
+	ck_assert_int_eq(run_capped({"step", dir}, 512, out, err), 2);
+	ck_assert_msg(contains(err, dir + ": is a directory, not a scenario"), "%s", err.c_str());
+
+	const std::string long_line = timersim::test::write_temp("long.txt", "add A 300\n" + std::string(5000, 'x') + "\n");
+	ck_assert_int_eq(run_capped({"step", long_line}, 512, out, err), 2);
+	ck_assert_msg(contains(err, long_line + ":2: a line longer than 4096 bytes"), "%s", err.c_str());
+
+	// Devices of our own (never the real /dev): zeros are one endless line,
+	// random bytes no statement.
+	const struct {
+		const char *name;
+		unsigned minor;
+		const char *says;
+	} devices[] = {{"zero", 5, ":1: a line longer than 4096 bytes"}, {"urandom", 9, ":"}};
+	for (const auto &d : devices) {
+		const std::string node = dir + "/" + d.name;
+		if (mknod(node.c_str(), S_IFCHR | 0600, makedev(1, d.minor)) != 0) {
+			timersim::test::skip_note("mknod is not permitted here: no device test");
+			break;
+		}
+		for (const char *cmd : {"step", "view"}) {
+			std::vector<std::string> args{cmd, node};
+			if (std::string(cmd) == "view")
+				args = {cmd, node, "-o", dir + "/page.html"};
+			const int status = run_capped(args, 512, out, err);
+			ck_assert_msg(status == 2, "%s %s: %d %s", cmd, d.name, status, err.c_str());
+			ck_assert_msg(contains(err, node), "%s %s: %s", cmd, d.name, err.c_str());
+		}
+		ck_assert_int_eq(run_capped({"step", node}, 512, out, err), 2);
+		ck_assert_msg(contains(err, node + d.says), "%s: %s", d.name, err.c_str());
+		ck_assert_msg(err.find('\0') == std::string::npos && err.size() < 1000, "%s: raw bytes in %s", d.name,
+			      err.c_str());
+		unlink(node.c_str());
+	}
+
+	// A pipe that never ends: comments past 64 MB, then statements past 2^20.
+	for (const char *flood : {"# more\n", "tick\n"}) {
+		const std::string fifo = dir + "/fifo";
+		ck_assert_int_eq(mkfifo(fifo.c_str(), 0600), 0);
+		pid_t writer = fork();
+		if (writer == 0) {
+			signal(SIGPIPE, SIG_DFL);
+			int fd = open(fifo.c_str(), O_WRONLY);
+			std::string block;
+			while (block.size() < 65536)
+				block += flood;
+			while (write(fd, block.data(), block.size()) > 0) {
+			}
+			_exit(0);
+		}
+		const int status = run_capped({"step", fifo}, 512, out, err);
+		kill(writer, SIGKILL);
+		waitpid(writer, nullptr, 0);
+		unlink(fifo.c_str());
+		ck_assert_msg(status == 2, "%s: %d %s", flood, status, err.c_str());
+		ck_assert_msg(contains(err, std::string(flood) == "tick\n" ? "more than 1048576 statements"
+								     : "goes on past 64 MiB"),
+			      "%s", err.c_str());
+	}
+}
+END_TEST
+
 int main()
 {
 	Suite *s = suite_create("lab_step");
@@ -250,6 +487,10 @@ int main()
 	tcase_add_test(tc, explain_gives_a_reason_under_every_event);
 	tcase_add_test(tc, json_carries_the_same_wheel);
 	tcase_add_test(tc, options_override_settings);
+	tcase_add_test(tc, long_steps_skip_idle_stretches_with_the_same_figures);
+	tcase_add_test(tc, huge_steps_are_bounded);
+	tcase_add_test(tc, step_output_is_streamed);
+	tcase_add_test(tc, scenario_inputs_are_bounded);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
 }
