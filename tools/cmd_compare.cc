@@ -5,6 +5,7 @@
 #include "sim/core/errors.h"
 #include "sim/output/output_file.h"
 #include "tools/commands.h"
+#include "tools/numbers.h"
 #include "tools/suggest.h"
 #include "sim/estimate/estimate.h"
 #include "sim/whatif/hz_rescale.h"
@@ -152,6 +153,7 @@ void add_compare(CLI::App &app, command_list &commands)
 			"estimate each scheme's timer softirq and total CPU time from its cost units "
 			"and a calibration (`make calibrate` writes build/calibration.json)")
 		->type_name("FILE")
+		->check(non_empty("path"))
 		->check(CLI::ExistingFile.description(""));
 	add_report_options(sub, *a);
 	sub->footer("examples:\n"

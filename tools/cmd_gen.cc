@@ -9,6 +9,7 @@
 #include "sim/gen/kinds.h"
 #include "sim/output/output_file.h"
 #include "tools/commands.h"
+#include "tools/numbers.h"
 
 namespace timersim::cli {
 
@@ -133,7 +134,8 @@ void add_gen(CLI::App &app, command_list &commands)
 	sub->add_option("--like", a->like,
 			"fit one workload per callback to a recorded TRACE (timeouts, lifetimes, how "
 			"armings end) and generate that; HZ, CPUs and duration default to the trace's")
-		->type_name("TRACE");
+		->type_name("TRACE")
+		->check(non_empty("path"));
 	sub->add_flag("--show-fit", a->show_fit, "with --like: print the fitted workloads instead of a trace");
 	sub->add_option_function<std::string>(
 		   "--seed,-s", [a](const std::string &v) { a->seed = whole_number("--seed", v); },
@@ -141,8 +143,12 @@ void add_gen(CLI::App &app, command_list &commands)
 		->type_name("N");
 	sub->add_option("--hz", a->hz, "HZ of the generated kernel (default 250)")
 		->type_name("N")
+		->check(number_check(a->hz))
 		->check(CLI::Range(10u, 10000u).description(""));
-	sub->add_option("--cpus", a->cpus, "CPUs (default 1)")->type_name("N")->check(CLI::Range(1u, 4096u).description(""));
+	sub->add_option("--cpus", a->cpus, "CPUs (default 1)")
+		->type_name("N")
+		->check(number_check(a->cpus))
+		->check(CLI::Range(1u, 4096u).description(""));
 	sub->add_option_function<std::string>(
 		   "--duration",
 		   [a](const std::string &v) {
@@ -153,11 +159,13 @@ void add_gen(CLI::App &app, command_list &commands)
 		->type_name("D");
 	sub->add_option("--scale", a->scale, "multiply every rate and population (default 1)")
 		->type_name("F")
+		->check(number_check(a->scale))
 		->check(CLI::PositiveNumber.description(""));
 	sub->add_option("--kernel", a->kernel,
 			"the kernel traced: 3 (classic wheel, expiries at `expires`; the default) or 6 "
 			"(non-cascading wheel, expiries at bucket_expiry, 6.8+ fields)")
 		->type_name("3|6")
+		->check(number_check(a->kernel))
 		->check(CLI::IsMember({3u, 6u}).description(""));
 	sub->add_flag("--no-slack", a->no_slack, "exact expiries: no 3.x timer slack on mod_timer");
 	sub->add_flag("--no-expiries", a->no_expiries,
@@ -170,8 +178,11 @@ void add_gen(CLI::App &app, command_list &commands)
 			   a->start = whole_number("--start", j);
 		   },
 		   "the first jiffy (default INITIAL_JIFFIES + 1000 s of uptime)")
-		->type_name("J");
-	sub->add_option("--output,-o", a->output, "the trace file ('-': stdout, the default)")->type_name("FILE");
+		->type_name("J")
+		->check(number_check<std::uint64_t>());
+	sub->add_option("--output,-o", a->output, "the trace file ('-': stdout, the default)")
+		->type_name("FILE")
+		->check(non_empty("path"));
 	sub->add_flag("--list-workloads", a->list, "print the workload kinds and their parameters");
 	sub->footer("examples:\n"
 		    "  timersim gen -w networking:rate=500 --cpus 4 --hz 1000 -o net.txt\n"

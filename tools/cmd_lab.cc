@@ -10,6 +10,7 @@
 #include "sim/lab/lab_output.h"
 #include "sim/output/output_file.h"
 #include "tools/commands.h"
+#include "tools/numbers.h"
 
 namespace timersim::cli {
 
@@ -87,20 +88,24 @@ void add_lab(CLI::App &app, command_list &commands)
 		->type_name("SEED");
 	sub->add_option("-n,--count", a->req.count, "how many questions (seeds SEED, SEED+1, ...; default 1)")
 		->type_name("N")
+		->check(number_check(a->req.count))
 		->check(CLI::Range(1u, 10000u).description(""));
 	sub->add_flag("-c,--compute", a->req.compute, "print the answers with their working");
 	sub->add_option("--hz", a->req.cfg.hz, "HZ (default 250)")
 		->type_name("N")
+		->check(number_check(a->req.cfg.hz))
 		->check(CLI::IsMember({100u, 250u, 300u, 1000u}).description(""));
 	sub->add_option("--word-bits", a->req.cfg.word_bits,
 			"width of unsigned long jiffies (default 64; wrap is always 32)")
 		->type_name("32|64")
+		->check(number_check(a->req.cfg.word_bits))
 		->check(CLI::IsMember({32u, 64u}).description(""));
 	sub->add_flag("--base-small", a->req.cfg.base_small,
 		      "CONFIG_BASE_SMALL wheel geometry (TVR_BITS 6, TVN_BITS 4)");
 	sub->add_option("--json", a->json,
 			"questions and answers as JSON to FILE, for an autograder ('-': stdout)")
-		->type_name("FILE");
+		->type_name("FILE")
+		->check(non_empty("path"));
 	sub->require_subcommand(0, 1);
 	sub->footer("examples:\n"
 		    "  timersim lab place -s 7 -n 3\n"

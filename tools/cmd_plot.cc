@@ -14,6 +14,7 @@
 #include "sim/core/errors.h"
 #include "sim/output/output_file.h"
 #include "tools/commands.h"
+#include "tools/numbers.h"
 
 namespace timersim::cli {
 
@@ -112,6 +113,7 @@ void add_plot(CLI::App &app, command_list &commands)
 	sub->add_option("REPORT", a->report, "the JSON report of replay --json or compare --json")->required();
 	sub->add_option("-o,--output", a->output, "the folder the pictures go to")
 		->type_name("DIR")
+		->check(non_empty("path"))
 		->required();
 	sub->add_option_function<std::string>(
 		   "--timeline",

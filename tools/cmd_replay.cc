@@ -9,6 +9,7 @@
 #include "sim/whatif/hz_rescale.h"
 #include "sim/whatif/whatif.h"
 #include "tools/commands.h"
+#include "tools/numbers.h"
 #include "tools/trace_options.h"
 
 namespace timersim::cli {
@@ -94,20 +95,24 @@ void add_replay(CLI::App &app, command_list &commands)
 			"CSV cpu,timer,function,expires,fired,recorded,verdict: one row per "
 			"simulated expiry, in firing order, with the recorded expiry that judged it "
 			"('-': stdout)")
-		->type_name("FILE");
+		->type_name("FILE")
+		->check(non_empty("path"));
 	CLI::Option *tl = sub->add_option("--timeline", a->timeline,
 			"CSV per CPU and tick: cpu,jiffy,seconds,ticks,pending[,pending_LEVEL...],"
 			"enqueued,moved,cascades,expired,canceled (README: Timelines; '-': stdout)")
-		->type_name("FILE");
+		->type_name("FILE")
+		->check(non_empty("path"));
 	sub->add_option("--interval", a->interval,
 			"with --timeline: one row per CPU and interval instead of per tick: N jiffies, "
 			"or a duration like 10ms or 1s")
 		->type_name("N")
+		->check(non_empty())
 		->needs(tl);
 	sub->add_option("--perfetto", a->perfetto,
 			"Chrome trace event JSON for ui.perfetto.dev or chrome://tracing: per CPU the "
 			"timer armings as slices, cascades, pending timers and moves as counters")
-		->type_name("FILE");
+		->type_name("FILE")
+		->check(non_empty("path"));
 	add_report_options(sub, *a);
 	sub->footer("examples:\n"
 		    "  timersim replay ../shared/traces/linux-3.6-scp_dest/trace.txt\n"

@@ -11,6 +11,7 @@
 #include "sim/lab/trace_window.h"
 #include "sim/output/output_file.h"
 #include "tools/commands.h"
+#include "tools/numbers.h"
 
 namespace timersim::cli {
 
@@ -122,10 +123,12 @@ void add_step(CLI::App &app, command_list &commands)
 	sub->add_flag("--explain", a->explain, "the reason for every placement, cascade, move and expiry");
 	a->hz_opt = sub->add_option("--hz", a->hz, "HZ (default: the scenario's, else 250; a trace's: inferred)")
 			    ->type_name("N")
+			    ->check(number_check(a->hz))
 			    ->check(CLI::IsMember({100u, 250u, 300u, 1000u}).description(""));
 	a->bits_opt = sub->add_option("--word-bits", a->word_bits,
 				      "width of unsigned long jiffies (default: the scenario's, else 64)")
 			      ->type_name("32|64")
+			      ->check(number_check(a->word_bits))
 			      ->check(CLI::IsMember({32u, 64u}).description(""));
 	a->small_opt = sub->add_flag("--base-small", a->base_small,
 				     "CONFIG_BASE_SMALL wheel geometry (TVR_BITS 6, TVN_BITS 4)");
@@ -133,21 +136,27 @@ void add_step(CLI::App &app, command_list &commands)
 			       ->type_name("fifo|lifo")
 			       ->check(CLI::IsMember({"fifo", "lifo"}).description(""));
 	sub->add_option("--json", a->json, "the steps as JSON to FILE ('-': stdout), the wheel after each")
-		->type_name("FILE");
+		->type_name("FILE")
+		->check(non_empty("path"));
 	CLI::Option *trace = sub->add_option("--trace", a->trace, "a recorded trace instead of a scenario")
-				     ->type_name("T");
+				     ->type_name("T")
+				     ->check(non_empty("path"));
 	sub->add_option("--format", a->format, "the trace's format (default auto)")->type_name("F")->needs(trace);
 	a->from_opt = sub->add_option_function<std::string>(
 				   "--from", [a](const std::string &v) { a->from = jiffy_value("--from", v); },
 				   "the window's first jiffy, as the trace prints it")
 			      ->type_name("J")
+			      ->check(number_check(a->from))
 			      ->needs(trace);
 	a->to_opt = sub->add_option_function<std::string>(
 				 "--to", [a](const std::string &v) { a->to = jiffy_value("--to", v); },
 				 "the window's last jiffy")
 			    ->type_name("J")
 			    ->needs(trace);
-	sub->add_option("--cpu", a->cpu, "the CPU whose base is shown (default 0)")->type_name("N")->needs(trace);
+	sub->add_option("--cpu", a->cpu, "the CPU whose base is shown (default 0)")
+		->type_name("N")
+		->check(number_check(a->cpu))
+		->needs(trace);
 	sub->add_option_function<std::string>(
 		   "--ticks",
 		   [a](const std::string &v) {

@@ -10,6 +10,7 @@
 #include "sim/output/output_file.h"
 #include "sim/sweep/run.h"
 #include "tools/commands.h"
+#include "tools/numbers.h"
 
 namespace timersim::cli {
 
@@ -100,7 +101,9 @@ void add_sweep(CLI::App &app, command_list &commands)
 	CLI::App *sub = app.add_subcommand("sweep", "run every cell of a sweep SPEC (its inputs x schemes x "
 						    "parameters x HZ x geometry x CPUs x seeds), resumably");
 	sub->add_option("SPEC", a->spec, "the sweep spec (see README: Sweeps)")->required()->check(CLI::ExistingFile);
-	sub->add_option("--jobs,-j", a->jobs, "cells run at once (default: the CPUs)")->type_name("N");
+	sub->add_option("--jobs,-j", a->jobs, "cells run at once (default: the CPUs)")
+		->type_name("N")
+		->check(number_check(a->jobs));
 	sub->add_option_function<std::string>(
 		   "--cell",
 		   [a](const std::string &v) {
@@ -119,8 +122,11 @@ void add_sweep(CLI::App &app, command_list &commands)
 		->type_name("K");
 	sub->add_option("--emit", a->emit,
 			"write a job list for GNU parallel, or a Slurm job-array script, instead of running")
-		->type_name("parallel|slurm");
-	sub->add_option("--output,-o", a->output, "where --emit and --list write ('-': stdout)")->type_name("FILE");
+		->type_name("parallel|slurm")
+		->check(non_empty());
+	sub->add_option("--output,-o", a->output, "where --emit and --list write ('-': stdout)")
+		->type_name("FILE")
+		->check(non_empty("path"));
 	sub->add_flag("--list", a->list, "list the cells (index, id, done, what) as CSV");
 	sub->footer("examples:\n"
 		    "  timersim sweep study.spec -j 8 && timersim merge study.spec -o study.csv\n"
@@ -132,7 +138,9 @@ void add_sweep(CLI::App &app, command_list &commands)
 	auto m = std::make_shared<merge_args>();
 	CLI::App *msub = app.add_subcommand("merge", "merge a sweep's cell results into one CSV, in cell order");
 	msub->add_option("SPEC", m->spec, "the sweep spec")->required()->check(CLI::ExistingFile);
-	msub->add_option("--output,-o", m->output, "the CSV ('-': stdout, the default)")->type_name("FILE");
+	msub->add_option("--output,-o", m->output, "the CSV ('-': stdout, the default)")
+		->type_name("FILE")
+		->check(non_empty("path"));
 	msub->add_flag("--partial", m->partial, "merge the cells that have results, leave out the others");
 	commands.push_back({msub, [m] { return run_merge(*m); }});
 }

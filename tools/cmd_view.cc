@@ -12,6 +12,7 @@
 #include "sim/output/output_file.h"
 #include "sim/view/view_page.h"
 #include "tools/commands.h"
+#include "tools/numbers.h"
 #include "tools/trace_options.h"
 
 namespace timersim::cli {
@@ -147,6 +148,7 @@ void add_view(CLI::App &app, command_list &commands)
 	add_trace_options(sub, *a);
 	sub->add_option("-o,--output", a->output, "the HTML file to write ('-': stdout)")
 		->type_name("FILE")
+		->check(non_empty("path"))
 		->required();
 	sub->add_option("--scheme", a->scheme,
 			"the scheme whose wheel is drawn (default auto: the recording kernel's, "
@@ -157,12 +159,14 @@ void add_view(CLI::App &app, command_list &commands)
 		   "--from", [a](const std::uint64_t &j) { a->from = j; a->has_from = true; },
 		   "the first jiffy the wheel is animated over, as the trace prints jiffies "
 		   "(default: 100 before the worst tick)")
-		->type_name("J");
+		->type_name("J")
+		->check(number_check<std::uint64_t>());
 	sub->add_option_function<std::uint64_t>(
 		   "--to", [a](const std::uint64_t &j) { a->to = j; a->has_to = true; },
 		   "the last jiffy of the animated window (default: 100 after the worst tick; "
 		   "at most 65536 after --from)")
-		->type_name("J");
+		->type_name("J")
+		->check(number_check<std::uint64_t>());
 	sub->footer("examples:\n"
 		    "  timersim view ../shared/traces/linux-6.18-http/trace.txt -o view.html\n"
 		    "  timersim view docs/lab/scenarios/first-cascade.txt --scheme v48 -o first-cascade.html\n"

@@ -6,6 +6,7 @@
 #include "sim/core/errors.h"
 #include "sim/output/progress_line.h"
 #include "sim/whatif/own_expiries.h"
+#include "tools/numbers.h"
 #include "tools/suggest.h"
 
 namespace timersim::cli {
@@ -70,11 +71,13 @@ void add_trace_options(CLI::App *sub, trace_args &a)
 			"HZ of the recording (default: inferred from timestamps against jiffies): "
 			"how long a jiffy is, and v48's LVL_DEPTH; a recording's jiffies are kept")
 		->type_name("N")
+		->check(number_check(a.replay.hz))
 		->check(CLI::Range(1u, 100000u).description(""));
 	sub->add_option("--what-if-hz", a.what_if_hz,
 			"also replay the trace as if recorded at HZ N: timeouts re-expressed in time "
 			"(rounded up, as msecs_to_jiffies does), both reported side by side")
 		->type_name("N")
+		->check(number_check(a.what_if_hz))
 		->check(CLI::Range(10u, 10000u).description(""));
 	sub->add_flag("--own-expiries", a.own_expiries,
 		      "drop the recorded expiries: every scheme fires the timers on its own (their "
@@ -82,6 +85,7 @@ void add_trace_options(CLI::App *sub, trace_args &a)
 	sub->add_option("--word-bits", a.replay.word_bits,
 			"width of unsigned long jiffies (default: inferred; 8-hex-digit pointers: 32)")
 		->type_name("32|64")
+		->check(number_check(a.replay.word_bits))
 		->check(CLI::IsMember({32u, 64u}).description(""));
 	sub->add_flag("--base-small", a.replay.base_small,
 		      "CONFIG_BASE_SMALL wheel geometry (TVR_BITS 6, TVN_BITS 4)");
@@ -89,6 +93,7 @@ void add_trace_options(CLI::App *sub, trace_args &a)
 			"number of per-CPU bases (default: the trace's declared count, or the CPUs "
 			"its first events name, at most 4096)")
 		->type_name("N")
+		->check(number_check(a.replay.cpus))
 		->check(CLI::Range(1u, 4096u).description(""));
 	sub->add_option_function<std::uint64_t>(
 		   "--start",
@@ -97,13 +102,15 @@ void add_trace_options(CLI::App *sub, trace_args &a)
 			   a.replay.start = j;
 		   },
 		   "the jiffy every base starts at (default: the first jiffies of the trace)")
-		->type_name("J");
+		->type_name("J")
+		->check(number_check<std::uint64_t>());
 	CLI::Option *drain = sub->add_flag("--drain", a.replay.drain,
 					   "after the last event, run every base until it holds no timer");
 	sub->add_option("--drain-limit", a.replay.drain_limit,
 			"with --drain: at most J jiffies past the last event (default 2^28); the "
 			"report says where it stopped")
 		->type_name("J")
+		->check(number_check(a.replay.drain_limit))
 		->needs(drain);
 	sub->add_option_function<std::string>(
 		   "--ticks",
@@ -124,10 +131,12 @@ void add_trace_options(CLI::App *sub, trace_args &a)
 			"stop (exit 2) when a scheme passes N cost units (insertions + removals + "
 			"relinks + slot visits + comparisons): a guard for the superlinear schemes "
 			"(default 2^36; 0: no limit)")
-		->type_name("N");
+		->type_name("N")
+		->check(number_check(a.replay.max_cost));
 	sub->add_option("--symbols", a.reader.symbols,
 			"System.map or kallsyms, to name callback addresses (CTF records addresses)")
 		->type_name("FILE")
+		->check(non_empty("path"))
 		->check(CLI::ExistingFile.description(""));
 }
 
@@ -135,10 +144,12 @@ void add_report_options(CLI::App *sub, trace_args &a)
 {
 	sub->add_option("--json", a.json,
 			"the JSON report to FILE; '-' prints it on stdout instead of the text report")
-		->type_name("FILE");
+		->type_name("FILE")
+		->check(non_empty("path"));
 	sub->add_option("--top", a.text.top_functions,
 			"callbacks listed in the text report (default 10)")
-		->type_name("N");
+		->type_name("N")
+		->check(number_check(a.text.top_functions));
 	sub->add_flag("--timing", a.text.timing,
 		      "add wall time per event to the reports (not reproducible run to run)");
 }

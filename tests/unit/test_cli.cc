@@ -308,6 +308,89 @@ START_TEST(max_cost_stops_a_runaway_scheme)
 }
 END_TEST
 
+// Every numeric option reads decimal digits only, within its type: a
+// negative value does not wrap, 2^64 does not saturate, '' and '5x' are
+// not numbers. One case per option of each subcommand.
+START_TEST(numbers_are_read_strictly)
+{
+	std::string t = write_temp("numbers.txt", two_cpu_trace());
+	std::string dir = temp_subdir("numbers");
+	std::string spec = write_temp("numbers.spec", "trace = " + t + "\nschemes = classic\n");
+	struct numeric {
+		std::vector<std::string> before;	// the command and what it needs
+		const char *option;
+	};
+	std::vector<numeric> options;
+	for (const char *cmd : {"replay", "compare"})
+		for (const char *o : {"--hz", "--what-if-hz", "--word-bits", "--cpus", "--start", "--max-cost",
+				      "--top"})
+			options.push_back({{cmd, t}, o});
+	options.push_back({{"replay", t, "--drain"}, "--drain-limit"});
+	options.push_back({{"view", t, "-o", dir + "/v.html"}, "--from"});
+	options.push_back({{"view", t, "-o", dir + "/v.html"}, "--to"});
+	for (const char *o : {"--seed", "--hz", "--cpus", "--kernel", "--start"})
+		options.push_back({{"gen", "-w", "networking", "-o", dir + "/g.txt"}, o});
+	for (const char *o : {"--hz", "--word-bits"})
+		options.push_back({{"step", "--trace", t}, o});
+	for (const char *o : {"--from", "--to", "--cpu"})
+		options.push_back({{"step", "--trace", t}, o});
+	for (const char *o : {"--count", "--hz", "--word-bits"})
+		options.push_back({{"lab", "place"}, o});
+	options.push_back({{"sweep", spec, "--list"}, "--jobs"});
+	for (const numeric &n : options)
+		for (const char *bad : {"-1", "18446744073709551616", "", "5x", " 5", "+5", "0x10"}) {
+			std::vector<std::string> args = n.before;
+			args.push_back(n.option);
+			args.push_back(bad);
+			cli_result r = run_timersim(args);
+			ck_assert_msg(r.status == 2 && contains(r.err, n.option),
+				      "%s %s '%s' gave %d: %s", n.before[0].c_str(), n.option, bad, r.status,
+				      r.err.c_str());
+		}
+	// The messages say what was wrong.
+	cli_result neg = run_timersim({"replay", "--start", "-1", t});
+	ck_assert_msg(contains(neg.err, "--start: '-1' is negative"), "%s", neg.err.c_str());
+	cli_result big = run_timersim({"replay", "--max-cost", "18446744073709551616", t});
+	ck_assert_msg(contains(big.err, "out of range; expected a whole number from 0 to 18446744073709551615"),
+		      "%s", big.err.c_str());
+	// The largest value is a value; a real number is strict too.
+	cli_result most = run_timersim({"replay", "--scheme", "classic", "--max-cost", "18446744073709551615", t});
+	ck_assert_msg(most.status == 0, "%s", most.err.c_str());
+	for (const char *bad : {"", "2x", "inf", "nan", "0x1p3", " 2"}) {
+		cli_result r = run_timersim({"gen", "-w", "networking", "-o", dir + "/g.txt", "--scale", bad});
+		ck_assert_msg(r.status == 2 && contains(r.err, "--scale"), "--scale '%s' gave %d", bad, r.status);
+	}
+	ck_assert(files_in(dir).empty());
+}
+END_TEST
+
+// An empty path is not "no output": it is an error, and nothing runs.
+START_TEST(empty_paths_are_errors)
+{
+	std::string t = write_temp("empty.txt", two_cpu_trace());
+	std::string spec = write_temp("empty.spec", "trace = " + t + "\nschemes = classic\n");
+	std::vector<std::vector<std::string>> runs = {
+		{"replay", t, "--json"}, {"replay", t, "--expiry-log"}, {"replay", t, "--timeline"},
+		{"replay", t, "--perfetto"}, {"replay", t, "--timeline", "-", "--interval"},
+		{"compare", t, "--json"}, {"compare", t, "--estimate"}, {"replay", t, "--symbols"},
+		{"view", t, "--output"}, {"gen", "-w", "networking", "--output"}, {"gen", "-w", "networking", "--duration"},
+		{"gen", "--like"}, {"step", "--trace", t, "--json"}, {"step", "--trace"},
+		{"lab", "place", "--json"}, {"sweep", spec, "--list", "--output"}, {"sweep", spec, "--cell"}, {"sweep", spec, "--emit"},
+		{"merge", spec, "--output"}, {"plot", t, "--output"},
+	};
+	for (std::vector<std::string> args : runs) {
+		std::string option = args.back();
+		args.push_back("");
+		cli_result r = run_timersim(args);
+		ck_assert_msg(r.status == 2 && contains(r.err, option + ": empty "), "%s %s '' gave %d: %s",
+			      args[0].c_str(), option.c_str(), r.status, r.err.c_str());
+		ck_assert_msg(r.out.empty(), "%s %s '' printed %s", args[0].c_str(), option.c_str(), r.out.c_str());
+	}
+	cli_result eq = run_timersim({"replay", "--json=", t});
+	ck_assert_msg(eq.status == 2 && contains(eq.err, "--json: empty path"), "%s", eq.err.c_str());
+}
+END_TEST
+
 // The README's option tables are the CLI's own definitions.
 START_TEST(readme_option_tables_match_the_cli)
 {
@@ -346,6 +429,8 @@ int main()
 	tcase_add_test(tc, json_is_valid_whatever_the_names);
 	tcase_add_test(tc, max_cost_stops_a_runaway_scheme);
 	tcase_add_test(tc, readme_option_tables_match_the_cli);
+	tcase_add_test(tc, numbers_are_read_strictly);
+	tcase_add_test(tc, empty_paths_are_errors);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
