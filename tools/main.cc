@@ -40,12 +40,36 @@ const CLI::App *chosen(const CLI::App &app)
 	return subs.empty() ? &app : subs.front();
 }
 
+// The word standing where the subcommand should be, when none was chosen:
+// "repaly" in `timersim repaly x`; "" when there is none.
+std::string unknown_command(const CLI::App &app)
+{
+	if (chosen(app) != &app)
+		return "";
+	for (const std::string &word : app.remaining())
+		if (!word.empty() && word[0] != '-')
+			return word;
+	return "";
+}
+
+std::vector<std::string> command_names(const CLI::App &app)
+{
+	std::vector<std::string> names;
+	for (const CLI::App *sub : app.get_subcommands([](const CLI::App *) { return true; }))
+		names.push_back(sub->get_name());
+	return names;
+}
+
 // CLI11's words, plus what a user needs next: the nearest option to a
 // mistyped one, and where to read more.
 int parse_failure(const CLI::App &app, const CLI::ParseError &e)
 {
 	const CLI::App *sub = chosen(app);
 	std::string msg = e.what();
+	// CLI11 would say "A subcommand is required" to a mistyped one.
+	std::string word = unknown_command(app);
+	if (!word.empty())
+		msg = "unknown command '" + word + "'" + cli::did_you_mean(word, command_names(app));
 	if (dynamic_cast<const CLI::ExtrasError *>(&e)) {
 		for (const std::string &extra : sub->remaining()) {
 			if (extra.rfind("--", 0) != 0)

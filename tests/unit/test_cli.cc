@@ -391,6 +391,24 @@ START_TEST(empty_paths_are_errors)
 }
 END_TEST
 
+// A mistyped subcommand is suggested, as a mistyped option is.
+START_TEST(a_mistyped_command_is_suggested)
+{
+	cli_result r = run_timersim({"repaly", "x"});
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_msg(contains(r.err, "unknown command 'repaly' (did you mean 'replay'?)"), "%s", r.err.c_str());
+	ck_assert_msg(!contains(r.err, "A subcommand is required"), "%s", r.err.c_str());
+	cli_result c = run_timersim({"--timing", "comapre"});
+	ck_assert_msg(c.status == 2 && contains(c.err, "did you mean 'compare'"), "%s", c.err.c_str());
+	cli_result far = run_timersim({"frobnicate"});
+	ck_assert_msg(far.status == 2 && contains(far.err, "unknown command 'frobnicate'") &&
+			      !contains(far.err, "did you mean"),
+		      "%s", far.err.c_str());
+	cli_result none = run_timersim({});
+	ck_assert_msg(none.status == 2 && contains(none.err, "A subcommand is required"), "%s", none.err.c_str());
+}
+END_TEST
+
 // The README's option tables are the CLI's own definitions.
 START_TEST(readme_option_tables_match_the_cli)
 {
@@ -431,6 +449,7 @@ int main()
 	tcase_add_test(tc, readme_option_tables_match_the_cli);
 	tcase_add_test(tc, numbers_are_read_strictly);
 	tcase_add_test(tc, empty_paths_are_errors);
+	tcase_add_test(tc, a_mistyped_command_is_suggested);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
