@@ -144,6 +144,15 @@ std::unique_ptr<trace_reader> open_trace(const std::string &path, trace_format f
 	} else if (fmt != trace_format::trace_dat && fmt != trace_format::ctf) {
 		sniffed s = sniff_file(path, false);
 		looks_like = s.format;
+		// raw ftrace read as trace-cmd report (or back) would read the
+		// events and quietly lose what the renderings print apart.
+		rendering_header h = find_rendering_header(s.text->head(detect_head_bytes));
+		if (h.format != trace_format::auto_detect && h.format != fmt)
+			throw input_error(path, h.line,
+					  "'" + std::string(h.text.substr(0, 40)) + "' is a header of " +
+					  trace_format_name(h.format) + " output, which --format " +
+					  trace_format_name(fmt) + " does not read (leave --format out, or give --format " +
+					  trace_format_name(h.format) + ")");
 		text = std::move(s.text);
 	}
 	std::unique_ptr<trace_reader> r;

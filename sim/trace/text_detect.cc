@@ -69,6 +69,32 @@ const char *text_head_problem(std::string_view head)
 	return nullptr;
 }
 
+rendering_header find_rendering_header(std::string_view head)
+{
+	char eol = line_source::line_end_in(head);
+	std::uint64_t number = 0;
+	// The headers come before the first event line.
+	while (!head.empty()) {
+		std::size_t nl = head.find(eol);
+		std::string_view line = trim_right(head.substr(0, nl));
+		if (!line.empty() && line.back() == '\r')
+			line.remove_suffix(1);
+		head = nl == head.npos ? std::string_view() : head.substr(nl + 1);
+		number++;
+		if (skip_blanks(line).empty())
+			continue;
+		if (number == 1 && line.starts_with("cpus="))
+			return {trace_format::trace_cmd_report, number, line};
+		if (line[0] != '#')
+			break;
+		if (line.starts_with("# tracer:"))
+			return {trace_format::ftrace, number, line};
+		if (line.find("captured on") != line.npos || line.find("perf version") != line.npos)
+			return {trace_format::perf_script, number, line};
+	}
+	return {};
+}
+
 trace_format detect_text_format(std::string_view head, std::string &why)
 {
 	int votes[3] = {};

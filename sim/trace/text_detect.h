@@ -21,4 +21,15 @@ const char *text_head_problem(std::string_view head);
 // the first lines of HEAD; auto_detect, with WHY set, when none fits.
 trace_format detect_text_format(std::string_view head, std::string &why);
 
+// A header line only one rendering writes: raw ftrace's "# tracer:", trace-cmd
+// report's first line "cpus=N", perf script's "# captured on" or "# perf
+// version". A forced --format that is not that rendering is refused with it
+// (the readers of the others would read the events and lose what differs).
+struct rendering_header {
+	trace_format format = trace_format::auto_detect;	// auto_detect: none
+	std::uint64_t line = 0;		// 1-based, in HEAD
+	std::string_view text;		// the line, in HEAD
+};
+rendering_header find_rendering_header(std::string_view head);
+
 }  // namespace timersim

@@ -409,6 +409,34 @@ START_TEST(a_mistyped_command_is_suggested)
 }
 END_TEST
 
+// A forced --format that is not the file's says so, with the file and the
+// line, instead of reading nothing.
+START_TEST(a_forced_format_that_does_not_match_is_an_error)
+{
+	std::string ftrace = write_temp("forced.txt", two_cpu_trace());
+	for (const char *fmt : {"trace-cmd-report", "perf-script"}) {
+		cli_result r = run_timersim({"replay", "--format", fmt, ftrace});
+		ck_assert_msg(r.status == 2, "--format %s gave %d", fmt, r.status);
+		ck_assert_msg(contains(r.err, ftrace + ":") && contains(r.err, "ftrace"), "%s", r.err.c_str());
+	}
+	for (const char *fmt : {"trace-dat", "ctf"}) {
+		cli_result r = run_timersim({"replay", "--format", fmt, ftrace});
+		ck_assert_msg(r.status == 2 && contains(r.err, ftrace), "--format %s gave %d: %s", fmt, r.status,
+			      r.err.c_str());
+	}
+	std::string report = "../shared/traces/linux-6.18-http/trace-cmd-report.txt";
+	std::string perf = "../shared/traces/linux-6.18-tcp/perf-script.txt";
+	for (auto [path, fmt] : std::vector<std::pair<std::string, const char *>>{
+		     {report, "ftrace"}, {report, "perf-script"}, {perf, "ftrace"}, {perf, "trace-cmd-report"}}) {
+		if (!exists(path))
+			continue;
+		cli_result r = run_timersim({"replay", "--format", fmt, path});
+		ck_assert_msg(r.status == 2 && contains(r.err, path + ":"), "%s --format %s gave %d: %s",
+			      path.c_str(), fmt, r.status, r.err.c_str());
+	}
+}
+END_TEST
+
 // The README's option tables are the CLI's own definitions.
 START_TEST(readme_option_tables_match_the_cli)
 {
@@ -450,6 +478,7 @@ int main()
 	tcase_add_test(tc, numbers_are_read_strictly);
 	tcase_add_test(tc, empty_paths_are_errors);
 	tcase_add_test(tc, a_mistyped_command_is_suggested);
+	tcase_add_test(tc, a_forced_format_that_does_not_match_is_an_error);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
