@@ -158,7 +158,7 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 	setup.tick_driven = ticks_->recorded();
 
 	std::vector<std::unique_ptr<replay_engine>> engines;
-	std::vector<std::string> choices;
+	std::vector<std::string> choices, names;
 	for (const scheme_run &run : runs) {
 		scheme_options so;
 		so.hz = input_.hz;
@@ -168,10 +168,21 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 		so.stepping = opt_.stepping;
 		bool automatic = run.scheme == auto_scheme;
 		std::string name = automatic ? input_.kernel_scheme : run.scheme;
+		names.push_back(name);
 		choices.push_back(automatic ? "auto: the recording kernel's wheel" : "");
 		engines.push_back(std::make_unique<replay_engine>(make_scheme(name, so), functions_,
 								  run.sinks));
 		engines.back()->begin(setup, start_);
+	}
+	// An option no scheme of the run reads is an error, not ignored (once
+	// `auto` is resolved, so here and not before the trace is opened).
+	if (opt_.base_small && std::find(names.begin(), names.end(), "classic") == names.end()) {
+		std::string list;
+		for (const std::string &n : names)
+			list += (list.empty() ? "" : ", ") + n;
+		throw usage_error("--base-small: CONFIG_BASE_SMALL is the classic wheel's geometry, and the " +
+				  std::string(names.size() == 1 ? "scheme " : "schemes ") + list +
+				  (names.size() == 1 ? " has" : " have") + " none");
 	}
 
 	std::uint64_t since_progress = 0, since_cost_check = 0;

@@ -437,6 +437,41 @@ START_TEST(a_forced_format_that_does_not_match_is_an_error)
 }
 END_TEST
 
+// Options a scheme (or a scenario) has no use for are errors, as the
+// README says, not silently ignored.
+START_TEST(inapplicable_options_are_errors)
+{
+	std::string t = write_temp("inapplicable.txt", two_cpu_trace());
+	cli_result v = run_timersim({"replay", "--scheme", "v48", "--base-small", t});
+	ck_assert_int_eq(v.status, 2);
+	ck_assert_msg(contains(v.err, "--base-small") && contains(v.err, "v48"), "%s", v.err.c_str());
+	// auto is the recording kernel's wheel: v48 for this trace.
+	ck_assert_int_eq(run_timersim({"replay", "--base-small", t}).status, 2);
+	ck_assert_int_eq(run_timersim({"compare", "--schemes", "v48,heap", "--base-small", t}).status, 2);
+	ck_assert_int_eq(run_timersim({"replay", "--scheme", "heap", "--base-small", t}).status, 2);
+	cli_result c = run_timersim({"replay", "--scheme", "classic", "--base-small", t});
+	ck_assert_msg(c.status == 0 && contains(c.out, "geometry=base_small"), "%s", c.err.c_str());
+	cli_result all = run_timersim({"compare", "--base-small", t});
+	ck_assert_msg(all.status == 0, "%s", all.err.c_str());
+
+	std::string dir = temp_subdir("inapplicable");
+	cli_result w = run_timersim({"view", "--what-if-hz", "1000", t, "-o", dir + "/w.html"});
+	ck_assert_msg(w.status == 2 && contains(w.err, "--what-if-hz"), "%s", w.err.c_str());
+	std::string scenario = "docs/lab/scenarios/first-cascade.txt";
+	for (std::vector<std::string> extra : std::vector<std::vector<std::string>>{
+		     {"--drain"}, {"--what-if-hz", "1000"}, {"--param", "order=lifo"}, {"--lenient"}}) {
+		std::vector<std::string> args = {"view", scenario, "-o", dir + "/s.html"};
+		args.insert(args.end(), extra.begin(), extra.end());
+		cli_result r = run_timersim(args);
+		ck_assert_msg(r.status == 2 && contains(r.err, extra[0]), "view scenario %s gave %d: %s",
+			      extra[0].c_str(), r.status, r.err.c_str());
+	}
+	ck_assert(files_in(dir).empty());
+	cli_result ok = run_timersim({"view", scenario, "--scheme", "v48", "-o", dir + "/s.html"});
+	ck_assert_msg(ok.status == 0, "%s", ok.err.c_str());
+}
+END_TEST
+
 // The README's option tables are the CLI's own definitions.
 START_TEST(readme_option_tables_match_the_cli)
 {
@@ -479,6 +514,7 @@ int main()
 	tcase_add_test(tc, empty_paths_are_errors);
 	tcase_add_test(tc, a_mistyped_command_is_suggested);
 	tcase_add_test(tc, a_forced_format_that_does_not_match_is_an_error);
+	tcase_add_test(tc, inapplicable_options_are_errors);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
