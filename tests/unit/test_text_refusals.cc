@@ -171,15 +171,23 @@ START_TEST(forced_format_that_fits_no_line_is_an_error)
 	ck_assert_has(err, "perf.txt: no timer events in 2 lines read as ftrace (2 malformed lines");
 	ck_assert_has(err, "expected raw ftrace lines");
 	ck_assert_has(err, "looks like perf-script: try --format perf-script");
-	// Raw ftrace forced as perf script.
+	// Raw ftrace forced as perf script or trace-cmd report: its header says
+	// what it is, lenient or not (issue 25: trace-cmd-report read it).
 	std::string raw = test::write_temp("raw.txt", trace);
-	err = open_error(raw, trace_format::perf_script);
-	ck_assert_has(err, "raw.txt:5: event 'timer_start' without its 'timer:' subsystem");
-	err = open_error(raw, trace_format::perf_script, true);
+	for (trace_format f : {trace_format::perf_script, trace_format::trace_cmd_report})
+		for (bool lenient : {false, true}) {
+			err = open_error(raw, f, lenient);
+			ck_assert_has(err, "raw.txt:1: '# tracer: nop' is a header of ftrace output");
+		}
+	// Without the header, its events forced as perf script are not perf's.
+	std::string body = test::write_temp("body.txt", events);
+	err = open_error(body, trace_format::perf_script);
+	ck_assert_has(err, "body.txt:1: event 'timer_start' without its 'timer:' subsystem");
+	err = open_error(body, trace_format::perf_script, true);
 	ck_assert_has(err, "read as perf-script");
 	ck_assert_has(err, "looks like ftrace");
-	// Raw ftrace forced as trace-cmd report is `trace-cmd report -l`: read.
-	ck_assert_no_error(open_error(raw, trace_format::trace_cmd_report));
+	// ... and forced as trace-cmd report they are `trace-cmd report -l`: read.
+	ck_assert_no_error(open_error(body, trace_format::trace_cmd_report));
 }
 END_TEST
 
