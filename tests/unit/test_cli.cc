@@ -373,7 +373,7 @@ START_TEST(empty_paths_are_errors)
 		{"replay", t, "--json"}, {"replay", t, "--expiry-log"}, {"replay", t, "--timeline"},
 		{"replay", t, "--perfetto"}, {"replay", t, "--timeline", "-", "--interval"},
 		{"compare", t, "--json"}, {"compare", t, "--estimate"}, {"replay", t, "--symbols"},
-		{"view", t, "--output"}, {"gen", "-w", "networking", "--output"}, {"gen", "-w", "networking", "--duration"},
+		{"view", t, "--output"}, {"gen", "-w", "networking", "--output"},
 		{"gen", "--like"}, {"step", "--trace", t, "--json"}, {"step", "--trace"},
 		{"lab", "place", "--json"}, {"sweep", spec, "--list", "--output"}, {"sweep", spec, "--cell"}, {"sweep", spec, "--emit"},
 		{"merge", spec, "--output"}, {"plot", t, "--output"},
