@@ -178,9 +178,19 @@ std::exception_ptr block_prefetch::commit(job &j)
 			pending_.functions.append(j.functions, run_from, run_to - run_from);
 		run_from = none;
 	};
+	// The tracer's lost-event notes, taken in file order between the
+	// events: each marks the next event of its CPU, in this block or a
+	// later one.
+	std::size_t next_lost = 0;
+	auto take_lost_before = [&](std::uint64_t block_line) {
+		for (; next_lost < c.lost.size() && c.lost[next_lost].line < block_line; next_lost++)
+			lost_.note(c.lost[next_lost].cpu, c.lost[next_lost].events,
+				   totals_.lost_events, totals_.lost_cpus);
+	};
 	for (std::size_t i = 0; i < j.events.size(); i++) {
 		const sim_event &e = j.events[i];
 		std::uint64_t line = before + e.line;
+		take_lost_before(e.line);
 		if (e.is_timer_event()) {
 			if (!generation_.pass(e.kind, j.keys[i], line, reason_)) {
 				if (c.cut_short && e.line == c.lines)
@@ -202,6 +212,8 @@ std::exception_ptr block_prefetch::commit(job &j)
 		sim_event &s = pending_.events[pending_.count++];
 		s = e;
 		s.line = line;
+		if (lost_.follows_note(e.cpu))
+			s.has |= EF_AFTER_LOSS;
 		if (names_function(e)) {
 			if (run_from == none) {
 				run_from = e.function;
@@ -219,6 +231,7 @@ std::exception_ptr block_prefetch::commit(job &j)
 		}
 	}
 	end_run();
+	take_lost_before(~std::uint64_t{0});
 	if (!named_first_ && c.events) {
 		named_first_ = true;
 		first_name_ = c.first_name;

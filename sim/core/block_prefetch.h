@@ -75,6 +75,7 @@ private:
 	// The state of the commits, in file order: the committing thread's
 	// while it commits.
 	generation_check generation_;
+	lost_event_notes lost_;		// the tracer's notes, across blocks
 	std::string reason_;
 	reader_stats totals_;
 	bool named_first_ = false;

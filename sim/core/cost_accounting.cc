@@ -260,6 +260,8 @@ const char *miss_reason_name(miss_reason r)
 	case miss_reason::tick_race: return "tick_race";
 	case miss_reason::canceled_as_due: return "canceled_as_due";
 	case miss_reason::trace_ended: return "trace_ended";
+	case miss_reason::events_lost: return "events_lost";
+	case miss_reason::design: return "design";
 	case miss_reason::unexplained: return "unexplained";
 	}
 	return "?";

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <memory>
 
 #include "sim/core/errors.h"
@@ -66,6 +67,7 @@ private:
 	jiffies_t unwrap(std::uint64_t raw) const;
 	std::uint64_t narrow(jiffies_t j) const { return j & word_mask_; }
 	void fill_input(replay_report &r) const;
+	void check_symbols();
 	void check_cost(const replay_engine &e, const std::string &where) const;
 
 	trace_reader &reader_;
@@ -73,6 +75,7 @@ private:
 	event_stream stream_;
 	std::string path_;
 	const replay_options &opt_;
+	symbol_fit symbols_;		// how the callbacks fitted --symbols
 	progress_sink *progress_;
 
 	input_summary input_;
@@ -107,6 +110,8 @@ void replay_driver::set_up()
 
 	in.path = path_;
 	in.format = trace_format_name(reader_.format());
+	in.unit = reader_.unit();
+	in.clock = reader_.clock();
 	in.hz = opt_.hz ? opt_.hz : shape_.hz ? shape_.hz : 250;
 	in.hz_inferred = !opt_.hz && shape_.hz;
 	in.hz_trace = shape_.hz;
@@ -141,7 +146,7 @@ void replay_driver::set_up()
 	last_j_.assign(in.cpus, 0);
 	seen_j_.assign(in.cpus, false);
 	ticks_ = std::make_unique<tick_source>(stream_, functions_, opt_.ticks, in.hz, word_bits_,
-					       in.cpus, tick_prologue);
+					       in.cpus, tick_prologue, opt_.ticks_why);
 }
 
 std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &runs)
@@ -156,6 +161,7 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 	setup.word_bits = word_bits_;
 	setup.clock = &clock_;
 	setup.tick_driven = ticks_->recorded();
+	setup.kernel_scheme = input_.kernel_scheme;
 
 	std::vector<std::unique_ptr<replay_engine>> engines;
 	std::vector<std::string> choices, names;
@@ -186,11 +192,18 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 	}
 
 	std::uint64_t since_progress = 0, since_cost_check = 0;
+	// The tracer lost events before this one (a note, a CTF packet's
+	// discarded count), told to the engines with the next event they take.
+	bool after_loss = false;
 	while (const sim_event *ev = stream_.peek(0)) {
 		prepared_event p;
-		if (prepare(*ev, p))
+		after_loss = after_loss || ev->carries(EF_AFTER_LOSS);
+		if (prepare(*ev, p)) {
+			p.after_loss = after_loss;
+			after_loss = false;
 			for (auto &e : engines)
 				e->apply(p);
+		}
 		if (opt_.max_cost && ++since_cost_check == cost_check_every) {
 			since_cost_check = 0;
 			for (auto &e : engines)
@@ -204,6 +217,7 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 	}
 	if (progress_)
 		progress_->read(stream_.stats(), true);
+	check_symbols();
 
 	// One drain limit for every base and scheme; far timers stay pending.
 	const jiffies_t limit = opt_.drain_limit > ~jiffies_t{0} - cur_ ? ~jiffies_t{0}
@@ -235,6 +249,30 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 	return reports;
 }
 
+// A callback is a function: in the map of the kernel that recorded the
+// trace its address is a symbol's start. A map where none is (another
+// kernel's: callbacks land inside functions or past the end of its text)
+// would rename every callback wrongly: refused. Where some are not, the
+// report and stderr say so, and those show as sym+0xoff.
+void replay_driver::check_symbols()
+{
+	symbols_ = reader_.symbols_fit();
+	const symbol_fit &f = symbols_;
+	if (!f.looked_up || f.at_start == f.looked_up)
+		return;
+	std::string counts = std::to_string(f.looked_up - f.at_start) + " of " +
+			     std::to_string(f.looked_up) + " callback look-ups";
+	if (!f.at_start)
+		throw input_error(f.file, 0, "does not fit this trace: none of its " +
+					     std::to_string(f.looked_up) +
+					     " callback look-ups is a symbol's start, as every callback "
+					     "is in the map of the kernel that recorded it (" +
+					     f.example_text + "): a map of another kernel?");
+	std::fprintf(stderr, "timersim: warning: %s: %s are no symbol's start (%s): shown as "
+			     "sym+0xoff or left in hex; is it the recording kernel's map?\n",
+		     f.file.c_str(), counts.c_str(), f.example_text.c_str());
+}
+
 void replay_driver::fill_input(replay_report &r) const
 {
 	r.input = input_;
@@ -247,6 +285,9 @@ void replay_driver::fill_input(replay_report &r) const
 	r.input.bytes = st.bytes;
 	r.input.lost_events = st.lost_events;
 	r.input.lost_packets = st.lost_packets;
+	r.input.lost_cpus = st.lost_cpus;
+	r.input.truncated_at = st.truncated_at;
+	r.input.symbols = symbols_;
 	r.input.last_jiffies = narrow(cur_);
 	r.ticks = ticks_->summary();
 	if (clock_.known()) {
@@ -318,6 +359,7 @@ bool replay_driver::prepare(const sim_event &ev, prepared_event &p)
 		p.tick = true;
 		p.jiffies = run.label;
 		p.limit = run.limit;
+		p.settled = run.settled;
 		return true;
 	}
 	case event_kind::other:

@@ -60,6 +60,8 @@ struct replay_options {
 	// --ticks: run the bases at the trace's recorded ticks or at every
 	// jiffy (automatic: recorded when the trace has tick events).
 	tick_mode ticks = tick_mode::automatic;
+	// Set when `ticks` was chosen for the user: why (the report says it).
+	std::string ticks_why;
 	// For tests: every scheme steps jiffy by jiffy (scheme_options::stepping),
 	// the reference a replay that skips idle stretches must agree with.
 	bool stepping = false;

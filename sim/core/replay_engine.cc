@@ -24,6 +24,7 @@ void replay_engine::begin(const replay_setup &setup, jiffies_t start)
 	setup_.wheel = dynamic_cast<const wheel_inspection *>(scheme_.get());
 	tick_jiffy_.assign(setup_.cpus, start);
 	idle_.assign(setup_.cpus, false);
+	run_guessed_.assign(setup_.cpus, false);
 	scheme_->reset(setup_.cpus, start, this);
 	scheme_->set_tick_driven(setup_.tick_driven);
 	tell([&](replay_sink &s) { s.begin(setup_); });
@@ -31,6 +32,7 @@ void replay_engine::begin(const replay_setup &setup, jiffies_t start)
 
 void replay_engine::apply(const prepared_event &p)
 {
+	loss_epoch_ += p.after_loss;
 	switch (p.ev->kind) {
 	case event_kind::timer_init:
 		timer_of(p.ev->timer);
@@ -69,6 +71,7 @@ void replay_engine::on_start(const prepared_event &p)
 	rec.function = ev.function;
 	close_fire(id, p.jiffies);
 	rec.started = true;
+	rec.seen_epoch = loss_epoch_;
 	// 4.11+ renderings print flags= beside cpu= idx=; one that printed
 	// them unusably (trace-cmd report, perf script) lost D and P.
 	rec.flags_lost = ev.carries(EF_TARGET_CPU) && ev.carries(EF_IDX) && !ev.carries(EF_FLAGS);
@@ -92,6 +95,7 @@ void replay_engine::on_cancel(const prepared_event &p)
 		return;
 	timer_rec &rec = timers_[id];
 	rec.late_callback = false;
+	rec.seen_epoch = loss_epoch_;
 	if (!scheme_->pending(id)) {
 		// del_timer() of an idle timer changes nothing; one the
 		// simulation fired was still pending in the kernel.
@@ -121,6 +125,7 @@ void replay_engine::on_expire_entry(const prepared_event &p)
 		// global timers too.
 		unsigned base = timers_[id].base;
 		bool remote = base != ev.cpu && scheme_->pending(id);
+		run_guessed_[ev.cpu] = false;	// `now` is the kernel's own
 		run_softirq(ev.cpu, now, now, remote ? base : ~0u);
 	} else {
 		advance(ev.cpu, now);
@@ -148,6 +153,7 @@ void replay_engine::on_expire_entry(const prepared_event &p)
 	const std::uint64_t behind = ev.carries(EF_BASECLK) ? setup_.narrow(ev.now - ev.baseclk)
 		: now > rec.expires ? now - rec.expires : 0;
 	rec.late_callback = behind != 0 && behind < (std::uint64_t{1} << 31);
+	rec.seen_epoch = loss_epoch_;
 }
 
 void replay_engine::on_base_idle(const prepared_event &p)
@@ -162,6 +168,7 @@ void replay_engine::on_base_idle(const prepared_event &p)
 
 void replay_engine::on_tick(const prepared_event &p)
 {
+	run_guessed_[p.base] = !p.settled;
 	run_softirq(p.base, p.limit, p.jiffies);
 }
 
@@ -173,6 +180,7 @@ void replay_engine::run_softirq(unsigned cpu, jiffies_t limit, jiffies_t label,
 {
 	in_run_ = true;
 	run_label_ = label;
+	run_was_guessed_ = run_guessed_[cpu];
 	advance(cpu, limit);
 	for (unsigned other = 0; other < setup_.cpus; other++)
 		if (other != cpu && (idle_[other] || other == remote_base)) {
@@ -198,6 +206,10 @@ void replay_engine::judge(timer_id t, unsigned cpu, jiffies_t recorded, jiffies_
 miss_reason replay_engine::why_missed(const timer_rec &rec, jiffies_t recorded,
 				      jiffies_t simulated, verdict v, miss_reason closed) const
 {
+	// The tracer lost events since the timer's last one: its start,
+	// cancel or expiry may be among them.
+	if (rec.seen_epoch != loss_epoch_)
+		return miss_reason::events_lost;
 	if (v == verdict::unmatched)
 		return rec.started ? miss_reason::arming_not_traced : miss_reason::armed_before_trace;
 	if (rec.flags_lost)
@@ -206,7 +218,19 @@ miss_reason replay_engine::why_missed(const timer_rec &rec, jiffies_t recorded,
 		return miss_reason::catch_up_rearm;
 	if (v == verdict::simulated_only)
 		return closed;
-	if ((recorded > simulated ? recorded - simulated : simulated - recorded) == 1)
+	// Another design than the recording kernel's, and each fired the
+	// timer by its own rules, neither before the requested expiry (e.g.
+	// classic at `expires`, the 4.8+ kernel at its bucket's rounded-up
+	// one): the designs differ, not the model.
+	if (!setup_.kernel_scheme.empty() && setup_.scheme != setup_.kernel_scheme &&
+	    recorded >= rec.expires && simulated >= rec.expires)
+		return miss_reason::design;
+	// A tick race needs a tick whose jiffies were guessed: the run that
+	// fired it early, or (still pending) the base's last run.
+	const bool one_off = (recorded > simulated ? recorded - simulated
+						   : simulated - recorded) == 1;
+	const bool guessed = v == verdict::early ? rec.fired_guessed : run_guessed_[rec.base];
+	if (one_off && setup_.tick_driven && guessed)
 		return miss_reason::tick_race;
 	return miss_reason::unexplained;
 }
@@ -297,6 +321,7 @@ void replay_engine::expired(timer_id t, unsigned cpu, jiffies_t jiffy)
 	timer_rec &rec = timers_[t];
 	rec.fired_unmatched = true;
 	rec.fired_at = jiffy;
+	rec.fired_guessed = in_run_ && run_was_guessed_;
 	timer_ref r = ref(t);
 	tell([&](replay_sink &s) { s.expired(r, cpu, jiffy, rec.expires); });
 }

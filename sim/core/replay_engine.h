@@ -37,6 +37,11 @@ struct prepared_event {
 	// processing every jiffy up to `limit`.
 	bool tick = false;
 	jiffies_t limit = 0;
+	// The tracer lost events since the event before (EF_AFTER_LOSS).
+	bool after_loss = false;
+	// A tick: the trace showed the jiffies its run saw (its expiries
+	// printed them); else they are the tick model's guess.
+	bool settled = false;
 };
 
 class replay_engine final : private scheme_observer {
@@ -83,6 +88,12 @@ private:
 		bool flags_lost = false;	// its last start printed no usable flags
 		bool late_callback = false;	// its callback is running, late
 		bool catch_up_rearm = false;	// this arming was made by such a callback
+		// loss_epoch_ at its last recorded event: older than now, the
+		// tracer lost events since, which may have been its own.
+		std::uint32_t seen_epoch = 0;
+		// Its last simulated expiry came in a tick run whose jiffies
+		// were guessed (the tick may have raced the jiffies update).
+		bool fired_guessed = false;
 	};
 
 	// scheme_observer (the level of a start comes from placed_level())
@@ -133,6 +144,10 @@ private:
 	// expiries get; and which bases are idle (6.9+ remote expiry).
 	bool in_run_ = false;
 	jiffies_t run_label_ = 0;
+	bool run_was_guessed_ = false;	// the run in progress: run_guessed_ of its CPU
+	std::uint32_t loss_epoch_ = 0;
+	// By CPU: its last softirq run's jiffies were the tick model's guess.
+	std::vector<bool> run_guessed_;	// losses of events the trace reported so far
 	std::vector<bool> idle_;
 };
 

@@ -9,6 +9,7 @@
 
 #include "sim/scheme/scheme.h"
 #include "sim/trace/lost_events.h"
+#include "sim/trace/symbols.h"
 #include "sim/ticks/tick_summary.h"
 
 namespace timersim {
@@ -16,14 +17,23 @@ namespace timersim {
 struct input_summary {
 	std::string path;
 	std::string format;
+	std::string unit = "lines";	// what `lines` counts: text lines, or binary events
+	std::string clock;		// the clock of the seconds, when the format has one
 	std::uint64_t lines = 0;
 	std::uint64_t events = 0;
 	std::uint64_t skipped = 0;	// non-event lines: headers, comments, malformed
 	std::uint64_t malformed = 0;	// of skipped: bad lines passed over by --lenient
 	std::uint64_t bytes = 0;
-	// Events the tracer lost (CTF packets' events_discarded), where.
+	// Events the tracer lost (CTF packets' events_discarded; text: the
+	// tracer's notes, per CPU), where.
 	std::uint64_t lost_events = 0;
 	std::vector<lost_packet> lost_packets;
+	std::vector<lost_on_cpu> lost_cpus;
+	// --lenient, a gzip file cut short: the compressed byte offset where
+	// it stopped (the rest is lost); 0 when whole.
+	std::uint64_t truncated_at = 0;
+	// How the callback addresses fitted --symbols (all 0 without it).
+	symbol_fit symbols;
 	unsigned cpus = 0;
 	unsigned hz = 0;
 	bool hz_inferred = false;

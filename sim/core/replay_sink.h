@@ -29,6 +29,7 @@ struct replay_report;
 struct replay_setup {
 	std::string path;		// the trace
 	std::string scheme;		// the scheme's name
+	std::string kernel_scheme;	// the recording kernel's ("" when unknown)
 	unsigned cpus = 0;
 	unsigned hz = 0;
 	unsigned word_bits = 64;
@@ -90,9 +91,14 @@ enum class miss_reason : std::uint8_t {
 	canceled_as_due,	// simulated only: the kernel removed it in the jiffy
 				// it fell due
 	trace_ended,		// simulated only: the trace ended before the kernel ran it
+	events_lost,		// the tracer lost events since the timer's last one
+				// (a ring buffer overrun): its own may be among them
+	design,			// a scheme that is not the recording kernel's fired
+				// it where its own rules put it (e.g. classic at
+				// `expires`, the kernel at v48's bucket_expiry)
 	unexplained,		// none of the above
 };
-inline constexpr unsigned miss_reasons = 8;
+inline constexpr unsigned miss_reasons = 10;
 const char *miss_reason_name(miss_reason r);
 
 class replay_sink {

@@ -28,7 +28,7 @@ std::string compare_table(const std::vector<replay_report> &reports, bool timing
 
 	text_table t;
 	std::vector<std::string> head = {"scheme", "expired", "exact", "early", "late", "unmatched",
-					 "late mean", "late max", "cascades", "moved", "worst tick",
+					 "delay mean", "delay max", "cascades", "moved", "worst tick",
 					 "insertions", "removals", "relinks", "slot visits",
 					 "comparisons", "peak bytes"};
 	if (timing)
@@ -74,10 +74,12 @@ std::string compare_table(const std::vector<replay_report> &reports, bool timing
 		out += "\n  The recording kernel's wheel is " + in.kernel_scheme + " (" + in.kernel +
 		       "). For " + others + ",\n  exact measures how far the designs fire apart, and the "
 		       "costs are what each would\n  have spent on this workload.\n";
-	out += "\n  exact: recorded expiries the scheme fired in the same jiffy; late mean/max:\n"
-	       "  jiffies after the requested expiry; cascades: cascade calls on the upper\n"
-	       "  levels, moved: timers they re-inserted, worst tick: most moves in one tick\n"
-	       "  (wheels only); relinks: cascade moves, re-adds, round decrements (see README).\n";
+	out += "\n  exact, early, late: fidelity verdicts against the recorded expiries (exact:\n"
+	       "  fired in the same jiffy, early: before it, late: still pending when the kernel\n"
+	       "  ran it); delay mean/max: jiffies from the requested expiry to the simulated\n"
+	       "  one (lateness in the JSON); cascades: cascade calls on the upper levels,\n"
+	       "  moved: timers they re-inserted, worst tick: most moves in one tick (wheels\n"
+	       "  only); relinks: cascade moves, re-adds, round decrements (see README).\n";
 	return out;
 }
 

@@ -31,6 +31,32 @@ void write_input(json_writer &w, const input_summary &in)
 		w.end_object();
 	}
 	w.end_array();
+	// Text traces: the tracer's lost-event notes, by CPU (events: their
+	// counts; notes: also those that give none).
+	w.key("lost_events_by_cpu");
+	w.begin_array();
+	for (const lost_on_cpu &l : in.lost_cpus) {
+		w.begin_object();
+		w.field("cpu", l.cpu);
+		w.field("events", l.events);
+		w.field("notes", l.notes);
+		w.end_object();
+	}
+	w.end_array();
+	w.field("truncated_at", in.truncated_at);
+	// --symbols: callback look-ups at a symbol's start, inside one
+	// (named sym+0xoff), in none (left in hex).
+	w.key("symbols");
+	w.begin_object();
+	w.field("looked_up", in.symbols.looked_up);
+	w.field("at_start", in.symbols.at_start);
+	w.field("inside", in.symbols.inside);
+	w.field("unfit", in.symbols.unfit);
+	w.end_object();
+	// What `lines` counts ("lines" of text, or the "events" of a binary
+	// trace) and, for CTF, the clock its seconds are in.
+	w.field("unit", in.unit);
+	w.field("clock", in.clock);
 	w.field("cpus", in.cpus);
 	w.field("hz", in.hz);
 	w.field("hz_inferred", in.hz_inferred);

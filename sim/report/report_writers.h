@@ -16,6 +16,9 @@ struct text_report_options {
 };
 
 std::string text_report(const replay_report &r, const text_report_options &opt);
+// The text report's head without its title: input, losses, machine,
+// kernel, scheme and ticks.
+std::string text_input_rows(const replay_report &r);
 
 // One report as a JSON object, into an open writer (so that `compare` can
 // nest several); json_report() is the whole document for one replay.

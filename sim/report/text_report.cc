@@ -79,15 +79,44 @@ void tick_rows(text_table &t, const tick_summary &ticks)
 			   num(ticks.runs.owner_ticks) + " on the CPU updating jiffies"});
 }
 
-void input_section(std::string &out, const replay_report &r)
+}  // namespace
+
+std::string text_input_rows(const replay_report &r)
 {
 	const input_summary &in = r.input;
-	out += "timersim replay of " + in.path + "\n";
 	text_table t("  ", text_table::words);
-	t.row({"input", in.format + ", " + num(in.bytes) + " bytes, " + num(in.lines) +
-				" lines: " + num(in.events) + " events, " + num(in.skipped) +
-				" skipped (" + num(in.malformed) + " malformed)"});
-	if (in.lost_events) {
+	// A binary trace has no lines: its records are events, replayed or skipped.
+	if (in.unit == "lines")
+		t.row({"input", in.format + ", " + num(in.bytes) + " bytes, " + num(in.lines) +
+					" lines: " + num(in.events) + " events, " + num(in.skipped) +
+					" skipped (" + num(in.malformed) + " malformed)"});
+	else
+		t.row({"input", in.format + ", " + num(in.bytes) + " bytes, " + num(in.lines) +
+					" " + in.unit + " recorded: " + num(in.events) + " replayed, " +
+					num(in.skipped) + " skipped (" + num(in.malformed) + " malformed)"});
+	if (!in.clock.empty())
+		t.row({"clock", in.clock});
+	if (const symbol_fit &f = in.symbols; f.looked_up)
+		t.row({"symbols", f.file + ": " + num(f.looked_up) + " callback look-ups, " +
+					  num(f.at_start) + " at a symbol's start" +
+					  (f.at_start == f.looked_up
+						   ? ""
+						   : ", " + num(f.inside) + " inside one (sym+0xoff), " +
+							     num(f.unfit) + " in none (hex): " +
+							     f.example_text + "; another kernel's map?")});
+	if (in.truncated_at)
+		t.row({"lost", "the rest of the input: the gzip stream is cut short at byte offset " +
+				       num(in.truncated_at) + " (--lenient replayed up to the cut)"});
+	if (!in.lost_cpus.empty()) {
+		// The tracer's own notes of an overrun ring buffer.
+		std::string where;
+		for (const lost_on_cpu &l : in.lost_cpus)
+			where += (where.empty() ? "" : ", ") + ("CPU " + num(l.cpu)) + ": " +
+				 num(l.events) + " in " + num(l.notes) +
+				 (l.notes == 1 ? " note" : " notes");
+		t.row({"lost", num(in.lost_events) + " events the tracer lost (its notes say so; "
+				   "misses after them may be theirs): " + where});
+	} else if (in.lost_events) {
 		// The tracer's own losses: the replay cannot see those events.
 		std::string where;
 		for (std::size_t i = 0; i < in.lost_packets.size() && i < max_lost_rows; i++) {
@@ -110,7 +139,15 @@ void input_section(std::string &out, const replay_report &r)
 	t.row({"scheme", params_line(r) +
 				 (r.scheme_choice.empty() ? "" : " (" + r.scheme_choice + ")")});
 	tick_rows(t, r.ticks);
-	out += t.render();
+	return t.render();
+}
+
+namespace {
+
+void input_section(std::string &out, const replay_report &r)
+{
+	out += "timersim replay of " + r.input.path + "\n";
+	out += text_input_rows(r);
 }
 
 void activity_section(std::string &out, const replay_report &r)
@@ -197,9 +234,11 @@ void fidelity_section(std::string &out, const replay_report &r)
 		out += "  misses by cause: " + causes + "\n";
 
 	const lateness_summary &l = r.lateness;
-	out += "lateness of simulated expiries, jiffies after the requested expiry\n";
-	out += "  on time " + num(l.on_time) + " of " + num(l.expiries) + ", early " + num(l.early) +
-	       ", max " + num(l.max) + ", mean " +
+	// Not the `late` verdict above (against the recorded expiry): how far
+	// each simulated expiry fell behind the one its timer requested.
+	out += "delay of simulated expiries, jiffies after the requested expiry (JSON: lateness)\n";
+	out += "  on time " + num(l.on_time) + " of " + num(l.expiries) + ", before it " +
+	       num(l.early) + ", max " + num(l.max) + ", mean " +
 	       fmt::format("{:.2f}", l.expiries ? static_cast<double>(l.total) / l.expiries : 0.0) + "\n";
 	if (l.max)
 		out += "  distribution   " + buckets_line(l.buckets) + "\n";

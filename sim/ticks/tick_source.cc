@@ -34,7 +34,8 @@ bool parse_tick_mode(std::string_view s, tick_mode &m)
 }
 
 tick_source::tick_source(event_stream &stream, const interner &names, tick_mode requested,
-			 unsigned hz, unsigned word_bits, unsigned cpus, std::size_t prologue)
+			 unsigned hz, unsigned word_bits, unsigned cpus, std::size_t prologue,
+			 const std::string &every_jiffy_why)
 	: model_(cpus)
 {
 	summary_.tick = identify_tick(stream, names, hz, prologue);
@@ -43,7 +44,7 @@ tick_source::tick_source(event_stream &stream, const interner &names, tick_mode 
 	const bool have = summary_.tick.found() && summary_.grid.known();
 
 	if (requested == tick_mode::every_jiffy) {
-		summary_.reason = "--ticks every-jiffy";
+		summary_.reason = every_jiffy_why.empty() ? "--ticks every-jiffy" : every_jiffy_why;
 	} else if (have) {
 		recorded_ = true;
 		summary_.reason = requested == tick_mode::recorded ? "--ticks recorded"

@@ -35,8 +35,11 @@ public:
 	// Looks at up to `prologue` events ahead in `stream`: finds the tick
 	// and fits the grid, then settles the model. Throws usage_error when
 	// `requested` is recorded and the trace has no tick to replay.
+	// `every_jiffy_why`: every-jiffy was chosen for the user, and why
+	// (the report says so instead of "--ticks every-jiffy").
 	tick_source(event_stream &stream, const interner &names, tick_mode requested, unsigned hz,
-		    unsigned word_bits, unsigned cpus, std::size_t prologue);
+		    unsigned word_bits, unsigned cpus, std::size_t prologue,
+		    const std::string &every_jiffy_why = "");
 
 	bool recorded() const { return recorded_; }
 

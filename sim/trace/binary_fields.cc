@@ -26,11 +26,11 @@ std::string_view callback_names::name(std::uint64_t addr)
 	}
 	if (known_.size() >= 65536)
 		known_.clear();		// a bound for garbage addresses
-	std::string_view sym;
+	std::string sym;
 	for (const source &s : sources_)
 		if (sym.empty())
 			sym = s(addr);
-	return known_.emplace(addr, sym.empty() ? hex_address(addr) : std::string(sym))
+	return known_.emplace(addr, sym.empty() ? hex_address(addr) : std::move(sym))
 		.first->second;
 }
 

@@ -56,10 +56,11 @@ struct binary_slot_values {
 class callback_names {
 public:
 	// A look-up: the name, or empty.
-	using source = std::function<std::string_view(std::uint64_t)>;
+	using source = std::function<std::string(std::uint64_t)>;
+	// A symbol file's: sym+0xoff inside a symbol, counted in t.fit().
 	static source of(const symbol_table &t)
 	{
-		return [&t](std::uint64_t addr) { return t.lookup(addr); };
+		return [&t](std::uint64_t addr) { return t.callback_name(addr); };
 	}
 
 	explicit callback_names(std::vector<source> sources, std::function<void()> prepare = {})

@@ -14,6 +14,7 @@
 // Timestamps may step back between packets of a stream (LTTng 2.1 traces
 // do): every event is still read, in its stream's order.
 #include <algorithm>
+#include <cstdio>
 #include <sys/stat.h>
 
 #include "sim/trace/binary_names.h"
@@ -71,11 +72,15 @@ public:
 	const reader_stats &stats() const override { return stats_; }
 	trace_format format() const override { return trace_format::ctf; }
 	unsigned declared_cpus() const override { return cpus_; }
+	symbol_fit symbols_fit() const override { return symbols_.fit(); }
+	std::string clock() const override;
+	const char *unit() const override { return "events"; }
 
 private:
 	void decode(const ctf::packet_reader &s, trace_event &ev);
-	// The stream's packets with lost events, into the stats.
-	void take_lost(ctf::packet_reader &s);
+	// Stream I's packets with lost events, into the stats; its next
+	// event follows the loss.
+	void take_lost(unsigned i);
 	// Heap order: the earliest event first, ties to the lower stream.
 	bool later(unsigned a, unsigned b) const
 	{
@@ -88,6 +93,7 @@ private:
 	std::vector<event_info> infos_;		// by event_class::index
 	std::vector<std::unique_ptr<ctf::packet_reader>> streams_;
 	std::vector<unsigned> heap_;		// streams with an event to hand out
+	std::vector<bool> after_loss_;		// by stream: its next event follows a loss
 	unsigned cpus_ = 0;
 	unsigned release_ = 0;
 	std::uint64_t bytes_ = 0;
@@ -129,19 +135,41 @@ ctf_reader::ctf_reader(const std::string &path, const reader_options &opt) : pat
 	cpus_ = any && top < 65536 ? static_cast<unsigned>(top + 1) : 0;
 
 	auto cmp = [this](unsigned a, unsigned b) { return later(a, b); };
+	after_loss_.assign(streams_.size(), false);
 	for (unsigned i = 0; i < streams_.size(); i++) {
 		if (streams_[i]->next()) {
 			heap_.push_back(i);
 			std::push_heap(heap_.begin(), heap_.end(), cmp);
 		}
-		take_lost(*streams_[i]);
+		take_lost(i);
 	}
 }
 
-void ctf_reader::take_lost(ctf::packet_reader &s)
+// The seconds are the clock's value plus its offset from the Epoch: what
+// `babeltrace --clock-seconds` prints; babeltrace's default prints the
+// same instant as a time of day, and --clock-offset / a text rendering
+// that starts elsewhere shift them.
+std::string ctf_reader::clock() const
 {
+	if (streams_.empty())
+		return "";
+	const ctf::packet_reader &s = *streams_.front();
+	std::uint64_t off = s.clock_offset_ns();
+	char offset[48];
+	std::snprintf(offset, sizeof offset, "%llu.%09llu", (unsigned long long)(off / 1000000000),
+		      (unsigned long long)(off % 1000000000));
+	std::string name = s.clock_name().empty() ? "none named (1 GHz)" : "`" + s.clock_name() + "`";
+	return "CTF clock " + name + " plus its offset from the Epoch, " + offset +
+	       " s: the seconds `babeltrace --clock-seconds` prints (its default shows them as a "
+	       "time of day)";
+}
+
+void ctf_reader::take_lost(unsigned i)
+{
+	ctf::packet_reader &s = *streams_[i];
 	if (s.lost.empty())
 		return;
+	after_loss_[i] = true;
 	for (lost_packet &p : s.lost) {
 		stats_.lost_events += p.events;
 		stats_.lost_packets.push_back(std::move(p));
@@ -188,6 +216,10 @@ bool ctf_reader::next(trace_event &ev)
 	unsigned i = heap_.back();
 	stats_.lines++;
 	decode(*streams_[i], ev);
+	if (after_loss_[i]) {
+		after_loss_[i] = false;
+		ev.has |= EF_AFTER_LOSS;
+	}
 	stats_.events++;
 	// The event is copied out (its names point into infos_ and names_):
 	// the stream may read on.
@@ -195,7 +227,7 @@ bool ctf_reader::next(trace_event &ev)
 		std::push_heap(heap_.begin(), heap_.end(), cmp);
 	else
 		heap_.pop_back();
-	take_lost(*streams_[i]);
+	take_lost(i);
 	return true;
 }
 

@@ -131,6 +131,8 @@ packet_reader::packet_reader(const trace_model &model, const std::string &dir,
 							  : model.clocks.find(name);
 	static const clock_class nominal;	// 1 GHz, no offset
 	clock_ = c == model.clocks.end() ? &nominal : &c->second;
+	if (c != model.clocks.end())
+		clock_name_ = c->first;
 	offset_ns_ = static_cast<std::uint64_t>(clock_->offset_s) * ns_per_s +
 		     cycles_to_ns(*clock_, clock_->offset);
 }

@@ -44,6 +44,11 @@ public:
 	// in the counter's width), as they are opened; the caller takes them.
 	std::vector<lost_packet> lost;
 
+	// The clock its timestamps map to ("" when the metadata names none:
+	// 1 GHz from 0) and its offset from the Epoch, in ns, added to them.
+	const std::string &clock_name() const { return clock_name_; }
+	std::uint64_t clock_offset_ns() const { return offset_ns_; }
+
 	// The event next() read.
 	const event_class *event = nullptr;
 	std::uint64_t ts_ns = 0;		// the clock's real time
@@ -75,6 +80,7 @@ private:
 	bool has_ts_end_ = false;
 	const clock_class *clock_ = nullptr;
 	std::uint64_t offset_ns_ = 0;	// the clock's offset
+	std::string clock_name_;
 	std::uint64_t discarded_ = 0;	// the stream's events_discarded so far
 	std::vector<std::uint64_t> header_, context_, payload_, scratch_, starts_;
 };

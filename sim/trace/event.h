@@ -40,6 +40,10 @@ enum event_field : std::uint32_t {
 	EF_BASECLK       = 1u << 4,	// baseclk=%lu of timer_expire_entry (5.2+)
 	EF_BUCKET_EXPIRY = 1u << 5,	// bucket_expiry=%lu (6.8+)
 	EF_TIMESTAMP     = 1u << 6,	// ts_ns is meaningful
+	// The tracer lost events on this event's CPU just before it (a ring
+	// buffer overrun; CTF: a packet's discarded events): what happened
+	// to the timers in the gap is unknown.
+	EF_AFTER_LOSS    = 1u << 7,
 };
 
 struct trace_event {

@@ -41,7 +41,7 @@ line_verdict parse_line(std::string_view line, trace_event &ev, line_context &ct
 		return line_verdict::skip;
 	}
 	line_verdict v = parse_event_line(s, ev, name_style::bare, ctx);
-	return v == line_verdict::bad && is_lost_events_note(s) ? line_verdict::skip : v;
+	return v == line_verdict::bad && take_lost_events_note(s, ctx) ? line_verdict::skip : v;
 }
 
 }  // namespace

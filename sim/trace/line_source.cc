@@ -261,18 +261,42 @@ public:
 protected:
 	std::size_t fill(char *dst, std::size_t cap) override
 	{
+		if (cut_at_)
+			return 0;
 		int n = gzread(gz_, dst, unsigned(std::min<std::size_t>(cap, 1u << 30)));
 		int err = Z_OK;
 		const char *msg = gzerror(gz_, &err);
-		if (n < 0 || (err != Z_OK && err != Z_BUF_ERROR) ||
-		    (n == 0 && err == Z_BUF_ERROR))
+		// zlib says Z_BUF_ERROR when the compressed stream stops in
+		// the middle (a copy cut short): what came before is good.
+		if (n <= 0 && err == Z_BUF_ERROR) {
+			std::uint64_t at = std::uint64_t(std::max<z_off_t>(gzoffset(gz_), 0));
+			if (!tolerate_cut_)
+				throw input_error(name(), line_no() + 1,
+						  "truncated gzip stream at byte offset " +
+							  std::to_string(at) +
+							  " (the compressed file ends there; "
+							  "--lenient replays up to the cut)");
+			cut_at_ = at ? at : 1;
+			return 0;
+		}
+		if (n < 0 || (err != Z_OK && err != Z_BUF_ERROR))
 			throw input_error(name(), line_no() + 1,
-					  std::string("gzip: ") +
-						  (msg && *msg ? msg : "read error"));
+					  "gzip: " + without_stream_name(msg));
 		return std::size_t(n);
 	}
 
 private:
+	// zlib names a stream opened by gzdopen "<fd:N>": an internal detail
+	// that the message does not need (it names the file already).
+	static std::string without_stream_name(const char *msg)
+	{
+		std::string_view m = msg && *msg ? msg : "read error";
+		if (m.starts_with("<fd:"))
+			if (std::size_t colon = m.find(">: "); colon != m.npos)
+				m.remove_prefix(colon + 3);
+		return std::string(m);
+	}
+
 	gzFile gz_;
 };
 

@@ -85,6 +85,12 @@ public:
 	const char *readable_end() const { return cap_ ? buf_.get() + cap_ + read_slack : end_; }
 	static constexpr std::size_t read_slack = 16;
 	bool compressed() const { return compressed_; }
+	// A compressed input cut short (a partial copy) ends where it was cut
+	// instead of failing (--lenient): what came before it is read.
+	void tolerate_cut() { tolerate_cut_ = true; }
+	// Where a tolerated cut was: the compressed byte offset the stream
+	// stopped at; 0 while the input is whole.
+	std::uint64_t cut_at() const { return cut_at_; }
 
 	// The first bytes of the input (at most MAX), for sniffing headers.
 	// Only before the first next(); does not consume anything.
@@ -106,6 +112,8 @@ protected:
 	// Makes the source a view of DATA, with nothing left to fill.
 	void show_all(std::string_view data);
 	bool compressed_ = false;
+	bool tolerate_cut_ = false;
+	std::uint64_t cut_at_ = 0;
 
 private:
 	bool next_slow(std::string_view &line);

@@ -1,10 +1,13 @@
 // Events a tracer recorded as lost: LTTng counts the events it discarded
-// (its sub-buffers were full) in each CTF packet's context. A replay that
-// misses them must say so, with where they went missing.
+// (its sub-buffers were full) in each CTF packet's context; tracefs,
+// trace-cmd report and perf script print a note on the CPU whose ring
+// buffer overran. A replay that misses them must say so, with where they
+// went missing.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace timersim {
 
@@ -13,6 +16,36 @@ struct lost_packet {
 	std::uint64_t packet = 0;	// its packet, from 0
 	std::uint64_t offset = 0;	// the packet's byte offset in the file
 	std::uint64_t events = 0;	// events lost since the stream's previous packet
+};
+
+// The losses of one CPU of a text trace.
+struct lost_on_cpu {
+	std::uint32_t cpu = 0;
+	std::uint64_t events = 0;	// the notes' counts
+	std::uint64_t notes = 0;	// notes, also those without a count
+};
+
+// The lost-event notes of a text trace, in file order: counted per CPU, and
+// each marks the next event of its CPU (the kernel prints the note just
+// before the first event after the gap) with EF_AFTER_LOSS.
+class lost_event_notes {
+public:
+	// A note: EVENTS (0: count unknown) lost on CPU. TOTAL, BY_CPU: the
+	// reader's counts (reader_stats::lost_events, lost_cpus).
+	void note(std::uint32_t cpu, std::uint64_t events, std::uint64_t &total,
+		  std::vector<lost_on_cpu> &by_cpu);
+	// Whether an event on CPU is the first after a note of its CPU
+	// (then it is no longer).
+	bool follows_note(std::uint32_t cpu)
+	{
+		if (waiting_.empty())
+			return false;
+		return take(cpu);
+	}
+
+private:
+	bool take(std::uint32_t cpu);
+	std::vector<std::uint32_t> waiting_;	// CPUs whose next event follows a note
 };
 
 }  // namespace timersim

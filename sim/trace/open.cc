@@ -71,13 +71,25 @@ struct sniffed {
 	std::string why;	// text of no known rendering: why not
 };
 
+// perf record's binary output (perf.data): its header's magic, "PERFILE2"
+// as written by a little-endian machine, byte-swapped by a big-endian one,
+// or version 1's "PERFFILE". perf script renders it as text this tool reads.
+bool is_perf_data(std::string_view head)
+{
+	return has_prefix(head, "PERFILE2") || has_prefix(head, "2ELIFREP") ||
+	       has_prefix(head, "PERFFILE");
+}
+
 // BINARY_OK: whether the binary formats are recognised (else a binary file
-// is refused as text that is not text).
-sniffed sniff_file(const std::string &path, bool binary_ok)
+// is refused as text that is not text). LENIENT: a gzip file cut short
+// is read up to the cut (reader_options::lenient).
+sniffed sniff_file(const std::string &path, bool binary_ok, bool lenient = false)
 {
 	using namespace std::string_view_literals;
 	sniffed s;
 	s.text = line_source::open_file(path);
+	if (lenient)
+		s.text->tolerate_cut();
 	std::string_view head = s.text->head(detect_head_bytes);
 	if (binary_ok && !s.text->compressed()) {
 		if (has_prefix(head, "\x17\x08\x44tracing"sv))
@@ -89,6 +101,10 @@ sniffed sniff_file(const std::string &path, bool binary_ok)
 			return s;
 		}
 	}
+	if (is_perf_data(head))
+		throw input_error(path, 0, "a perf.data file (perf record's binary output), which "
+				  "this tool does not read: run `perf script -i " + path +
+				  " > trace.txt` first and replay trace.txt");
 	if (const char *problem = text_head_problem(head))
 		throw input_error(path, 0, s.text->compressed() ? std::string(problem) +
 				  " (after gzip decompression)" : std::string(problem));
@@ -134,7 +150,7 @@ std::unique_ptr<trace_reader> open_trace(const std::string &path, trace_format f
 		if (is_directory(path)) {
 			fmt = detect_trace_format(path);
 		} else {
-			sniffed s = sniff_file(path, true);
+			sniffed s = sniff_file(path, true, opt.lenient);
 			if (s.format == trace_format::auto_detect)
 				throw input_error(path, 0, s.why);
 			fmt = s.format;
@@ -142,7 +158,7 @@ std::unique_ptr<trace_reader> open_trace(const std::string &path, trace_format f
 		}
 		looks_like = fmt;
 	} else if (fmt != trace_format::trace_dat && fmt != trace_format::ctf) {
-		sniffed s = sniff_file(path, false);
+		sniffed s = sniff_file(path, false, opt.lenient);
 		looks_like = s.format;
 		// raw ftrace read as trace-cmd report (or back) would read the
 		// events and quietly lose what the renderings print apart.

@@ -24,11 +24,12 @@ void note_header(std::string_view s, line_context &ctx)
 }
 
 // What perf writes about lost or unordered data when stderr went along.
-bool is_perf_note(std::string_view s)
+// Its lost records (--show-lost-events) count per CPU.
+bool is_perf_note(std::string_view s, line_context &ctx)
 {
-	return s.starts_with("Warning:") || s.starts_with("Processed ") ||
-	       s.starts_with("Check IO/CPU overload") || s.find("PERF_RECORD_") != s.npos ||
-	       is_lost_events_note(s);
+	return take_lost_events_note(s, ctx) || s.starts_with("Warning:") ||
+	       s.starts_with("Processed ") || s.starts_with("Check IO/CPU overload") ||
+	       s.find("PERF_RECORD_") != s.npos;
 }
 
 line_verdict parse_line(std::string_view line, trace_event &ev, line_context &ctx)
@@ -41,11 +42,13 @@ line_verdict parse_line(std::string_view line, trace_event &ev, line_context &ct
 		return line_verdict::skip;
 	}
 	line_verdict v = parse_event_line(s, ev, name_style::subsystem, ctx);
-	if (v == line_verdict::bad && is_perf_note(s))
+	if (v == line_verdict::bad && is_perf_note(s, ctx))
 		return line_verdict::skip;
 	// --show-task-events and friends: perf's own records, not trace events.
-	if (v == line_verdict::event && ev.name.starts_with("PERF_RECORD_"))
+	if (v == line_verdict::event && ev.name.starts_with("PERF_RECORD_")) {
+		take_lost_events_note(s, ctx);
 		return line_verdict::skip;
+	}
 	return v;
 }
 

@@ -17,6 +17,7 @@
 
 #include "sim/trace/event.h"
 #include "sim/trace/lost_events.h"
+#include "sim/trace/symbols.h"
 
 namespace timersim {
 
@@ -59,10 +60,15 @@ struct reader_stats {
 	std::uint64_t skipped = 0;	// not events: headers, comments, blank, malformed
 	std::uint64_t malformed = 0;	// of skipped, bad lines passed over by --lenient
 	std::uint64_t bytes = 0;	// input bytes consumed (uncompressed)
+	// --lenient read of a gzip file cut short: the compressed byte offset
+	// where it stopped (what followed is lost); 0 when the input was whole.
+	std::uint64_t truncated_at = 0;
 	// Events the tracer itself lost (CTF: events_discarded), by packet,
-	// in stream and packet order once the input is read.
+	// in stream and packet order once the input is read; text traces: by
+	// CPU, from the tracer's notes.
 	std::uint64_t lost_events = 0;
 	std::vector<lost_packet> lost_packets;
+	std::vector<lost_on_cpu> lost_cpus;
 };
 
 struct reader_options {
@@ -86,6 +92,13 @@ public:
 	virtual trace_format format() const = 0;
 	// Number of CPUs the trace declares (#P:2, cpus=2, ...), 0 if unknown.
 	virtual unsigned declared_cpus() const { return 0; }
+	// Which clock the timestamps are in, when the format says more than
+	// the seconds it prints (CTF: a clock plus an offset); "" otherwise.
+	virtual std::string clock() const { return ""; }
+	// What the format's units are called: text "lines", binary "events".
+	virtual const char *unit() const { return "lines"; }
+	// How the callback addresses fitted reader_options::symbols, once read.
+	virtual symbol_fit symbols_fit() const { return {}; }
 
 	// Reading in blocks on several threads instead of next(): a text
 	// reader not yet read offers its input (text_blocks.h); null when the

@@ -75,6 +75,7 @@ void symbol_table::load(const std::string &path)
 	sort();
 	if (syms_.empty())
 		throw input_error(path, 0, "no text symbols (not a System.map or kallsyms file?)");
+	origin_ = path;
 }
 
 std::size_t symbol_table::load_text(std::string_view text, const std::string &origin)
@@ -149,6 +150,98 @@ std::string_view symbol_table::lookup(std::uint64_t addr) const
 	while (it != syms_.begin() && (it - 1)->addr == it->addr)
 		--it;
 	return std::string_view(names_).substr(it->name, it->len);
+}
+
+namespace {
+
+// Symbols that mark where a section of kernel text ends (or the image
+// does): an address that falls on or past one lies in no function of
+// this map, as every callback of a trace recorded by another kernel
+// whose text runs further does.
+bool is_end_marker(std::string_view name)
+{
+	return name == "_etext" || name == "_einittext" || name == "_end" ||
+	       name == "__end_rodata" || (name.starts_with("__") && name.ends_with("_end")) ||
+	       (name.starts_with("__") && name.ends_with("_text_end"));
+}
+
+}  // namespace
+
+symbol_table::placed symbol_table::place(std::uint64_t addr, std::string_view &name,
+					 std::uint64_t &off) const
+{
+	auto it = std::upper_bound(syms_.begin(), syms_.end(), addr,
+				   [](std::uint64_t a, const sym &s) { return a < s.addr; });
+	if (it == syms_.begin())
+		return placed::none;
+	--it;
+	while (it != syms_.begin() && (it - 1)->addr == it->addr)
+		--it;
+	name = std::string_view(names_).substr(it->name, it->len);
+	off = addr - it->addr;
+	if (is_end_marker(name) || off > max_offset)
+		return placed::unfit;
+	return off ? placed::inside : placed::start;
+}
+
+namespace {
+
+std::string with_offset(std::string_view sym, std::uint64_t off)
+{
+	return off ? std::string(sym) + "+" + hex_address(off) : std::string(sym);
+}
+
+}  // namespace
+
+std::string symbol_table::callback_name(std::uint64_t addr) const
+{
+	std::string_view name;
+	std::uint64_t off = 0;
+	placed p = place(addr, name, off);
+	if (p == placed::none)
+		return "";
+	fit_counts &c = *counts_;	// null only in a moved-from table
+	c.looked_up.fetch_add(1, std::memory_order_relaxed);
+	std::atomic<std::uint64_t> &n = p == placed::start ? c.at_start
+				       : p == placed::inside ? c.inside
+							     : c.unfit;
+	n.fetch_add(1, std::memory_order_relaxed);
+	if (p != placed::start) {
+		std::uint64_t none = 0;
+		c.example.compare_exchange_strong(none, addr, std::memory_order_relaxed);
+	}
+	return p == placed::unfit ? "" : with_offset(name, off);
+}
+
+std::string symbol_table::describe(std::uint64_t addr) const
+{
+	std::string_view name;
+	std::uint64_t off = 0;
+	switch (place(addr, name, off)) {
+	case placed::none:
+		return hex_address(addr) + " is below every symbol";
+	case placed::unfit:
+		return hex_address(addr) + " falls " + hex_address(off) + " bytes past " +
+		       std::string(name) + ", in no function";
+	default:
+		return hex_address(addr) + " falls at " + with_offset(name, off);
+	}
+}
+
+symbol_fit symbol_table::fit() const
+{
+	symbol_fit f;
+	f.file = origin_;
+	if (counts_) {
+		f.looked_up = counts_->looked_up.load(std::memory_order_relaxed);
+		f.at_start = counts_->at_start.load(std::memory_order_relaxed);
+		f.inside = counts_->inside.load(std::memory_order_relaxed);
+		f.unfit = counts_->unfit.load(std::memory_order_relaxed);
+		f.example = counts_->example.load(std::memory_order_relaxed);
+	}
+	if (f.example)
+		f.example_text = describe(f.example);
+	return f;
 }
 
 std::string hex_address(std::uint64_t addr)

@@ -75,6 +75,13 @@ struct text_block_counts {
 	// The block's last line has no line end (the input's last line).
 	bool cut_short = false;
 	std::string first_name;		// of the block's first event
+	// The tracer's lost-event notes among the lines, in order.
+	struct lost_note {
+		std::uint64_t line;	// the block's own
+		std::uint32_t cpu;
+		std::uint64_t events;	// 0: count unknown
+	};
+	std::vector<lost_note> lost;
 };
 
 class text_block_parser {
@@ -124,6 +131,10 @@ void text_block_parser::parse(const text_block &b, text_block_counts &c, Emit &&
 			continue;
 		}
 		c.skipped++;
+		if (ctx_.lost_note) {
+			ctx_.lost_note = false;
+			c.lost.push_back({c.lines, ctx_.lost_cpu, ctx_.lost_events});
+		}
 		if (v == line_verdict::bad) {
 			bad(c, c.lines);
 			if (c.bad_line)

@@ -139,11 +139,62 @@ line_verdict parse_event_line(std::string_view line, trace_event &ev, name_style
 	return parse_payload(h.rest, ev, ctx);
 }
 
-bool is_lost_events_note(std::string_view line)
+namespace {
+
+bool lost_note(line_context &ctx, std::uint32_t cpu, std::uint64_t events)
 {
-	line = skip_blanks(line);
-	return line.starts_with("CPU:") &&
-	       (line.ends_with("EVENTS]") || line.ends_with("DROPPED]"));
+	ctx.lost_note = true;
+	ctx.lost_cpu = cpu;
+	ctx.lost_events = events;
+	return true;
+}
+
+// perf script: "COMM PID [CPU] TIMESTAMP: PERF_RECORD_LOST lost 1234".
+bool take_perf_lost_record(std::string_view line, line_context &ctx)
+{
+	std::size_t at = line.find("PERF_RECORD_LOST");
+	if (at == line.npos)
+		return false;
+	line_context scratch;
+	line_head h;
+	if (!split_line_head(line, h, scratch))
+		return false;
+	std::string_view rest = line.substr(at);
+	next_token(rest);	// PERF_RECORD_LOST[_SAMPLES]
+	std::uint64_t events = 0;
+	if (next_token(rest) != "lost" || !parse_u64(trim_right(next_token(rest)), events))
+		return false;
+	return lost_note(ctx, h.cpu, events);
+}
+
+}  // namespace
+
+bool take_lost_events_note(std::string_view line, line_context &ctx)
+{
+	line = trim_right(skip_blanks(line));
+	if (!line.starts_with("CPU:"))
+		return take_perf_lost_record(line, ctx);
+	std::string_view rest = line.substr(4);
+	std::size_t blank = rest.find(' ');
+	std::uint32_t cpu;
+	if (blank == rest.npos || !parse_u32(rest.substr(0, blank), cpu))
+		return false;
+	std::string_view note = skip_blanks(rest.substr(blank));
+	if (!note.starts_with('[') || !note.ends_with(']'))
+		return false;
+	note = note.substr(1, note.size() - 2);
+	// The count stands between the words tracefs or trace-cmd put around it.
+	std::string_view count;
+	if (note == "LOST EVENTS" || note == "EVENTS DROPPED")
+		return lost_note(ctx, cpu, 0);
+	if (note.starts_with("LOST ") && note.ends_with(" EVENTS"))
+		count = note.substr(5, note.size() - 5 - 7);
+	else if (note.ends_with(" EVENTS DROPPED"))
+		count = note.substr(0, note.size() - 15);
+	std::uint64_t events;
+	if (!parse_u64(count, events))
+		return false;
+	return lost_note(ctx, cpu, events);
 }
 
 }  // namespace timersim

@@ -45,7 +45,12 @@ bool take_event_name(std::string_view &rest, std::string_view &name, name_style 
 line_verdict parse_event_line(std::string_view line, trace_event &ev, name_style style,
 			      line_context &ctx);
 
-// "CPU:1 [LOST 1234 EVENTS]" (tracefs, trace-cmd) - a note, not an event.
-bool is_lost_events_note(std::string_view line);
+// A note, not an event, that the tracer lost events on a CPU where it
+// stands (its ring buffer overran): tracefs prints "CPU:1 [LOST 1234
+// EVENTS]" (or "[LOST EVENTS]", count unknown), trace-cmd report "CPU:1
+// [1234 EVENTS DROPPED]" (or "[EVENTS DROPPED]"), perf script a
+// "PERF_RECORD_LOST lost 1234" record in the CPU's columns. True, with
+// ctx.lost_* set, when LINE (blanks skipped) is one.
+bool take_lost_events_note(std::string_view line, line_context &ctx);
 
 }  // namespace timersim

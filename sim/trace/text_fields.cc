@@ -259,9 +259,9 @@ std::string_view function_value(std::string_view v, line_context &ctx)
 		return v;
 	std::uint64_t addr;
 	if (ctx.symbols && parse_pointer(digits, addr)) {
-		std::string_view name = ctx.symbols->lookup(addr);
-		if (!name.empty())
-			return name;
+		ctx.function = ctx.symbols->callback_name(addr);
+		if (!ctx.function.empty())
+			return ctx.function;
 	}
 	if (prefixed)
 		return v;

@@ -65,6 +65,12 @@ struct line_context {
 	std::string function;		// a bare hex function, given its 0x
 	std::uint32_t keys = 0;		// payload_key bits of the last line
 	unsigned cpus = 0;		// CPUs a header line declared
+	// The line (skipped) was the tracer's note that events were lost on
+	// lost_cpu: lost_events of them, 0 when the note gives no count.
+	// The reader takes the note and clears lost_note.
+	bool lost_note = false;
+	std::uint32_t lost_cpu = 0;
+	std::uint64_t lost_events = 0;
 
 	line_verdict reject(std::string_view why)
 	{

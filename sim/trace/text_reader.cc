@@ -28,6 +28,8 @@ public:
 	{
 		ctx_.dialect = r.dialect;
 		ctx_.limit = src_->readable_end();
+		if (lenient_)
+			src_->tolerate_cut();
 		if (!opt.symbols.empty()) {
 			symbols_.load(opt.symbols);
 			ctx_.symbols = &symbols_;
@@ -39,6 +41,7 @@ public:
 	const reader_stats &stats() const override { return stats_; }
 	trace_format format() const override { return r_.format; }
 	unsigned declared_cpus() const override { return ctx_.cpus; }
+	symbol_fit symbols_fit() const override { return symbols_.fit(); }
 	text_block_input *block_input() override;
 	void blocks_done(const reader_stats &st, std::string_view, bool) override { stats_ = st; }
 
@@ -53,6 +56,7 @@ private:
 	symbol_table symbols_;
 	reader_stats stats_;
 	generation_check generation_;
+	lost_event_notes lost_;
 	text_block_input blocks_;
 };
 
@@ -114,8 +118,15 @@ bool text_reader::next(trace_event &ev)
 		stats_.bytes = src_->bytes();
 		if (v == line_verdict::event) {
 			ev.line = src_->line_no();
+			if (lost_.follows_note(ev.cpu))
+				ev.has |= EF_AFTER_LOSS;
 			stats_.events++;
 			return true;
+		}
+		if (ctx_.lost_note) {
+			ctx_.lost_note = false;
+			lost_.note(ctx_.lost_cpu, ctx_.lost_events, stats_.lost_events,
+				   stats_.lost_cpus);
 		}
 		stats_.skipped++;
 		if (v == line_verdict::bad) {
@@ -125,6 +136,7 @@ bool text_reader::next(trace_event &ev)
 		}
 	}
 	stats_.bytes = src_->bytes();
+	stats_.truncated_at = src_->cut_at();
 	return false;
 }
 

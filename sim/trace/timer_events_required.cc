@@ -57,6 +57,9 @@ public:
 	const reader_stats &stats() const override { return r_->stats(); }
 	trace_format format() const override { return r_->format(); }
 	unsigned declared_cpus() const override { return r_->declared_cpus(); }
+	std::string clock() const override { return r_->clock(); }
+	const char *unit() const override { return r_->unit(); }
+	symbol_fit symbols_fit() const override { return r_->symbols_fit(); }
 	text_block_input *block_input() override { return r_->block_input(); }
 	void blocks_done(const reader_stats &st, std::string_view first_name,
 			 bool timer_seen) override

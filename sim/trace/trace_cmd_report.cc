@@ -24,11 +24,12 @@ bool take_cpus_header(std::string_view s, line_context &ctx)
 	return true;
 }
 
-// "CPU 3 is empty", "version = 6": lines trace-cmd prints about the file.
-bool is_report_note(std::string_view s)
+// "CPU 3 is empty", "version = 6", "CPU:1 [12 EVENTS DROPPED]": lines
+// trace-cmd prints about the file.
+bool is_report_note(std::string_view s, line_context &ctx)
 {
 	return (s.starts_with("CPU ") && s.ends_with(" is empty")) ||
-	       s.starts_with("version = ") || is_lost_events_note(s);
+	       s.starts_with("version = ") || take_lost_events_note(s, ctx);
 }
 
 line_verdict parse_line(std::string_view line, trace_event &ev, line_context &ctx)
@@ -37,7 +38,7 @@ line_verdict parse_line(std::string_view line, trace_event &ev, line_context &ct
 	if (s.empty() || line[0] == '#')
 		return line_verdict::skip;
 	line_verdict v = parse_event_line(s, ev, name_style::bare, ctx);
-	if (v == line_verdict::bad && (take_cpus_header(s, ctx) || is_report_note(s)))
+	if (v == line_verdict::bad && (take_cpus_header(s, ctx) || is_report_note(s, ctx)))
 		return line_verdict::skip;
 	return v;
 }

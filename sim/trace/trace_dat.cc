@@ -93,6 +93,8 @@ public:
 	const reader_stats &stats() const override { return stats_; }
 	trace_format format() const override { return trace_format::trace_dat; }
 	unsigned declared_cpus() const override { return file_.cpus; }
+	symbol_fit symbols_fit() const override { return symbols_.fit(); }
+	const char *unit() const override { return "events"; }
 
 private:
 	[[noreturn]] void fail(const std::string &why) const
@@ -130,7 +132,7 @@ trace_dat_reader::trace_dat_reader(trace_dat_file file, std::future<tdat_kallsym
 				   const reader_options &opt)
 	: file_(std::move(file)),
 	  loading_(std::move(loading)),
-	  names_({[this](std::uint64_t a) { return kallsyms_.lookup(a); },
+	  names_({[this](std::uint64_t a) { return std::string(kallsyms_.lookup(a)); },
 		  callback_names::of(symbols_)},
 		 [this] { kallsyms_ = loading_.valid() ? loading_.get() : load_kallsyms(kallsyms_at(file_)); }),
 	  lenient_(opt.lenient)

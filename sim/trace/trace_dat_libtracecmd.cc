@@ -57,6 +57,8 @@ public:
 	const reader_stats &stats() const override { return stats_; }
 	trace_format format() const override { return trace_format::trace_dat; }
 	unsigned declared_cpus() const override { return cpus_; }
+	symbol_fit symbols_fit() const override { return symbols_.fit(); }
+	const char *unit() const override { return "events"; }
 
 private:
 	[[noreturn]] void fail(const std::string &why) const;

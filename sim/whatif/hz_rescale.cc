@@ -47,6 +47,9 @@ public:
 	const reader_stats &stats() const override { return inner_->stats(); }
 	trace_format format() const override { return inner_->format(); }
 	unsigned declared_cpus() const override { return inner_->declared_cpus(); }
+	std::string clock() const override { return inner_->clock(); }
+	const char *unit() const override { return inner_->unit(); }
+	symbol_fit symbols_fit() const override { return inner_->symbols_fit(); }
 
 private:
 	// J0 + floor((j - J0) * to / from), the difference taken in the word.

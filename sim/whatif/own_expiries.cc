@@ -54,6 +54,9 @@ public:
 	}
 	trace_format format() const override { return inner_->format(); }
 	unsigned declared_cpus() const override { return inner_->declared_cpus(); }
+	std::string clock() const override { return inner_->clock(); }
+	const char *unit() const override { return inner_->unit(); }
+	symbol_fit symbols_fit() const override { return inner_->symbols_fit(); }
 
 private:
 	// Reads one event from the trace and files it.

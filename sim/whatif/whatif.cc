@@ -53,6 +53,15 @@ replay_options what_if_options(const replay_options &opt, const recorded_clock &
 	if (to_hz != clock.hz) {
 		at.hz = to_hz;
 		at.word_bits = clock.word_bits;
+		// The trace's ticks are those of a HZ clock.hz kernel: a kernel
+		// at to_hz ticks at its own rate, which the trace cannot show.
+		if (at.ticks != tick_mode::every_jiffy) {
+			at.ticks = tick_mode::every_jiffy;
+			at.ticks_why = "--what-if-hz " + std::to_string(to_hz) +
+				       ": a kernel at that HZ ticks at every one of its jiffies; "
+				       "the trace's ticks are the HZ " + std::to_string(clock.hz) +
+				       " kernel's";
+		}
 	}
 	return at;
 }
@@ -72,6 +81,9 @@ std::string what_if_table(const what_if_reports &w)
 	std::string out = "timersim what-if of " + a.input.path + "\n";
 	out += "  scheme " + a.scheme + "; timeouts re-expressed in time at HZ " + num(b.input.hz) +
 	       " (msecs_to_jiffies rounding, up)\n\n";
+	// What each side replayed: the what-if's machine and ticks differ.
+	out += "recorded (HZ " + num(a.input.hz) + ")\n" + text_input_rows(a);
+	out += "what-if (HZ " + num(b.input.hz) + ")\n" + text_input_rows(b) + "\n";
 	text_table t;
 	t.row({"", "recorded (HZ " + num(a.input.hz) + ")", "what-if (HZ " + num(b.input.hz) + ")"});
 	auto row = [&](const char *name, std::uint64_t x, std::uint64_t y) { t.row({name, num(x), num(y)}); };
@@ -93,7 +105,8 @@ std::string what_if_table(const what_if_reports &w)
 	row("key comparisons", a.costs.key_comparisons, b.costs.key_comparisons);
 	t.row({"exact expiries", percent(a.fidelity.exact, a.fidelity.compared),
 	       percent(b.fidelity.exact, b.fidelity.compared)});
-	t.row({"lateness mean", mean(a.lateness.total, a.lateness.expiries), mean(b.lateness.total, b.lateness.expiries)});
+	t.row({"delay mean (lateness)", mean(a.lateness.total, a.lateness.expiries),
+	       mean(b.lateness.total, b.lateness.expiries)});
 	out += t.render();
 	out += "\n  The what-if keeps each recorded expiry at its time (mapped to the new HZ): a\n"
 	       "  timer the new HZ rounds past it counts as late and is expired there.\n";

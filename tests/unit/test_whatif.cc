@@ -317,6 +317,45 @@ START_TEST(unknown_hz_is_a_usage_error)
 }
 END_TEST
 
+// A what-if HZ ticks at its own rate: the recorded ticks are those of the
+// recording's HZ (issue 25: classic on the 250 HZ http recording at
+// --what-if-hz 1000 ran only at the 250 Hz ticks, 0.29 -> 3.44 jiffies
+// late). The side by side table shows each side's input, machine and ticks.
+START_TEST(what_if_hz_ticks_at_its_own_rate)
+{
+	std::string path = shared_trace_or_skip("linux-6.18-http/trace.txt");
+	if (path.empty())
+		return;
+	replay_options opt;
+	opt.scheme = "classic";
+	what_if_reports r = replay_what_if(path, trace_format::auto_detect, {}, opt, 1000);
+	ck_assert_str_eq(r.recorded.ticks.model.c_str(), "recorded");
+	ck_assert_str_eq(r.what_if.ticks.model.c_str(), "every-jiffy");
+	ck_assert_msg(r.what_if.ticks.reason.find("--what-if-hz 1000") != std::string::npos,
+		      "reason: %s", r.what_if.ticks.reason.c_str());
+	// Classic fires its timers at their expiry when it ticks every jiffy:
+	// on average well under a jiffy late (not 3.44).
+	ck_assert_uint_gt(r.what_if.lateness.expiries, 1000);
+	ck_assert_msg(r.what_if.lateness.total * 20 < r.what_if.lateness.expiries,
+		      "what-if delay %llu over %llu expiries",
+		      (unsigned long long)r.what_if.lateness.total,
+		      (unsigned long long)r.what_if.lateness.expiries);
+
+	std::string table = what_if_table(r);
+	for (const char *want : {"recorded (HZ 250)", "what-if (HZ 1000)", "ticks", "machine",
+				 "input"})
+		ck_assert_msg(table.find(want) != std::string::npos, "no '%s' in:\n%s", want,
+			      table.c_str());
+	ck_assert_msg(table.find("the trace's ticks are the HZ 250 kernel's") != std::string::npos,
+		      "%s", table.c_str());
+
+	// At the recorded HZ the what-if is the recording, ticks and all.
+	replay_options same = what_if_options(opt, {250, 64}, 250);
+	ck_assert(same.ticks == opt.ticks);
+	ck_assert(same.ticks_why.empty());
+}
+END_TEST
+
 int main()
 {
 	Suite *s = suite_create("whatif");
@@ -328,6 +367,7 @@ int main()
 	tcase_add_test(tc, what_if_of_a_generated_trace);
 	tcase_add_test(tc, own_expiries_drops_exactly_the_expiries);
 	tcase_add_test(tc, unknown_hz_is_a_usage_error);
+	tcase_add_test(tc, what_if_hz_ticks_at_its_own_rate);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
