@@ -5,8 +5,11 @@
 # shared 3.6 recording, replays it once through each scheme given in
 # $SCHEMES (default classic) under each tick model in $TICKS (default
 # "recorded every-jiffy": the trace has its ticks, so the difference is the
-# tick model's cost), and prints MB/s, events/s and peak RSS: the whole
-# pipeline. Then the reader alone on the same file (parsing, and read(2) +
+# tick model's cost), $RUNS times (default 9, after one untimed run: page
+# cache warm), and prints the median run's MB/s, events/s and peak RSS: the
+# whole process, as a user's `time timersim replay` sees it. Then
+# scripts/bench-peers.sh: trace.dat and CTF replays against trace-cmd report
+# and babeltrace, whole processes likewise. Then the reader alone on the same file (parsing, and read(2) +
 # parsing), from tests/bench/bench_text_readers, built here if missing, so
 # that the reader's and the replay engine's shares show apart.
 set -euo pipefail
@@ -16,18 +19,25 @@ size=${2:-1G}
 trace=build/big-trace-$size.txt
 [ -s "$trace" ] || scripts/gen-big-trace.sh "$trace" "$size"
 bytes=$(stat -c %s "$trace")
+runs=${RUNS:-9}
 for scheme in ${SCHEMES:-classic}; do
   for ticks in ${TICKS:-recorded every-jiffy}; do
-    /usr/bin/time -f '%e %U %S %M' -o build/bench-replay.time \
-      "$bin" replay --scheme "$scheme" --ticks "$ticks" "$trace" --json build/bench-replay.json >/dev/null
-    read -r secs user sys rss_kb < build/bench-replay.time
+    : >build/bench-replay.times
+    for ((i = -1; i < runs; i++)); do
+      /usr/bin/time -f '%e %U %S %M' -o build/bench-replay.time \
+        "$bin" replay --scheme "$scheme" --ticks "$ticks" "$trace" --json build/bench-replay.json >build/bench-replay.out
+      ((i < 0)) || cat build/bench-replay.time >>build/bench-replay.times
+    done
+    # The median run by wall time.
+    read -r secs user sys rss_kb < <(sort -g build/bench-replay.times | sed -n "$(((runs + 1) / 2))p")
     events=$(sed -n 's/^    "events": \([0-9]*\),$/\1/p' build/bench-replay.json | head -1)
-    awk -v s="$scheme" -v k="$ticks" -v b="$bytes" -v t="$secs" -v c="$user + $sys" -v e="$events" -v m="$rss_kb" 'BEGIN {
+    awk -v s="$scheme" -v k="$ticks" -v b="$bytes" -v t="$secs" -v c="$user + $sys" -v e="$events" -v m="$rss_kb" -v r="$runs" 'BEGIN {
       split(c, p, " + "); cpu = p[1] + p[2]
-      printf "replay %-14s %-11s %.0f MB in %.2f s: %.0f MB/s, %.2f M events/s (CPU %.2f s: %.0f MB/s), peak RSS %.1f MB\n",
-             s, k, b/1e6, t, b/1e6/t, e/1e6/t, cpu, b/1e6/cpu, m/1024 }'
+      printf "replay %-14s %-11s %.0f MB in %.2f s: %.0f MB/s, %.2f M events/s (CPU %.2f s: %.0f MB/s), peak RSS %.1f MB (median of %d)\n",
+             s, k, b/1e6, t, b/1e6/t, e/1e6/t, cpu, b/1e6/cpu, m/1024, r }'
   done
 done
+scripts/bench-peers.sh "$bin" "$runs"
 reader=build/bench/bench_text_readers
 [ -x "$reader" ] || make --no-print-directory "$reader" >/dev/null
 TIMERSIM_BIG_TRACE=$trace "$reader" --benchmark_filter='big-trace' 2>/dev/null |
