@@ -550,9 +550,14 @@ START_TEST(ctf_resolves_with_system_map)
 		if (ev.kind == event_kind::timer_start)
 			names[std::string(ev.function)]++;
 	ck_assert_uint_gt(names["delayed_work_timer_fn"], 0);
-	ck_assert_uint_gt(names["e1000_module_start"], 0);	// 0xffffffffa02314a0, below
+	// 0xffffffffa02314a0: inside e1000_module_start, named with its offset.
+	ck_assert_uint_gt(names["e1000_module_start+0x4a0"], 0);
+	// Addresses far (> 8 KiB) past every symbol of this short map are no
+	// symbol's: they stay in hex rather than take the nearest name below.
 	for (const auto &[name, n] : names)
-		ck_assert_msg(name.rfind("0x", 0) != 0, "%s left unresolved (%lu)", name.c_str(), n);
+		if (name.rfind("0x", 0) == 0)
+			ck_assert_msg(std::stoull(name, nullptr, 16) - 0xffffffff81065e80ull > 8192,
+				      "%s left unresolved (%lu)", name.c_str(), n);
 }
 END_TEST
 

@@ -188,7 +188,7 @@ START_TEST(bad_reports_and_timelines_exit_2)
 		ck_assert_msg(!contains(r.err, "Traceback"), "%s", r.err.c_str());
 	}
 	cli_result r = run_timersim({"plot", write_temp("good.json", good), "-o", ""});
-	ck_assert_msg(r.status == 2 && contains(r.err, "-o: the folder name is empty"), "-o '': %d %s", r.status,
+	ck_assert_msg(r.status == 2 && contains(r.err, "--output: empty path"), "-o '': %d %s", r.status,
 		      r.err.c_str());
 	r = run_timersim({"plot", write_temp("good.json", good), "--timeline", "", "-o", dir + "/p"});
 	ck_assert_msg(r.status == 2 && contains(r.err, "--timeline: the file name is empty"), "%s", r.err.c_str());

@@ -265,7 +265,7 @@ START_TEST(symbols_that_are_no_symbol_list_are_refused)
 	opt.symbols = test::write_temp_gzip("System.map.gz", "ffffffff81065e00 T process_timeout\n");
 	auto rd = open_trace(path, trace_format::auto_detect, opt);
 	auto evs = test::read_all(*rd);
-	ck_assert_str_eq(evs[0].function.c_str(), "process_timeout");
+	ck_assert_str_eq(evs[0].function.c_str(), "process_timeout+0x80");
 }
 END_TEST
 
