@@ -260,8 +260,15 @@ int run_capped(const std::vector<std::string> &args, unsigned mib, const std::st
 	const std::string err_path = timersim::test::write_temp("capped.err", "");
 	pid_t pid = fork();
 	if (pid == 0) {
+#ifndef __SANITIZE_ADDRESS__
+		// Under ASan (make check-asan) the shadow memory alone is terabytes
+		// of address space: no cap can apply there, and the plain build's
+		// run of this test holds the bound.
 		struct rlimit lim = {rlim_t{mib} << 20, rlim_t{mib} << 20};
 		setrlimit(RLIMIT_AS, &lim);
+#else
+		(void)mib;
+#endif
 		int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		int e = open(err_path.c_str(), O_WRONLY | O_TRUNC);
 		dup2(out, 1);
