@@ -108,7 +108,9 @@ START_TEST(lost_event_notes_count_per_cpu)
 	}
 	// Not notes: text that only looks alike is still an error.
 	for (const char *bad : {"CPU:x [LOST 12 EVENTS]", "CPU:1 [LOST many EVENTS]", "CPU:1 LOST"}) {
-		auto r = make_text_reader_from_memory(std::string(bad) + "\n", "m", trace_format::ftrace, {});
+		// The reader reads the text in place: it must outlive the reader.
+		const std::string text = std::string(bad) + "\n";
+		auto r = make_text_reader_from_memory(text, "m", trace_format::ftrace, {});
 		try {
 			test::read_all(*r);
 			ck_abort_msg("'%s' read", bad);
