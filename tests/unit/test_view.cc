@@ -359,8 +359,12 @@ START_TEST(scenario_pages_are_bounded)
 		ck_assert_msg(r.status == 0, "%s", r.err.c_str());
 		ck_assert_uint_lt(file_size(page), (4u << 20) + (100u << 10));
 		const std::string text = read_whole_file(page);
-		ck_assert_str_eq(json_value(text, "truncated").c_str(), c.truncated ? "true" : "false");
-		ck_assert_str_eq(json_value(text, "statements_total").c_str(), std::to_string(c.adds + 1).c_str());
+		// Named strings: ck_assert_str_eq keeps its arguments' pointers
+		// past the statement that made a temporary.
+		const std::string truncated = json_value(text, "truncated");
+		const std::string total = json_value(text, "statements_total"), want = std::to_string(c.adds + 1);
+		ck_assert_str_eq(truncated.c_str(), c.truncated ? "true" : "false");
+		ck_assert_str_eq(total.c_str(), want.c_str());
 		std::size_t frames = 0;
 		for (std::size_t at = 0; (at = text.find("[\"F\",", at)) != std::string::npos; at++)
 			frames++;
