@@ -45,11 +45,13 @@ struct sim_event {
 	std::int64_t timeout = 0;
 	std::uint64_t now = 0;
 	std::uint64_t baseclk = 0;	// timer_expire_entry 5.2+: the bucket being run
+	std::uint32_t vec = 0;		// softirq_*/irq_*: the vector or irq
+	bool timer_interrupt = false;	// irq_*: the hardware timer's interrupt
 
 	bool carries(event_field f) const { return (has & f) != 0; }
 	bool is_timer_event() const
 	{
-		return kind != event_kind::hrtimer && kind != event_kind::other;
+		return timersim::is_timer_event(kind);
 	}
 };
 
@@ -75,6 +77,8 @@ inline void to_sim_event(const trace_event &ev, sim_event &s)
 	s.timeout = ev.timeout;
 	s.now = ev.now;
 	s.baseclk = ev.baseclk;
+	s.vec = ev.vec;
+	s.timer_interrupt = ev.timer_interrupt;
 	if (ev.kind == event_kind::hrtimer)
 		s.hrtimer = ev.name == "hrtimer_expire_entry" ? hrtimer_op::expire_entry
 			  : ev.name == "hrtimer_start"        ? hrtimer_op::start

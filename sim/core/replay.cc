@@ -362,6 +362,11 @@ bool replay_driver::prepare(const sim_event &ev, prepared_event &p)
 		p.settled = run.settled;
 		return true;
 	}
+	case event_kind::softirq_entry:
+	case event_kind::softirq_exit:
+	case event_kind::softirq_raise:
+	case event_kind::irq_entry:
+	case event_kind::irq_exit:
 	case event_kind::other:
 		c.other++;
 		return false;

@@ -54,6 +54,11 @@ void replay_engine::apply(const prepared_event &p)
 			on_tick(p);
 		break;
 	case event_kind::timer_expire_exit:
+	case event_kind::softirq_entry:
+	case event_kind::softirq_exit:
+	case event_kind::softirq_raise:
+	case event_kind::irq_entry:
+	case event_kind::irq_exit:
 	case event_kind::other:
 		break;
 	}

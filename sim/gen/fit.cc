@@ -61,7 +61,7 @@ public:
 
 	void add(const trace_event &ev)
 	{
-		if (ev.kind == event_kind::hrtimer || ev.kind == event_kind::other)
+		if (!is_timer_event(ev.kind))
 			return;
 		if (ev.carries(EF_TIMESTAMP)) {
 			if (!timed_)

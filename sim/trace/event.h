@@ -18,9 +18,43 @@ enum class event_kind : std::uint8_t {
 	timer_expire_entry,
 	timer_expire_exit,
 	timer_base_idle,	// 6.8+: is_idle=%d cpu=%d
-	hrtimer,		// any hrtimer_* event: counted, never fed to a wheel
+	hrtimer,		// any hrtimer_* event (which one: trace_event::hrtimer)
+	// What the timer code cost, measured (include/trace/events/irq.h,
+	// irq_vectors.h): a softirq handler's run and its raise (vec=%u), and
+	// any hard interrupt's entry and exit; the hardware timer's own
+	// interrupt is marked by trace_event::timer_interrupt.
+	softirq_entry,
+	softirq_exit,
+	softirq_raise,
+	irq_entry,		// irq_vectors:*_entry vector=%d, irq:irq_handler_entry irq=%d name=%s
+	irq_exit,		// irq_vectors:*_exit, irq:irq_handler_exit irq=%d ret=%s
 	other,			// any other event (itimer_*, tick_stop, sched_*, ...)
 };
+
+// Which hrtimer_* event an event_kind::hrtimer record is.
+enum class hrtimer_event : std::uint8_t {
+	none,
+	init,		// hrtimer_init (before 6.13) or hrtimer_setup: clockid, mode
+	start,		// expires, softexpires, mode; was_armed on kernels that print it
+	cancel,
+	expire_entry,	// now
+	expire_exit,
+	rearm,		// 2026 kernels: hrtimer_rearm
+	start_expired,	// 2026 kernels: hrtimer_start_expired
+	other,
+};
+
+// HRTIMER_MODE_* bits as include/linux/hrtimer.h numbers them (ABS is 0).
+enum hrtimer_mode_bit : std::uint32_t {
+	HRM_REL    = 1u << 0,
+	HRM_PINNED = 1u << 1,
+	HRM_SOFT   = 1u << 2,
+	HRM_HARD   = 1u << 3,
+};
+
+// Softirq vectors of the timer code (include/linux/interrupt.h).
+constexpr std::uint32_t TIMER_SOFTIRQ = 1;
+constexpr std::uint32_t HRTIMER_SOFTIRQ = 8;
 
 // Timer flags, normalised across kernel versions (the raw bit layout of
 // timer->flags changed in 4.2, 4.8 and later; readers translate).
@@ -44,6 +78,11 @@ enum event_field : std::uint32_t {
 	// buffer overrun; CTF: a packet's discarded events): what happened
 	// to the timers in the gap is unknown.
 	EF_AFTER_LOSS    = 1u << 7,
+	EF_SOFTEXPIRES   = 1u << 8,	// hrtimer_start softexpires=%llu
+	EF_CLOCKID       = 1u << 9,	// hrtimer_init/setup clockid=
+	EF_HRTIMER_MODE  = 1u << 10,	// hrtimer_init/setup/start mode=
+	EF_WAS_ARMED     = 1u << 11,	// hrtimer_start was_armed=%d (6.18+)
+	EF_VEC           = 1u << 12,	// softirq_* vec=, irq_vectors vector=, irq_handler irq=
 };
 
 struct trace_event {
@@ -75,16 +114,36 @@ struct trace_event {
 	bool is_idle = false;		// timer_base_idle
 	std::uint32_t has = 0;		// event_field bits
 
+	// hrtimer_* events (kind hrtimer); times are in the timer's own clock.
+	hrtimer_event hrtimer = hrtimer_event::none;
+	std::uint64_t softexpires = 0;	// hrtimer_start: ns
+	std::uint32_t clockid = 0;	// CLOCK_* number (CLOCK_MONOTONIC 1, REALTIME 0, BOOTTIME 7, TAI 11)
+	std::uint32_t hrtimer_mode = 0;	// hrtimer_mode_bit bits
+	bool was_armed = false;
+
+	// softirq_* (the vector) and irq_* (x86 vector or irq number) events.
+	std::uint32_t vec = 0;
+	// irq_entry/irq_exit: this is the hardware timer's interrupt
+	// (local_timer_*, or irq_handler_* of an irq the trace names a timer).
+	bool timer_interrupt = false;
+
 	bool carries(event_field f) const { return (has & f) != 0; }
 };
 
 const char *event_kind_name(event_kind k);
 
-// The events of the timer wheel itself (timer_*), as opposed to hrtimer and
-// other events.
+// The events of the timer wheel itself (timer_*), as opposed to hrtimer,
+// softirq, interrupt and other events.
 constexpr bool is_timer_event(event_kind k)
 {
-	return k != event_kind::hrtimer && k != event_kind::other;
+	return k <= event_kind::timer_base_idle;
+}
+
+// The events that measure what the timer code cost (softirq and hard
+// interrupt entry, exit and raise).
+constexpr bool is_cost_event(event_kind k)
+{
+	return k >= event_kind::softirq_entry && k <= event_kind::irq_exit;
 }
 
 }  // namespace timersim

@@ -16,6 +16,11 @@ const char *event_kind_name(event_kind k)
 	case event_kind::timer_expire_exit:	return "timer_expire_exit";
 	case event_kind::timer_base_idle:	return "timer_base_idle";
 	case event_kind::hrtimer:		return "hrtimer";
+	case event_kind::softirq_entry:		return "softirq_entry";
+	case event_kind::softirq_exit:		return "softirq_exit";
+	case event_kind::softirq_raise:		return "softirq_raise";
+	case event_kind::irq_entry:		return "irq_entry";
+	case event_kind::irq_exit:		return "irq_exit";
 	case event_kind::other:			return "other";
 	}
 	return "other";

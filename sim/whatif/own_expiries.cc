@@ -65,7 +65,7 @@ private:
 		trace_event ev;
 		if (!inner_->next(ev))
 			return false;
-		bool timer_event = ev.kind != event_kind::hrtimer && ev.kind != event_kind::other;
+		bool timer_event = is_timer_event(ev.kind);
 
 		if (timer_event && ev.kind == event_kind::timer_expire_exit) {
 			auto it = exits_.find(ev.cpu);
