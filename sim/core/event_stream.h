@@ -26,7 +26,7 @@ namespace timersim {
 
 // Which hrtimer_* event an event_kind::hrtimer record is. The tick model
 // (sim/ticks/) reads the tick's expiries and the starts that give its grid.
-enum class hrtimer_op : std::uint8_t { none, start, expire_entry, other };
+enum class hrtimer_op : std::uint8_t { none, start, expire_entry, expire_exit, other };
 
 struct sim_event {
 	event_kind kind = event_kind::other;
@@ -82,6 +82,7 @@ inline void to_sim_event(const trace_event &ev, sim_event &s)
 	if (ev.kind == event_kind::hrtimer)
 		s.hrtimer = ev.name == "hrtimer_expire_entry" ? hrtimer_op::expire_entry
 			  : ev.name == "hrtimer_start"        ? hrtimer_op::start
+			  : ev.name == "hrtimer_expire_exit"  ? hrtimer_op::expire_exit
 							      : hrtimer_op::other;
 	s.function = 0;
 }

@@ -11,6 +11,7 @@
 #include "sim/core/replay_engine.h"
 #include "sim/core/trace_clock.h"
 #include "sim/core/trace_shape.h"
+#include "sim/measured/cpu_time.h"
 
 namespace timersim {
 
@@ -69,6 +70,7 @@ private:
 	void fill_input(replay_report &r) const;
 	void check_symbols();
 	void check_cost(const replay_engine &e, const std::string &where) const;
+	void measure(const sim_event &ev);
 
 	trace_reader &reader_;
 	interner functions_;
@@ -91,7 +93,45 @@ private:
 	std::vector<jiffies_t> last_j_;	// per CPU, for the monotonic check
 	std::vector<bool> seen_j_;
 	std::uint64_t rejected_ = 0;	// events skipped by --lenient semantic checks
+	measured::cpu_time measured_;	// what the recording machine spent, from its events
+	measured::cost_report measured_report_;
 };
+
+// The events that say what the timer code cost the recording machine go
+// to the measurement, whatever the replay makes of them: the softirq runs,
+// the hard interrupts and the callbacks' entries and exits.
+void replay_driver::measure(const sim_event &ev)
+{
+	using measured::cost_kind;
+	measured::cost_event m;
+	switch (ev.kind) {
+	case event_kind::softirq_entry:	m.kind = cost_kind::softirq_entry; break;
+	case event_kind::softirq_exit:	m.kind = cost_kind::softirq_exit; break;
+	case event_kind::softirq_raise:	m.kind = cost_kind::softirq_raise; break;
+	case event_kind::irq_entry:	m.kind = cost_kind::hardirq_entry; break;
+	case event_kind::irq_exit:	m.kind = cost_kind::hardirq_exit; break;
+	case event_kind::timer_expire_entry:	m.kind = cost_kind::callback_entry; break;
+	case event_kind::timer_expire_exit:	m.kind = cost_kind::callback_exit; break;
+	case event_kind::hrtimer:
+		if (ev.hrtimer == hrtimer_op::expire_entry)
+			m.kind = cost_kind::callback_entry;
+		else if (ev.hrtimer == hrtimer_op::expire_exit)
+			m.kind = cost_kind::callback_exit;
+		else
+			return;
+		break;
+	default:
+		return;
+	}
+	if (!ev.carries(EF_TIMESTAMP))
+		return;
+	m.cpu = ev.cpu;
+	m.ts_ns = ev.ts_ns;
+	m.vec = ev.vec;
+	m.timer_interrupt = ev.timer_interrupt;
+	m.function = ev.function;
+	measured_.add(m);
+}
 
 jiffies_t replay_driver::unwrap(std::uint64_t raw) const
 {
@@ -197,6 +237,7 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 	bool after_loss = false;
 	while (const sim_event *ev = stream_.peek(0)) {
 		prepared_event p;
+		measure(*ev);
 		after_loss = after_loss || ev->carries(EF_AFTER_LOSS);
 		if (prepare(*ev, p)) {
 			p.after_loss = after_loss;
@@ -218,6 +259,7 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 	if (progress_)
 		progress_->read(stream_.stats(), true);
 	check_symbols();
+	measured_report_ = measured_.finish([this](std::uint32_t id) { return functions_.name(id); });
 
 	// One drain limit for every base and scheme; far timers stay pending.
 	const jiffies_t limit = opt_.drain_limit > ~jiffies_t{0} - cur_ ? ~jiffies_t{0}
@@ -290,6 +332,7 @@ void replay_driver::fill_input(replay_report &r) const
 	r.input.symbols = symbols_;
 	r.input.last_jiffies = narrow(cur_);
 	r.ticks = ticks_->summary();
+	r.measured = measured_report_;
 	if (clock_.known()) {
 		r.input.first_seconds = clock_.seconds(start_);
 		r.input.last_seconds = clock_.seconds(cur_);
@@ -365,8 +408,12 @@ bool replay_driver::prepare(const sim_event &ev, prepared_event &p)
 	case event_kind::softirq_entry:
 	case event_kind::softirq_exit:
 	case event_kind::softirq_raise:
+		c.softirq++;
+		return false;
 	case event_kind::irq_entry:
 	case event_kind::irq_exit:
+		c.irq++;
+		return false;
 	case event_kind::other:
 		c.other++;
 		return false;

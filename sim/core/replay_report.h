@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/measured/cpu_time.h"
 #include "sim/scheme/scheme.h"
 #include "sim/trace/lost_events.h"
 #include "sim/trace/symbols.h"
@@ -56,6 +57,8 @@ struct event_counts {
 	std::uint64_t timer_init = 0, timer_start = 0, timer_cancel = 0;
 	std::uint64_t timer_expire_entry = 0, timer_expire_exit = 0;
 	std::uint64_t timer_base_idle = 0, hrtimer = 0, other = 0;
+	// What the timer code cost (irq:softirq_*, irq_vectors, irq_handler_*).
+	std::uint64_t softirq = 0, irq = 0;
 };
 
 struct timer_counts {
@@ -158,6 +161,9 @@ struct replay_report {
 	std::vector<function_stats> functions;	// most moved first, then by name
 	// Per callback, most missed first (then most compared, then by name).
 	std::vector<function_fidelity> fidelity_by_function;
+	// What the recording machine spent in the timer code, measured from
+	// its softirq and interrupt events (the same for every scheme).
+	measured::cost_report measured;
 	bool drained = false;		// --drain ran every base empty
 	jiffies_t drain_stopped_at = 0;	// else the jiffy it gave up at (far timers)
 	// Wall time of the replay through the scheme; only reported on request

@@ -54,7 +54,7 @@ cpu_time::cpu_state &cpu_time::cpu(std::uint32_t n)
 	return cpus_[n];
 }
 
-void cpu_time::add(const cost_event &ev)
+const softirq_run *cpu_time::add(const cost_event &ev)
 {
 	if (!any_)
 		first_ns_ = ev.ts_ns;
@@ -81,33 +81,33 @@ void cpu_time::add(const cost_event &ev)
 			c.timer_softirq.raised++;
 		else if (ev.vec == std::uint32_t(softirq_vec::hrtimer))
 			c.hrtimer_softirq.raised++;
-		return;
+		return nullptr;
 	case cost_kind::softirq_entry:
 		if (!is_timer_vec(ev.vec))
-			return;		// another softirq: not the timer code's
-		c.open.push_back({ev.kind, ev.ts_ns, 0, 0, ev.vec, false, {}});
-		return;
+			return nullptr;		// another softirq: not the timer code's
+		c.open.push_back({ev.kind, ev.ts_ns, 0, 0, 0, ev.vec, false, 0});
+		return nullptr;
 	case cost_kind::hardirq_entry:
-		c.open.push_back({ev.kind, ev.ts_ns, 0, 0, 0, ev.timer_interrupt, {}});
-		return;
+		c.open.push_back({ev.kind, ev.ts_ns, 0, 0, 0, 0, ev.timer_interrupt, 0});
+		return nullptr;
 	case cost_kind::callback_entry:
-		c.open.push_back({ev.kind, ev.ts_ns, 0, 0, 0, false, std::string(ev.function)});
-		return;
+		c.open.push_back({ev.kind, ev.ts_ns, 0, 0, 0, 0, false, ev.function});
+		return nullptr;
 	case cost_kind::softirq_exit:
 		if (!is_timer_vec(ev.vec))
-			return;
+			return nullptr;
 		[[fallthrough]];
 	case cost_kind::hardirq_exit:
 	case cost_kind::callback_exit:
-		close(c, entry_of(ev.kind), ev);
-		return;
+		return close(c, entry_of(ev.kind), ev);
 	}
+	return nullptr;
 }
 
 // An exit closes the innermost open frame of its kind. Frames above it
 // were left open by events the trace lost or never had (an entry whose exit
 // was not recorded): they are cut, not timed.
-void cpu_time::close(cpu_state &c, cost_kind entry, const cost_event &ev)
+const softirq_run *cpu_time::close(cpu_state &c, cost_kind entry, const cost_event &ev)
 {
 	std::size_t i = c.open.size();
 	while (i > 0) {
@@ -122,7 +122,7 @@ void cpu_time::close(cpu_state &c, cost_kind entry, const cost_event &ev)
 			cut_++;
 		else
 			unbalanced_++;
-		return;
+		return nullptr;
 	}
 	cut_ += c.open.size() - i;
 	c.open.resize(i);
@@ -131,11 +131,17 @@ void cpu_time::close(cpu_state &c, cost_kind entry, const cost_event &ev)
 	std::uint64_t wall = ev.ts_ns >= f.start_ns ? ev.ts_ns - f.start_ns : 0;
 	std::uint64_t own = wall >= f.nested_ns ? wall - f.nested_ns : 0;
 	closed(c, f, own);
+	const softirq_run *run = nullptr;
+	if (f.kind == cost_kind::softirq_entry) {
+		last_run_ = {ev.cpu, f.vec, f.start_ns, ev.ts_ns, own, std::min(f.callbacks_ns, own),
+			     f.callbacks};
+		run = &last_run_;
+	}
 	// What encloses this frame: a hard irq's whole time is not the
 	// enclosing frame's; a callback's own time is its softirq run's
 	// callback time.
 	if (c.open.empty())
-		return;
+		return run;
 	frame &outer = c.open.back();
 	if (f.kind == cost_kind::hardirq_entry) {
 		// Down to the nearest enclosing hard irq, whose own wall time
@@ -147,7 +153,9 @@ void cpu_time::close(cpu_state &c, cost_kind entry, const cost_event &ev)
 		}
 	} else if (f.kind == cost_kind::callback_entry && outer.kind == cost_kind::softirq_entry) {
 		outer.callbacks_ns += own;
+		outer.callbacks++;
 	}
+	return run;
 }
 
 void cpu_time::closed(cpu_state &c, const frame &f, std::uint64_t own_ns)
@@ -168,17 +176,17 @@ void cpu_time::closed(cpu_state &c, const frame &f, std::uint64_t own_ns)
 		}
 		return;
 	case cost_kind::callback_entry: {
-		auto it = callbacks_.find(f.function);
-		if (it == callbacks_.end())
-			it = callbacks_.emplace(f.function, callback_samples{}).first;
-		it->second.runs.push_back(own_ns);
+		if (callbacks_.size() <= f.function)
+			callbacks_.resize(std::size_t(f.function) + 1);
+		callback_samples &cb = callbacks_[f.function];
+		cb.runs.push_back(own_ns);
 		// Where it ran: the frame now on top of the CPU's stack.
 		if (!c.open.empty()) {
 			const frame &outer = c.open.back();
 			if (outer.kind == cost_kind::softirq_entry && outer.vec == std::uint32_t(softirq_vec::timer))
-				it->second.in_timer_softirq++;
+				cb.in_timer_softirq++;
 			else if (outer.kind == cost_kind::hardirq_entry)
-				it->second.in_hardirq++;
+				cb.in_hardirq++;
 		}
 		return;
 	}
@@ -187,7 +195,7 @@ void cpu_time::closed(cpu_state &c, const frame &f, std::uint64_t own_ns)
 	}
 }
 
-cost_report cpu_time::finish() const
+cost_report cpu_time::finish(const std::function<std::string(std::uint32_t)> &name_of) const
 {
 	cost_report r;
 	r.softirqs_recorded = softirqs_;
@@ -229,13 +237,16 @@ cost_report cpu_time::finish() const
 	r.all.timer_softirq.runs = summarise(all_timer);
 	r.all.hrtimer_softirq.runs = summarise(all_hrtimer);
 	r.all.interrupts.timer = summarise(all_irqs);
-	for (const auto &[name, s] : callbacks_) {
+	for (std::uint32_t id = 0; id < callbacks_.size(); id++) {
+		const callback_samples &s = callbacks_[id];
+		if (s.runs.empty())
+			continue;
 		callback_cost cc;
 		std::vector<std::uint64_t> runs = s.runs;
 		cc.runs = summarise(runs);
 		cc.in_timer_softirq = s.in_timer_softirq;
 		cc.in_hardirq = s.in_hardirq;
-		r.callbacks.emplace(name, cc);
+		r.callbacks.emplace(name_of(id), cc);
 	}
 	return r;
 }

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -48,7 +49,19 @@ struct cost_event {
 	std::uint64_t ts_ns = 0;
 	std::uint32_t vec = 0;		// softirq_*: the vector
 	bool timer_interrupt = false;	// hardirq_*: the hardware timer's
-	std::string_view function;	// callback_*: the callback's name
+	std::uint32_t function = 0;	// callback_entry: the callback (an interned id)
+};
+
+// One TIMER or HRTIMER softirq run, as the trace recorded it: what the
+// cost model is fitted to, run by run.
+struct softirq_run {
+	std::uint32_t cpu = 0;
+	std::uint32_t vec = 0;
+	std::uint64_t entry_ns = 0, exit_ns = 0;
+	std::uint64_t own_ns = 0;	// exit - entry - hard irqs inside
+	std::uint64_t callbacks_ns = 0;	// own time of the callbacks inside
+	std::uint32_t callbacks = 0;	// callbacks run inside
+	std::uint64_t overhead_ns() const { return own_ns - callbacks_ns; }
 };
 
 // Durations of one kind: count, total and the order statistics.
@@ -106,8 +119,11 @@ struct cost_report {
 // the report at the end.
 class cpu_time {
 public:
-	void add(const cost_event &ev);
-	cost_report finish() const;
+	// Returns the run this event closed, if it closed a TIMER or HRTIMER
+	// softirq run (valid until the next add).
+	const softirq_run *add(const cost_event &ev);
+	// NAME_OF: a callback's name from its id.
+	cost_report finish(const std::function<std::string(std::uint32_t)> &name_of) const;
 
 private:
 	// What is open on a CPU: a hard irq, a softirq run or a callback.
@@ -116,9 +132,10 @@ private:
 		std::uint64_t start_ns;
 		std::uint64_t nested_ns = 0;	// hard irq time inside (not this frame's)
 		std::uint64_t callbacks_ns = 0;	// softirq frames: own time of callbacks inside
+		std::uint32_t callbacks = 0;	// softirq frames: callbacks inside
 		std::uint32_t vec = 0;
 		bool timer_interrupt = false;
-		std::string function;
+		std::uint32_t function = 0;
 	};
 	struct samples {
 		std::vector<std::uint64_t> runs;
@@ -137,11 +154,12 @@ private:
 	};
 
 	cpu_state &cpu(std::uint32_t n);
-	void close(cpu_state &c, cost_kind entry, const cost_event &ev);
+	const softirq_run *close(cpu_state &c, cost_kind entry, const cost_event &ev);
 	void closed(cpu_state &c, const frame &f, std::uint64_t own_ns);
 
 	std::vector<cpu_state> cpus_;
-	std::map<std::string, callback_samples, std::less<>> callbacks_;
+	std::vector<callback_samples> callbacks_;	// by callback id
+	softirq_run last_run_;
 	std::uint64_t cut_ = 0, unbalanced_ = 0;
 	std::uint64_t first_ns_ = 0, last_ns_ = 0;
 	bool any_ = false;

@@ -85,6 +85,8 @@ void write_events(json_writer &w, const event_counts &c)
 	w.field("timer_base_idle", c.timer_base_idle);
 	w.field("hrtimer", c.hrtimer);
 	w.field("other", c.other);
+	w.field("softirq", c.softirq);
+	w.field("irq", c.irq);
 	w.end_object();
 }
 
@@ -309,6 +311,7 @@ void write_json_report(json_writer &w, const replay_report &r, bool timing)
 	write_lateness(w, r.lateness);
 	write_costs(w, r, timing);
 	write_functions(w, r.functions);
+	write_json_measured(w, r.measured);
 	w.end_object();
 }
 

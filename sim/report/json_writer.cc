@@ -138,6 +138,12 @@ void json_writer::value(bool v)
 	out_ += v ? "true" : "false";
 }
 
+void json_writer::null()
+{
+	separate();
+	out_ += "null";
+}
+
 void json_writer::value_fixed(double v, int decimals)
 {
 	separate();

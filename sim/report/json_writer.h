@@ -24,6 +24,7 @@ public:
 	void value(std::uint64_t v);
 	void value(unsigned v) { value(static_cast<std::uint64_t>(v)); }
 	void value(bool v);
+	void null();
 	// Fixed-point with `decimals` digits: no locale, no exponent.
 	void value_fixed(double v, int decimals);
 

@@ -29,6 +29,11 @@ std::string json_compare(const std::vector<replay_report> &reports, bool timing)
 // that add keys beside it, such as compare --estimate's).
 void write_json_schemes(json_writer &w, const std::vector<replay_report> &reports, bool timing);
 
+// The `measured` section (the recording machine's own figures for the timer
+// code: softirq runs, timer interrupts, callbacks), text and JSON.
+std::string text_measured_section(const measured::cost_report &m, unsigned top);
+void write_json_measured(json_writer &w, const measured::cost_report &m);
+
 std::string compare_table(const std::vector<replay_report> &reports, bool timing);
 
 }  // namespace timersim

@@ -159,7 +159,8 @@ void activity_section(std::string &out, const replay_report &r)
 	t.row({"events", "init " + num(e.timer_init), "start " + num(e.timer_start),
 	       "cancel " + num(e.timer_cancel), "expire " + num(e.timer_expire_entry),
 	       "exit " + num(e.timer_expire_exit), "base_idle " + num(e.timer_base_idle),
-	       "hrtimer " + num(e.hrtimer), "other " + num(e.other)});
+	       "hrtimer " + num(e.hrtimer), "softirq " + num(e.softirq), "irq " + num(e.irq),
+	       "other " + num(e.other)});
 	out += t.render();
 	text_table u("", text_table::words);
 	u.row({"timers", "distinct " + num(tc.distinct), "started " + num(tc.started),
@@ -289,6 +290,7 @@ std::string text_report(const replay_report &r, const text_report_options &opt)
 	fidelity_section(out, r);
 	function_fidelity_section(out, r, opt.top_functions);
 	cost_section(out, r, opt.timing);
+	out += text_measured_section(r.measured, opt.top_functions);
 	return out;
 }
 

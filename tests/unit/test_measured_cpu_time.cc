@@ -14,10 +14,27 @@ using namespace timersim::measured;
 
 namespace {
 
+// Callback names by id, as the replay's interner gives them.
+std::vector<std::string> names{""};
+
+std::uint32_t id_of(std::string_view fn)
+{
+	for (std::uint32_t i = 0; i < names.size(); i++)
+		if (names[i] == fn)
+			return i;
+	names.emplace_back(fn);
+	return std::uint32_t(names.size() - 1);
+}
+
 void add(cpu_time &t, cost_kind k, std::uint64_t ts, std::uint32_t cpu = 0, std::uint32_t vec = 0,
 	 bool timer = false, std::string_view fn = {})
 {
-	t.add({k, cpu, ts, vec, timer, fn});
+	t.add({k, cpu, ts, vec, timer, id_of(fn)});
+}
+
+cost_report finish(const cpu_time &t)
+{
+	return t.finish([](std::uint32_t id) { return names.at(id); });
 }
 
 void softirq_in(cpu_time &t, std::uint64_t ts, std::uint32_t vec = 1, std::uint32_t cpu = 0)
@@ -56,7 +73,7 @@ START_TEST(a_run_splits_into_callbacks_and_overhead)
 	cb_in(t, 160, "tcp_write_timer");
 	cb_out(t, 170, "tcp_write_timer");
 	softirq_out(t, 200);
-	cost_report r = t.finish();
+	cost_report r = finish(t);
 	ck_assert(r.softirqs_recorded && r.callbacks_recorded && !r.interrupts_recorded);
 	const softirq_stats &s = r.cpus.at(0).timer_softirq;
 	ck_assert_uint_eq(s.runs.count, 1);
@@ -79,7 +96,7 @@ START_TEST(a_hard_irq_inside_is_nobody_elses_time)
 	irq_out(t, 50);
 	cb_out(t, 70, "f");
 	softirq_out(t, 100);
-	cost_report r = t.finish();
+	cost_report r = finish(t);
 	ck_assert(r.interrupts_recorded);
 	ck_assert_uint_eq(r.all.interrupts.timer.count, 1);
 	ck_assert_uint_eq(r.all.interrupts.timer.total_ns, 30);
@@ -102,7 +119,7 @@ START_TEST(nested_hard_irqs_are_not_counted_twice)
 	irq_out(t, 30, false);
 	irq_out(t, 60, true);
 	softirq_out(t, 100);
-	cost_report r = t.finish();
+	cost_report r = finish(t);
 	ck_assert_uint_eq(r.all.interrupts.other_count, 1);
 	ck_assert_uint_eq(r.all.interrupts.other_ns, 10);
 	ck_assert_uint_eq(r.all.interrupts.timer.total_ns, 40);
@@ -123,7 +140,7 @@ START_TEST(a_tick_callback_in_an_interrupt_is_not_the_softirqs)
 	irq_out(t, 40);
 	cb_out(t, 80, "x");
 	softirq_out(t, 100);
-	cost_report r = t.finish();
+	cost_report r = finish(t);
 	const callback_cost &tick = r.callbacks.at("tick_nohz_handler");
 	ck_assert_uint_eq(tick.runs.total_ns, 10);
 	ck_assert_uint_eq(tick.in_hardirq, 1);
@@ -142,7 +159,7 @@ START_TEST(runs_cut_by_the_trace_are_counted_not_timed)
 	softirq_in(t, 10);
 	softirq_out(t, 30);
 	softirq_in(t, 40);		// still running when the trace ends
-	cost_report r = t.finish();
+	cost_report r = finish(t);
 	ck_assert_uint_eq(r.cut, 2);
 	ck_assert_uint_eq(r.all.timer_softirq.runs.count, 1);
 	ck_assert_uint_eq(r.all.timer_softirq.runs.total_ns, 20);
@@ -161,7 +178,7 @@ START_TEST(other_softirqs_and_cpus_stay_apart)
 	softirq_in(t, 30, 8);
 	softirq_out(t, 45, 8);
 	softirq_out(t, 50, 1, 1);
-	cost_report r = t.finish();
+	cost_report r = finish(t);
 	ck_assert_uint_eq(r.cpus.size(), 2);
 	ck_assert_uint_eq(r.cpus[0].timer_softirq.runs.count, 0);
 	ck_assert_uint_eq(r.cpus[0].timer_softirq.raised, 1);
@@ -178,9 +195,37 @@ START_TEST(nothing_recorded_says_so)
 	cpu_time t;
 	cb_in(t, 0, "f");
 	cb_out(t, 9, "f");
-	cost_report r = t.finish();
+	cost_report r = finish(t);
 	ck_assert(!r.softirqs_recorded && !r.interrupts_recorded && r.callbacks_recorded);
-	ck_assert(!cpu_time{}.finish().callbacks_recorded);
+	ck_assert(!finish(cpu_time{}).callbacks_recorded);
+}
+END_TEST
+
+// The run record the cost model is fitted to: handed back by the exit that
+// closes a run, with its callbacks counted and an irq inside taken out.
+START_TEST(the_closing_exit_hands_back_the_run)
+{
+	cpu_time t;
+	softirq_in(t, 1000, 1, 1);
+	cb_in(t, 1010, "a", 1);
+	cb_out(t, 1030, "a", 1);
+	irq_in(t, 1040, true, 1);
+	ck_assert_ptr_null(t.add({cost_kind::hardirq_exit, 1, 1050, 0, true, 0}));
+	cb_in(t, 1060, "b", 1);
+	cb_out(t, 1065, "b", 1);
+	const softirq_run *run = t.add({cost_kind::softirq_exit, 1, 1100, 1, false, 0});
+	ck_assert_ptr_nonnull(run);
+	ck_assert_uint_eq(run->cpu, 1);
+	ck_assert_uint_eq(run->vec, 1);
+	ck_assert_uint_eq(run->entry_ns, 1000);
+	ck_assert_uint_eq(run->exit_ns, 1100);
+	ck_assert_uint_eq(run->own_ns, 90);		// 100 - the irq's 10
+	ck_assert_uint_eq(run->callbacks_ns, 25);	// 20 + 5
+	ck_assert_uint_eq(run->callbacks, 2);
+	ck_assert_uint_eq(run->overhead_ns(), 65);
+	// Another softirq's exit closes nothing of the timer code's.
+	add(t, cost_kind::softirq_entry, 1200, 1, 3);
+	ck_assert_ptr_null(t.add({cost_kind::softirq_exit, 1, 1300, 3, false, 0}));
 }
 END_TEST
 
@@ -213,6 +258,7 @@ int main()
 	tcase_add_test(tc, runs_cut_by_the_trace_are_counted_not_timed);
 	tcase_add_test(tc, other_softirqs_and_cpus_stay_apart);
 	tcase_add_test(tc, nothing_recorded_says_so);
+	tcase_add_test(tc, the_closing_exit_hands_back_the_run);
 	tcase_add_test(tc, order_statistics_by_nearest_rank);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
