@@ -70,7 +70,7 @@ private:
 	void fill_input(replay_report &r) const;
 	void check_symbols();
 	void check_cost(const replay_engine &e, const std::string &where) const;
-	void measure(const sim_event &ev);
+	void measure(const sim_event &ev, std::vector<std::unique_ptr<replay_engine>> &engines);
 
 	trace_reader &reader_;
 	interner functions_;
@@ -95,12 +95,14 @@ private:
 	std::uint64_t rejected_ = 0;	// events skipped by --lenient semantic checks
 	measured::cpu_time measured_;	// what the recording machine spent, from its events
 	measured::cost_report measured_report_;
+	std::vector<measured::softirq_run> timer_runs_;
+	std::vector<std::vector<measured::softirq_work>> run_work_;	// by engine
 };
 
 // The events that say what the timer code cost the recording machine go
 // to the measurement, whatever the replay makes of them: the softirq runs,
 // the hard interrupts and the callbacks' entries and exits.
-void replay_driver::measure(const sim_event &ev)
+void replay_driver::measure(const sim_event &ev, std::vector<std::unique_ptr<replay_engine>> &engines)
 {
 	using measured::cost_kind;
 	measured::cost_event m;
@@ -130,7 +132,15 @@ void replay_driver::measure(const sim_event &ev)
 	m.vec = ev.vec;
 	m.timer_interrupt = ev.timer_interrupt;
 	m.function = ev.function;
-	measured_.add(m);
+	const measured::softirq_run *run = measured_.add(m);
+	// A TIMER run closed: what each scheme did for that CPU since its
+	// last run is this run's work.
+	if (!run || run->vec != TIMER_SOFTIRQ || run->cpu >= input_.cpus)
+		return;
+	timer_runs_.push_back(*run);
+	run_work_.resize(engines.size());
+	for (std::size_t i = 0; i < engines.size(); i++)
+		run_work_[i].push_back(engines[i]->take_softirq_work(run->cpu));
 }
 
 jiffies_t replay_driver::unwrap(std::uint64_t raw) const
@@ -237,7 +247,7 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 	bool after_loss = false;
 	while (const sim_event *ev = stream_.peek(0)) {
 		prepared_event p;
-		measure(*ev);
+		measure(*ev, engines);
 		after_loss = after_loss || ev->carries(EF_AFTER_LOSS);
 		if (prepare(*ev, p)) {
 			p.after_loss = after_loss;
@@ -280,6 +290,10 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 				r.drain_stopped_at = narrow(limit);
 		}
 		fill_input(r);
+		r.timer_runs = timer_runs_;
+		if (i < run_work_.size())
+			r.run_work = std::move(run_work_[i]);
+		r.softirq_work = engines[i]->all_softirq_work();
 		engines[i]->finish(r);
 		r.scheme_choice = choices[i];
 	}

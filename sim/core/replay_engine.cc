@@ -25,6 +25,8 @@ void replay_engine::begin(const replay_setup &setup, jiffies_t start)
 	tick_jiffy_.assign(setup_.cpus, start);
 	idle_.assign(setup_.cpus, false);
 	run_guessed_.assign(setup_.cpus, false);
+	softirq_work_.assign(setup_.cpus, {});
+	all_softirq_work_ = {};
 	scheme_->reset(setup_.cpus, start, this);
 	scheme_->set_tick_driven(setup_.tick_driven);
 	tell([&](replay_sink &s) { s.begin(setup_); });
@@ -87,6 +89,7 @@ void replay_engine::on_start(const prepared_event &p)
 	const unsigned level = scheme_->placed_level();
 	rec.base = p.base;
 	rec.expires = p.expires;
+	rec.touched = p.jiffies;
 	timer_ref t = ref(id);
 	tell([&](replay_sink &s) {
 		s.started(t, p.base, p.jiffies, p.expires, level, rearm);
@@ -183,6 +186,9 @@ void replay_engine::on_tick(const prepared_event &p)
 void replay_engine::run_softirq(unsigned cpu, jiffies_t limit, jiffies_t label,
 				unsigned remote_base)
 {
+	const cost_counters before = scheme_->costs();
+	const std::uint64_t expiries = all_softirq_work_.expiries;
+	booking_ = cpu;
 	in_run_ = true;
 	run_label_ = label;
 	run_was_guessed_ = run_guessed_[cpu];
@@ -193,6 +199,7 @@ void replay_engine::run_softirq(unsigned cpu, jiffies_t limit, jiffies_t label,
 			scheme_->advance_remote(other, limit);
 		}
 	in_run_ = false;
+	book_softirq_work(cpu, before, expiries);
 }
 
 void replay_engine::judge(timer_id t, unsigned cpu, jiffies_t recorded, jiffies_t simulated,
@@ -264,7 +271,32 @@ timer_ref replay_engine::ref(timer_id t) const
 void replay_engine::advance(unsigned cpu, jiffies_t upto)
 {
 	advancing_ = cpu;
+	if (in_run_) {
+		scheme_->advance(cpu, upto);
+		return;
+	}
+	booking_ = cpu;
+	const cost_counters before = scheme_->costs();
+	const std::uint64_t expiries = all_softirq_work_.expiries;
 	scheme_->advance(cpu, upto);
+	book_softirq_work(cpu, before, expiries);
+}
+
+// Every catch-up of a base is the softirq's work, on the CPU whose softirq
+// ran it: the counters' growth goes to that CPU's account (the expiries and
+// cold relinks were counted as the scheme reported them).
+void replay_engine::book_softirq_work(unsigned cpu, const cost_counters &before,
+				      std::uint64_t expiries_before)
+{
+	const cost_counters &now = scheme_->costs();
+	measured::softirq_work d;
+	d.relinks = now.relinks - before.relinks;
+	d.slot_visits = now.slot_visits - before.slot_visits;
+	d.key_comparisons = now.key_comparisons - before.key_comparisons;
+	d.removals = now.removals - before.removals;
+	d.runs = !d.empty() || all_softirq_work_.expiries != expiries_before;
+	softirq_work_[cpu] += d;
+	all_softirq_work_ += d;
 }
 
 // The softirq placement rule: before an event at jiffy j reaches a base,
@@ -297,6 +329,11 @@ void replay_engine::moved(timer_id t, unsigned from_level)
 {
 	timer_ref r = ref(t);
 	unsigned cpu = advancing_;
+	timer_rec &rec = timers_[t];
+	const jiffies_t now = tick_jiffy_[cpu];
+	if (now >= rec.touched + setup_.hz)
+		softirq_work_[booking_].cold_relinks++, all_softirq_work_.cold_relinks++;
+	rec.touched = now;
 	tell([&](replay_sink &s) { s.moved(r, cpu, tick_jiffy_[cpu], from_level); });
 }
 
@@ -332,6 +369,8 @@ void replay_engine::expired(timer_id t, unsigned cpu, jiffies_t jiffy)
 	rec.fired_unmatched = true;
 	rec.fired_at = jiffy;
 	rec.fired_guessed = in_run_ && run_was_guessed_;
+	softirq_work_[booking_].expiries++;
+	all_softirq_work_.expiries++;
 	timer_ref r = ref(t);
 	tell([&](replay_sink &s) { s.expired(r, cpu, jiffy, rec.expires); });
 }

@@ -17,6 +17,7 @@
 #include "sim/core/event_stream.h"
 #include "sim/core/flat_ids.h"
 #include "sim/core/replay_sink.h"
+#include "sim/measured/softirq_work.h"
 #include "sim/scheme/scheme.h"
 
 namespace timersim {
@@ -69,6 +70,15 @@ public:
 	bool drain(jiffies_t limit, jiffies_t now, const std::function<void()> &guard);
 	// The scheme's sections of the report (the driver fills the input's).
 	void finish(replay_report &r);
+	// The softirq-side work done for CPU `cpu` since the last call (the
+	// recorded run that closed there did it).
+	measured::softirq_work take_softirq_work(unsigned cpu)
+	{
+		measured::softirq_work w = softirq_work_[cpu];
+		softirq_work_[cpu] = {};
+		return w;
+	}
+	const measured::softirq_work &all_softirq_work() const { return all_softirq_work_; }
 	// The report is complete: the sinks finish their outputs.
 	void end(const replay_report &r)
 	{
@@ -94,6 +104,9 @@ private:
 		// Its last simulated expiry came in a tick run whose jiffies
 		// were guessed (the tick may have raced the jiffies update).
 		bool fired_guessed = false;
+		// When the kernel last touched it (started, re-armed, moved):
+		// a cascade that walks it a second later finds it cold.
+		jiffies_t touched = 0;
 	};
 
 	// scheme_observer (the level of a start comes from placed_level())
@@ -116,6 +129,7 @@ private:
 	timer_id timer_of(std::uint64_t ptr);
 	timer_ref ref(timer_id t) const;
 	void advance(unsigned cpu, jiffies_t upto);
+	void book_softirq_work(unsigned cpu, const cost_counters &before, std::uint64_t expiries_before);
 	void advance_before(unsigned cpu, jiffies_t j);
 	void close_fire(timer_id t, jiffies_t now, miss_reason at_end = miss_reason::unexplained);
 	void judge(timer_id t, unsigned cpu, jiffies_t recorded, jiffies_t simulated, verdict v,
@@ -149,6 +163,11 @@ private:
 	// By CPU: its last softirq run's jiffies were the tick model's guess.
 	std::vector<bool> run_guessed_;	// losses of events the trace reported so far
 	std::vector<bool> idle_;
+	// By CPU: softirq-side work since its last recorded run closed, and
+	// the CPU whose softirq does the work in progress.
+	std::vector<measured::softirq_work> softirq_work_;
+	measured::softirq_work all_softirq_work_;
+	unsigned booking_ = 0;
 };
 
 }  // namespace timersim

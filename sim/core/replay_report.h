@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/measured/cpu_time.h"
+#include "sim/measured/softirq_work.h"
 #include "sim/scheme/scheme.h"
 #include "sim/trace/lost_events.h"
 #include "sim/trace/symbols.h"
@@ -164,6 +165,12 @@ struct replay_report {
 	// What the recording machine spent in the timer code, measured from
 	// its softirq and interrupt events (the same for every scheme).
 	measured::cost_report measured;
+	// The recorded TIMER softirq runs, and what this scheme did in each
+	// (same index): the pairs the cost model is fitted to and checked on.
+	std::vector<measured::softirq_run> timer_runs;
+	std::vector<measured::softirq_work> run_work;
+	// Everything the scheme did on the softirq side, runs recorded or not.
+	measured::softirq_work softirq_work;
 	bool drained = false;		// --drain ran every base empty
 	jiffies_t drain_stopped_at = 0;	// else the jiffy it gave up at (far timers)
 	// Wall time of the replay through the scheme; only reported on request
