@@ -22,6 +22,7 @@ void build(CLI::App &app, command_list &commands)
 	add_plot(app, commands);
 	add_gen(app, commands);
 	add_sweep(app, commands);
+	add_cost_model(app, commands);
 }
 
 }  // namespace timersim::cli

@@ -28,6 +28,7 @@ std::string compare_text(const std::vector<replay_report> &reports, const compar
 	std::string out = compare_table(reports, a.text.timing);
 	if (c)
 		out += estimate_table(reports, *c);
+	out += modelled_table(reports);
 	return out;
 }
 
@@ -64,7 +65,7 @@ std::vector<std::string> scheme_list(const compare_args &a)
 
 int run_compare(const compare_args &a)
 {
-	check_output_paths({a.trace, a.estimate}, {{"--json", a.json}});
+	check_output_paths({a.trace, a.estimate, a.cost_model}, {{"--json", a.json}});
 	std::vector<std::string> schemes = scheme_list(a);
 	// --param SCHEME:K=V must name a scheme that runs.
 	for (const std::string &p : a.params) {
@@ -100,7 +101,7 @@ int run_compare(const compare_args &a)
 	auto progress = terminal_progress(a);
 	// --what-if-hz: the recording first, then the what-if.
 	std::vector<replay_report> recorded;
-	replay_options opt = a.replay;
+	replay_options opt = replay_options_of(a);
 	if (a.what_if_hz) {
 		recorded_clock clock = probe_recorded_clock(a.trace, a.format, reader_of(a), a.replay.hz,
 							    a.replay.word_bits);

@@ -24,7 +24,7 @@ struct replay_args : trace_args {
 
 int run_replay(const replay_args &a)
 {
-	check_output_paths({a.trace}, {{"--json", a.json}, {"--expiry-log", a.expiry_log},
+	check_output_paths({a.trace, a.cost_model}, {{"--json", a.json}, {"--expiry-log", a.expiry_log},
 				       {"--timeline", a.timeline}, {"--perfetto", a.perfetto}});
 	int to_stdout = (a.json == "-") + (a.expiry_log == "-") + (a.timeline == "-") + (a.perfetto == "-");
 	if (to_stdout > 1)
@@ -52,7 +52,7 @@ int run_replay(const replay_args &a)
 		sinks.push_back(perfetto_sink.get());
 	}
 	auto progress = terminal_progress(a);
-	replay_options opt = a.replay;
+	replay_options opt = replay_options_of(a);
 	opt.scheme = a.scheme;
 	opt.params = params;
 

@@ -1,5 +1,7 @@
 #include "tools/trace_options.h"
 
+#include "sim/measured/model_file.h"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -150,8 +152,21 @@ void add_report_options(CLI::App *sub, trace_args &a)
 			"callbacks listed in the text report (default 10)")
 		->type_name("N")
 		->check(number_check(a.text.top_functions));
+	sub->add_option("--cost-model", a.cost_model,
+			"add what the fitted cost model (timersim cost-model -o) predicts for the "
+			"timer softirq's overhead, beside what the trace measured")
+		->type_name("FILE")
+		->check(non_empty("path"));
 	sub->add_flag("--timing", a.text.timing,
 		      "add wall time per event to the reports (not reproducible run to run)");
+}
+
+replay_options replay_options_of(const trace_args &a)
+{
+	replay_options opt = a.replay;
+	if (!a.cost_model.empty())
+		opt.cost_model = std::make_shared<const measured::cost_model>(measured::load_model(a.cost_model));
+	return opt;
 }
 
 reader_options reader_of(const trace_args &a)

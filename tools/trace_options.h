@@ -26,7 +26,11 @@ struct trace_args {
 	unsigned what_if_hz = 0;		// --what-if-hz N (sim/whatif)
 	bool own_expiries = false;		// --own-expiries (sim/whatif)
 	text_report_options text;
+	std::string cost_model;			// --cost-model FILE
 };
+
+// The options as the replay takes them: --cost-model's file read.
+replay_options replay_options_of(const trace_args &a);
 
 // TRACE and the options of reading and replaying it.
 void add_trace_options(CLI::App *sub, trace_args &a);

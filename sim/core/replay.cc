@@ -17,6 +17,22 @@ namespace timersim {
 
 namespace {
 
+// What the model predicts for the scheme of `r` over the whole trace, and,
+// for the recording kernel's own scheme, how it fares run by run.
+modelled_cost model_costs(const replay_report &r, const measured::cost_model &m)
+{
+	modelled_cost c;
+	c.given = true;
+	c.sources = m.sources;
+	c.runs = r.softirq_work.runs;
+	c.softirq = measured::predict(m, measured::terms_of(r.softirq_work, double(r.softirq_work.runs)));
+	if (r.scheme == r.input.kernel_scheme && !r.timer_runs.empty()) {
+		c.checked = true;
+		c.check = measured::check(m, measured::samples_of(r.timer_runs, r.run_work));
+	}
+	return c;
+}
+
 // How far the driver looks past a timer_cancel for the next timer event on
 // the same CPU. Between a cancel and its expiry or re-start the kernel
 // holds the base lock, so the partner comes right after on that CPU.
@@ -295,6 +311,8 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 			r.run_work = std::move(run_work_[i]);
 		r.softirq_work = engines[i]->all_softirq_work();
 		engines[i]->finish(r);
+		if (opt_.cost_model)
+			r.modelled = model_costs(r, *opt_.cost_model);
 		r.scheme_choice = choices[i];
 	}
 	double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -22,11 +22,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "sim/core/replay_report.h"
+#include "sim/measured/run_model.h"
 #include "sim/core/replay_sink.h"
 #include "sim/scheme/scheme.h"
 #include "sim/ticks/tick_source.h"
@@ -69,6 +71,9 @@ struct replay_options {
 	// several threads; 0 reads it line by line on one thread (for tests:
 	// the reference the blocks must agree with).
 	std::size_t text_block = default_text_block;
+	// --cost-model: the fitted model of a TIMER softirq run's overhead;
+	// each report then carries what it predicts for its scheme.
+	std::shared_ptr<const measured::cost_model> cost_model;
 };
 
 // One scheme of a replay and the outputs that watch it.

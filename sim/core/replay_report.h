@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/measured/cpu_time.h"
+#include "sim/measured/run_model.h"
 #include "sim/measured/softirq_work.h"
 #include "sim/scheme/scheme.h"
 #include "sim/trace/lost_events.h"
@@ -141,6 +142,19 @@ struct function_stats {
 	std::uint64_t started = 0, canceled = 0, expired = 0, moved = 0;
 };
 
+// What a fitted cost model (--cost-model) predicts for a scheme: the timer
+// softirq's own overhead over the whole trace, from the scheme's work.
+struct modelled_cost {
+	bool given = false;		// a model was given
+	std::vector<std::string> sources;	// the recordings it was fitted on
+	std::uint64_t runs = 0;		// the scheme's softirq runs that did work
+	measured::prediction softirq;	// ns, with the bootstrap's 95% interval
+	// The recording kernel's own scheme on a trace with recorded runs:
+	// the model against each run's measured overhead.
+	bool checked = false;
+	measured::model_check check;
+};
+
 struct replay_report {
 	input_summary input;
 	std::string scheme;
@@ -171,6 +185,7 @@ struct replay_report {
 	std::vector<measured::softirq_work> run_work;
 	// Everything the scheme did on the softirq side, runs recorded or not.
 	measured::softirq_work softirq_work;
+	modelled_cost modelled;
 	bool drained = false;		// --drain ran every base empty
 	jiffies_t drain_stopped_at = 0;	// else the jiffy it gave up at (far timers)
 	// Wall time of the replay through the scheme; only reported on request

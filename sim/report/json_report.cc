@@ -312,6 +312,7 @@ void write_json_report(json_writer &w, const replay_report &r, bool timing)
 	write_costs(w, r, timing);
 	write_functions(w, r.functions);
 	write_json_measured(w, r.measured);
+	write_json_modelled(w, r);
 	w.end_object();
 }
 

@@ -103,3 +103,50 @@ void write_json_measured(json_writer &w, const measured::cost_report &m)
 }
 
 }  // namespace timersim
+
+namespace timersim {
+
+void write_json_modelled(json_writer &w, const replay_report &r)
+{
+	const modelled_cost &c = r.modelled;
+	if (!c.given)
+		return;
+	w.key("modelled");
+	w.begin_object();
+	w.key("sources");
+	w.begin_array();
+	for (const std::string &s : c.sources)
+		w.value(s);
+	w.end_array();
+	w.field("runs", c.runs);
+	w.key("softirq_overhead_ns");
+	w.value_fixed(c.softirq.ns, 0);
+	w.key("softirq_overhead_low_ns");
+	w.value_fixed(c.softirq.low, 0);
+	w.key("softirq_overhead_high_ns");
+	w.value_fixed(c.softirq.high, 0);
+	w.key("unfitted_terms");
+	w.begin_array();
+	for (const std::string &t : c.softirq.unfitted)
+		w.value(t);
+	w.end_array();
+	w.key("check");
+	if (!c.checked) {
+		w.null();
+	} else {
+		w.begin_object();
+		w.field("runs", c.check.runs);
+		w.key("median_abs_error_ns");
+		w.value_fixed(c.check.median_abs_error_ns, 1);
+		w.key("p90_abs_error_ns");
+		w.value_fixed(c.check.p90_abs_error_ns, 1);
+		w.key("predicted_ns");
+		w.value_fixed(c.check.predicted_ns, 0);
+		w.key("measured_ns");
+		w.value_fixed(c.check.measured_ns, 0);
+		w.end_object();
+	}
+	w.end_object();
+}
+
+}  // namespace timersim

@@ -99,3 +99,76 @@ std::string text_measured_section(const measured::cost_report &m, unsigned top)
 }
 
 }  // namespace timersim
+
+namespace timersim {
+
+namespace {
+
+std::string interval_ms(const measured::prediction &p)
+{
+	return fmt::format("{:.3f} ms (95%: {:.3f} .. {:.3f})", p.ns / 1e6, p.low / 1e6, p.high / 1e6);
+}
+
+}  // namespace
+
+std::string text_modelled_section(const replay_report &r)
+{
+	const modelled_cost &c = r.modelled;
+	if (!c.given)
+		return "";
+	std::string out = "\nmodelled  the timer softirq's own overhead this scheme's work would cost, "
+			  "by the fitted cost model\n";
+	std::string from;
+	for (const std::string &s : c.sources)
+		from += (from.empty() ? "" : ", ") + s;
+	out += "  model   fitted on " + (from.empty() ? std::string("(unnamed recordings)") : from) + "\n";
+	out += "  softirq " + interval_ms(c.softirq) + " over " + num(c.runs) + " runs that did work";
+	if (!c.softirq.unfitted.empty()) {
+		std::string terms;
+		for (const std::string &t : c.softirq.unfitted)
+			terms += (terms.empty() ? "" : ", ") + t;
+		out += "; without " + terms + " (not fitted: the model's recordings never did that work)";
+	}
+	out += "\n";
+	if (r.measured.softirqs_recorded)
+		out += fmt::format("  measured {:.3f} ms: the recorded TIMER runs' overhead\n",
+				   double(r.measured.all.timer_softirq.overhead_ns()) / 1e6);
+	if (c.checked)
+		out += fmt::format("  check   run by run on {} recorded runs: |predicted - measured| median "
+				   "{:.2f} us, p90 {:.2f} us; total {:.3f} ms predicted, {:.3f} ms measured\n",
+				   c.check.runs, c.check.median_abs_error_ns / 1e3,
+				   c.check.p90_abs_error_ns / 1e3, c.check.predicted_ns / 1e6,
+				   c.check.measured_ns / 1e6);
+	return out;
+}
+
+}  // namespace timersim
+
+namespace timersim {
+
+// Per scheme, what the model says its softirq work costs, beside what the
+// recording measured (the recording kernel's row).
+std::string modelled_table(const std::vector<replay_report> &reports)
+{
+	if (reports.empty() || !reports.front().modelled.given)
+		return "";
+	std::string out = "\nmodelled timer softirq overhead (the fitted cost model; measured: the "
+			  "recorded TIMER runs' own time less their callbacks')\n";
+	text_table t("  ");
+	t.row({"scheme", "runs", "modelled ms", "95% interval", "measured ms", "not fitted"});
+	for (const replay_report &r : reports) {
+		const modelled_cost &c = r.modelled;
+		std::string unfitted;
+		for (const std::string &u : c.softirq.unfitted)
+			unfitted += (unfitted.empty() ? "" : ",") + u;
+		const bool own = r.scheme == r.input.kernel_scheme && r.measured.softirqs_recorded;
+		t.row({r.scheme, num(c.runs), fmt::format("{:.3f}", c.softirq.ns / 1e6),
+		       fmt::format("{:.3f} .. {:.3f}", c.softirq.low / 1e6, c.softirq.high / 1e6),
+		       own ? fmt::format("{:.3f}", double(r.measured.all.timer_softirq.overhead_ns()) / 1e6) : "-",
+		       unfitted.empty() ? "-" : unfitted});
+	}
+	out += t.render();
+	return out;
+}
+
+}  // namespace timersim

@@ -33,6 +33,12 @@ void write_json_schemes(json_writer &w, const std::vector<replay_report> &report
 // code: softirq runs, timer interrupts, callbacks), text and JSON.
 std::string text_measured_section(const measured::cost_report &m, unsigned top);
 void write_json_measured(json_writer &w, const measured::cost_report &m);
+// The `modelled` section (--cost-model): the model's prediction for the
+// scheme, beside the measured figure; "" / no key without a model.
+std::string text_modelled_section(const replay_report &r);
+void write_json_modelled(json_writer &w, const replay_report &r);
+// compare --cost-model: per scheme the modelled softirq overhead.
+std::string modelled_table(const std::vector<replay_report> &reports);
 
 std::string compare_table(const std::vector<replay_report> &reports, bool timing);
 

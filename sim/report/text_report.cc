@@ -291,6 +291,7 @@ std::string text_report(const replay_report &r, const text_report_options &opt)
 	function_fidelity_section(out, r, opt.top_functions);
 	cost_section(out, r, opt.timing);
 	out += text_measured_section(r.measured, opt.top_functions);
+	out += text_modelled_section(r);
 	return out;
 }
 
