@@ -12,6 +12,7 @@
 #include "sim/core/trace_clock.h"
 #include "sim/core/trace_shape.h"
 #include "sim/measured/cpu_time.h"
+#include "sim/ticks/tick_identity.h"
 
 namespace timersim {
 
@@ -87,6 +88,7 @@ private:
 	void check_symbols();
 	void check_cost(const replay_engine &e, const std::string &where) const;
 	void measure(const sim_event &ev, std::vector<std::unique_ptr<replay_engine>> &engines);
+	bool is_tick_function(std::uint32_t id);
 
 	trace_reader &reader_;
 	interner functions_;
@@ -113,7 +115,17 @@ private:
 	measured::cost_report measured_report_;
 	std::vector<measured::softirq_run> timer_runs_;
 	std::vector<std::vector<measured::softirq_work>> run_work_;	// by engine
+	std::vector<std::int8_t> tick_function_;	// by callback id: -1 unknown, 0 no, 1 the tick's
 };
+
+bool replay_driver::is_tick_function(std::uint32_t id)
+{
+	if (tick_function_.size() <= id)
+		tick_function_.resize(std::size_t(id) + 1, -1);
+	if (tick_function_[id] < 0)
+		tick_function_[id] = is_tick_callback_name(functions_.name(id));
+	return tick_function_[id] == 1;
+}
 
 // The events that say what the timer code cost the recording machine go
 // to the measurement, whatever the replay makes of them: the softirq runs,
@@ -148,6 +160,7 @@ void replay_driver::measure(const sim_event &ev, std::vector<std::unique_ptr<rep
 	m.vec = ev.vec;
 	m.timer_interrupt = ev.timer_interrupt;
 	m.function = ev.function;
+	m.tick = m.kind == cost_kind::callback_entry && ev.kind == event_kind::hrtimer && is_tick_function(ev.function);
 	const measured::softirq_run *run = measured_.add(m);
 	// A TIMER run closed: what each scheme did for that CPU since its
 	// last run is this run's work.

@@ -47,6 +47,48 @@ duration_stats summarise(std::vector<std::uint64_t> &samples)
 	return s;
 }
 
+cpu_time::callback_samples &cpu_time::callback(std::uint32_t id)
+{
+	if (callbacks_.size() <= id)
+		callbacks_.resize(std::size_t(id) + 1);
+	return callbacks_[id];
+}
+
+// A callback starts on a CPU finding its interrupt's cause: the first one
+// in the interrupt, or after the tick the first wheel timer in the TIMER
+// softirq that follows it.
+void cpu_time::woke(cpu_state &c, const cost_event &ev)
+{
+	if (c.wake == waking::in_irq) {
+		c.wake_ran = true;
+		if (!ev.tick) {
+			callback(ev.function).wakeups++;
+			c.wake = waking::no;
+		} else {
+			c.wake = waking::after_tick;
+			c.wake_tick = ev.function;
+		}
+		return;
+	}
+	if (c.wake == waking::after_tick && !c.open.empty() &&
+	    c.open.back().kind == cost_kind::softirq_entry &&
+	    c.open.back().vec == std::uint32_t(softirq_vec::timer)) {
+		callback(ev.function).wakeups++;
+		c.wake = waking::no;
+	}
+}
+
+// The CPU's last interrupt found no later cause: it was the tick's, or,
+// with no callback at all, nobody's.
+void cpu_time::settle_wake(cpu_state &c)
+{
+	if (c.wake == waking::after_tick)
+		callback(c.wake_tick).wakeups++;
+	else if (c.wake == waking::in_irq && !c.wake_ran)
+		wakeups_without_expiry_++;
+	c.wake = waking::no;
+}
+
 cpu_time::cpu_state &cpu_time::cpu(std::uint32_t n)
 {
 	if (cpus_.size() <= n)
@@ -88,9 +130,16 @@ const softirq_run *cpu_time::add(const cost_event &ev)
 		c.open.push_back({ev.kind, ev.ts_ns, 0, 0, 0, ev.vec, false, 0});
 		return nullptr;
 	case cost_kind::hardirq_entry:
+		if (ev.timer_interrupt) {
+			settle_wake(c);
+			c.wake = waking::in_irq;
+			c.wake_ran = false;
+			wakeups_++;
+		}
 		c.open.push_back({ev.kind, ev.ts_ns, 0, 0, 0, 0, ev.timer_interrupt, 0});
 		return nullptr;
 	case cost_kind::callback_entry:
+		woke(c, ev);
 		c.open.push_back({ev.kind, ev.ts_ns, 0, 0, 0, 0, false, ev.function});
 		return nullptr;
 	case cost_kind::softirq_exit:
@@ -176,9 +225,7 @@ void cpu_time::closed(cpu_state &c, const frame &f, std::uint64_t own_ns)
 		}
 		return;
 	case cost_kind::callback_entry: {
-		if (callbacks_.size() <= f.function)
-			callbacks_.resize(std::size_t(f.function) + 1);
-		callback_samples &cb = callbacks_[f.function];
+		callback_samples &cb = callback(f.function);
 		cb.runs.push_back(own_ns);
 		// Where it ran: the frame now on top of the CPU's stack.
 		if (!c.open.empty()) {
@@ -202,6 +249,17 @@ cost_report cpu_time::finish(const std::function<std::string(std::uint32_t)> &na
 	r.interrupts_recorded = interrupts_;
 	r.callbacks_recorded = callbacks_seen_;
 	r.cut = cut_;
+	r.wakeups = wakeups_;
+	r.wakeups_without_expiry = wakeups_without_expiry_;
+	// An interrupt still looking for its cause when the trace ended
+	// settles as settle_wake() would.
+	std::vector<std::uint32_t> tick_ends;
+	for (const cpu_state &c : cpus_) {
+		if (c.wake == waking::after_tick)
+			tick_ends.push_back(c.wake_tick);
+		else if (c.wake == waking::in_irq && !c.wake_ran)
+			r.wakeups_without_expiry++;
+	}
 	r.unbalanced = unbalanced_;
 	r.first_ns = first_ns_;
 	r.last_ns = last_ns_;
@@ -239,13 +297,14 @@ cost_report cpu_time::finish(const std::function<std::string(std::uint32_t)> &na
 	r.all.interrupts.timer = summarise(all_irqs);
 	for (std::uint32_t id = 0; id < callbacks_.size(); id++) {
 		const callback_samples &s = callbacks_[id];
-		if (s.runs.empty())
+		if (s.runs.empty() && !s.wakeups)
 			continue;
 		callback_cost cc;
 		std::vector<std::uint64_t> runs = s.runs;
 		cc.runs = summarise(runs);
 		cc.in_timer_softirq = s.in_timer_softirq;
 		cc.in_hardirq = s.in_hardirq;
+		cc.wakeups = s.wakeups + std::uint64_t(std::count(tick_ends.begin(), tick_ends.end(), id));
 		r.callbacks.emplace(name_of(id), cc);
 	}
 	return r;

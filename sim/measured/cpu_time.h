@@ -50,6 +50,7 @@ struct cost_event {
 	std::uint32_t vec = 0;		// softirq_*: the vector
 	bool timer_interrupt = false;	// hardirq_*: the hardware timer's
 	std::uint32_t function = 0;	// callback_entry: the callback (an interned id)
+	bool tick = false;		// callback_entry: the callback is the tick's hrtimer
 };
 
 // One TIMER or HRTIMER softirq run, as the trace recorded it: what the
@@ -99,6 +100,8 @@ struct callback_cost {
 	duration_stats runs;		// own time of each run (hard irqs inside excluded)
 	std::uint64_t in_timer_softirq = 0;	// runs inside a TIMER softirq run
 	std::uint64_t in_hardirq = 0;		// runs inside a hard interrupt (the tick's hrtimers)
+	// Timer interrupts this callback was the cause of (see wakeups below).
+	std::uint64_t wakeups = 0;
 };
 
 struct cost_report {
@@ -110,6 +113,15 @@ struct cost_report {
 	std::vector<cpu_cost> cpus;	// indexed by CPU
 	cpu_cost all;			// every CPU together
 	std::map<std::string, callback_cost, std::less<>> callbacks;
+	// Why the timer interrupts came, as PowerTOP's "top causes for
+	// wakeups" counts them: an interrupt's cause is the first callback it
+	// ran; when that is the tick, the first wheel timer the TIMER softirq
+	// after it ran (before the CPU's next timer interrupt), if any - the
+	// tick then ran for it. Interrupts that ran no callback at all are
+	// `wakeups_without_expiry`; ticks with nothing after them count for
+	// the tick's own callback.
+	std::uint64_t wakeups = 0;
+	std::uint64_t wakeups_without_expiry = 0;
 	std::uint64_t cut = 0;		// runs cut by the trace's start or end
 	std::uint64_t unbalanced = 0;	// an exit that matched nothing open
 	std::uint64_t first_ns = 0, last_ns = 0;	// the span the events cover
@@ -142,25 +154,34 @@ private:
 		std::uint64_t callbacks_ns = 0;
 		std::uint64_t raised = 0;
 	};
+	// Where a CPU is in finding its last timer interrupt's cause.
+	enum class waking : std::uint8_t { no, in_irq, after_tick };
 	struct cpu_state {
 		std::vector<frame> open;
+		waking wake = waking::no;
+		bool wake_ran = false;		// the interrupt ran a callback
+		std::uint32_t wake_tick = 0;	// after_tick: the tick's callback
 		samples timer_softirq, hrtimer_softirq;
 		std::vector<std::uint64_t> timer_irqs;
 		std::uint64_t other_irqs = 0, other_irq_ns = 0;
 	};
 	struct callback_samples {
 		std::vector<std::uint64_t> runs;
-		std::uint64_t in_timer_softirq = 0, in_hardirq = 0;
+		std::uint64_t in_timer_softirq = 0, in_hardirq = 0, wakeups = 0;
 	};
 
 	cpu_state &cpu(std::uint32_t n);
 	const softirq_run *close(cpu_state &c, cost_kind entry, const cost_event &ev);
 	void closed(cpu_state &c, const frame &f, std::uint64_t own_ns);
+	void woke(cpu_state &c, const cost_event &ev);
+	void settle_wake(cpu_state &c);
+	callback_samples &callback(std::uint32_t id);
 
 	std::vector<cpu_state> cpus_;
 	std::vector<callback_samples> callbacks_;	// by callback id
 	softirq_run last_run_;
 	std::uint64_t cut_ = 0, unbalanced_ = 0;
+	std::uint64_t wakeups_ = 0, wakeups_without_expiry_ = 0;
 	std::uint64_t first_ns_ = 0, last_ns_ = 0;
 	bool any_ = false;
 	bool softirqs_ = false, interrupts_ = false, callbacks_seen_ = false;

@@ -72,6 +72,8 @@ void write_json_measured(json_writer &w, const measured::cost_report &m)
 	w.field("last_ns", m.last_ns);
 	w.field("cut", m.cut);
 	w.field("unbalanced", m.unbalanced);
+	w.field("wakeups", m.wakeups);
+	w.field("wakeups_without_expiry", m.wakeups_without_expiry);
 	cpu(w, m.all, m, seconds);
 	w.key("cpus");
 	w.begin_array();
@@ -96,6 +98,7 @@ void write_json_measured(json_writer &w, const measured::cost_report &m)
 		durations(w, c->runs);
 		w.field("in_timer_softirq", c->in_timer_softirq);
 		w.field("in_hardirq", c->in_hardirq);
+		w.field("wakeups", c->wakeups);
 		w.end_object();
 	}
 	w.end_array();

@@ -71,6 +71,9 @@ std::string text_measured_section(const measured::cost_report &m, unsigned top)
 			for (std::size_t c = 0; c < m.cpus.size(); c++)
 				irq_row(t, "  CPU " + num(c), m.cpus[c].interrupts.timer, seconds);
 		out += t.render();
+		out += "  wakeups " + num(m.wakeups) + " timer interrupts: each credited to its first "
+		       "callback (after the tick, to the first wheel timer its softirq ran); " +
+		       num(m.wakeups_without_expiry) + " ran none\n";
 	}
 	if (m.callbacks_recorded && !m.callbacks.empty()) {
 		std::vector<std::pair<std::string, const measured::callback_cost *>> cbs;
@@ -81,12 +84,12 @@ std::string text_measured_section(const measured::cost_report &m, unsigned top)
 		});
 		text_table t("  ");
 		t.row({"callback (own time)", "runs", "total ms", "mean us", "max us", "in TIMER softirq",
-		       "in hardirq"});
+		       "in hardirq", "wakeups"});
 		for (std::size_t i = 0; i < cbs.size() && i < top; i++) {
 			const measured::callback_cost &c = *cbs[i].second;
 			t.row({cbs[i].first, num(c.runs.count), ms(c.runs.total_ns),
 			       us(std::uint64_t(c.runs.mean_ns() + 0.5)), us(c.runs.max_ns),
-			       num(c.in_timer_softirq), num(c.in_hardirq)});
+			       num(c.in_timer_softirq), num(c.in_hardirq), num(c.wakeups)});
 		}
 		out += t.render();
 		if (cbs.size() > top)

@@ -229,6 +229,59 @@ START_TEST(the_closing_exit_hands_back_the_run)
 }
 END_TEST
 
+// Causes of wakeups, by hand: interrupt 1 ran hrtimer_wakeup first (its
+// cause); interrupt 2 ran the tick, then a TIMER softirq ran
+// process_timeout then tcp_write_timer (process_timeout's); interrupt 3 ran
+// the tick and nothing after it before interrupt 4 (the tick's); interrupt
+// 4 ran nothing (without expiry); interrupt 5, on CPU 1, ran the tick and
+// the trace ended (the tick's).
+START_TEST(wakeups_are_credited_to_their_first_expiry)
+{
+	cpu_time t;
+	auto tick_in = [&](std::uint64_t ts, std::uint32_t cpu = 0) {
+		t.add({cost_kind::callback_entry, cpu, ts, 0, false, id_of("tick_nohz_handler"), true});
+	};
+	irq_in(t, 100);
+	cb_in(t, 101, "hrtimer_wakeup");
+	cb_out(t, 102, "hrtimer_wakeup");
+	tick_in(103);
+	cb_out(t, 104, "tick_nohz_handler");
+	irq_out(t, 105);
+
+	irq_in(t, 200);
+	tick_in(201);
+	cb_out(t, 202, "tick_nohz_handler");
+	irq_out(t, 203);
+	softirq_in(t, 204);
+	cb_in(t, 205, "process_timeout");
+	cb_out(t, 206, "process_timeout");
+	cb_in(t, 207, "tcp_write_timer");
+	cb_out(t, 208, "tcp_write_timer");
+	softirq_out(t, 209);
+
+	irq_in(t, 300);
+	tick_in(301);
+	cb_out(t, 302, "tick_nohz_handler");
+	irq_out(t, 303);
+
+	irq_in(t, 400);
+	irq_out(t, 401);
+
+	irq_in(t, 500, true, 1);
+	tick_in(501, 1);
+	cb_out(t, 502, "tick_nohz_handler", 1);
+	irq_out(t, 503, true, 1);
+
+	cost_report r = finish(t);
+	ck_assert_uint_eq(r.wakeups, 5);
+	ck_assert_uint_eq(r.wakeups_without_expiry, 1);
+	ck_assert_uint_eq(r.callbacks.at("hrtimer_wakeup").wakeups, 1);
+	ck_assert_uint_eq(r.callbacks.at("process_timeout").wakeups, 1);
+	ck_assert_uint_eq(r.callbacks.at("tcp_write_timer").wakeups, 0);
+	ck_assert_uint_eq(r.callbacks.at("tick_nohz_handler").wakeups, 2);
+}
+END_TEST
+
 START_TEST(order_statistics_by_nearest_rank)
 {
 	std::vector<std::uint64_t> v;
@@ -259,6 +312,7 @@ int main()
 	tcase_add_test(tc, other_softirqs_and_cpus_stay_apart);
 	tcase_add_test(tc, nothing_recorded_says_so);
 	tcase_add_test(tc, the_closing_exit_hands_back_the_run);
+	tcase_add_test(tc, wakeups_are_credited_to_their_first_expiry);
 	tcase_add_test(tc, order_statistics_by_nearest_rank);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
