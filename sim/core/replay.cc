@@ -25,8 +25,15 @@ modelled_cost model_costs(const replay_report &r, const measured::cost_model &m)
 	modelled_cost c;
 	c.given = true;
 	c.sources = m.sources;
-	c.runs = r.softirq_work.runs;
-	c.softirq = measured::predict(m, measured::terms_of(r.softirq_work, double(r.softirq_work.runs)));
+	// How often the scheme's kernel would run the softirq: the classic
+	// wheel's run_local_timers() raised TIMER_SOFTIRQ at every tick (3.x);
+	// since 4.8 only when a base is due, which is when it has work. For
+	// the schemes no kernel ran, the runs that did work.
+	const bool every_tick = r.scheme == "classic";
+	c.runs = !every_tick ? r.softirq_work.runs
+		: r.softirq_work.ticks ? r.softirq_work.ticks
+				       : r.ticks_processed;
+	c.softirq = measured::predict(m, measured::terms_of(r.softirq_work, double(c.runs)));
 	if (r.scheme == r.input.kernel_scheme && !r.timer_runs.empty()) {
 		c.checked = true;
 		c.check = measured::check(m, measured::samples_of(r.timer_runs, r.run_work));

@@ -200,6 +200,8 @@ void replay_engine::run_softirq(unsigned cpu, jiffies_t limit, jiffies_t label,
 		}
 	in_run_ = false;
 	book_softirq_work(cpu, before, expiries);
+	softirq_work_[cpu].ticks++;
+	all_softirq_work_.ticks++;
 }
 
 void replay_engine::judge(timer_id t, unsigned cpu, jiffies_t recorded, jiffies_t simulated,

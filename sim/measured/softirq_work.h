@@ -11,6 +11,7 @@ namespace timersim::measured {
 
 struct softirq_work {
 	std::uint64_t runs = 0;		// runs that did any work (for totals)
+	std::uint64_t ticks = 0;	// recorded ticks the base ran at (tick-driven replays)
 	std::uint64_t expiries = 0;	// timers fired
 	std::uint64_t relinks = 0;	// timers moved inside the structure (cascades)
 	// Of those, timers nobody touched for a second or more (not started,
@@ -28,6 +29,7 @@ struct softirq_work {
 	softirq_work &operator+=(const softirq_work &o)
 	{
 		runs += o.runs;
+		ticks += o.ticks;
 		expiries += o.expiries;
 		relinks += o.relinks;
 		cold_relinks += o.cold_relinks;
