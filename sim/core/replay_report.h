@@ -147,7 +147,7 @@ struct function_stats {
 struct modelled_cost {
 	bool given = false;		// a model was given
 	std::vector<std::string> sources;	// the recordings it was fitted on
-	std::uint64_t runs = 0;		// the scheme's softirq runs that did work
+	std::uint64_t runs = 0;		// the scheme's softirq runs (classic: every tick)
 	measured::prediction softirq;	// ns, with the bootstrap's 95% interval
 	// The recording kernel's own scheme on a trace with recorded runs:
 	// the model against each run's measured overhead.

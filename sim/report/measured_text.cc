@@ -125,7 +125,7 @@ std::string text_modelled_section(const replay_report &r)
 	for (const std::string &s : c.sources)
 		from += (from.empty() ? "" : ", ") + s;
 	out += "  model   fitted on " + (from.empty() ? std::string("(unnamed recordings)") : from) + "\n";
-	out += "  softirq " + interval_ms(c.softirq) + " over " + num(c.runs) + " runs that did work";
+	out += "  softirq " + interval_ms(c.softirq) + " over " + num(c.runs) + " softirq runs (classic: one per tick, as 3.x raised it; the others: when a base had work)";
 	if (!c.softirq.unfitted.empty()) {
 		std::string terms;
 		for (const std::string &t : c.softirq.unfitted)
