@@ -142,11 +142,15 @@ const softirq_run *cpu_time::add(const cost_event &ev)
 		woke(c, ev);
 		c.open.push_back({ev.kind, ev.ts_ns, 0, 0, 0, 0, false, ev.function});
 		return nullptr;
+	case cost_kind::hardirq_exit:
+		// A timer interrupt that ran no callback ends without a cause.
+		if (ev.timer_interrupt && c.wake == waking::in_irq)
+			settle_wake(c);
+		return close(c, entry_of(ev.kind), ev);
 	case cost_kind::softirq_exit:
 		if (!is_timer_vec(ev.vec))
 			return nullptr;
 		[[fallthrough]];
-	case cost_kind::hardirq_exit:
 	case cost_kind::callback_exit:
 		return close(c, entry_of(ev.kind), ev);
 	}
