@@ -236,6 +236,8 @@ void cpu_time::closed(cpu_state &c, const frame &f, std::uint64_t own_ns)
 			const frame &outer = c.open.back();
 			if (outer.kind == cost_kind::softirq_entry && outer.vec == std::uint32_t(softirq_vec::timer))
 				cb.in_timer_softirq++;
+			else if (outer.kind == cost_kind::softirq_entry)
+				cb.in_hrtimer_softirq++;
 			else if (outer.kind == cost_kind::hardirq_entry)
 				cb.in_hardirq++;
 		}
@@ -308,6 +310,7 @@ cost_report cpu_time::finish(const std::function<std::string(std::uint32_t)> &na
 		cc.runs = summarise(runs);
 		cc.in_timer_softirq = s.in_timer_softirq;
 		cc.in_hardirq = s.in_hardirq;
+		cc.in_hrtimer_softirq = s.in_hrtimer_softirq;
 		cc.wakeups = s.wakeups + std::uint64_t(std::count(tick_ends.begin(), tick_ends.end(), id));
 		r.callbacks.emplace(name_of(id), cc);
 	}

@@ -99,6 +99,7 @@ struct cpu_cost {
 struct callback_cost {
 	duration_stats runs;		// own time of each run (hard irqs inside excluded)
 	std::uint64_t in_timer_softirq = 0;	// runs inside a TIMER softirq run
+	std::uint64_t in_hrtimer_softirq = 0;	// runs inside an HRTIMER softirq run (soft hrtimers)
 	std::uint64_t in_hardirq = 0;		// runs inside a hard interrupt (the tick's hrtimers)
 	// Timer interrupts this callback was the cause of (see wakeups below).
 	std::uint64_t wakeups = 0;
@@ -167,7 +168,7 @@ private:
 	};
 	struct callback_samples {
 		std::vector<std::uint64_t> runs;
-		std::uint64_t in_timer_softirq = 0, in_hardirq = 0, wakeups = 0;
+		std::uint64_t in_timer_softirq = 0, in_hrtimer_softirq = 0, in_hardirq = 0, wakeups = 0;
 	};
 
 	cpu_state &cpu(std::uint32_t n);

@@ -97,6 +97,7 @@ void write_json_measured(json_writer &w, const measured::cost_report &m)
 		w.field("function", name);
 		durations(w, c->runs);
 		w.field("in_timer_softirq", c->in_timer_softirq);
+		w.field("in_hrtimer_softirq", c->in_hrtimer_softirq);
 		w.field("in_hardirq", c->in_hardirq);
 		w.field("wakeups", c->wakeups);
 		w.end_object();

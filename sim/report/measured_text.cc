@@ -84,12 +84,13 @@ std::string text_measured_section(const measured::cost_report &m, unsigned top)
 		});
 		text_table t("  ");
 		t.row({"callback (own time)", "runs", "total ms", "mean us", "max us", "in TIMER softirq",
-		       "in hardirq", "wakeups"});
+		       "in HRTIMER softirq", "in hardirq", "wakeups"});
 		for (std::size_t i = 0; i < cbs.size() && i < top; i++) {
 			const measured::callback_cost &c = *cbs[i].second;
 			t.row({cbs[i].first, num(c.runs.count), ms(c.runs.total_ns),
 			       us(std::uint64_t(c.runs.mean_ns() + 0.5)), us(c.runs.max_ns),
-			       num(c.in_timer_softirq), num(c.in_hardirq), num(c.wakeups)});
+			       num(c.in_timer_softirq), num(c.in_hrtimer_softirq), num(c.in_hardirq),
+			       num(c.wakeups)});
 		}
 		out += t.render();
 		if (cbs.size() > top)
