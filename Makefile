@@ -94,7 +94,7 @@ BENCH_BINS  := $(patsubst tests/bench/%.cc,$(BUILD)/bench/%,$(BENCH_SRCS))
 
 DEFAULT_TRACE := tests/data/default-trace.txt.gz
 
-.PHONY: all deps run test check-asan bench bench-replay calibrate results fuzz fuzz-ci soak freestanding clean \
+.PHONY: all deps run test check-asan bench bench-replay calibrate results cost-model fuzz fuzz-ci soak freestanding clean \
         install _build _test _bench _fuzz _install
 
 all: deps
@@ -162,6 +162,11 @@ calibrate: deps
 # workloads; minutes).
 results: all
 	$(Q)JOBS=$(JOBS) scripts/results.sh $(TIMERSIM)
+
+# The softirq-run cost model, fitted on tests/data's recordings and checked
+# (scripts/cost-model.sh): docs/results/cost-model/.
+cost-model: all
+	$(Q)scripts/cost-model.sh $(TIMERSIM)
 
 # Replay throughput (MB/s, events/s) and peak memory on a generated 1 GB trace.
 bench-replay: all
