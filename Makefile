@@ -10,6 +10,7 @@
 #   make bench-replay  replay MB/s and peak memory on a generated 1 GB trace
 #   make calibrate   ns per cost unit per scheme -> build/calibration.json
 #   make results     the classic vs v48 table of docs/results (minutes)
+#   make cost-model  the softirq-run cost model, fitted and checked on recordings
 #   make install     build/timersim to $(DESTDIR)$(PREFIX)/bin, the scripts it
 #                    runs to share/timersim, the man page timersim.1 to
 #                    share/man/man1 (PREFIX=/usr/local; DESTDIR for packaging)
