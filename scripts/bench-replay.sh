@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Replay throughput and peak memory on a large generated trace:
 #   scripts/bench-replay.sh [TIMERSIM] [SIZE]
-# Generates build/big-trace-SIZE.txt (default 1G, kept between runs) from the
-# shared 3.6 recording, replays it once through each scheme given in
+# Generates build/big-trace-SIZE.txt (default 1G, kept between runs) from
+# tests/data/measured-network-quiet.txt.gz (scripts/gen-big-trace.sh: a 6.18
+# recording with the wheel's, the hrtimers', the softirq and the timer
+# interrupt events, repeated), replays it once through each scheme given in
 # $SCHEMES (default classic) under each tick model in $TICKS (default
 # "recorded every-jiffy": the trace has its ticks, so the difference is the
 # tick model's cost), $RUNS times (default 9, after one untimed run: page
@@ -16,8 +18,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-build/timersim}
 size=${2:-1G}
-trace=build/big-trace-$size.txt
-[ -s "$trace" ] || scripts/gen-big-trace.sh "$trace" "$size"
+source=${BENCH_SOURCE:-tests/data/measured-network-quiet.txt.gz}
+# Named by its source too: a big trace kept from another source is not reused.
+trace=build/big-trace-$size-$(basename "$source" | sed 's/\.txt.*//; s/\.gz$//').txt
+[ -s "$trace" ] || scripts/gen-big-trace.sh "$trace" "$size" "$source"
 bytes=$(stat -c %s "$trace")
 runs=${RUNS:-9}
 for scheme in ${SCHEMES:-classic}; do

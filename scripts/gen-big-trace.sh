@@ -4,8 +4,10 @@
 #   scripts/gen-big-trace.sh OUT [SIZE] [SOURCE]
 #
 # SIZE: bytes, or with K/M/G (default 1G; the output is at least that big).
-# SOURCE: a raw ftrace text trace (default ../shared/traces/linux-3.6-scp_dest/
-# trace.txt, the classic-wheel recording).
+# SOURCE: a raw ftrace text trace, plain or .gz (default
+# tests/data/measured-network-quiet.txt.gz: a 6.18 recording that holds
+# every kind of event a replay reads - the wheel's, the hrtimers', the
+# softirq runs and the timer interrupts - in a real machine's proportions).
 #
 # The source's events are repeated back to back. Copy k has its timestamps
 # shifted by k*S seconds and its jiffies (timer expires, now, baseclk,
@@ -19,7 +21,7 @@ cd "$(dirname "$0")/.."
 
 out=${1:?usage: gen-big-trace.sh OUT [SIZE] [SOURCE]}
 size=${2:-1G}
-src=${3:-${TIMERSIM_SHARED:-../shared}/traces/linux-3.6-scp_dest/trace.txt}
+src=${3:-tests/data/measured-network-quiet.txt.gz}
 
 case $size in
   *[Kk]) bytes=$(( ${size%?} * 1024 )) ;;
@@ -29,7 +31,8 @@ case $size in
   *) bytes=$size ;;
 esac
 [ -f "$src" ] || { echo "gen-big-trace.sh: no source trace $src" >&2; exit 2; }
-head -c 4096 "$src" | grep -q '^# tracer:' ||
+cat_src() { case $src in *.gz) zcat -- "$src" ;; *) cat -- "$src" ;; esac; }
+{ cat_src 2>/dev/null || true; } | head -c 4096 | grep -q '^# tracer:' ||
   echo "gen-big-trace.sh: warning: $src has no '# tracer:' header; expecting raw ftrace text" >&2
 mkdir -p "$(dirname "$out")"
 
@@ -133,5 +136,5 @@ END {
 		}
 	}
 }
-' "$src" >"$out"
+' <(cat_src) >"$out"
 ls -l "$out" | awk '{ printf "gen-big-trace.sh: wrote %s (%.1f MiB)\n", $NF, $5 / 1048576 }' >&2
