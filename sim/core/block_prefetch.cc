@@ -212,6 +212,7 @@ std::exception_ptr block_prefetch::commit(job &j)
 		sim_event &s = pending_.events[pending_.count++];
 		s = e;
 		s.line = line;
+		timer_irqs_.settle(s);
 		if (lost_.follows_note(e.cpu))
 			s.has |= EF_AFTER_LOSS;
 		if (names_function(e)) {

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "sim/core/event_prefetch.h"
+#include "sim/trace/irq_events.h"
 #include "sim/trace/text_blocks.h"
 
 namespace timersim {
@@ -76,6 +77,7 @@ private:
 	// while it commits.
 	generation_check generation_;
 	lost_event_notes lost_;		// the tracer's notes, across blocks
+	timer_irq_memory timer_irqs_;	// irq_handler_* named timers, across blocks
 	std::string reason_;
 	reader_stats totals_;
 	bool named_first_ = false;

@@ -24,10 +24,12 @@
 
 namespace timersim {
 
-// Which hrtimer_* event an event_kind::hrtimer record is. The tick model
-// (sim/ticks/) reads the tick's expiries and the starts that give its grid.
-enum class hrtimer_op : std::uint8_t { none, start, expire_entry, expire_exit, other };
+// Which hrtimer_* event an event_kind::hrtimer record is, as the reader
+// said (sim/trace/event.h). The tick model (sim/ticks/) reads the tick's
+// expiries and the starts that give its grid.
+using hrtimer_op = hrtimer_event;
 
+// 96 bytes: the replay copies one per event.
 struct sim_event {
 	event_kind kind = event_kind::other;
 	hrtimer_op hrtimer = hrtimer_op::none;
@@ -45,8 +47,14 @@ struct sim_event {
 	std::int64_t timeout = 0;
 	std::uint64_t now = 0;
 	std::uint64_t baseclk = 0;	// timer_expire_entry 5.2+: the bucket being run
-	std::uint32_t vec = 0;		// softirq_*/irq_*: the vector or irq
+	std::uint32_t vec = 0;		// softirq_*/irq_*: the vector or irq (EF_IRQ)
 	bool timer_interrupt = false;	// irq_*: the hardware timer's interrupt
+	// hrtimer_init/setup/start (EF_CLOCKID, EF_HRTIMER_MODE, EF_WAS_ARMED,
+	// EF_SOFTEXPIRES); expires and now above are the hrtimer's ns.
+	std::uint8_t clockid = 0;
+	std::uint8_t hrtimer_mode = 0;	// hrtimer_mode_bit bits
+	bool was_armed = false;
+	std::uint64_t softexpires = 0;
 
 	bool carries(event_field f) const { return (has & f) != 0; }
 	bool is_timer_event() const
@@ -54,6 +62,9 @@ struct sim_event {
 		return timersim::is_timer_event(kind);
 	}
 };
+
+static_assert(sizeof(sim_event) == 96, "sim_event has grown (or gained padding, which "
+					"tests/support/stream_outcome.h would compare)");
 
 // A reader's event as the core keeps it, but for its callback: whether it
 // names one the core uses (the wheel's own events name the callbacks it
@@ -63,7 +74,6 @@ struct sim_event {
 inline void to_sim_event(const trace_event &ev, sim_event &s)
 {
 	s.kind = ev.kind;
-	s.hrtimer = hrtimer_op::none;
 	s.is_idle = ev.is_idle;
 	s.timer_digits = ev.timer_digits;
 	s.cpu = ev.cpu;
@@ -79,11 +89,11 @@ inline void to_sim_event(const trace_event &ev, sim_event &s)
 	s.baseclk = ev.baseclk;
 	s.vec = ev.vec;
 	s.timer_interrupt = ev.timer_interrupt;
-	if (ev.kind == event_kind::hrtimer)
-		s.hrtimer = ev.name == "hrtimer_expire_entry" ? hrtimer_op::expire_entry
-			  : ev.name == "hrtimer_start"        ? hrtimer_op::start
-			  : ev.name == "hrtimer_expire_exit"  ? hrtimer_op::expire_exit
-							      : hrtimer_op::other;
+	s.hrtimer = ev.hrtimer;
+	s.clockid = static_cast<std::uint8_t>(ev.clockid);
+	s.hrtimer_mode = static_cast<std::uint8_t>(ev.hrtimer_mode);
+	s.was_armed = ev.was_armed;
+	s.softexpires = ev.softexpires;
 	s.function = 0;
 }
 inline bool names_function(const sim_event &s)

@@ -1,17 +1,27 @@
 #include "sim/trace/binary_fields.h"
 
 #include "sim/trace/binary_names.h"
+#include "sim/trace/irq_events.h"
 
 namespace timersim {
 
 const char *const binary_slot_names[BS_COUNT] = {
 	"timer", "hrtimer", "function", "expires", "now", "timeout", "bucket_expiry",
 	"baseclk", "flags", "cpu", "idx", "is_idle",
+	"softexpires", "clockid", "mode", "was_armed", "next_event",
+	"vec", "vector", "irq",
 };
 
 bool binary_slot_read(event_kind kind, binary_slot k)
 {
-	return kind != event_kind::other && !(kind == event_kind::hrtimer && k == BS_FLAGS);
+	if (kind == event_kind::other)
+		return false;
+	if (kind == event_kind::hrtimer)
+		return k == BS_HRTIMER || k == BS_FUNCTION || k == BS_EXPIRES || k == BS_NOW ||
+		       (k >= BS_SOFTEXPIRES && k <= BS_NEXT_EVENT);
+	if (is_cost_event(kind))
+		return k >= BS_VEC;
+	return k < BS_SOFTEXPIRES;
 }
 
 std::string_view callback_names::name(std::uint64_t addr)
@@ -33,6 +43,49 @@ std::string_view callback_names::name(std::uint64_t addr)
 	return known_.emplace(addr, sym.empty() ? hex_address(addr) : std::move(sym))
 		.first->second;
 }
+
+namespace {
+
+// The hrtimer fields the text formats print as words (clockid=, mode=) are
+// numbers here, as the kernel stored them.
+void apply_hrtimer_slots(const binary_slot_values &s, trace_event &ev)
+{
+	std::uint64_t v;
+	ev.hrtimer = hrtimer_event_of(ev.name);
+	if (s.get(BS_SOFTEXPIRES, ev.softexpires))
+		ev.has |= EF_SOFTEXPIRES;
+	if (s.get(BS_CLOCKID, v)) {
+		ev.clockid = static_cast<std::uint32_t>(v);
+		ev.has |= EF_CLOCKID;
+	}
+	if (s.get(BS_MODE, v)) {
+		ev.hrtimer_mode = static_cast<std::uint32_t>(v);
+		ev.has |= EF_HRTIMER_MODE;
+	}
+	if (s.get(BS_WAS_ARMED, v)) {
+		ev.was_armed = v != 0;
+		ev.has |= EF_WAS_ARMED;
+	}
+	s.get(BS_NEXT_EVENT, ev.expires);	// hrtimer_rearm: CLOCK_MONOTONIC ns
+}
+
+void apply_irq_slots(const binary_slot_values &s, trace_event &ev)
+{
+	std::uint64_t v;
+	bool vector_timer = false;
+	irq_event_kind(ev.name, vector_timer);
+	if (s.get(BS_VEC, v) || s.get(BS_VECTOR, v)) {
+		ev.vec = static_cast<std::uint32_t>(v);
+		ev.has |= EF_VEC;
+		ev.timer_interrupt = vector_timer;
+	} else if (s.get(BS_IRQ, v)) {
+		ev.vec = static_cast<std::uint32_t>(v);
+		ev.has |= EF_VEC | EF_IRQ;
+		ev.timer_interrupt = ev.kind == event_kind::irq_entry && s.timer_irq_name;
+	}
+}
+
+}  // namespace
 
 void apply_binary_slots(const binary_slot_values &s, unsigned release, callback_names &names,
 			trace_event &ev)
@@ -82,6 +135,10 @@ void apply_binary_slots(const binary_slot_values &s, unsigned release, callback_
 	}
 	if (s.get(BS_IS_IDLE, v))
 		ev.is_idle = v != 0;
+	if (ev.kind == event_kind::hrtimer)
+		apply_hrtimer_slots(s, ev);
+	else if (is_cost_event(ev.kind))
+		apply_irq_slots(s, ev);
 }
 
 }  // namespace timersim

@@ -19,12 +19,19 @@ namespace timersim {
 // The payload fields we read, by name (CTF's leading underscore dropped).
 enum binary_slot {
 	BS_TIMER, BS_HRTIMER, BS_FUNCTION, BS_EXPIRES, BS_NOW, BS_TIMEOUT, BS_BUCKET_EXPIRY,
-	BS_BASECLK, BS_FLAGS, BS_CPU, BS_IDX, BS_IS_IDLE, BS_COUNT
+	BS_BASECLK, BS_FLAGS, BS_CPU, BS_IDX, BS_IS_IDLE,
+	// hrtimer_*: softexpires, clockid, mode, was_armed; hrtimer_rearm's next_event
+	BS_SOFTEXPIRES, BS_CLOCKID, BS_MODE, BS_WAS_ARMED, BS_NEXT_EVENT,
+	// softirq_* vec, the x86 vectors' vector, irq_handler_* irq
+	BS_VEC, BS_VECTOR, BS_IRQ,
+	BS_COUNT
 };
 extern const char *const binary_slot_names[BS_COUNT];
 
-// Whether events of KIND carry slot K at all: hrtimer "flags" are modes, not
-// timer flags; "other" events are not decoded.
+// Whether events of KIND carry slot K at all: the timer events theirs, the
+// hrtimer events theirs (their "mode" is not a timer's "flags"), the
+// softirq and interrupt events their number; "other" events are not
+// decoded.
 bool binary_slot_read(event_kind kind, binary_slot k);
 
 // One event's slot values: HAS bit k set when slot k is an integer field of
@@ -32,6 +39,9 @@ bool binary_slot_read(event_kind kind, binary_slot k);
 struct binary_slot_values {
 	std::uint32_t has = 0;
 	unsigned timer_bits = 0;	// size of the timer (or hrtimer) field
+	// irq_handler_entry: its name= is a hardware timer's (is_timer_irq_name;
+	// the reader looks at the string, which is not a slot).
+	bool timer_irq_name = false;
 	std::uint64_t value[BS_COUNT];
 	void set(binary_slot k, std::uint64_t v)
 	{
@@ -76,7 +86,7 @@ private:
 	std::unordered_map<std::uint64_t, std::string> known_;
 };
 
-// Fills EV's timer fields (EV's kind already set) from V. RELEASE is the
+// Fills EV's fields (EV's kind and name already set) from V. RELEASE is the
 // recording kernel (kernel_release(), 0 unknown): timer_start hands on the
 // base CPU and wheel index held in its flags from 4.11 on, as the text
 // formats print them. Callbacks are named by NAMES; EV.function is valid

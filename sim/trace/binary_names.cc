@@ -1,5 +1,7 @@
 #include "sim/trace/binary_names.h"
 
+#include "sim/trace/irq_events.h"
+
 namespace timersim {
 
 std::string_view kernel_event_name(std::string_view name)
@@ -7,6 +9,17 @@ std::string_view kernel_event_name(std::string_view name)
 	for (std::string_view sub : {"timer_hrtimer_", "timer_itimer_"})
 		if (name.starts_with(sub))
 			return name.substr(6);	// drop "timer_"
+	if (name.starts_with("irq_softirq_"))
+		return name.substr(4);		// drop "irq_"
+	if (name.starts_with("x86_irq_vectors_")) {
+		std::string_view v = name.substr(16);
+		// lttng-modules maps x86_platform_ipi_* to x86_irq_vectors_ipi_*.
+		if (v == "ipi_entry")
+			return "x86_platform_ipi_entry";
+		if (v == "ipi_exit")
+			return "x86_platform_ipi_exit";
+		return v;
+	}
 	return name;
 }
 
@@ -27,7 +40,10 @@ event_kind event_kind_of(std::string_view name)
 	for (const auto &k : kinds)
 		if (name == k.name)
 			return k.kind;
-	return name.starts_with("hrtimer_") ? event_kind::hrtimer : event_kind::other;
+	if (name.starts_with("hrtimer_"))
+		return event_kind::hrtimer;
+	bool timer_interrupt;
+	return irq_event_kind(name, timer_interrupt);
 }
 
 unsigned kernel_release(std::string_view r)

@@ -1,6 +1,7 @@
 // Event names of the binary formats, mapped the way the text readers map
 // theirs: the kernel's timer_* names to their kinds, any hrtimer_* to
-// hrtimer, everything else to other.
+// hrtimer, the softirq and interrupt events (irq_events.h) to theirs,
+// everything else to other.
 #pragma once
 
 #include <cstdint>
@@ -11,8 +12,10 @@
 namespace timersim {
 
 // LTTng prefixes the timer subsystem's hrtimer and itimer events with the
-// subsystem ("timer_hrtimer_start"); returns the kernel's name
-// ("hrtimer_start"), or NAME itself.
+// subsystem ("timer_hrtimer_start"), and newer lttng-modules the softirq
+// and x86 vector events ("irq_softirq_entry", "x86_irq_vectors_local_timer_entry",
+// "x86_irq_vectors_ipi_entry" for x86_platform_ipi); returns the kernel's
+// name ("hrtimer_start", "softirq_entry", "local_timer_entry"), or NAME itself.
 std::string_view kernel_event_name(std::string_view name);
 
 // Kind of a kernel event name (already through kernel_event_name).

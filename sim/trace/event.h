@@ -83,6 +83,9 @@ enum event_field : std::uint32_t {
 	EF_HRTIMER_MODE  = 1u << 10,	// hrtimer_init/setup/start mode=
 	EF_WAS_ARMED     = 1u << 11,	// hrtimer_start was_armed=%d (6.18+)
 	EF_VEC           = 1u << 12,	// softirq_* vec=, irq_vectors vector=, irq_handler irq=
+	// vec is irq=%d of irq_handler_entry/exit (a Linux irq number), not
+	// an x86 vector (irq_vectors:*): the two number spaces overlap.
+	EF_IRQ           = 1u << 13,
 };
 
 struct trace_event {

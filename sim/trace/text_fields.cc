@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cstring>
 
+#include "sim/trace/irq_events.h"
 #include "sim/trace/symbols.h"
 
 namespace timersim {
@@ -187,26 +188,33 @@ bool parse_timer_flag_names(std::string_view s, std::uint32_t &flags)
 
 event_kind kind_of_event(std::string_view name)
 {
-	if (name.empty() || (name[0] != 'h' && name[0] != 't'))
+	if (name.empty())
 		return event_kind::other;
-	if (name.starts_with("hrtimer_"))
-		return event_kind::hrtimer;
-	if (!name.starts_with("timer_"))
+	if (name[0] == 'h')
+		return name.starts_with("hrtimer_") ? event_kind::hrtimer : event_kind::other;
+	if (name.starts_with("timer_")) {
+		std::string_view n = name.substr(6);
+		if (n == "start")
+			return event_kind::timer_start;
+		if (n == "cancel")
+			return event_kind::timer_cancel;
+		if (n == "expire_entry")
+			return event_kind::timer_expire_entry;
+		if (n == "expire_exit")
+			return event_kind::timer_expire_exit;
+		if (n == "init")
+			return event_kind::timer_init;
+		if (n == "base_idle")
+			return event_kind::timer_base_idle;
 		return event_kind::other;
-	std::string_view n = name.substr(6);
-	if (n == "start")
-		return event_kind::timer_start;
-	if (n == "cancel")
-		return event_kind::timer_cancel;
-	if (n == "expire_entry")
-		return event_kind::timer_expire_entry;
-	if (n == "expire_exit")
-		return event_kind::timer_expire_exit;
-	if (n == "init")
-		return event_kind::timer_init;
-	if (n == "base_idle")
-		return event_kind::timer_base_idle;
-	return event_kind::other;
+	}
+	// softirq_*, irq_handler_*, the x86 vectors' *_entry/_exit: all end
+	// in 'y', 't' or 'e'; most other events are turned away here.
+	char last = name.back();
+	if (last != 'y' && last != 't' && last != 'e')
+		return event_kind::other;
+	bool timer_interrupt;
+	return irq_event_kind(name, timer_interrupt);
 }
 
 namespace {
@@ -494,11 +502,13 @@ payload_token take_token(const char *&p, const char *end, const char *limit)
 	return tok;
 }
 
-// hrtimer events are only counted by the replay; their fields are kept
-// when they read cleanly (the trace-cmd plugin reorders and rewrites them)
-// and never make a line bad.
+// hrtimer fields are kept when they read cleanly and never make a line
+// bad: the trace-cmd plugin reorders and rewrites them (function=sym/0x0,
+// no mode= or was_armed= on hrtimer_start), libtraceevent prints modes as
+// numbers, and each kernel generation words them its own way.
 void parse_hrtimer_payload(std::string_view rest, trace_event &ev, line_context &ctx)
 {
+	ev.hrtimer = hrtimer_event_of(ev.name);
 	const char *p = skip_blanks(rest).data(), *end = rest.data() + rest.size();
 	while (p < end) {
 		payload_token t = take_token(p, end, ctx.limit);
@@ -510,20 +520,82 @@ void parse_hrtimer_payload(std::string_view rest, trace_event &ev, line_context 
 			if (key == "now")
 				parse_u64(v, ev.now);
 			break;
+		case 4:
+			if (key == "mode" && parse_hrtimer_mode(v, ev.hrtimer_mode))
+				ev.has |= EF_HRTIMER_MODE;
+			break;
 		case 7:
 			if (key == "hrtimer")
 				parse_pointer(v, ev.timer, &ev.timer_digits);
 			else if (key == "expires")
 				parse_u64(v, ev.expires);
+			else if (key == "clockid" && parse_clockid(v, ev.clockid))
+				ev.has |= EF_CLOCKID;
 			break;
 		case 8:
 			if (key == "function" && !v.empty())
 				ev.function = function_value(v, ctx);
 			break;
+		case 9:
+			if (key == "was_armed") {
+				std::uint32_t armed;
+				if (parse_u32(v, armed)) {
+					ev.was_armed = armed != 0;
+					ev.has |= EF_WAS_ARMED;
+				}
+			}
+			break;
+		case 10:	// hrtimer_rearm: the device's next event, CLOCK_MONOTONIC ns
+			if (key == "next_event")
+				parse_u64(v, ev.expires);
+			break;
+		case 11:
+			if (key == "softexpires" && parse_u64(v, ev.softexpires))
+				ev.has |= EF_SOFTEXPIRES;
+			break;
 		}
 	}
 }
 
+// softirq_* (vec=%u [action=%s]), irq_handler_entry (irq=%d name=%s: the
+// name is the rest of the line, it may hold blanks), irq_handler_exit
+// (irq=%d ret=%s) and the x86 vectors (vector=%d). The number is required:
+// a line without it is bad, as a timer event's without its timer.
+line_verdict parse_irq_payload(std::string_view rest, trace_event &ev, line_context &ctx)
+{
+	// The kind says it is one of the three; the name says which.
+	bool softirq = ev.name.starts_with("softirq_");
+	bool vector_event = !softirq && !ev.name.starts_with("irq_handler_");
+	ev.timer_interrupt = vector_event && ev.name.starts_with("local_timer_");
+	std::string_view want = softirq ? "vec" : vector_event ? "vector" : "irq";
+	const char *p = skip_blanks(rest).data(), *end = rest.data() + rest.size();
+	while (p < end) {
+		const char *at = p;
+		payload_token t = take_token(p, end, ctx.limit);
+		if (t.eq == std::string_view::npos)
+			continue;
+		std::string_view key = t.text.substr(0, t.eq), v = t.text.substr(t.eq + 1);
+		if (key == want) {
+			std::int64_t n;
+			if (!parse_i64(v, n) || n < 0 || n > 0xffffffffll)
+				return bad_value(ctx, ev, key, "a number", v);
+			ev.vec = std::uint32_t(n);
+			ev.has |= EF_VEC;
+		} else if (key == "name" && ev.kind == event_kind::irq_entry && !vector_event) {
+			std::string_view name = trim_right(std::string_view(
+				at + t.eq + 1, std::size_t(end - at) - t.eq - 1));
+			ev.timer_interrupt = is_timer_irq_name(name);
+			break;
+		}
+	}
+	if (!(ev.has & EF_VEC)) {
+		ctx.reason.assign(ev.name).append(": missing ").append(want).append("=");
+		return line_verdict::bad;
+	}
+	if (!vector_event && !softirq)
+		ev.has |= EF_IRQ;
+	return line_verdict::event;
+}
 }  // namespace
 
 const char *payload_key_name(std::uint32_t keys)
@@ -543,6 +615,8 @@ line_verdict parse_payload(std::string_view payload, trace_event &ev, line_conte
 		parse_hrtimer_payload(payload, ev, ctx);
 		return line_verdict::event;
 	}
+	if (is_cost_event(ev.kind))
+		return parse_irq_payload(payload, ev, ctx);
 	const char *p = skip_blanks(payload).data(), *end = payload.data() + payload.size();
 	if (p == end)
 		return ctx.reject("line truncated: no event payload");

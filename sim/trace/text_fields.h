@@ -117,7 +117,8 @@ std::uint32_t normalise_raw_timer_flags(std::uint32_t raw);
 // unknown name.
 bool parse_timer_flag_names(std::string_view s, std::uint32_t &flags);
 
-// Event name -> kind: the timer_* events, any hrtimer_*, else other.
+// Event name -> kind: the timer_* events, any hrtimer_*, the softirq and
+// hard-interrupt events (irq_events.h), else other.
 event_kind kind_of_event(std::string_view name);
 
 // Parses the payload of EV (kind and name set) into its fields and checks

@@ -1,6 +1,7 @@
 // The reader loop shared by the text renderings.
 #include "sim/trace/text_reader.h"
 
+#include "sim/trace/irq_events.h"
 #include "sim/trace/symbols.h"
 #include "sim/trace/text_blocks.h"
 #include "sim/trace/text_detect.h"
@@ -57,6 +58,7 @@ private:
 	reader_stats stats_;
 	generation_check generation_;
 	lost_event_notes lost_;
+	timer_irq_memory timer_irqs_;	// irq_handler_exit has no name= to tell
 	text_block_input blocks_;
 };
 
@@ -118,6 +120,7 @@ bool text_reader::next(trace_event &ev)
 		stats_.bytes = src_->bytes();
 		if (v == line_verdict::event) {
 			ev.line = src_->line_no();
+			timer_irqs_.settle(ev);
 			if (lost_.follows_note(ev.cpu))
 				ev.has |= EF_AFTER_LOSS;
 			stats_.events++;

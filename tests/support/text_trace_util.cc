@@ -100,7 +100,9 @@ owned_event::owned_event(const trace_event &ev)
 	  timer(ev.timer), timer_digits(ev.timer_digits), function(ev.function),
 	  expires(ev.expires), timeout(ev.timeout), now(ev.now), baseclk(ev.baseclk),
 	  bucket_expiry(ev.bucket_expiry), target_cpu(ev.target_cpu), idx(ev.idx),
-	  flags(ev.flags), is_idle(ev.is_idle), has(ev.has)
+	  flags(ev.flags), is_idle(ev.is_idle), has(ev.has), hrtimer(ev.hrtimer),
+	  softexpires(ev.softexpires), clockid(ev.clockid), hrtimer_mode(ev.hrtimer_mode),
+	  was_armed(ev.was_armed), vec(ev.vec), timer_interrupt(ev.timer_interrupt)
 {
 }
 

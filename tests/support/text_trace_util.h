@@ -40,6 +40,13 @@ struct owned_event {
 	std::uint32_t flags = 0;
 	bool is_idle = false;
 	std::uint32_t has = 0;
+	hrtimer_event hrtimer = hrtimer_event::none;
+	std::uint64_t softexpires = 0;
+	std::uint32_t clockid = 0;
+	std::uint32_t hrtimer_mode = 0;
+	bool was_armed = false;
+	std::uint32_t vec = 0;
+	bool timer_interrupt = false;
 
 	explicit owned_event(const trace_event &ev);
 	bool carries(event_field f) const { return (has & f) != 0; }
