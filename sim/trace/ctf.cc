@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "sim/trace/binary_names.h"
+#include "sim/trace/irq_events.h"
 #include "sim/trace/binary_fields.h"
 #include "sim/trace/ctf_metadata.h"
 #include "sim/trace/ctf_packets.h"
@@ -37,6 +38,7 @@ struct event_info {
 	event_kind kind = event_kind::other;
 	int slot[BS_COUNT];
 	unsigned timer_bits = 0;
+	int irq_name = -1;	// irq_handler_entry: its name string
 };
 
 event_info describe(const ctf::event_class &c)
@@ -52,8 +54,10 @@ event_info describe(const ctf::event_class &c)
 		for (std::size_t i = 0; i < fs.size() && binary_slot_read(e.kind, binary_slot(k));
 		     i++) {
 			const ctf::type &t = *fs[i].t;
-			// Integers only (enums and arrays are not values for us).
-			if (t.kind == ctf::type_kind::integer && t.labels.empty() &&
+			// Integers only (arrays are not values for us), enums
+			// only for the hrtimer mode (lttng-modules 2.9+ declare
+			// it an enum of the HRTIMER_MODE_* values).
+			if (t.kind == ctf::type_kind::integer && (t.labels.empty() || k == BS_MODE) &&
 			    ctf::display_name(fs[i].name) == binary_slot_names[k]) {
 				e.slot[k] = static_cast<int>(i);
 				if (k == BS_TIMER || k == BS_HRTIMER)
@@ -61,6 +65,11 @@ event_info describe(const ctf::event_class &c)
 				break;
 			}
 		}
+	if (e.kind == event_kind::irq_entry)
+		for (std::size_t i = 0; i < fs.size(); i++)
+			if (fs[i].t->kind == ctf::type_kind::string &&
+			    ctf::display_name(fs[i].name) == "name")
+				e.irq_name = static_cast<int>(i);
 	return e;
 }
 
@@ -99,6 +108,7 @@ private:
 	std::uint64_t bytes_ = 0;
 	symbol_table symbols_;
 	callback_names names_{{callback_names::of(symbols_)}};
+	timer_irq_memory timer_irqs_;	// irq_handler_exit has no name to tell
 	reader_stats stats_;
 };
 
@@ -196,7 +206,14 @@ void ctf_reader::decode(const ctf::packet_reader &s, trace_event &ev)
 	for (int k = 0; k < BS_COUNT; k++)
 		if (info.slot[k] >= 0)
 			v.set(binary_slot(k), s.payload[info.slot[k]]);
+	if (info.irq_name >= 0) {
+		// NUL-terminated inside the packet's content (ctf_decode.h).
+		const char *name = reinterpret_cast<const char *>(
+			s.packet_bytes + s.payload_starts[info.irq_name] / 8);
+		v.timer_irq_name = is_timer_irq_name(name);
+	}
 	apply_binary_slots(v, release_, names_, ev);
+	timer_irqs_.settle(ev);
 }
 
 bool ctf_reader::next(trace_event &ev)

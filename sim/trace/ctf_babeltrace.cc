@@ -18,6 +18,7 @@
 #include <unordered_map>
 
 #include "sim/trace/binary_names.h"
+#include "sim/trace/irq_events.h"
 #include "sim/trace/ctf.h"
 #include "sim/trace/binary_fields.h"
 #include "sim/trace/ctf_metadata.h"
@@ -37,6 +38,8 @@ bool int_value(const bt_definition *def, std::uint64_t &out, unsigned *bits = nu
 	if (!def)
 		return false;
 	const bt_declaration *decl = bt_ctf_get_decl_from_def(def);
+	if (decl && bt_ctf_field_type(decl) == CTF_TYPE_ENUM)	// the hrtimer mode of lttng-modules 2.9+
+		return int_value(bt_ctf_get_enum_int(def), out, bits);
 	if (!decl || bt_ctf_field_type(decl) != CTF_TYPE_INTEGER)
 		return false;
 	out = bt_ctf_get_int_signedness(decl) == 1
@@ -65,6 +68,7 @@ struct event_class {
 	event_kind kind = event_kind::other;
 	unsigned fields = ~0u;	// payload field count the slots were found for
 	int slot[BS_COUNT];
+	int irq_name = -1;	// irq_handler_entry: its name string
 };
 
 class babeltrace_reader : public trace_reader {
@@ -104,6 +108,7 @@ private:
 	int cpu_index_ = -1;
 	symbol_table symbols_;
 	callback_names names_{{callback_names::of(symbols_)}};
+	timer_irq_memory timer_irqs_;	// irq_handler_exit has no name to tell
 	reader_stats stats_;
 };
 
@@ -188,6 +193,7 @@ void babeltrace_reader::decode(const bt_ctf_event *e, trace_event &ev)
 	if (count != c.fields) {
 		for (int k = 0; k < BS_COUNT; k++)
 			c.slot[k] = field_index(list, count, binary_slot_names[k]);
+		c.irq_name = c.kind == event_kind::irq_entry ? field_index(list, count, "name") : -1;
 		c.fields = count;
 	}
 	binary_slot_values s;
@@ -201,7 +207,11 @@ void babeltrace_reader::decode(const bt_ctf_event *e, trace_event &ev)
 				s.timer_bits = bits;
 		}
 	}
+	if (c.irq_name >= 0)
+		if (const char *name = bt_ctf_get_string(list[c.irq_name]))
+			s.timer_irq_name = is_timer_irq_name(name);
 	apply_binary_slots(s, release_, names_, ev);
+	timer_irqs_.settle(ev);
 }
 
 bool babeltrace_reader::next(trace_event &ev)

@@ -118,6 +118,7 @@ packet_reader::packet_reader(const trace_model &model, const std::string &dir,
 	payload_.assign(n, 0);
 	scratch_.assign(n, 0);
 	starts_.assign(n, 0);
+	payload_starts_.assign(n, 0);
 	cur_.file = &path_;
 
 	try {
@@ -323,7 +324,7 @@ bool packet_reader::next()
 	if (const type *c = ev->context.get())
 		read_struct(*c, cur_, scratch_.data());
 	if (const type *f = ev->fields.get())
-		read_struct(*f, cur_, payload_.data());
+		read_struct(*f, cur_, payload_.data(), payload_starts_.data());
 	if (cur_.pos == start)
 		cur_.fail("an event of 0 bytes: damaged data or metadata");
 	if (cycles_ < ts_begin_ || (has_ts_end_ && cycles_ > ts_end_))
@@ -333,6 +334,8 @@ bool packet_reader::next()
 				"]: damaged data");
 	event = ev;
 	payload = payload_.data();
+	payload_starts = payload_starts_.data();
+	packet_bytes = cur_.base;
 	ts_ns = offset_ns_ + cycles_to_ns(*clock_, cycles_);
 	return true;
 }

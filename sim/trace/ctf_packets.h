@@ -53,6 +53,11 @@ public:
 	const event_class *event = nullptr;
 	std::uint64_t ts_ns = 0;		// the clock's real time
 	const std::uint64_t *payload = nullptr;	// event->fields' integers
+	// Where each of event->fields begins, in bits from PACKET_BYTES (a
+	// string field's bytes, checked to end in a NUL inside the packet's
+	// content, are read from there).
+	const std::uint64_t *payload_starts = nullptr;
+	const std::uint8_t *packet_bytes = nullptr;
 
 private:
 	bool open_packet();
@@ -82,7 +87,7 @@ private:
 	std::uint64_t offset_ns_ = 0;	// the clock's offset
 	std::string clock_name_;
 	std::uint64_t discarded_ = 0;	// the stream's events_discarded so far
-	std::vector<std::uint64_t> header_, context_, payload_, scratch_, starts_;
+	std::vector<std::uint64_t> header_, context_, payload_, scratch_, starts_, payload_starts_;
 };
 
 }  // namespace timersim::ctf

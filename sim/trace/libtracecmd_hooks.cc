@@ -137,7 +137,8 @@ extern "C" enum tep_errno tep_parse_event(struct tep_handle *tep, const char *bu
 					    const char *);
 	static const parse_fn real = timersim::next_definition<parse_fn>("tep_parse_event");
 	auto *d = timersim::diversion;
-	if (d && sys && std::strcmp(sys, "timer") != 0 && std::strcmp(sys, "ftrace") != 0) {
+	if (d && sys && std::strcmp(sys, "timer") != 0 && std::strcmp(sys, "ftrace") != 0 &&
+	    std::strcmp(sys, "irq") != 0 && std::strcmp(sys, "irq_vectors") != 0) {
 		std::string name;
 		int id;
 		if (timersim::format_name_id(buf, size, name, id)) {

@@ -29,6 +29,7 @@
 
 #include "sim/trace/binary_fields.h"
 #include "sim/trace/binary_names.h"
+#include "sim/trace/irq_events.h"
 #include "sim/trace/reader.h"
 #include "sim/trace/symbols.h"
 #include "sim/trace/trace_dat.h"
@@ -46,6 +47,7 @@ struct event_info {
 	event_kind kind = event_kind::other;
 	std::string_view name;
 	const tdat_field *slot[BS_COUNT] = {};
+	const tdat_field *irq_name = nullptr;	// irq_handler_entry's __data_loc name
 };
 
 // A record decoded, its callback not named yet.
@@ -122,6 +124,7 @@ private:
 	tdat_kallsyms kallsyms_;	// the file's own, read on first use
 	std::future<tdat_kallsyms> loading_;	// ... on a second thread
 	callback_names names_;
+	timer_irq_memory timer_irqs_;	// irq_handler_exit has no name to tell
 	reader_stats stats_;
 	bool done_ = false;
 	bool lenient_ = false;
@@ -164,6 +167,9 @@ trace_dat_reader::trace_dat_reader(trace_dat_file file, std::future<tdat_kallsym
 		for (int k = 0; k < BS_COUNT; k++)
 			if (binary_slot_read(i.kind, binary_slot(k)))
 				i.slot[k] = e.find(binary_slot_names[k]);
+		if (i.kind == event_kind::irq_entry)
+			if (const tdat_field *f = e.find("name"); f && f->data_loc && f->size == 4)
+				i.irq_name = f;
 	}
 
 	// The flag layout: 6.8+ files say it by their bucket_expiry field,
@@ -271,6 +277,20 @@ void trace_dat_reader::decode(const tdat_cpu_reader &r, pending &p)
 			if (k == BS_TIMER || k == BS_HRTIMER)
 				p.v.timer_bits = 8 * f->size;
 		}
+	p.v.timer_irq_name = false;
+	if (ei.irq_name) {
+		// The string lies in the record: offset in the low 16 bits,
+		// length (with its NUL) in the high 16.
+		std::uint64_t loc = number(r, *ei.irq_name);
+		std::uint64_t off = loc & 0xffff, len = loc >> 16;
+		if (off > r.size || len > r.size - off)
+			throw input_error::at_offset(file_.path, r.offset(), r.where() + ": record " +
+				std::to_string(stats_.lines) + ": its name lies outside the record");
+		std::string_view name(reinterpret_cast<const char *>(r.data) + off, len);
+		if (std::size_t nul = name.find('\0'); nul != name.npos)
+			name = name.substr(0, nul);
+		p.v.timer_irq_name = is_timer_irq_name(name);
+	}
 }
 
 // Decodes the next record (CPUs merged by time) onto the queue; false at
@@ -349,6 +369,7 @@ bool trace_dat_reader::next(trace_event &ev)
 	ev.has = EF_TIMESTAMP;
 	if (q.info->kind != event_kind::other)
 		apply_binary_slots(q.v, release_, names_, ev);
+	timer_irqs_.settle(ev);
 	queue_.pop_front();
 	stats_.events++;
 	return true;

@@ -202,7 +202,10 @@ bool parse_field(std::string_view line, tdat_field &f)
 	if (p == std::string_view::npos || semi == std::string_view::npos)
 		return false;
 	std::string_view decl = line.substr(p + 6, semi - p - 6);
-	if (std::size_t b = decl.find('['); b != std::string_view::npos)
+	// "__data_loc char[] name": a dynamic string, its name after the
+	// brackets; "char comm[16]": the name before them.
+	f.data_loc = decl.starts_with("__data_loc ");
+	if (std::size_t b = decl.find('['); b != std::string_view::npos && !f.data_loc)
 		decl = decl.substr(0, b);
 	while (!decl.empty() && decl.back() == ' ')
 		decl.remove_suffix(1);
@@ -274,7 +277,10 @@ void parse_formats(cursor &c, std::uint64_t count, const std::string &system, tr
 	for (; count; count--) {
 		std::uint64_t at = c.pos;
 		std::uint64_t size = c.number(8, "event format size");
-		parse_format(c, c.text(size, "event format"), system, system == "timer", out, at);
+		// The timer events, and the softirq and interrupt events that
+		// measure what the timer code cost.
+		bool fields = system == "timer" || system == "irq" || system == "irq_vectors";
+		parse_format(c, c.text(size, "event format"), system, fields, out, at);
 	}
 }
 
@@ -316,7 +322,13 @@ void parse_header_info(cursor &c, trace_dat_file &out)
 	c.skip(c.number(8, "header event size"), "header event");
 }
 
-void parse_buffer_option(cursor &c, trace_dat_file &out, bool v7, std::uint64_t &flyrecord)
+// v7: the first instance's buffer, in case the top one is empty.
+struct instance_buffer {
+	std::uint64_t offset = 0, page = 0;
+	std::vector<tdat_cpu_data> cpu_data;
+};
+void parse_buffer_option(cursor &c, trace_dat_file &out, bool v7, std::uint64_t &flyrecord,
+			 instance_buffer &lone_instance)
 {
 	std::uint64_t offset = c.number(8, "buffer offset");
 	std::string name = c.string("buffer name");
@@ -332,6 +344,21 @@ void parse_buffer_option(cursor &c, trace_dat_file &out, bool v7, std::uint64_t 
 		c.fail(at, "bad ring-buffer page size " + std::to_string(page));
 	if (!name.empty()) {
 		out.instances.push_back(name);
+		// Kept aside: the trace when the top buffer turns out empty.
+		if (out.instances.size() == 1 && n <= 65536) {
+			lone_instance = {offset, page, {}};
+			for (std::uint64_t i = 0; i < n; i++) {
+				tdat_cpu_data d;
+				std::uint64_t cpu = c.number(4, "CPU id");
+				if (cpu > 65535)
+					c.fail(c.pos - 4, "bad CPU id " + std::to_string(cpu));
+				d.cpu = static_cast<unsigned>(cpu);
+				d.offset = c.number(8, "CPU data offset");
+				d.size = c.number(8, "CPU data size");
+				lone_instance.cpu_data.push_back(d);
+			}
+			return;
+		}
 		c.skip(n * 20, "buffer CPU list");
 		return;
 	}
@@ -355,7 +382,8 @@ void parse_buffer_option(cursor &c, trace_dat_file &out, bool v7, std::uint64_t 
 // section, 0 for none). SECTION_OF (v7): option ids that give a section's
 // offset, filled in.
 std::uint64_t parse_options(cursor &c, trace_dat_file &out, bool v7,
-			    std::map<unsigned, std::uint64_t> &section_of, std::uint64_t &flyrecord)
+			    std::map<unsigned, std::uint64_t> &section_of, std::uint64_t &flyrecord,
+			    instance_buffer &lone_instance)
 {
 	for (;;) {
 		std::uint64_t id = c.number(2, "option id");
@@ -381,7 +409,7 @@ std::uint64_t parse_options(cursor &c, trace_dat_file &out, bool v7,
 			out.uname = str();
 			break;
 		case OPT_BUFFER:
-			parse_buffer_option(c, out, v7, flyrecord);
+			parse_buffer_option(c, out, v7, flyrecord, lone_instance);
 			break;
 		case OPT_CPUCOUNT:
 			if (size >= 4) {
@@ -439,12 +467,13 @@ void walk_v6(cursor &c, trace_dat_file &out)
 	out.cpus = static_cast<unsigned>(cpus);
 	std::map<unsigned, std::uint64_t> unused;
 	std::uint64_t flyrecord = 0;
+	instance_buffer unused_instance;	// v6 instances are refused by the reader
 	for (;;) {
 		char tag[10];
 		at = c.pos;
 		c.bytes(tag, sizeof(tag), "data block tag");
 		if (std::memcmp(tag, "options  ", 10) == 0) {
-			parse_options(c, out, false, unused, flyrecord);
+			parse_options(c, out, false, unused, flyrecord, unused_instance);
 		} else if (std::memcmp(tag, "latency  ", 10) == 0) {
 			out.latency = true;
 			return;		// text to the end of the file
@@ -520,6 +549,7 @@ void walk_v7(cursor &c, trace_dat_file &out, const tdat_kallsyms_known &known)
 	// The options sections, chained by their DONE options.
 	std::map<unsigned, std::uint64_t> section_of;
 	std::uint64_t flyrecord = 0;
+	instance_buffer lone_instance;
 	std::set<std::uint64_t> seen;
 	for (std::uint64_t next = first_options; next;) {
 		auto it = by_offset.find(next);
@@ -528,7 +558,7 @@ void walk_v7(cursor &c, trace_dat_file &out, const tdat_kallsyms_known &known)
 		tdat_bytes body = section_content(out, it->second);
 		cursor oc(out.path, body.view(), it->second.content, "options section");
 		oc.big_endian = out.big_endian;
-		next = parse_options(oc, out, true, section_of, flyrecord);
+		next = parse_options(oc, out, true, section_of, flyrecord, lone_instance);
 	}
 	auto need = [&](unsigned id, bool required) -> const section * {
 		auto o = section_of.find(id);
@@ -567,6 +597,21 @@ void walk_v7(cursor &c, trace_dat_file &out, const tdat_kallsyms_known &known)
 	parse_event_systems(ec, out);
 	if (out.latency)
 		return;
+	// `trace-cmd extract -B NAME`: an empty top buffer and one instance,
+	// which is the trace.
+	bool top_empty = true;
+	for (const tdat_cpu_data &d : out.cpu_data)
+		top_empty = top_empty && d.size == 0;
+	if (top_empty && out.instances.size() == 1 && !lone_instance.cpu_data.empty()) {
+		if (lone_instance.page < 64 || lone_instance.page > (1u << 24) ||
+		    (lone_instance.page & (lone_instance.page - 1)))
+			c.fail(flyrecord, "bad ring-buffer page size " + std::to_string(lone_instance.page));
+		out.buffer = out.instances[0];
+		out.instances.clear();
+		out.cpu_data = std::move(lone_instance.cpu_data);
+		out.page_size = static_cast<unsigned>(lone_instance.page);
+		flyrecord = lone_instance.offset;
+	}
 	auto fly = by_offset.find(flyrecord);
 	if (!flyrecord || fly == by_offset.end() || fly->second.id != OPT_BUFFER)
 		c.fail(flyrecord, "the top buffer's CPU data section is not where its option says");

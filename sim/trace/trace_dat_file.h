@@ -10,7 +10,8 @@
 // sections inflate with the file's zstd or zlib), found through the options
 // sections that begin at the offset the file header gives.
 //
-// Only the "timer" event formats are parsed for their fields; of every
+// Only the "timer", "irq" and "irq_vectors" event formats are parsed for
+// their fields; of every
 // other format the name and id are kept. The kallsyms text is located but
 // not read: a reader inflates it only when a callback needs a name.
 #pragma once
@@ -30,6 +31,9 @@ struct tdat_field {
 	std::string name;
 	unsigned offset = 0, size = 0;
 	bool is_signed = false;
+	// "__data_loc char[] name": the field holds the string's offset in
+	// the record (low 16 bits) and its length (high 16).
+	bool data_loc = false;
 };
 
 struct tdat_event {
@@ -80,6 +84,11 @@ struct trace_dat_file {
 
 	unsigned cpus = 0;		// CPU count the file declares
 	std::vector<tdat_cpu_data> cpu_data;	// the top buffer's
+	// v7: the buffer the CPU data above is from: "" the top one, or the
+	// one instance of a file whose top buffer holds no CPU data
+	// (`trace-cmd extract -B NAME` without -t), which is then read as the
+	// trace and not counted in `instances`.
+	std::string buffer;
 	bool data_compressed = false;	// v7: CPU data in compressed chunks
 };
 

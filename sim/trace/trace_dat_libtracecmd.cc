@@ -9,7 +9,8 @@
 // or not. `timeout`, `cpu` and `idx` of timer_start are not stored by the
 // kernel: its print format derives them from `now` and `flags`, and so do we.
 //
-// Only the "timer" event formats are parsed, and callbacks are named from
+// Only the "timer", "irq" and "irq_vectors" event formats are parsed, and
+// callbacks are named from
 // the file's kallsyms by our own symbol_table (see libtracecmd_hooks.h):
 // that makes opening five times faster than libtraceevent's full parse.
 //
@@ -25,6 +26,7 @@
 
 #include "sim/trace/binary_fields.h"
 #include "sim/trace/binary_names.h"
+#include "sim/trace/irq_events.h"
 #include "sim/trace/libtracecmd.h"
 #include "sim/trace/libtracecmd_hooks.h"
 #include "sim/trace/reader.h"
@@ -47,6 +49,7 @@ struct event_info {
 	event_kind kind = event_kind::other;
 	const char *name = "";
 	tep_format_field *slot[BS_COUNT] = {};
+	tep_format_field *irq_name = nullptr;	// irq_handler_entry's name
 };
 
 class libtracecmd_reader : public trace_reader {
@@ -77,6 +80,10 @@ private:
 	// constructor that throws still releases them.
 	struct library_state {
 		tracecmd_input *handle = nullptr;
+		// The lone instance of a `trace-cmd extract -B NAME` file,
+		// whose top buffer is empty: the records come from it.
+		tracecmd_input *instance = nullptr;
+		tracecmd_input *data() const { return instance ? instance : handle; }
 		std::vector<tep_record *> heads;	// next record of each CPU
 		library_state() = default;
 		library_state(const library_state &) = delete;
@@ -86,6 +93,8 @@ private:
 			for (tep_record *r : heads)
 				if (r)
 					tracecmd_free_record(r);
+			if (instance)
+				tracecmd_close(instance);
 			if (handle)
 				tracecmd_close(handle);
 		}
@@ -102,6 +111,7 @@ private:
 	symbol_table file_symbols_;	// the file's own kallsyms
 	std::unordered_map<int, std::string> other_names_;	// formats left unparsed
 	callback_names names_{{callback_names::of(file_symbols_), callback_names::of(symbols_)}};
+	timer_irq_memory timer_irqs_;	// irq_handler_exit has no name to tell
 	reader_stats stats_;
 	bool done_ = false;
 	bool lenient_ = false;
@@ -166,8 +176,19 @@ libtracecmd_reader::libtracecmd_reader(const std::string &path, const reader_opt
 	// Buffer instances (trace-cmd record -B) are separate ring buffers
 	// with their own CPU data. Reading only the top one would drop their
 	// events without a word, so such files are refused.
-	if (int n = tracecmd_buffer_instances(lib_.handle); n > 0) {
-		const char *name = tracecmd_buffer_instance_name(lib_.handle, 0);
+	int n = tracecmd_buffer_instances(lib_.handle);
+	const char *name = n > 0 ? tracecmd_buffer_instance_name(lib_.handle, 0) : nullptr;
+	if (n == 1 && name && !lay.buffer.empty() && lay.buffer == name) {
+		// The top buffer is empty (read_trace_dat_file() saw it): the
+		// instance is the trace.
+		stderr_capture cap;
+		tracecmd_page_check::active check(*pages_);
+		lib_.instance = tracecmd_buffer_instance_handle(lib_.handle, 0);
+		if (!lib_.instance)
+			fail("libtracecmd cannot open the buffer \"" + lay.buffer + "\": " + why(cap));
+		n = 0;
+	}
+	if (n > 0) {
 		fail("holds " + std::to_string(n) + " ftrace buffer instance(s) (\"" +
 		     (name ? name : "?") + "\"...) besides the top buffer; reading them " +
 		     "is not supported");
@@ -176,7 +197,7 @@ libtracecmd_reader::libtracecmd_reader(const std::string &path, const reader_opt
 	if (cpus < 0 || cpus > 65536)
 		fail("bad CPU count " + std::to_string(cpus));
 	cpus_ = cpus;
-	const char *stats = tracecmd_get_cpustats(lib_.handle);
+	const char *stats = tracecmd_get_cpustats(lib_.data());
 	read_events_ = tdat_read_events(stats ? stats : "", cpus_);
 
 	// The flag layout: 6.8+ files say it by their bucket_expiry field,
@@ -209,7 +230,7 @@ tep_record *libtracecmd_reader::read_cpu(int cpu)
 {
 	std::uint64_t before = messages().count;
 	tracecmd_page_check::active check(*pages_);
-	tep_record *rec = tracecmd_read_data(lib_.handle, cpu);
+	tep_record *rec = tracecmd_read_data(lib_.data(), cpu);
 	if (messages().count != before) {
 		if (rec)
 			tracecmd_free_record(rec);
@@ -246,6 +267,8 @@ const event_info &libtracecmd_reader::info_of(tep_record *rec)
 	for (int k = 0; k < BS_COUNT; k++)
 		if (binary_slot_read(ei.kind, binary_slot(k)))
 			ei.slot[k] = tep_find_field(e, binary_slot_names[k]);
+	if (ei.kind == event_kind::irq_entry)
+		ei.irq_name = tep_find_field(e, "name");
 	return infos_.emplace(id, ei).first->second;
 }
 
@@ -277,7 +300,20 @@ void libtracecmd_reader::decode(const event_info &ei, tep_record *rec, trace_eve
 			if (k == BS_TIMER || k == BS_HRTIMER)
 				v.timer_bits = 8 * f->size;
 		}
+	if (ei.irq_name) {
+		// __data_loc: offset (low 16 bits) and length of the string.
+		std::uint64_t loc = field(ei.irq_name, rec);
+		std::uint64_t off = loc & 0xffff, len = loc >> 16;
+		if (off > std::uint64_t(rec->size) || len > std::uint64_t(rec->size) - off)
+			fail("record " + std::to_string(stats_.lines) + " (CPU " +
+			     std::to_string(rec->cpu) + "): its name lies outside the record");
+		std::string_view name(static_cast<const char *>(rec->data) + off, len);
+		if (std::size_t nul = name.find('\0'); nul != name.npos)
+			name = name.substr(0, nul);
+		v.timer_irq_name = is_timer_irq_name(name);
+	}
 	apply_binary_slots(v, release_, names_, ev);
+	timer_irqs_.settle(ev);
 }
 
 bool libtracecmd_reader::next(trace_event &ev)
