@@ -21,13 +21,21 @@
 #              pacing timers, NET_RX softirqs around the TIMER ones)
 #   idle       mostly idle with sleepers: a few processes sleeping 10 ms,
 #              100 ms and 1 s in turn, nothing else started
+#   sleep-net  a small recording for the reader tests: sleepers (1 ms to
+#              100 ms) and two loopback HTTP clients
+# The same recording in more formats, when these are set:
+#   TRACE_DAT=X.dat        `trace-cmd extract -B` of the instance (the same
+#                          ring buffer as the text: the same events)
+#   PERF_SCRIPT=X.txt.gz   a concurrent `perf record -a` of the same events
+#                          (the same softirq filter), rendered by `perf
+#                          script --ns`: a separate capture of the same period
 set -euo pipefail
 out=${1:?usage: record-trace.sh OUT.txt.gz [SECONDS] [mixed|busy-idle]}
 secs=${2:-10}
 workload=${3:-mixed}
 case $workload in
-mixed | busy-idle | network | idle) ;;
-*) echo "record-trace: unknown workload '$workload' (mixed, busy-idle, network, idle)" >&2; exit 2 ;;
+mixed | busy-idle | network | idle | sleep-net) ;;
+*) echo "record-trace: unknown workload '$workload' (mixed, busy-idle, network, idle, sleep-net)" >&2; exit 2 ;;
 esac
 if [ "$workload" = busy-idle ] && [ "$(nproc)" -lt 2 ]; then
 	echo "record-trace: busy-idle needs two CPUs" >&2
@@ -42,7 +50,7 @@ T=/sys/kernel/tracing
 I=$T/instances/timersim-$$
 mkdir "$I"
 work=$(mktemp -d)
-trap 'echo 0 > "$I/tracing_on"; kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true;
+trap 'echo 0 > "$I/tracing_on" 2>/dev/null; kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true;
       rmdir "$I" 2>/dev/null || true; rm -rf "$work"' EXIT
 
 echo 0 > "$I/tracing_on"
@@ -66,16 +74,67 @@ done
 # busy-idle: this script and everything it starts stay on CPU 0.
 [ "$workload" = busy-idle ] && taskset -pc 0 $$ >/dev/null
 
+# perf: the same events, the same filter, from its own buffers.
+perf_pid=
+if [ -n "${PERF_SCRIPT:-}" ]; then
+	pe=(-e 'timer:*')
+	for e in softirq_entry softirq_exit softirq_raise; do
+		[ -e "$I/events/irq/$e" ] && pe+=(-e "irq:$e" --filter 'vec == 1 || vec == 8')
+	done
+	# Each event perf can open (6.18 refuses irq_vectors:irq_work_exit to
+	# perf, not to tracefs): the others are left out, and said.
+	for d in "$I"/events/irq/irq_handler_* "$I"/events/irq_vectors/*_entry "$I"/events/irq_vectors/*_exit; do
+		[ -e "$d/enable" ] || continue
+		e=$(basename "$(dirname "$d")"):$(basename "$d")
+		if perf record -q -a -o "$work/probe.data" -e "$e" -- true >/dev/null 2>&1; then
+			pe+=(-e "$e")
+		else
+			echo "record-trace: perf cannot open $e: left out of $PERF_SCRIPT" >&2
+		fi
+	done
+	perf record -q -a -o "$work/perf.data" "${pe[@]}" 2>"$work/perf.err" &
+	perf_pid=$!
+	sleep 1
+fi
+
 echo 1 > "$I/tracing_on"
 end=$((SECONDS + secs))
 case $workload in
+sleep-net)
+	# Sleepers of 1, 10 and 100 ms, and two HTTP clients with pauses.
+	sleepers=()
+	for period in 0.001 0.01 0.1; do
+		(while [ $SECONDS -lt $end ]; do sleep $period; done) &
+		sleepers+=($!)
+	done
+	python3 -m http.server 18080 --bind 127.0.0.1 --directory "$work" >/dev/null 2>&1 &
+	srv=$!
+	sleep 0.3
+	for _ in 1 2; do
+		python3 - "$secs" <<'PY' &
+import http.client, sys, time
+end = time.time() + float(sys.argv[1]) - 0.5
+while time.time() < end:
+    try:
+        c = http.client.HTTPConnection("127.0.0.1", 18080, timeout=2)
+        c.request("GET", "/"); c.getresponse().read(); c.close()
+    except OSError:
+        pass
+    time.sleep(0.02)
+PY
+	done
+	wait "${sleepers[@]}"
+	kill $srv 2>/dev/null || true
+	;;
 idle)
 	# Sleepers only: three loops of sleeps, on whichever CPU the kernel
 	# wakes them.
+	sleepers=()
 	for period in 0.01 0.1 1; do
 		(while [ $SECONDS -lt $end ]; do sleep $period; done) &
+		sleepers+=($!)
 	done
-	wait
+	wait "${sleepers[@]}"
 	;;
 *)
 	[ "$workload" = busy-idle ] && { nice -n 19 sh -c 'while :; do :; done' & }
@@ -124,5 +183,15 @@ PY
 	;;
 esac
 echo 0 > "$I/tracing_on"
+if [ -n "$perf_pid" ]; then
+	sleep 1
+	kill -INT $perf_pid 2>/dev/null || { cat "$work/perf.err" >&2; exit 1; }
+	wait $perf_pid 2>/dev/null || true
+	perf script --ns -i "$work/perf.data" 2>/dev/null | gzip -9 > "$PERF_SCRIPT"
+fi
 cat "$I/trace" | gzip -9 > "$out"
+if [ -n "${TRACE_DAT:-}" ]; then
+	# Without -t: the instance's buffer alone, which is what the text holds.
+	trace-cmd extract -B "$(basename "$I")" -o "$TRACE_DAT" >/dev/null 2>&1
+fi
 echo "record-trace: $(zcat "$out" | wc -l) lines -> $out ($(stat -c %s "$out") bytes)" >&2
