@@ -113,20 +113,23 @@ hrtimer_event hrtimer_event_of(std::string_view name)
 	if (!name.starts_with("hrtimer_"))
 		return hrtimer_event::none;
 	std::string_view n = name.substr(8);
-	if (n == "start")
-		return hrtimer_event::start;
-	if (n == "cancel")
-		return hrtimer_event::cancel;
-	if (n == "expire_entry")
-		return hrtimer_event::expire_entry;
-	if (n == "expire_exit")
-		return hrtimer_event::expire_exit;
-	if (n == "init" || n == "setup")
-		return hrtimer_event::init;
-	if (n == "rearm")
-		return hrtimer_event::rearm;
-	if (n == "start_expired")
-		return hrtimer_event::start_expired;
+	switch (n.size()) {	// one compare for most: every name but two has a length of its own
+	case 4:
+		return n == "init" ? hrtimer_event::init : hrtimer_event::other;
+	case 5:
+		return n == "start" ? hrtimer_event::start
+		     : n == "setup" ? hrtimer_event::init
+		     : n == "rearm" ? hrtimer_event::rearm
+				    : hrtimer_event::other;
+	case 6:
+		return n == "cancel" ? hrtimer_event::cancel : hrtimer_event::other;
+	case 11:
+		return n == "expire_exit" ? hrtimer_event::expire_exit : hrtimer_event::other;
+	case 12:
+		return n == "expire_entry" ? hrtimer_event::expire_entry : hrtimer_event::other;
+	case 13:
+		return n == "start_expired" ? hrtimer_event::start_expired : hrtimer_event::other;
+	}
 	return hrtimer_event::other;
 }
 

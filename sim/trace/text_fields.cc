@@ -521,7 +521,8 @@ void parse_hrtimer_payload(std::string_view rest, trace_event &ev, line_context 
 				parse_u64(v, ev.now);
 			break;
 		case 4:
-			if (key == "mode" && parse_hrtimer_mode(v, ev.hrtimer_mode))
+			// "ABS": two starts in three (a 6.18 recording's).
+			if (key == "mode" && (v == "ABS" || parse_hrtimer_mode(v, ev.hrtimer_mode)))
 				ev.has |= EF_HRTIMER_MODE;
 			break;
 		case 7:
@@ -581,6 +582,8 @@ line_verdict parse_irq_payload(std::string_view rest, trace_event &ev, line_cont
 				return bad_value(ctx, ev, key, "a number", v);
 			ev.vec = std::uint32_t(n);
 			ev.has |= EF_VEC;
+			if (ev.kind != event_kind::irq_entry || vector_event)
+				break;	// the rest ([action=TIMER], ret=) is not kept
 		} else if (key == "name" && ev.kind == event_kind::irq_entry && !vector_event) {
 			std::string_view name = trim_right(std::string_view(
 				at + t.eq + 1, std::size_t(end - at) - t.eq - 1));
