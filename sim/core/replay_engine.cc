@@ -26,6 +26,9 @@ void replay_engine::begin(const replay_setup &setup, jiffies_t start)
 	idle_.assign(setup_.cpus, false);
 	run_guessed_.assign(setup_.cpus, false);
 	scheme_->reset(setup_.cpus, start, this);
+	metered_ = scheme_->costs();
+	split_[0] = split_[1] = {};
+	run_ = {};
 	scheme_->set_tick_driven(setup_.tick_driven);
 	tell([&](replay_sink &s) { s.begin(setup_); });
 }
@@ -88,6 +91,7 @@ void replay_engine::on_start(const prepared_event &p)
 	rec.base = p.base;
 	rec.expires = p.expires;
 	timer_ref t = ref(id);
+	credit(work_context::process, &t, p.base, p.jiffies);
 	tell([&](replay_sink &s) {
 		s.started(t, p.base, p.jiffies, p.expires, level, rearm);
 	});
@@ -109,10 +113,11 @@ void replay_engine::on_cancel(const prepared_event &p)
 	}
 	if (!setup_.tick_driven)
 		advance_before(rec.base, p.jiffies);
-	if (scheme_->cancel(id)) {
-		timer_ref t = ref(id);
+	const bool was = scheme_->cancel(id);
+	timer_ref t = ref(id);
+	credit(work_context::process, &t, rec.base, p.jiffies);
+	if (was)
 		tell([&](replay_sink &s) { s.canceled(t, rec.base, p.jiffies); });
-	}
 }
 
 void replay_engine::on_expire_entry(const prepared_event &p)
@@ -145,8 +150,11 @@ void replay_engine::on_expire_entry(const prepared_event &p)
 		judge(id, ev.cpu, now, rec.fired_at, v);
 	} else if (scheme_->pending(id)) {
 		// The kernel ran it, the simulation still holds it: expire it
-		// now, so that the state follows the recorded kernel.
+		// now, so that the state follows the recorded kernel: its
+		// softirq did that work.
 		scheme_->cancel(id);
+		timer_ref t = ref(id);
+		credit(work_context::softirq, &t, ev.cpu, now);
 		judge(id, ev.cpu, now, now, verdict::late);
 	} else {
 		judge(id, ev.cpu, now, now, verdict::unmatched);
@@ -168,7 +176,9 @@ void replay_engine::on_base_idle(const prepared_event &p)
 		return;
 	}
 	advance_before(p.base, p.jiffies);
+	// A base that wakes catches up (v48 runs what fell due meanwhile).
 	scheme_->set_idle(p.base, p.ev->is_idle, p.jiffies);
+	softirq_done();
 }
 
 void replay_engine::on_tick(const prepared_event &p)
@@ -192,6 +202,7 @@ void replay_engine::run_softirq(unsigned cpu, jiffies_t limit, jiffies_t label,
 			advancing_ = other;
 			scheme_->advance_remote(other, limit);
 		}
+	softirq_done();
 	in_run_ = false;
 }
 
@@ -263,8 +274,51 @@ timer_ref replay_engine::ref(timer_id t) const
 
 void replay_engine::advance(unsigned cpu, jiffies_t upto)
 {
+	// Most advances before a start find the base there already: no
+	// work, and no costs to read.
+	if (scheme_->clock(cpu) > upto)
+		return;
 	advancing_ = cpu;
 	scheme_->advance(cpu, upto);
+	softirq_done();
+}
+
+void replay_engine::credit(work_context ctx, const timer_ref *t, unsigned cpu, jiffies_t jiffy)
+{
+	const cost_counters &now = scheme_->costs();
+	if (now == metered_)
+		return;
+	const cost_counters units = now.since(metered_);
+	metered_ = now;
+	split_[static_cast<unsigned>(ctx)] += units;
+	if (ctx == work_context::softirq && run_.open)
+		run_.units += units.total();
+	tell([&](replay_sink &s) { s.worked(t, cpu, jiffy, ctx, units); });
+}
+
+void replay_engine::softirq_done()
+{
+	if (run_.woke) {
+		timer_ref w = ref(run_.wake);
+		credit(work_context::softirq, &w, run_.cpu, run_.jiffy);
+	} else {
+		credit(work_context::softirq, nullptr, run_.open ? run_.cpu : advancing_,
+		       run_.open ? run_.jiffy : tick_jiffy_[advancing_]);
+	}
+	end_run();
+}
+
+void replay_engine::end_run()
+{
+	if (!run_.open)
+		return;
+	run_.open = false;
+	timer_ref w;
+	if (run_.woke)
+		w = ref(run_.wake);
+	tell([&](replay_sink &s) {
+		s.softirq_run(run_.cpu, run_.jiffy, run_.units, run_.expired, run_.woke ? &w : nullptr);
+	});
 }
 
 // The softirq placement rule: before an event at jiffy j reaches a base,
@@ -297,6 +351,7 @@ void replay_engine::moved(timer_id t, unsigned from_level)
 {
 	timer_ref r = ref(t);
 	unsigned cpu = advancing_;
+	credit(work_context::softirq, &r, cpu, tick_jiffy_[cpu]);
 	tell([&](replay_sink &s) { s.moved(r, cpu, tick_jiffy_[cpu], from_level); });
 }
 
@@ -308,12 +363,15 @@ void replay_engine::cascaded(unsigned level, std::uint32_t count)
 
 void replay_engine::tick(unsigned cpu, jiffies_t jiffy)
 {
+	softirq_done();
+	run_ = {true, false, cpu, in_run_ ? run_label_ : jiffy, 0, 0, 0};
 	tick_jiffy_[cpu] = jiffy;
 	tell([&](replay_sink &s) { s.tick(cpu, jiffy); });
 }
 
 void replay_engine::idle_ticks(unsigned cpu, jiffies_t first, std::uint64_t count)
 {
+	softirq_done();
 	tick_jiffy_[cpu] = first;
 	tell([&](replay_sink &s) { s.idle_ticks(cpu, first, count); });
 }
@@ -333,6 +391,13 @@ void replay_engine::expired(timer_id t, unsigned cpu, jiffies_t jiffy)
 	rec.fired_at = jiffy;
 	rec.fired_guessed = in_run_ && run_was_guessed_;
 	timer_ref r = ref(t);
+	credit(work_context::softirq, &r, cpu, jiffy);
+	if (run_.open) {
+		if (!run_.woke)
+			run_.wake = t;
+		run_.woke = true;
+		run_.expired++;
+	}
 	tell([&](replay_sink &s) { s.expired(r, cpu, jiffy, rec.expires); });
 }
 
@@ -356,6 +421,7 @@ bool replay_engine::drain(jiffies_t limit, jiffies_t now, const std::function<vo
 		}
 		all = all && !scheme_->pending_on(cpu);
 	}
+	softirq_done();
 	return all;
 }
 
@@ -371,6 +437,8 @@ void replay_engine::finish(replay_report &r)
 	accounting_.fill(r, names_);
 	r.timers.distinct = timers_.size();
 	r.costs = scheme_->costs();
+	r.work.process = split_[static_cast<unsigned>(work_context::process)];
+	r.work.softirq = split_[static_cast<unsigned>(work_context::softirq)];
 	r.peak_scheme_bytes = scheme_->peak_memory_bytes();
 }
 
