@@ -7,11 +7,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/estimate/estimate.h"
 #include "tests/support/cli.h"
 #include "tests/support/text_trace_util.h"
 
 #include "tests/support/check_main.h"
 
+using namespace timersim;
 using namespace timersim::test;
 using json = nlohmann::json;
 
@@ -110,6 +112,55 @@ START_TEST(split_adds_up_for_every_scheme)
 }
 END_TEST
 
+// compare --estimate: the heap's process-context sifts are not softirq
+// time, and the last column is each scheme's softirq time as a multiple of
+// the first's (heap4 with 4x classic's softirq units at the same ns/unit
+// reads 4.00x, not 0.25x).
+START_TEST(estimate_columns_read_in_the_natural_direction)
+{
+	std::string calib = write_temp("calib.json", "{\"schemes\": {\"classic\": {\"ns_per_unit\": 10.0}, "
+						     "\"heap4\": {\"ns_per_unit\": 10.0}}}\n");
+	calibration c = load_calibration(calib);
+	replay_report classic, heap4;
+	classic.scheme = "classic";
+	classic.work.process = {50, 10, 0, 0, 0};
+	classic.work.softirq = {0, 40, 0, 60, 0};	// 100 units: 1.0 us
+	heap4.scheme = "heap4";
+	heap4.work.process = {50, 10, 0, 900, 1000};	// sifts of starts: process
+	heap4.work.softirq = {0, 40, 0, 160, 200};	// 400 units: 4.0 us
+	for (replay_report *r : {&classic, &heap4})
+		r->costs = {r->work.process.insertions + r->work.softirq.insertions,
+			    r->work.process.removals + r->work.softirq.removals, 0,
+			    r->work.process.slot_visits + r->work.softirq.slot_visits,
+			    r->work.process.key_comparisons + r->work.softirq.key_comparisons};
+	cost_estimate e = estimate(heap4, c);
+	ck_assert_uint_eq(e.softirq_units, 400);
+	ck_assert_uint_eq(e.process_units, 1960);
+	std::string table = estimate_table({classic, heap4}, c);
+	ck_assert_msg(table.find("process units") != std::string::npos &&
+			      table.find("softirq / classic") != std::string::npos,
+		      "%s", table.c_str());
+	std::size_t row = table.find("\n  heap4");
+	ck_assert_msg(row != std::string::npos, "%s", table.c_str());
+	std::string line = table.substr(row + 1, table.find('\n', row + 1) - row - 1);
+	ck_assert_msg(line.find(" 4.0 ") != std::string::npos && line.find("4.00x") != std::string::npos,
+		      "%s", line.c_str());
+	ck_assert_msg(line.find(" 19.6 ") != std::string::npos, "process us: %s", line.c_str());
+
+	// Through the CLI on the hand-worked heap trace: 3 softirq units.
+	const unsigned long long J = 4295000000ull;
+	std::string body = start(100000000, "ffff0000000000a0", "fn_a", J + 10, 10) +
+			   start(100000001, "ffff0000000000b0", "fn_b", J + 20, 20) +
+			   start(100000002, "ffff0000000000c0", "fn_c", J + 5, 5) +
+			   ftrace_line(0, 100000003, "timer_cancel: timer=ffff0000000000b0");
+	std::string t = write_temp("heap-est.txt", ftrace_text(body));
+	json r = replay_json({"compare", "--schemes", "heap4", "--hz", "250", "--ticks", "every-jiffy",
+			      "--own-expiries", "--drain", "--estimate", calib, "--json", "-", t});
+	const json &est = r["estimates"][0];
+	ck_assert_msg(est["softirq_units"] == 3 && est["process_units"] == 12, "%s", est.dump().c_str());
+}
+END_TEST
+
 int main()
 {
 	Suite *s = suite_create("work_split");
@@ -117,6 +168,7 @@ int main()
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, heap_sifts_of_start_and_cancel_are_process_context);
 	tcase_add_test(tc, split_adds_up_for_every_scheme);
+	tcase_add_test(tc, estimate_columns_read_in_the_natural_direction);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
