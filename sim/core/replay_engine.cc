@@ -364,7 +364,7 @@ void replay_engine::cascaded(unsigned level, std::uint32_t count)
 void replay_engine::tick(unsigned cpu, jiffies_t jiffy)
 {
 	softirq_done();
-	run_ = {true, false, cpu, in_run_ ? run_label_ : jiffy, 0, 0, 0};
+	run_ = {true, false, cpu, jiffy, 0, 0, 0};
 	tick_jiffy_[cpu] = jiffy;
 	tell([&](replay_sink &s) { s.tick(cpu, jiffy); });
 }
