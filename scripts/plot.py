@@ -14,6 +14,8 @@ python3-matplotlib): PNG and SVG of a replay's JSON report.
                                 the report's split by cost unit
   compare --json:  schemes      every scheme's cost units side by side (plot
                                 one scheme's replay --json for its own pictures)
+                   schemes-work every scheme's work in process context and in
+                                the softirq
 
 Usage: plot.py REPORT.json -o DIR [--timeline TIMELINE.csv]
 Bad input (not a timersim report, a key of the wrong type, a broken or
@@ -283,7 +285,8 @@ def plot_work(r, out, prefix, written, work):
         units = ["insertions", "removals", "relinks", "slot_visits", "key_comparisons"]
         x = list(range(len(units)))
         w = r["work"]
-        ax.bar([i - 0.2 for i in x], [w["process"][u] for u in units], 0.4, label="process context", color="#3a64b5")
+        ax.bar([i - 0.2 for i in x], [w["process"][u] for u in units], 0.4, label="process context",
+               color="#3a64b5")
         ax.bar([i + 0.2 for i in x], [w["softirq"][u] for u in units], 0.4, label="softirq", color="#b23a48")
         ax.set_xticks(x, [u.replace("_", " ") for u in units])
         ax.set_ylabel("cost units")
@@ -307,6 +310,25 @@ def plot_schemes(reports, out, written):
     ax.set_title("The same trace through every scheme: %s" % plain(os.path.basename(reports[0]["input"]["path"]), FILE_LIMIT))
     ax.legend(frameon=False, ncol=5, loc="upper center", bbox_to_anchor=(0.5, -0.18))
     save(fig, out, "schemes", written)
+
+    # Where each scheme's work runs: process context and softirq.
+    fig, ax = plt.subplots(figsize=(9, 3.6))
+    x = list(range(len(names)))
+    ax.bar([i - 0.2 for i in x], [r["work"]["process"]["units"] for r in reports], 0.4,
+           label="process context (start, cancel, re-arm)", color="#3a64b5")
+    ax.bar([i + 0.2 for i in x], [r["work"]["softirq"]["units"] for r in reports], 0.4,
+           label="softirq (expiry, cascades, visits)", color="#b23a48")
+    ax.set_xticks(x, names)
+    nonzero = [r["work"][c]["units"] for r in reports for c in ("process", "softirq") if r["work"][c]["units"]]
+    if nonzero:
+        # Log scale from a decade under the least work: a 0 draws no bar.
+        ax.set_yscale("log")
+        ax.set_ylim(bottom=10 ** (len(str(min(nonzero))) - 2))
+    ax.set_xlabel("scheme")
+    ax.set_ylabel("work (cost units, log scale)")
+    ax.set_title("Process context and softirq work: %s" % plain(os.path.basename(reports[0]["input"]["path"]), FILE_LIMIT))
+    ax.legend(frameon=False)
+    save(fig, out, "schemes-work", written)
 
 
 class not_a_report(Exception):
@@ -383,7 +405,7 @@ def check_report(r, where):
         need(costs, k, where + ".costs", "number")
     work = need(r, "work", where, "object")
     for ctx in ("process", "softirq"):
-        for k in ("insertions", "removals", "relinks", "slot_visits", "key_comparisons"):
+        for k in ("units", "insertions", "removals", "relinks", "slot_visits", "key_comparisons"):
             need(need(work, ctx, where + ".work", "object"), k, where + ".work." + ctx, "number")
     # Callbacks: the report lists them most work first; the top ones are drawn.
     entries(r, "functions", where, {"function": "text", "moved": "number", "started": "number",

@@ -129,6 +129,9 @@ START_TEST(compare_pictures_put_schemes_side_by_side)
 	for (const char *s : {"classic", "v48", "heap", "slot visits", "common cost units"})
 		ck_assert_msg(contains(svg, s), "schemes.svg lacks %s", s);
 	ck_assert_uint_gt(read_whole_file(dir + "/p/schemes.png").size(), 2000);
+	svg = read_whole_file(dir + "/p/schemes-work.svg");
+	for (const char *s : {"heap", "process context (start, cancel, re-arm)", "softirq (expiry, cascades, visits)"})
+		ck_assert_msg(contains(svg, s), "schemes-work.svg lacks %s", s);
 }
 END_TEST
 
