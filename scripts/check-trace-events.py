@@ -9,10 +9,12 @@ against the format's rules, as ui.perfetto.dev and chrome://tracing read it:
   - async slices: every "b" has one later "e" with the same pid, cat, id
     and name; an id is never reused while its slice is open; none is left
     open;
+  - complete slices ("X") have a duration of 0 or more microseconds, and
+    on one thread (pid, tid) one begins no earlier than the previous ended;
   - counters ("C") carry only numbers; instants ("i") a scope.
 
 Prints a summary as JSON on success (slices, ends by how, cascade moves,
-counter samples); exits 1 with the first broken rule otherwise.
+counter samples, complete slices and their units by name, interrupts); exits 1 with the first broken rule otherwise.
 Usage: check-trace-events.py FILE
 """
 import json
@@ -31,12 +33,14 @@ def main(path):
         fail("no traceEvents list")
     last_ts = {}
     open_slices = {}
+    complete_end = {}
     summary = {"events": 0, "slices": 0, "ends": {}, "cascade_moves": 0, "cascades": 0,
-               "counters": {}, "misses": 0, "processes": 0}
+               "counters": {}, "misses": 0, "processes": 0, "complete": {}, "complete_units": {},
+               "interrupts": 0}
     for n, e in enumerate(doc["traceEvents"]):
         where = "event %d" % n
         ph = e.get("ph")
-        if ph not in ("M", "b", "e", "i", "C"):
+        if ph not in ("M", "b", "e", "i", "C", "X"):
             fail("%s: unknown phase %r" % (where, ph))
         for k in ("pid", "tid"):
             if type(e.get(k)) is not int:
@@ -69,6 +73,19 @@ def main(path):
                     fail("%s: end of id %s names another slice" % (where, e["id"]))
                 how = e.get("args", {}).get("how", "?")
                 summary["ends"][how] = summary["ends"].get(how, 0) + 1
+        elif ph == "X":
+            dur = e.get("dur")
+            if type(dur) not in (int, float) or dur < 0:
+                fail("%s: complete slice with dur %r" % (where, dur))
+            track = (e["pid"], e["tid"])
+            if ts < complete_end.get(track, 0):
+                fail("%s: slice at %r overlaps the one before on pid %d tid %d (ends %r)"
+                     % (where, ts, e["pid"], e["tid"], complete_end[track]))
+            complete_end[track] = ts + dur
+            name = e.get("name")
+            summary["complete"][name] = summary["complete"].get(name, 0) + 1
+            units = e.get("args", {}).get("units", 0)
+            summary["complete_units"][name] = summary["complete_units"].get(name, 0) + units
         elif ph == "C":
             args = e.get("args")
             if not isinstance(args, dict) or not args:
@@ -85,6 +102,8 @@ def main(path):
                 summary["cascade_moves"] += e["args"]["count"]
             elif e.get("cat") == "fidelity":
                 summary["misses"] += 1
+            elif e.get("cat") == "interrupt":
+                summary["interrupts"] += 1
     if open_slices:
         fail("%d slices never closed, e.g. id %s" % (len(open_slices), next(iter(open_slices))[2]))
     print(json.dumps(summary, sort_keys=True))

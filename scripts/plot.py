@@ -4,12 +4,18 @@ python3-matplotlib): PNG and SVG of a replay's JSON report.
 
   replay --json:   levels       enqueues, cascade calls and moves per wheel level
                    lateness     the distribution of simulated expiry lateness
-                   callbacks    the callbacks with most cascade moves
+                   callbacks    the callbacks the scheme worked most for (cost
+                                units in process context and in the softirq)
                    moves        moves per tick over trace time (with --timeline
                                 CSV of replay --timeline), else the distribution
                                 of moves per tick
+                   work         the scheme's work per trace second, process
+                                context and softirq (with --timeline), else
+                                the report's split by cost unit
   compare --json:  schemes      every scheme's cost units side by side (plot
                                 one scheme's replay --json for its own pictures)
+                   schemes-work every scheme's work in process context and in
+                                the softirq
 
 Usage: plot.py REPORT.json -o DIR [--timeline TIMELINE.csv]
 Bad input (not a timersim report, a key of the wrong type, a broken or
@@ -139,17 +145,23 @@ def plot_lateness(r, out, prefix, written):
 
 
 def plot_callbacks(r, out, prefix, written, top=TOP_CALLBACKS):
+    """The report ranks callbacks by the scheme's work for them (process +
+    softirq cost units), so that a wheel that never cascades shows its hot
+    spots too; each bar says its expiries, wakeups and cascade moves."""
     f = r["functions"][:top][::-1]
-    fig, ax = plt.subplots(figsize=(7.5, 0.6 + 0.28 * max(len(f), 1)))
-    y = range(len(f))
-    h = 0.27
-    ax.barh([i + h for i in y], [x["moved"] for x in f], h, label="moved by cascades", color="#b23a48")
-    ax.barh(list(y), [x["started"] for x in f], h, label="started", color="#3a64b5")
-    ax.barh([i - h for i in y], [x["expired"] for x in f], h, label="expired", color="#2f9e58")
-    ax.set_yticks(list(y), [plain(x["function"]) for x in f])
-    ax.set_xlabel("count (timers)")
-    ax.set_xscale("symlog")
-    ax.set_title("Top %d callbacks by cascade moves\n(%s)" % (len(f), label(r)))
+    fig, ax = plt.subplots(figsize=(8.5, 0.9 + 0.3 * max(len(f), 1)))
+    y = list(range(len(f)))
+    proc = [x["process_units"] for x in f]
+    soft = [x["softirq_units"] for x in f]
+    ax.barh(y, proc, 0.6, label="process context (start, cancel, re-arm)", color="#3a64b5")
+    ax.barh(y, soft, 0.6, left=proc, label="softirq (expiry, cascades, visits)", color="#b23a48")
+    for i, x in enumerate(f):
+        ax.annotate(" %d expired, %d wakeups, %d moved" % (x["expired"], x["wakeups"], x["moved"]),
+                    (proc[i] + soft[i], i), va="center", fontsize=7, color="#444444")
+    ax.set_yticks(y, [plain(x["function"]) for x in f])
+    ax.set_xlabel("the scheme's work (cost units)")
+    ax.set_xlim(0, 1.45 * max([p + q for p, q in zip(proc, soft)] + [1]))
+    ax.set_title("Top %d callbacks by the scheme's work\n(%s)" % (len(f), label(r)))
     ax.legend(frameon=False, loc="lower right")
     save(fig, out, prefix + "callbacks", written)
 
@@ -196,8 +208,12 @@ class moves_series:
 
 
 def read_timeline(path):
+    """Per CPU the moves over time, and per whole trace second the work in
+    process context and in the softirq (all CPUs; empty when the CSV has
+    no such columns)."""
     need = ("cpu", "seconds", "moved", "ticks")
     series = {}
+    work = {}
     rows = 0
     try:
         with open(path, "rb") as fh:
@@ -211,6 +227,16 @@ def read_timeline(path):
                 if not ok:
                     bad("%s: line %d: not a timersim timeline row (columns %s)" % (path, n, ", ".join(need)))
                 series.setdefault(cpu, moves_series()).add(sec, moved)
+                if row.get("softirq_units") is not None:
+                    try:
+                        p, q = int(row["process_units"]), int(row["softirq_units"])
+                    except (KeyError, TypeError, ValueError):
+                        p = q = -1
+                    if not (0 <= p < COUNT_LIMIT and 0 <= q < COUNT_LIMIT):
+                        bad("%s: line %d: process_units, softirq_units: not counts" % (path, n))
+                    w = work.setdefault(int(sec), [0, 0])
+                    w[0] += p
+                    w[1] += q
                 rows += 1
     except OSError as e:
         bad("%s: cannot read: %s" % (path, e.strerror))
@@ -218,7 +244,7 @@ def read_timeline(path):
         bad("%s: not a CSV: %s" % (path, e))
     if not rows:
         bad("%s: no rows: not a timersim --timeline CSV" % path)
-    return {cpu: (s.xs, s.ys) for cpu, s in series.items()}
+    return {cpu: (s.xs, s.ys) for cpu, s in series.items()}, work
 
 
 def plot_moves(r, out, prefix, written, timeline):
@@ -244,6 +270,31 @@ def plot_moves(r, out, prefix, written, timeline):
     save(fig, out, prefix + "moves", written)
 
 
+def plot_work(r, out, prefix, written, work):
+    fig, ax = plt.subplots(figsize=(8, 3.4))
+    if work:
+        secs = sorted(work)
+        ax.bar(secs, [work[t][0] for t in secs], 0.9, align="edge",
+               label="process context (start, cancel, re-arm)", color="#3a64b5")
+        ax.bar(secs, [work[t][1] for t in secs], 0.9, align="edge", bottom=[work[t][0] for t in secs],
+               label="softirq (expiry, cascades, visits)", color="#b23a48")
+        ax.set_xlabel("trace time (s)")
+        ax.set_ylabel("the scheme's work\n(cost units per second)")
+        ax.set_title("Work per second, all CPUs (%s)" % label(r))
+    else:
+        units = ["insertions", "removals", "relinks", "slot_visits", "key_comparisons"]
+        x = list(range(len(units)))
+        w = r["work"]
+        ax.bar([i - 0.2 for i in x], [w["process"][u] for u in units], 0.4, label="process context",
+               color="#3a64b5")
+        ax.bar([i + 0.2 for i in x], [w["softirq"][u] for u in units], 0.4, label="softirq", color="#b23a48")
+        ax.set_xticks(x, [u.replace("_", " ") for u in units])
+        ax.set_ylabel("cost units")
+        ax.set_title("Work by context (%s; give --timeline for work over time)" % label(r))
+    ax.legend(frameon=False)
+    save(fig, out, prefix + "work", written)
+
+
 def plot_schemes(reports, out, written):
     units = ["insertions", "removals", "relinks", "slot_visits", "key_comparisons"]
     names = [plain(r["scheme"]["name"], 24) for r in reports]
@@ -259,6 +310,25 @@ def plot_schemes(reports, out, written):
     ax.set_title("The same trace through every scheme: %s" % plain(os.path.basename(reports[0]["input"]["path"]), FILE_LIMIT))
     ax.legend(frameon=False, ncol=5, loc="upper center", bbox_to_anchor=(0.5, -0.18))
     save(fig, out, "schemes", written)
+
+    # Where each scheme's work runs: process context and softirq.
+    fig, ax = plt.subplots(figsize=(9, 3.6))
+    x = list(range(len(names)))
+    ax.bar([i - 0.2 for i in x], [r["work"]["process"]["units"] for r in reports], 0.4,
+           label="process context (start, cancel, re-arm)", color="#3a64b5")
+    ax.bar([i + 0.2 for i in x], [r["work"]["softirq"]["units"] for r in reports], 0.4,
+           label="softirq (expiry, cascades, visits)", color="#b23a48")
+    ax.set_xticks(x, names)
+    nonzero = [r["work"][c]["units"] for r in reports for c in ("process", "softirq") if r["work"][c]["units"]]
+    if nonzero:
+        # Log scale from a decade under the least work: a 0 draws no bar.
+        ax.set_yscale("log")
+        ax.set_ylim(bottom=10 ** (len(str(min(nonzero))) - 2))
+    ax.set_xlabel("scheme")
+    ax.set_ylabel("work (cost units, log scale)")
+    ax.set_title("Process context and softirq work: %s" % plain(os.path.basename(reports[0]["input"]["path"]), FILE_LIMIT))
+    ax.legend(frameon=False)
+    save(fig, out, "schemes-work", written)
 
 
 class not_a_report(Exception):
@@ -333,9 +403,14 @@ def check_report(r, where):
     costs = need(r, "costs", where, "object")
     for k in ("insertions", "removals", "relinks", "slot_visits", "key_comparisons"):
         need(costs, k, where + ".costs", "number")
-    # Callbacks: the report lists them most moves first; the top ones are drawn.
+    work = need(r, "work", where, "object")
+    for ctx in ("process", "softirq"):
+        for k in ("units", "insertions", "removals", "relinks", "slot_visits", "key_comparisons"):
+            need(need(work, ctx, where + ".work", "object"), k, where + ".work." + ctx, "number")
+    # Callbacks: the report lists them most work first; the top ones are drawn.
     entries(r, "functions", where, {"function": "text", "moved": "number", "started": "number",
-                                    "expired": "number"}, drawn=TOP_CALLBACKS)
+                                    "expired": "number", "wakeups": "number", "process_units": "number",
+                                    "softirq_units": "number"}, drawn=TOP_CALLBACKS)
 
 
 def read_report(path):
@@ -383,7 +458,7 @@ def main():
     if not a.output:
         bad("-o: the folder name is empty")
     reports, compare = read_report(a.report)
-    timeline = read_timeline(a.timeline) if a.timeline else None
+    timeline, work = read_timeline(a.timeline) if a.timeline else (None, None)
 
     try:
         os.makedirs(a.output, exist_ok=True)
@@ -400,6 +475,7 @@ def main():
             plot_lateness(r, tmp, "", written)
             plot_callbacks(r, tmp, "", written)
             plot_moves(r, tmp, "", written, timeline)
+            plot_work(r, tmp, "", written, work)
         for name in written:
             os.replace(os.path.join(tmp, name), os.path.join(a.output, name))
     except OSError as e:

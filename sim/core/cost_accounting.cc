@@ -188,6 +188,28 @@ void cost_accounting::missed(const timer_ref &, unsigned, verdict, miss_reason w
 	misses_[static_cast<unsigned>(why)]++;
 }
 
+void cost_accounting::worked(const timer_ref *t, unsigned, jiffies_t, work_context ctx,
+			     const cost_counters &units)
+{
+	const std::uint64_t n = units.total();
+	if (!t) {
+		work_.softirq_unattributed += n;
+		return;
+	}
+	function_acc &a = fn(t->function);
+	(ctx == work_context::process ? a.process_units : a.softirq_units) += n;
+}
+
+void cost_accounting::softirq_run(unsigned, jiffies_t, std::uint64_t, std::uint64_t,
+				  const timer_ref *wake)
+{
+	work_.runs++;
+	if (wake) {
+		work_.runs_expiring++;
+		fn(wake->function).wakeups++;
+	}
+}
+
 void cost_accounting::fill(replay_report &r, const interner &names)
 {
 	for (unsigned cpu = 0; cpu < tick_open_.size(); cpu++)
@@ -205,6 +227,9 @@ void cost_accounting::fill(replay_report &r, const interner &names)
 	r.lateness.buckets = late_hist_.buckets();
 	r.cascade = cascade_;
 	r.cascade.moves_per_tick = moves_hist_.buckets();
+	r.work.softirq_unattributed = work_.softirq_unattributed;
+	r.work.runs = work_.runs;
+	r.work.runs_expiring = work_.runs_expiring;
 
 	unsigned levels = setup_->levels;
 	for (unsigned l = 2; l <= levels; l++)
@@ -218,11 +243,13 @@ void cost_accounting::fill(replay_report &r, const interner &names)
 
 	for (std::uint32_t id = 0; id < fns_.size(); id++) {
 		const function_acc &a = fns_[id];
-		if (!a.started && !a.canceled && !a.expired && !a.moved)
+		if (!a.started && !a.canceled && !a.expired && !a.moved && !a.process_units &&
+		    !a.softirq_units)
 			continue;
 		const std::string &name = names.name(id);
 		r.functions.push_back({name.empty() ? "(unknown)" : name, a.started, a.canceled,
-				       a.expired, a.moved});
+				       a.expired, a.moved, a.process_units, a.softirq_units, a.wakeups,
+				       std::nullopt});
 	}
 	for (std::uint32_t id = 0; id < fn_fidelity_.size(); id++) {
 		function_fidelity f = fn_fidelity_[id];
@@ -242,6 +269,8 @@ void cost_accounting::fill(replay_report &r, const interner &names)
 		  });
 	std::sort(r.functions.begin(), r.functions.end(),
 		  [](const function_stats &a, const function_stats &b) {
+			  if (a.work() != b.work())
+				  return a.work() > b.work();
 			  if (a.moved != b.moved)
 				  return a.moved > b.moved;
 			  if (a.started != b.started)

@@ -32,6 +32,10 @@ public:
 	void fidelity(const timer_ref &t, unsigned cpu, jiffies_t recorded, jiffies_t simulated,
 		      verdict v) override;
 	void missed(const timer_ref &t, unsigned cpu, verdict v, miss_reason why) override;
+	void worked(const timer_ref *t, unsigned cpu, jiffies_t jiffy, work_context ctx,
+		    const cost_counters &units) override;
+	void softirq_run(unsigned cpu, jiffies_t jiffy, std::uint64_t units, std::uint64_t expired,
+			 const timer_ref *wake) override;
 
 	// Writes the accounted sections into `r` (timers, ticks, cascade,
 	// enqueue, fidelity, lateness, functions); `names` names the
@@ -44,6 +48,7 @@ private:
 	};
 	struct function_acc {
 		std::uint64_t started = 0, canceled = 0, expired = 0, moved = 0;
+		std::uint64_t process_units = 0, softirq_units = 0, wakeups = 0;
 	};
 	enum class arming_end { expired, canceled, rearmed };
 
@@ -60,6 +65,7 @@ private:
 	lateness_summary lateness_;
 	cascade_summary cascade_;
 	std::uint64_t ticks_processed_ = 0;
+	work_split work_;	// the counts; the engine fills the split itself
 
 	std::vector<arming> armings_;
 	std::vector<function_acc> fns_;

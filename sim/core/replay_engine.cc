@@ -28,6 +28,9 @@ void replay_engine::begin(const replay_setup &setup, jiffies_t start)
 	softirq_work_.assign(setup_.cpus, {});
 	all_softirq_work_ = {};
 	scheme_->reset(setup_.cpus, start, this);
+	metered_ = scheme_->costs();
+	split_[0] = split_[1] = {};
+	run_ = {};
 	scheme_->set_tick_driven(setup_.tick_driven);
 	tell([&](replay_sink &s) { s.begin(setup_); });
 }
@@ -91,6 +94,7 @@ void replay_engine::on_start(const prepared_event &p)
 	rec.expires = p.expires;
 	rec.touched = p.jiffies;
 	timer_ref t = ref(id);
+	credit(work_context::process, &t, p.base, p.jiffies);
 	tell([&](replay_sink &s) {
 		s.started(t, p.base, p.jiffies, p.expires, level, rearm);
 	});
@@ -112,10 +116,11 @@ void replay_engine::on_cancel(const prepared_event &p)
 	}
 	if (!setup_.tick_driven)
 		advance_before(rec.base, p.jiffies);
-	if (scheme_->cancel(id)) {
-		timer_ref t = ref(id);
+	const bool was = scheme_->cancel(id);
+	timer_ref t = ref(id);
+	credit(work_context::process, &t, rec.base, p.jiffies);
+	if (was)
 		tell([&](replay_sink &s) { s.canceled(t, rec.base, p.jiffies); });
-	}
 }
 
 void replay_engine::on_expire_entry(const prepared_event &p)
@@ -148,8 +153,11 @@ void replay_engine::on_expire_entry(const prepared_event &p)
 		judge(id, ev.cpu, now, rec.fired_at, v);
 	} else if (scheme_->pending(id)) {
 		// The kernel ran it, the simulation still holds it: expire it
-		// now, so that the state follows the recorded kernel.
+		// now, so that the state follows the recorded kernel: its
+		// softirq did that work.
 		scheme_->cancel(id);
+		timer_ref t = ref(id);
+		credit(work_context::softirq, &t, ev.cpu, now);
 		judge(id, ev.cpu, now, now, verdict::late);
 	} else {
 		judge(id, ev.cpu, now, now, verdict::unmatched);
@@ -171,7 +179,9 @@ void replay_engine::on_base_idle(const prepared_event &p)
 		return;
 	}
 	advance_before(p.base, p.jiffies);
+	// A base that wakes catches up (v48 runs what fell due meanwhile).
 	scheme_->set_idle(p.base, p.ev->is_idle, p.jiffies);
+	softirq_done();
 }
 
 void replay_engine::on_tick(const prepared_event &p)
@@ -198,6 +208,7 @@ void replay_engine::run_softirq(unsigned cpu, jiffies_t limit, jiffies_t label,
 			advancing_ = other;
 			scheme_->advance_remote(other, limit);
 		}
+	softirq_done();
 	in_run_ = false;
 	book_softirq_work(cpu, before, expiries);
 	softirq_work_[cpu].ticks++;
@@ -272,15 +283,21 @@ timer_ref replay_engine::ref(timer_id t) const
 
 void replay_engine::advance(unsigned cpu, jiffies_t upto)
 {
+	// Most advances before a start find the base there already: no
+	// work, and no costs to read.
+	if (scheme_->clock(cpu) > upto)
+		return;
 	advancing_ = cpu;
 	if (in_run_) {
 		scheme_->advance(cpu, upto);
+		softirq_done();
 		return;
 	}
 	booking_ = cpu;
 	const cost_counters before = scheme_->costs();
 	const std::uint64_t expiries = all_softirq_work_.expiries;
 	scheme_->advance(cpu, upto);
+	softirq_done();
 	book_softirq_work(cpu, before, expiries);
 }
 
@@ -299,6 +316,44 @@ void replay_engine::book_softirq_work(unsigned cpu, const cost_counters &before,
 	d.runs = !d.empty() || all_softirq_work_.expiries != expiries_before;
 	softirq_work_[cpu] += d;
 	all_softirq_work_ += d;
+}
+
+void replay_engine::credit(work_context ctx, const timer_ref *t, unsigned cpu, jiffies_t jiffy)
+{
+	const cost_counters &now = scheme_->costs();
+	if (now == metered_)
+		return;
+	const cost_counters units = now.since(metered_);
+	metered_ = now;
+	split_[static_cast<unsigned>(ctx)] += units;
+	if (ctx == work_context::softirq && run_.open)
+		run_.units += units.total();
+	tell([&](replay_sink &s) { s.worked(t, cpu, jiffy, ctx, units); });
+}
+
+void replay_engine::softirq_done()
+{
+	if (run_.woke) {
+		timer_ref w = ref(run_.wake);
+		credit(work_context::softirq, &w, run_.cpu, run_.jiffy);
+	} else {
+		credit(work_context::softirq, nullptr, run_.open ? run_.cpu : advancing_,
+		       run_.open ? run_.jiffy : tick_jiffy_[advancing_]);
+	}
+	end_run();
+}
+
+void replay_engine::end_run()
+{
+	if (!run_.open)
+		return;
+	run_.open = false;
+	timer_ref w;
+	if (run_.woke)
+		w = ref(run_.wake);
+	tell([&](replay_sink &s) {
+		s.softirq_run(run_.cpu, run_.jiffy, run_.units, run_.expired, run_.woke ? &w : nullptr);
+	});
 }
 
 // The softirq placement rule: before an event at jiffy j reaches a base,
@@ -336,6 +391,7 @@ void replay_engine::moved(timer_id t, unsigned from_level)
 	if (now >= rec.touched + setup_.hz)
 		softirq_work_[booking_].cold_relinks++, all_softirq_work_.cold_relinks++;
 	rec.touched = now;
+	credit(work_context::softirq, &r, cpu, tick_jiffy_[cpu]);
 	tell([&](replay_sink &s) { s.moved(r, cpu, tick_jiffy_[cpu], from_level); });
 }
 
@@ -347,12 +403,15 @@ void replay_engine::cascaded(unsigned level, std::uint32_t count)
 
 void replay_engine::tick(unsigned cpu, jiffies_t jiffy)
 {
+	softirq_done();
+	run_ = {true, false, cpu, jiffy, 0, 0, 0};
 	tick_jiffy_[cpu] = jiffy;
 	tell([&](replay_sink &s) { s.tick(cpu, jiffy); });
 }
 
 void replay_engine::idle_ticks(unsigned cpu, jiffies_t first, std::uint64_t count)
 {
+	softirq_done();
 	tick_jiffy_[cpu] = first;
 	tell([&](replay_sink &s) { s.idle_ticks(cpu, first, count); });
 }
@@ -374,6 +433,13 @@ void replay_engine::expired(timer_id t, unsigned cpu, jiffies_t jiffy)
 	softirq_work_[booking_].expiries++;
 	all_softirq_work_.expiries++;
 	timer_ref r = ref(t);
+	credit(work_context::softirq, &r, cpu, jiffy);
+	if (run_.open) {
+		if (!run_.woke)
+			run_.wake = t;
+		run_.woke = true;
+		run_.expired++;
+	}
 	tell([&](replay_sink &s) { s.expired(r, cpu, jiffy, rec.expires); });
 }
 
@@ -397,6 +463,7 @@ bool replay_engine::drain(jiffies_t limit, jiffies_t now, const std::function<vo
 		}
 		all = all && !scheme_->pending_on(cpu);
 	}
+	softirq_done();
 	return all;
 }
 
@@ -412,6 +479,8 @@ void replay_engine::finish(replay_report &r)
 	accounting_.fill(r, names_);
 	r.timers.distinct = timers_.size();
 	r.costs = scheme_->costs();
+	r.work.process = split_[static_cast<unsigned>(work_context::process)];
+	r.work.softirq = split_[static_cast<unsigned>(work_context::softirq)];
 	r.peak_scheme_bytes = scheme_->peak_memory_bytes();
 }
 

@@ -45,6 +45,12 @@ struct prepared_event {
 	bool settled = false;
 };
 
+// The engine also meters the scheme's work (replay_sink::worked): it reads
+// the scheme's cost counters after each start and cancel (process context)
+// and at each expiry, move and tick of a softirq run, and credits what they
+// grew by to the timer at hand. A run is what the scheme does from one of
+// its ticks (the simulated timer interrupt) to the next tick or to the end
+// of the advance; work before its first tick (an idle stretch) is no run's.
 class replay_engine final : private scheme_observer {
 public:
 	replay_engine(std::unique_ptr<reported_scheme> s, const interner &names,
@@ -126,6 +132,13 @@ private:
 	void run_softirq(unsigned cpu, jiffies_t limit, jiffies_t label,
 			 unsigned remote_base = ~0u);
 
+	// Work metering: credit the work done since the last credit.
+	void credit(work_context ctx, const timer_ref *t, unsigned cpu, jiffies_t jiffy);
+	// A softirq stretch (an advance) ended, or a run: the work after the
+	// run's last expiry or move goes to the timer it woke for.
+	void softirq_done();
+	void end_run();
+
 	timer_id timer_of(std::uint64_t ptr);
 	timer_ref ref(timer_id t) const;
 	void advance(unsigned cpu, jiffies_t upto);
@@ -168,6 +181,17 @@ private:
 	std::vector<measured::softirq_work> softirq_work_;
 	measured::softirq_work all_softirq_work_;
 	unsigned booking_ = 0;
+
+	cost_counters metered_;		// the scheme's costs at the last credit
+	cost_counters split_[2];	// by work_context
+	struct softirq_run_state {
+		bool open = false;
+		bool woke = false;	// `wake` is its first expiry
+		unsigned cpu = 0;
+		jiffies_t jiffy = 0;
+		timer_id wake = 0;
+		std::uint64_t units = 0, expired = 0;
+	} run_;
 };
 
 }  // namespace timersim

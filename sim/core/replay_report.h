@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -137,9 +138,29 @@ struct lateness_summary {
 	std::vector<moves_bucket> buckets;	// low/high in jiffies, `ticks` = expiries
 };
 
+// A callback's share: its timers' starts, cancels, expiries and cascade
+// moves, the work credited to them in the scheme's cost units (the rule:
+// replay_sink::worked), and its wakeups: simulated softirq runs (the
+// scheme's ticks) whose first expiry was one of its timers.
 struct function_stats {
 	std::string function;
 	std::uint64_t started = 0, canceled = 0, expired = 0, moved = 0;
+	std::uint64_t process_units = 0, softirq_units = 0, wakeups = 0;
+	// Measured in the trace (sim/measured/): the time its callbacks'
+	// runs took, ns; unset where the trace did not record it.
+	std::optional<double> measured_ns;
+	std::uint64_t work() const { return process_units + softirq_units; }
+};
+
+// The scheme's work (its cost units) by where the modelled kernel does it
+// (work_context): process + softirq = costs, kind by kind.
+struct work_split {
+	cost_counters process, softirq;
+	// Softirq units credited to no callback: runs that fired nothing,
+	// idle stretches.
+	std::uint64_t softirq_unattributed = 0;
+	std::uint64_t runs = 0;		// simulated softirq runs (the scheme's ticks)
+	std::uint64_t runs_expiring = 0;	// of them, runs that fired a timer
 };
 
 // What a fitted cost model (--cost-model) predicts for a scheme: the timer
@@ -172,8 +193,11 @@ struct replay_report {
 	fidelity_summary fidelity;
 	lateness_summary lateness;
 	cost_counters costs;
+	work_split work;
 	std::uint64_t peak_scheme_bytes = 0;
-	std::vector<function_stats> functions;	// most moved first, then by name
+	// Most work first (process + softirq units), then most moved, most
+	// started, by name.
+	std::vector<function_stats> functions;
 	// Per callback, most missed first (then most compared, then by name).
 	std::vector<function_fidelity> fidelity_by_function;
 	// What the recording machine spent in the timer code, measured from

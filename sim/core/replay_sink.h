@@ -168,6 +168,29 @@ public:
 		(void)t; (void)cpu; (void)v; (void)why;
 	}
 
+	// The scheme did `units` of work in context `ctx` on base `cpu` at
+	// `jiffy`, credited to timer t (nullptr: to no callback). Every unit
+	// the scheme counts is reported once, in the order it was done. The
+	// rule (replay_engine.h): a start's or cancel's work is its timer's;
+	// in the softirq, the work up to an expiry or a move is that timer's,
+	// and what follows the last one in a run (the next-expiry search,
+	// empty slots) is the run's first expiry's, the timer it woke for, or
+	// no callback's when it fired nothing (and idle stretches').
+	virtual void worked(const timer_ref *t, unsigned cpu, jiffies_t jiffy, work_context ctx,
+			    const cost_counters &units)
+	{
+		(void)t; (void)cpu; (void)jiffy; (void)ctx; (void)units;
+	}
+	// A simulated timer softirq run ended: base `cpu` processed `jiffy`
+	// (a tick of the scheme, the simulated timer interrupt), doing
+	// `units` of work in all and firing `expired` timers; `wake` is its
+	// first expiry (nullptr: it fired none).
+	virtual void softirq_run(unsigned cpu, jiffies_t jiffy, std::uint64_t units,
+				 std::uint64_t expired, const timer_ref *wake)
+	{
+		(void)cpu; (void)jiffy; (void)units; (void)expired; (void)wake;
+	}
+
 	// The replay is over: `report` is complete. A sink that writes a file
 	// finishes it here; throwing output_error fails the run.
 	virtual void end(const replay_report &report) { (void)report; }

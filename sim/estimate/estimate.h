@@ -9,12 +9,10 @@
 // too: their spread is the error of this one-number model.
 //
 // Timer softirq time, the figure of the 4.8 rework, is the units of the
-// tick's work: slots and buckets looked at (slot_visits), timers moved
-// between levels (relinks) and timers removed because they expired (one
-// removal per expiry). Insertions, removals by del_timer and re-arms, and
-// key comparisons are counted as process context (mod_timer, del_timer).
-// The split is exact for classic (its comparisons are 0) and close for v48
-// (its comparisons are mostly made at enqueue).
+// work the replay booked to the softirq (replay_report::work): expiries,
+// cascades, slot and bucket visits, next-expiry searches. Process context
+// is the rest: start, cancel and re-arm, with the sifts, searches and
+// relinks they make (a heap's sift-up on start is not softirq time).
 #pragma once
 
 #include <map>
@@ -38,23 +36,27 @@ struct cost_estimate {
 	bool known = false;		// the calibration has this scheme
 	double ns_per_unit = 0;
 	std::uint64_t units = 0;	// all cost units
+	std::uint64_t process_units = 0;
 	std::uint64_t softirq_units = 0;
 	double total_ns = 0;
+	double process_ns = 0;
 	double softirq_ns = 0;
 };
 
-// The units of the timer softirq's work (see above).
+// The units of the timer softirq's work and of process context (see above).
 std::uint64_t softirq_units(const replay_report &r);
+std::uint64_t process_units(const replay_report &r);
 std::uint64_t all_units(const replay_report &r);
 cost_estimate estimate(const replay_report &r, const calibration &c);
 
-// `compare --estimate`'s table: per scheme the units, ns/unit, softirq and
-// total time, and each scheme's softirq time relative to the first row.
+// `compare --estimate`'s table: per scheme the units and times of each
+// context, and each scheme's softirq time as a multiple of the first
+// row's (2.00x: twice the first scheme's softirq time).
 std::string estimate_table(const std::vector<replay_report> &reports, const calibration &c);
 
 // `compare --json` with the estimates: {"schemes": [report, ...],
-// "estimates": [{scheme, calibrated, units, softirq_units, ns_per_unit,
-// softirq_ns, total_ns}, ...]} (calibrated false and the times 0 for a
+// "estimates": [{scheme, calibrated, units, process_units, softirq_units,
+// ns_per_unit, process_ns, softirq_ns, total_ns}, ...]} (calibrated false and the times 0 for a
 // scheme the calibration lacks; ns and ns_per_unit with 3 decimals).
 std::string json_compare_estimated(const std::vector<replay_report> &reports, bool timing, const calibration &c);
 

@@ -1,6 +1,7 @@
 #include "sim/output/perfetto.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "sim/output/json_text.h"
 #include "sim/output/number_text.h"
@@ -16,6 +17,14 @@ const char *ending_name(std::uint64_t how)
 }
 
 }  // namespace
+
+const char *slice_source_name(slice_source s)
+{
+	switch (s) {
+	case slice_source::simulated: return "timer softirq (simulated)";
+	}
+	return "?";
+}
 
 perfetto_trace::perfetto_trace(output_file &out) : out_(out)
 {
@@ -34,6 +43,7 @@ void perfetto_trace::begin(const replay_setup &setup)
 	tick_jiffy_.assign(setup.cpus, setup.start);
 	tick_open_.assign(setup.cpus, false);
 	last_jiffy_ = setup.start;
+	std::fill(std::begin(source_used_), std::end(source_used_), false);
 }
 
 void perfetto_trace::push(event e)
@@ -163,12 +173,38 @@ void perfetto_trace::moved(const timer_ref &t, unsigned cpu, jiffies_t, unsigned
 	tick_moves_[cpu]++;
 }
 
+void perfetto_trace::add_run(slice_source source, unsigned cpu, jiffies_t jiffy, double dur_ns,
+			     std::uint64_t units, std::uint64_t expired, std::string_view woke_for)
+{
+	const auto src = static_cast<std::uint32_t>(source);
+	source_used_[src] = true;
+	const std::uint32_t name = woke_for.empty() ? ~0u : names_.intern(woke_for);
+	push({jiffy, 0, 0, 0, 0, cpu, 0, src, kind::interrupt});
+	push({jiffy, 0, static_cast<std::uint64_t>(dur_ns * 1e3), units, expired, cpu, name, src, kind::run});
+}
+
+void perfetto_trace::softirq_run(unsigned cpu, jiffies_t jiffy, std::uint64_t units,
+				 std::uint64_t expired, const timer_ref *wake)
+{
+	std::string woke;
+	if (wake)
+		woke = names_.name(name_of(*wake));
+	add_run(slice_source::simulated, cpu, jiffy, double(units) * drawn_ns_per_unit, units, expired, woke);
+}
+
+unsigned perfetto_trace::tid_of(const event &e)
+{
+	return e.what == kind::run || e.what == kind::interrupt ? 2 + e.level : 1;
+}
+
 void perfetto_trace::render(const event &e, double ts, std::string &out) const
 {
 	std::string name = json_string(names_.size() > e.name ? names_.name(e.name) : "");
 	out += "{\"pid\":";
 	append_number(out, e.cpu + 1u);
-	out += ",\"tid\":1,\"ts\":";
+	out += ",\"tid\":";
+	append_number(out, tid_of(e));
+	out += ",\"ts\":";
 	append_fixed(out, ts, 3);
 	switch (e.what) {
 	case kind::begin:
@@ -226,6 +262,22 @@ void perfetto_trace::render(const event &e, double ts, std::string &out) const
 		append_number(out, e.a);
 		out += "}}";
 		break;
+	case kind::run:
+		out += ",\"ph\":\"X\",\"dur\":";
+		append_fixed(out, std::round(double(e.arming) / 1e3) / 1e3, 3);
+		out += ",\"cat\":\"softirq\",\"name\":" +
+		       json_string(slice_source_name(static_cast<slice_source>(e.level))) +
+		       ",\"args\":{\"jiffy\":";
+		append_number(out, setup_->narrow(e.jiffy));
+		out += ",\"units\":";
+		append_number(out, e.a);
+		out += ",\"expired\":";
+		append_number(out, e.b);
+		out += ",\"woke_for\":" + name + "}}";
+		break;
+	case kind::interrupt:
+		out += ",\"ph\":\"i\",\"s\":\"t\",\"cat\":\"interrupt\",\"name\":\"timer interrupt\"}";
+		break;
 	}
 }
 
@@ -257,19 +309,35 @@ void perfetto_trace::end(const replay_report &)
 		buf += "{\"ph\":\"M\",\"pid\":" + pid + ",\"tid\":1,\"name\":\"process_sort_index\",\"args\":{\"sort_index\":" +
 		       std::to_string(cpu) + "}},\n";
 		buf += "{\"ph\":\"M\",\"pid\":" + pid + ",\"tid\":1,\"name\":\"thread_name\",\"args\":{\"name\":\"softirq\"}}";
+		for (unsigned src = 0; src < slice_sources; src++)
+			if (source_used_[src])
+				buf += ",\n{\"ph\":\"M\",\"pid\":" + pid + ",\"tid\":" + std::to_string(2 + src) +
+				       ",\"name\":\"thread_name\",\"args\":{\"name\":" +
+				       json_string(slice_source_name(static_cast<slice_source>(src))) + "}}";
 		buf += cpu + 1 < setup_->cpus || !events_.empty() ? ",\n" : "\n";
 	}
 	// A CPU's timestamps never go back, even where the trace clock's
 	// steps of 1/HZ overshoot its next anchor.
+	// A CPU's runs of one source never overlap: one starts where the
+	// previous ended at the earliest (several runs in one jiffy).
 	double ts_floor = 0;
+	double run_end[slice_sources] = {};
 	unsigned floor_cpu = ~0u;
 	for (std::size_t i = 0; i < events_.size(); i++) {
 		const event &e = events_[i];
 		if (e.cpu != floor_cpu) {
 			floor_cpu = e.cpu;
 			ts_floor = 0;
+			std::fill(std::begin(run_end), std::end(run_end), 0.0);
 		}
 		double ts = std::max(setup_->seconds(e.jiffy) * 1e6, ts_floor);
+		if (e.what == kind::run || e.what == kind::interrupt)
+			ts = std::max(ts, run_end[e.level]);
+		// As written, to the nanosecond: the next run starts at
+		// this one's printed end or later.
+		ts = std::round(ts * 1e3) / 1e3;
+		if (e.what == kind::run)
+			run_end[e.level] = ts + std::round(double(e.arming) / 1e3) / 1e3;
 		ts_floor = ts;
 		render(e, ts, buf);
 		buf += i + 1 < events_.size() ? ",\n" : "\n";

@@ -12,6 +12,14 @@
 //       instants
 //     - counter tracks "pending" (timers per wheel level, or all of them)
 //       and "moves per tick", sampled at the ticks where they change
+//     - on a thread per slice source (slice_source: tid 2 "timer softirq
+//       (simulated)"), each simulated timer softirq run as a complete slice
+//       ("X", cat "softirq"; args: jiffy, units, expired, woke_for) and the
+//       timer interrupt that ran it (the scheme's tick) as an instant (cat
+//       "interrupt") at its start. The replay knows the run's work, not its
+//       time: a slice is drawn `drawn_ns_per_unit` ns long per cost unit
+//       (compare --estimate gives calibrated times), and starts no earlier
+//       than the previous run of its CPU ended
 //
 // Timestamps are trace microseconds of the jiffies (3 decimals), never
 // decreasing on a CPU's tracks: events are buffered and written sorted by
@@ -20,6 +28,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/core/interner.h"
@@ -29,9 +38,25 @@
 
 namespace timersim {
 
+// Where a CPU's softirq slices come from: each source is a thread of its
+// own under the CPU's process (tid 2 + source). A second source (runs
+// measured in the trace) adds a value here, its name in slice_source_name()
+// and calls add_run().
+enum class slice_source : std::uint8_t { simulated };
+inline constexpr unsigned slice_sources = 1;
+const char *slice_source_name(slice_source s);
+
+// A simulated run's length in the picture: ns per cost unit.
+inline constexpr double drawn_ns_per_unit = 10.0;
+
 class perfetto_trace final : public replay_sink {
 public:
 	explicit perfetto_trace(output_file &out);
+
+	// One softirq run of `source` on `cpu` at `jiffy`, `dur_ns` long,
+	// with its work, expiries and the callback it woke for ("" none).
+	void add_run(slice_source source, unsigned cpu, jiffies_t jiffy, double dur_ns,
+		     std::uint64_t units, std::uint64_t expired, std::string_view woke_for);
 
 	void begin(const replay_setup &setup) override;
 	void started(const timer_ref &t, unsigned cpu, jiffies_t now, jiffies_t expires,
@@ -44,21 +69,26 @@ public:
 	void expired(const timer_ref &t, unsigned cpu, jiffies_t jiffy, jiffies_t expires) override;
 	void fidelity(const timer_ref &t, unsigned cpu, jiffies_t recorded, jiffies_t simulated,
 		      verdict v) override;
+	void softirq_run(unsigned cpu, jiffies_t jiffy, std::uint64_t units, std::uint64_t expired,
+			 const timer_ref *wake) override;
 	void end(const replay_report &report) override;
 
 private:
-	enum class kind : std::uint8_t { begin, end, cascade, miss, pending, moves };
+	enum class kind : std::uint8_t { begin, end, cascade, miss, pending, moves, run, interrupt };
 	enum class ending : std::uint8_t { expired, canceled, rearmed, pending_at_end };
 	struct event {
 		jiffies_t jiffy;
 		std::uint64_t seq;		// emission order, for ties
-		std::uint64_t arming;		// begin/end: the slice id
+		std::uint64_t arming;		// begin/end: the slice id; run: its length, ps
 		std::uint64_t a;		// begin: timer address; end: lateness; cascade: count;
-					// miss: timer address; moves: the count
-		std::uint64_t b;		// begin: expires; end: ending; miss: verdict
+					// miss: timer address; moves: the count; run: units
+		std::uint64_t b;		// begin: expires; end: ending; miss: verdict;
+					// run: expired
 		std::uint32_t cpu;
-		std::uint32_t name;		// interned: callback, or level for a cascade
-		std::uint32_t level;		// begin: level; pending: sample index
+		std::uint32_t name;		// interned: callback, or level for a cascade;
+					// run: the callback it woke for (~0u: none)
+		std::uint32_t level;		// begin: level; pending: sample index;
+					// run, interrupt: the slice_source
 		kind what;
 	};
 	struct arming_state {
@@ -74,6 +104,7 @@ private:
 	void sample(unsigned cpu, jiffies_t jiffy);
 	void close_tick(unsigned cpu);
 	void render(const event &e, double ts, std::string &out) const;
+	static unsigned tid_of(const event &e);
 
 	output_file &out_;
 	const replay_setup *setup_ = nullptr;
@@ -88,6 +119,7 @@ private:
 	std::vector<jiffies_t> tick_jiffy_;
 	std::vector<bool> tick_open_;
 	jiffies_t last_jiffy_ = 0;
+	bool source_used_[slice_sources] = {};
 };
 
 }  // namespace timersim

@@ -56,7 +56,7 @@ void timeline::begin(const replay_setup &setup)
 	buf_ = "cpu,jiffy,seconds,ticks,pending";
 	for (unsigned l = 1; l <= pending_.levels(); l++)
 		buf_ += ",pending_" + setup.level_names[l - 1];
-	buf_ += ",enqueued,moved,cascades,expired,canceled\n";
+	buf_ += ",enqueued,moved,cascades,expired,canceled,process_units,softirq_units,softirq_runs\n";
 }
 
 timeline::row &timeline::at(unsigned cpu, jiffies_t jiffy)
@@ -83,7 +83,8 @@ void timeline::write(unsigned cpu, const row &r)
 		buf_ += ',';
 		append_number(buf_, l < r.pending.size() ? r.pending[l] : 0);
 	}
-	for (std::uint64_t v : {r.enqueued, r.moved, r.cascades, r.expired, r.canceled}) {
+	for (std::uint64_t v : {r.enqueued, r.moved, r.cascades, r.expired, r.canceled, r.process_units,
+				r.softirq_units, r.runs}) {
 		buf_ += ',';
 		append_number(buf_, v);
 	}
@@ -198,6 +199,19 @@ void timeline::fidelity(const timer_ref &t, unsigned cpu, jiffies_t recorded, ji
 	r.expired++;
 	if (interval_)
 		r.pending = pending_.of(cpu);
+}
+
+void timeline::worked(const timer_ref *, unsigned cpu, jiffies_t jiffy, work_context ctx,
+		      const cost_counters &units)
+{
+	row &r = at(cpu, jiffy);
+	(ctx == work_context::process ? r.process_units : r.softirq_units) += units.total();
+}
+
+void timeline::softirq_run(unsigned cpu, jiffies_t jiffy, std::uint64_t, std::uint64_t,
+			   const timer_ref *)
+{
+	at(cpu, jiffy).runs++;
 }
 
 void timeline::end(const replay_report &)

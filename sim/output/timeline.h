@@ -2,8 +2,9 @@
 // spreadsheets. One row per CPU and tick, or with --interval one row per
 // CPU and interval:
 //
-//   cpu,jiffy,seconds,ticks,pending,pending_tv1,...,pending_tv5,enqueued,moved,cascades,expired,canceled
-//   0,4295133440,964.721000,1,31,27,4,0,0,0,0,4,2,1,0
+//   cpu,jiffy,seconds,ticks,pending,pending_tv1,...,pending_tv5,enqueued,moved,cascades,expired,canceled,
+//       process_units,softirq_units,softirq_runs
+//   0,4295133440,964.721000,1,31,27,4,0,0,0,0,4,2,1,0,3,6,1
 //
 //   cpu        the base
 //   jiffy      the tick's jiffy (with --interval: the interval's first
@@ -20,6 +21,12 @@
 //   cascades   cascade calls, those that found their slot empty too
 //   expired    expiries, with those the replay forced at a recorded late one
 //   canceled   del_timer of a pending timer
+//   process_units  the scheme's work in process context (start, cancel,
+//              re-arm), cost units (replay_report::work)
+//   softirq_units  its work in the timer softirq (expiry, cascades, slot
+//              and bucket visits, next-expiry searches, idle catch-up)
+//   softirq_runs   simulated softirq runs: the scheme's ticks, each a
+//              simulated timer interrupt
 //
 // Per tick, a row covers the tick and what happened on the base until its
 // next tick (the first row also what came before); rows come in simulation
@@ -70,6 +77,10 @@ public:
 	void expired(const timer_ref &t, unsigned cpu, jiffies_t jiffy, jiffies_t expires) override;
 	void fidelity(const timer_ref &t, unsigned cpu, jiffies_t recorded, jiffies_t simulated,
 		      verdict v) override;
+	void worked(const timer_ref *t, unsigned cpu, jiffies_t jiffy, work_context ctx,
+		    const cost_counters &units) override;
+	void softirq_run(unsigned cpu, jiffies_t jiffy, std::uint64_t units, std::uint64_t expired,
+			 const timer_ref *wake) override;
 	void end(const replay_report &report) override;
 
 private:
@@ -77,10 +88,12 @@ private:
 		jiffies_t jiffy = 0;
 		std::uint64_t ticks = 0, enqueued = 0, moved = 0, cascades = 0, expired = 0,
 			      canceled = 0;
+		std::uint64_t process_units = 0, softirq_units = 0, runs = 0;
 		std::vector<std::uint64_t> pending;	// at the end of the row
 		bool empty() const
 		{
-			return !ticks && !enqueued && !moved && !cascades && !expired && !canceled;
+			return !ticks && !enqueued && !moved && !cascades && !expired && !canceled &&
+			       !process_units && !softirq_units && !runs;
 		}
 	};
 

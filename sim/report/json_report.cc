@@ -258,6 +258,31 @@ void write_costs(json_writer &w, const replay_report &r, bool timing)
 	w.end_object();
 }
 
+void write_units(json_writer &w, std::string_view key, const cost_counters &c)
+{
+	w.key(key);
+	w.begin_object();
+	w.field("units", c.total());
+	w.field("insertions", c.insertions);
+	w.field("removals", c.removals);
+	w.field("relinks", c.relinks);
+	w.field("slot_visits", c.slot_visits);
+	w.field("key_comparisons", c.key_comparisons);
+	w.end_object();
+}
+
+void write_work(json_writer &w, const work_split &s)
+{
+	w.key("work");
+	w.begin_object();
+	write_units(w, "process", s.process);
+	write_units(w, "softirq", s.softirq);
+	w.field("softirq_unattributed", s.softirq_unattributed);
+	w.field("runs", s.runs);
+	w.field("runs_expiring", s.runs_expiring);
+	w.end_object();
+}
+
 void write_functions(json_writer &w, const std::vector<function_stats> &fns)
 {
 	w.key("functions");
@@ -269,6 +294,19 @@ void write_functions(json_writer &w, const std::vector<function_stats> &fns)
 		w.field("canceled", f.canceled);
 		w.field("expired", f.expired);
 		w.field("moved", f.moved);
+		w.field("work_units", f.work());
+		w.field("process_units", f.process_units);
+		w.field("softirq_units", f.softirq_units);
+		w.field("wakeups", f.wakeups);
+		if (f.measured_ns) {
+			w.key("measured");
+			w.begin_object();
+			w.key("ns");
+			w.value_fixed(*f.measured_ns, 0);
+			w.end_object();
+		} else {
+			w.field("measured", "not recorded");
+		}
 		w.end_object();
 	}
 	w.end_array();
@@ -310,6 +348,7 @@ void write_json_report(json_writer &w, const replay_report &r, bool timing)
 	write_fidelity_by_function(w, r.fidelity_by_function);
 	write_lateness(w, r.lateness);
 	write_costs(w, r, timing);
+	write_work(w, r.work);
 	write_functions(w, r.functions);
 	write_json_measured(w, r.measured);
 	write_json_modelled(w, r);

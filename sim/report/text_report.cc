@@ -201,22 +201,36 @@ void level_section(std::string &out, const replay_report &r)
 	out += "  moves per tick " + buckets_line(c.moves_per_tick) + "\n";
 }
 
+// The callbacks ranked by the scheme's work credited to them (replay_sink::
+// worked): on a v48 trace, where nothing cascades, the hot spots still show.
 void function_section(std::string &out, const replay_report &r, unsigned top)
 {
 	if (r.functions.empty() || !top)
 		return;
-	out += "\ntop callbacks by cascade moves\n";
+	out += "\ntop callbacks by work (cost units: process context + softirq)\n";
 	text_table t;
-	t.row({"function", "moved", "started", "canceled", "expired"});
+	t.row({"function", "work", "process", "softirq", "expired", "wakeups", "moved", "started",
+	       "canceled", "measured us"});
 	unsigned n = 0;
+	bool measured = false;
 	for (const function_stats &f : r.functions) {
 		if (n++ == top)
 			break;
-		t.row({f.function, num(f.moved), num(f.started), num(f.canceled), num(f.expired)});
+		measured = measured || f.measured_ns;
+		t.row({f.function, num(f.work()), num(f.process_units), num(f.softirq_units),
+		       num(f.expired), num(f.wakeups), num(f.moved), num(f.started), num(f.canceled),
+		       f.measured_ns ? fmt::format("{:.1f}", *f.measured_ns / 1e3) : "-"});
 	}
 	out += t.render();
 	if (r.functions.size() > top)
 		out += "  (" + num(r.functions.size() - top) + " more callbacks in the JSON report)\n";
+	out += "  process: its starts and cancels; softirq: its expiries and moves, and the work\n"
+	       "  before them in the run; wakeups: softirq runs whose first expiry it was (they\n"
+	       "  carry the run's work after its last expiry too).";
+	out += measured ? "\n" : " measured us: '-', not recorded.\n";
+	if (r.work.softirq_unattributed)
+		out += "  softirq work of no callback (runs that fired nothing, idle stretches): " +
+		       num(r.work.softirq_unattributed) + " units\n";
 }
 
 void fidelity_section(std::string &out, const replay_report &r)
@@ -273,6 +287,15 @@ void cost_section(std::string &out, const replay_report &r, bool timing)
 	       "   relinks " + num(c.relinks) + "   slot visits " + num(c.slot_visits) +
 	       "   key comparisons " + num(c.key_comparisons) + "   peak memory " +
 	       num(r.peak_scheme_bytes) + " bytes\n";
+	auto split = [](const cost_counters &k) {
+		return num(k.total()) + " units (insertions " + num(k.insertions) + ", removals " +
+		       num(k.removals) + ", relinks " + num(k.relinks) + ", slot visits " +
+		       num(k.slot_visits) + ", comparisons " + num(k.key_comparisons) + ")";
+	};
+	out += "work    process context " + split(r.work.process) + "\n";
+	out += "        softirq " + split(r.work.softirq) + "\n";
+	out += "        in " + num(r.work.runs) + " simulated softirq runs, " +
+	       num(r.work.runs_expiring) + " of them firing a timer\n";
 	if (timing)
 		out += fmt::format("time    {:.3f} s, {:.1f} ns per event\n", r.wall_seconds,
 				   r.input.events ? r.wall_seconds * 1e9 / r.input.events : 0.0);

@@ -60,8 +60,10 @@ struct forwarding_observer {
 	{
 		// The jiffy is within 2^30 of the clock we were handed.
 		hooks->jiffy = widen(hooks->jiffy, jiffy);
-		hooks->costs->slot_visits++;
+		// Reported first: the tick's slot visit is its run's work
+		// (replay_sink::worked), as in every other scheme.
 		hooks->sink->tick(hooks->cpu, hooks->jiffy);
+		hooks->costs->slot_visits++;
 	}
 	template <class Word>
 	void expiring(const Timer &t, Word) { hooks->expiring(t.data); }

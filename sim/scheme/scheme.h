@@ -38,7 +38,36 @@ struct cost_counters {
 					// re-inserts, Kafka re-adds, Netty round decrements
 	std::uint64_t slot_visits = 0;	// buckets/slots/nodes looked at
 	std::uint64_t key_comparisons = 0;	// expiry comparisons (heaps, lists, queues)
+
+	std::uint64_t total() const
+	{
+		return insertions + removals + relinks + slot_visits + key_comparisons;
+	}
+	cost_counters &operator+=(const cost_counters &o)
+	{
+		insertions += o.insertions;
+		removals += o.removals;
+		relinks += o.relinks;
+		slot_visits += o.slot_visits;
+		key_comparisons += o.key_comparisons;
+		return *this;
+	}
+	// The work done since `earlier` (counters only grow).
+	cost_counters since(const cost_counters &earlier) const
+	{
+		return {insertions - earlier.insertions, removals - earlier.removals,
+			relinks - earlier.relinks, slot_visits - earlier.slot_visits,
+			key_comparisons - earlier.key_comparisons};
+	}
+	bool operator==(const cost_counters &) const = default;
 };
+
+// Where a scheme's work runs in the kernel it models. Process context:
+// start (mod_timer, add_timer), cancel (del_timer) and re-arm, with what
+// they sift, search or relink. Softirq: the timer softirq's run (expiry,
+// cascades, slot and bucket visits, next-expiry searches), and whatever a
+// base does when it catches up after idle.
+enum class work_context : std::uint8_t { process, softirq };
 
 // What a scheme reports to the cost accounting as it works. Levels are
 // 1-based wheel levels (tv1..tv5 are 1..5; v48's level 0 is 1), 0 where a

@@ -82,12 +82,21 @@ void view_overview::close_tick(unsigned cpu)
 	overview_bin &b = bin(cpu, tick_jiffy_[cpu]);
 	b.moves += moves;
 	b.max_moves = std::max(b.max_moves, moves);
-	// The tick the view opens at: most moves; where nothing moved, most
-	// expiries. The first such tick wins ties, so the choice is stable.
-	bool worse = !worst_.found || moves > worst_.moves ||
-		     (moves == worst_.moves && !moves && expired > worst_.expired);
-	if (worse && (moves || expired || !worst_.found))
-		worst_ = {cpu, tick_jiffy_[cpu], moves, expired, true};
+	// The worst tick's moves and expiries, counted here (its run ends
+	// before its tick is closed).
+	if (worst_.found && worst_.cpu == cpu && worst_.jiffy == tick_jiffy_[cpu]) {
+		worst_.moves = moves;
+		worst_.expired = expired;
+	}
+}
+
+// The tick the view opens at: the run with most work. The first such run
+// wins ties, so the choice is stable.
+void view_overview::softirq_run(unsigned cpu, jiffies_t jiffy, std::uint64_t units,
+				std::uint64_t, const timer_ref *)
+{
+	if (!worst_.found || units > worst_.units)
+		worst_ = {cpu, jiffy, units, 0, 0, true};
 }
 
 void view_overview::started(const timer_ref &t, unsigned cpu, jiffies_t now, jiffies_t,

@@ -3,8 +3,10 @@
 // (the width doubles, merging neighbours, whenever the replay outgrows
 // them), each with the moves, the worst tick's moves, expiries, enqueues,
 // cancels, cascades, fidelity misses and the timers pending per level at
-// its end. It also finds the tick the view opens at: the one with most
-// cascade moves, or with most expiries where nothing moved.
+// its end. It also finds the tick the view opens at: the simulated softirq
+// run with the most work in the scheme's cost units (cascades, bucket
+// visits, expiries: whatever the scheme does there), so that a wheel that
+// never cascades (v48) opens where it works hardest too.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +29,7 @@ struct overview_bin {
 struct worst_tick {
 	unsigned cpu = 0;
 	jiffies_t jiffy = 0;
+	std::uint64_t units = 0;	// the run's work, cost units
 	std::uint64_t moves = 0, expired = 0;
 	bool found = false;
 };
@@ -46,6 +49,8 @@ public:
 	void expired(const timer_ref &t, unsigned cpu, jiffies_t jiffy, jiffies_t expires) override;
 	void fidelity(const timer_ref &t, unsigned cpu, jiffies_t recorded, jiffies_t simulated,
 		      verdict v) override;
+	void softirq_run(unsigned cpu, jiffies_t jiffy, std::uint64_t units, std::uint64_t expired,
+			 const timer_ref *wake) override;
 	void end(const replay_report &report) override;
 
 	const replay_setup &setup() const { return setup_; }

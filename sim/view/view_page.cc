@@ -213,6 +213,7 @@ std::string view_data(const replay_report &report, const view_overview &overview
 	p.key("cpu").num(w.cpu);
 	p.key("jiffy").num(setup.narrow(w.jiffy));
 	p.key("seconds").fixed(overview.seconds(w.jiffy), 6);
+	p.key("units").num(w.units);
 	p.key("moves").num(w.moves);
 	p.key("expired").num(w.expired);
 	p.close('}');

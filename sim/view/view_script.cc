@@ -439,15 +439,20 @@ function drawReport() {
 	table('enqueues and cascades by level', ['level', 'enqueued', 'cascades', 'moved out'], lv);
 	const C = R.cascade;
 	table('cascade moves', ['', ''], [['moved', C.moved_total], ['moved, then canceled', C.moved_then_canceled],
-		['moved, then re-armed', C.moved_then_rearmed], ['worst tick', C.max_moved_in_one_tick + ' at jiffy ' + C.max_moved_jiffy + ' on CPU ' + C.max_moved_cpu]]);
+		['moved, then re-armed', C.moved_then_rearmed], ['worst tick', C.max_moved_in_one_tick ? C.max_moved_in_one_tick + ' at jiffy ' + C.max_moved_jiffy + ' on CPU ' + C.max_moved_cpu : '-']]);
 	table('moves per tick', ['moves', 'ticks'], C.moves_per_tick.map((b) => [b.low === b.high ? b.low : b.low + '-' + b.high, b.ticks]));
 	const F = R.fidelity;
 	table('fidelity', ['compared', 'exact', 'early', 'late', 'unmatched', 'sim. only'],
 		[[F.compared, F.exact, F.early, F.late, F.unmatched, F.simulated_only]]);
 	table('lateness (jiffies after the requested expiry)', ['jiffies', 'expiries'],
 		R.lateness.buckets.map((b) => [b.low === b.high ? b.low : b.low + '-' + b.high, b.expiries]));
-	table('top callbacks by cascade moves', ['function', 'moved', 'started', 'canceled', 'expired'],
-		R.functions.slice(0, 12).map((f) => [f.function, f.moved, f.started, f.canceled, f.expired]));
+	table('top callbacks by work (cost units)', ['function', 'work', 'process', 'softirq', 'expired', 'wakeups', 'moved', 'started', 'canceled'],
+		R.functions.slice(0, 12).map((f) => [f.function, f.work_units, f.process_units, f.softirq_units, f.expired, f.wakeups, f.moved, f.started, f.canceled]));
+	const Wk = R.work;
+	table('work by context (cost units)', ['', 'process', 'softirq'], [['units', Wk.process.units, Wk.softirq.units],
+		['insertions', Wk.process.insertions, Wk.softirq.insertions], ['removals', Wk.process.removals, Wk.softirq.removals],
+		['relinks', Wk.process.relinks, Wk.softirq.relinks], ['slot visits', Wk.process.slot_visits, Wk.softirq.slot_visits],
+		['key comparisons', Wk.process.key_comparisons, Wk.softirq.key_comparisons]]);
 	const K = R.costs;
 	table('costs', ['unit', 'count'], [['insertions', K.insertions], ['removals', K.removals], ['relinks', K.relinks],
 		['slot visits', K.slot_visits], ['key comparisons', K.key_comparisons], ['peak bytes', K.peak_scheme_bytes]]);
@@ -513,7 +518,7 @@ function buildControls() {
 	cpuSel.value = view.cpu;
 	cpuSel.addEventListener('change', () => goTo(Number(cpuSel.value), 0));
 	c.appendChild(cpuSel);
-	btn('worst', LAB ? 'busiest step' : 'worst tick', () => { cpuSel.value = D.worst.cpu; goTo(D.worst.cpu, worstFrame()); });
+	btn('worst', LAB ? 'busiest step' : 'busiest tick', () => { cpuSel.value = D.worst.cpu; goTo(D.worst.cpu, worstFrame()); });
 	btn('back', '◀ step', () => step(-1));
 	btn('play', 'play', () => play(!view.playing));
 	btn('forward', 'step ▶', () => step(1));
@@ -527,8 +532,8 @@ function buildControls() {
 	c.appendChild(slider);
 	if (LAB) c.appendChild(el('span', {}, LAB.statements.length + ' statements, jiffies ' + W.from + '..' + W.to +
 		' · busiest step: frame ' + (D.worst.frame + 1) + ', ' + D.worst.moves + ' moved, ' + D.worst.expired + ' expired'));
-	else c.appendChild(el('span', {}, 'window jiffies ' + W.from + '..' + W.to + ' · worst tick: ' + D.worst.moves +
-		' moves, ' + D.worst.expired + ' expiries at jiffy ' + D.worst.jiffy + ' on CPU ' + D.worst.cpu + ' (' + fmt(D.worst.seconds) + ')'));
+	else c.appendChild(el('span', {}, 'window jiffies ' + W.from + '..' + W.to + ' · busiest tick: ' + D.worst.units +
+		' units of softirq work, ' + D.worst.moves + ' moves, ' + D.worst.expired + ' expiries at jiffy ' + D.worst.jiffy + ' on CPU ' + D.worst.cpu + ' (' + fmt(D.worst.seconds) + ')'));
 	document.addEventListener('keydown', (ev) => {
 		if (ev.key === 'ArrowRight') step(1);
 		else if (ev.key === 'ArrowLeft') step(-1);

@@ -149,11 +149,16 @@ START_TEST(estimates_from_a_calibration)
 	r.costs.slot_visits = 100;
 	r.costs.key_comparisons = 0;
 	r.timers.expired = 5;
+	// What the replay booked where: starts and cancels in process
+	// context, the rest in the softirq.
+	r.work.process = {10, 3, 0, 0, 0};
+	r.work.softirq = {0, 5, 3, 100, 0};
 	cost_estimate e = estimate(r, c);
 	ck_assert(e.known);
 	ck_assert_uint_eq(e.units, 121);
-	ck_assert_uint_eq(e.softirq_units, 108);	// slot visits + relinks + expiries
-	ck_assert(e.total_ns == 2420.0 && e.softirq_ns == 2160.0);
+	ck_assert_uint_eq(e.softirq_units, 108);
+	ck_assert_uint_eq(e.process_units, 13);
+	ck_assert(e.total_ns == 2420.0 && e.softirq_ns == 2160.0 && e.process_ns == 260.0);
 	r.scheme = "heap";
 	ck_assert(!estimate(r, c).known);
 

@@ -89,6 +89,16 @@ START_TEST(keeps_the_format_rules_and_the_report)
 		ck_assert_uint_gt(summary_number(summary, "pending", "counters"), 10);
 		if (std::string(scheme) == "classic")
 			ck_assert_uint_gt(r.cascade.moved_total, 0);
+		// Every simulated softirq run a slice on its CPU's softirq
+		// thread, its interrupt an instant; the runs hold the softirq's
+		// work but for idle stretches (no run).
+		const std::string runs = "timer softirq \\(simulated\\)";	// a regex
+		ck_assert_uint_eq(summary_number(summary, runs, "\"complete\""), r.work.runs);
+		ck_assert_uint_eq(summary_number(summary, "interrupts"), r.work.runs);
+		std::uint64_t units = summary_number(summary, runs, "complete_units");
+		ck_assert_uint_le(units, r.work.softirq.total());
+		ck_assert_uint_ge(units, r.work.softirq.total() - r.work.softirq_unattributed);
+		ck_assert_uint_gt(units, 0);
 	}
 }
 END_TEST
@@ -109,6 +119,11 @@ START_TEST(checker_rejects_broken_traces)
 		R"({"traceEvents":[{"ph":"C","pid":1,"tid":1,"ts":5,"name":"pending","args":{"tv1":"1"}}]})",
 		// not JSON at all
 		R"({"traceEvents":[)",
+		// complete slices overlapping on one thread
+		R"({"traceEvents":[{"ph":"X","pid":1,"tid":2,"ts":1,"dur":2,"name":"r"},
+		   {"ph":"X","pid":1,"tid":2,"ts":2,"dur":1,"name":"r"}]})",
+		// a complete slice without a duration
+		R"({"traceEvents":[{"ph":"X","pid":1,"tid":2,"ts":1,"name":"r"}]})",
 	};
 	for (const char *text : broken) {
 		std::string path = write_temp("broken.json", text);

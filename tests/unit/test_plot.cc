@@ -75,7 +75,7 @@ START_TEST(replay_pictures_are_labelled_and_reproducible)
 	std::string json = dir + "/r.json", csv = dir + "/t.csv";
 	ck_assert_int_eq(run_timersim({"replay", "--scheme", "classic", "--json", json, "--timeline", csv,
 				       default_trace}).status, 0);
-	const std::vector<std::string> names = {"levels", "lateness", "callbacks", "moves"};
+	const std::vector<std::string> names = {"levels", "lateness", "callbacks", "moves", "work"};
 	for (const char *sub : {"/a", "/b"}) {
 		cli_result r = run_timersim({"plot", json, "--timeline", csv, "-o", dir + sub});
 		ck_assert_msg(r.status == 0, "plot: %s", r.err.c_str());
@@ -94,6 +94,26 @@ START_TEST(replay_pictures_are_labelled_and_reproducible)
 	ck_assert(contains(read_whole_file(dir + "/a/lateness.svg"), "jiffies after the requested expiry"));
 	ck_assert(contains(read_whole_file(dir + "/a/levels.svg"), "wheel level"));
 	ck_assert(contains(read_whole_file(dir + "/a/callbacks.svg"), "delayed_work_timer_fn"));
+	ck_assert(contains(read_whole_file(dir + "/a/callbacks.svg"), "the scheme's work (cost units)"));
+	// The work per trace second, from the timeline's columns.
+	std::string work = read_whole_file(dir + "/a/work.svg");
+	ck_assert(contains(work, "Work per second") && contains(work, "trace time (s)") &&
+		  contains(work, "softirq (expiry, cascades, visits)"));
+	// Without a timeline, the split by cost unit.
+	cli_result r = run_timersim({"plot", json, "-o", dir + "/c"});
+	ck_assert_msg(r.status == 0, "plot: %s", r.err.c_str());
+	ck_assert(contains(read_whole_file(dir + "/c/work.svg"), "Work by context"));
+	// A timeline whose work columns are not counts is refused.
+	// Its header and first row, that row's softirq_units (the last field
+	// but one) made "x".
+	std::string text = read_whole_file(csv);
+	std::size_t row = text.find('\n') + 1;
+	std::string first = text.substr(row, text.find('\n', row) - row);
+	std::size_t last = first.rfind(','), before = first.rfind(',', last - 1);
+	std::string broken = text.substr(0, row) + first.substr(0, before + 1) + "x" + first.substr(last) + "\n";
+	std::string bad_csv = write_temp("bad-work.csv", broken);
+	r = run_timersim({"plot", json, "--timeline", bad_csv, "-o", dir + "/d"});
+	ck_assert_msg(r.status == 2 && contains(r.err, "process_units, softirq_units: not counts"), "%s", r.err.c_str());
 }
 END_TEST
 
@@ -109,6 +129,9 @@ START_TEST(compare_pictures_put_schemes_side_by_side)
 	for (const char *s : {"classic", "v48", "heap", "slot visits", "common cost units"})
 		ck_assert_msg(contains(svg, s), "schemes.svg lacks %s", s);
 	ck_assert_uint_gt(read_whole_file(dir + "/p/schemes.png").size(), 2000);
+	svg = read_whole_file(dir + "/p/schemes-work.svg");
+	for (const char *s : {"heap", "process context (start, cancel, re-arm)", "softirq (expiry, cascades, visits)"})
+		ck_assert_msg(contains(svg, s), "schemes-work.svg lacks %s", s);
 }
 END_TEST
 
@@ -169,7 +192,8 @@ START_TEST(bad_reports_and_timelines_exit_2)
 		 "the document.functions: expected a list, got the number 5"},
 		{write_temp("typed3.json", replaced(good, "\"scheme\": {", "\"scheme\": null, \"was\": {")), "",
 		 "the document.scheme: expected an object, got null"},
-		{write_temp("typed4.json", replaced(good, "\"moved\": 27", "\"moved\": 1" + std::string(400, '0'))), "",
+		{write_temp("typed4.json", replaced(good, "\"moved\": ", "\"moved\": 1" + std::string(400, '0') + ", \"was\": ",
+						     "\"functions\": [")), "",
 		 "the document.functions[0].moved: expected a number below 2^64, got a number of 401 digits"},
 		{write_temp("nested.json", nested), "", "nested.json: not JSON: nested too deeply"},
 		{write_temp("latin1.json", "{\"input\": \"caf\xe9\"}"), "", "latin1.json: not JSON: not UTF-8"},
