@@ -207,9 +207,11 @@ void ctf_reader::decode(const ctf::packet_reader &s, trace_event &ev)
 		if (info.slot[k] >= 0)
 			v.set(binary_slot(k), s.payload[info.slot[k]]);
 	if (info.irq_name >= 0) {
-		// NUL-terminated inside the packet's content (ctf_decode.h).
+		// NUL-terminated inside the packet's content (ctf_decode.h),
+		// from the first byte boundary at its start (strings are
+		// byte-aligned; the start is where the field before it ended).
 		const char *name = reinterpret_cast<const char *>(
-			s.packet_bytes + s.payload_starts[info.irq_name] / 8);
+			s.packet_bytes + (s.payload_starts[info.irq_name] + 7) / 8);
 		v.timer_irq_name = is_timer_irq_name(name);
 	}
 	apply_binary_slots(v, release_, names_, ev);

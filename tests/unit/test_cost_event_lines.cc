@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/trace/binary_names.h"
 #include "sim/trace/irq_events.h"
 #include "sim/trace/reader.h"
 #include "sim/trace/text_reader.h"
@@ -286,6 +287,32 @@ START_TEST(mode_and_clock_words)
 }
 END_TEST
 
+// The binary formats' names: trace.dat's are the kernel's; LTTng's own
+// (lttng-modules instrumentation/events/irq.h, arch/x86/irq_vectors.h,
+// timer.h) map onto them.
+START_TEST(binary_and_lttng_names)
+{
+	auto kind = [](std::string_view n) { return event_kind_of(kernel_event_name(n)); };
+	ck_assert_int_eq(int(kind("irq_softirq_entry")), int(event_kind::softirq_entry));
+	ck_assert_int_eq(int(kind("irq_softirq_raise")), int(event_kind::softirq_raise));
+	ck_assert_int_eq(int(kind("softirq_exit")), int(event_kind::softirq_exit));	// LTTng 2.1
+	ck_assert_int_eq(int(kind("irq_handler_entry")), int(event_kind::irq_entry));
+	ck_assert_int_eq(int(kind("x86_irq_vectors_local_timer_exit")), int(event_kind::irq_exit));
+	std::string ipi(kernel_event_name("x86_irq_vectors_ipi_entry"));	// named: Check reads it twice
+	ck_assert_str_eq(ipi.c_str(), "x86_platform_ipi_entry");
+	ck_assert_int_eq(int(kind("x86_irq_vectors_ipi_entry")), int(event_kind::irq_entry));
+	ck_assert_int_eq(int(kind("timer_hrtimer_start")), int(event_kind::hrtimer));
+	ck_assert_int_eq(int(kind("x86_exceptions_page_fault_user")), int(event_kind::other));
+	bool timer = false;
+	ck_assert_int_eq(int(irq_event_kind("local_timer_entry", timer)), int(event_kind::irq_entry));
+	ck_assert(timer);
+	ck_assert_int_eq(int(irq_event_kind("call_function_single_exit", timer)),
+			 int(event_kind::irq_exit));
+	ck_assert(!timer);
+	ck_assert_int_eq(int(irq_event_kind("tasklet_entry", timer)), int(event_kind::other));
+}
+END_TEST
+
 Suite *cost_event_lines_suite()
 {
 	Suite *s = suite_create("cost_event_lines");
@@ -298,6 +325,7 @@ Suite *cost_event_lines_suite()
 	tcase_add_test(t, trace_cmd_report_cost_and_hrtimer_lines);
 	tcase_add_test(t, perf_script_cost_and_hrtimer_lines);
 	tcase_add_test(t, mode_and_clock_words);
+	tcase_add_test(t, binary_and_lttng_names);
 	suite_add_tcase(s, t);
 	return s;
 }
