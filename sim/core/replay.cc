@@ -11,6 +11,7 @@
 #include "sim/core/replay_engine.h"
 #include "sim/core/trace_clock.h"
 #include "sim/core/trace_shape.h"
+#include "sim/hrtimer/hr_replay.h"
 #include "sim/measured/cpu_time.h"
 #include "sim/ticks/tick_identity.h"
 
@@ -120,6 +121,9 @@ private:
 	std::uint64_t rejected_ = 0;	// events skipped by --lenient semantic checks
 	measured::cpu_time measured_;	// what the recording machine spent, from its events
 	measured::cost_report measured_report_;
+	std::unique_ptr<hrtimer_replay> hrtimers_;	// the hrtimer half, through the kernel's model
+	hrtimer_replay::peek_fn peek_ = [this](std::size_t i) { return stream_.peek(i); };
+	hrtimer_summary hrtimer_report_;
 	std::vector<measured::softirq_run> timer_runs_;
 	std::vector<std::vector<measured::softirq_work>> run_work_;	// by engine
 	std::vector<std::int8_t> tick_function_;	// by callback id: -1 unknown, 0 no, 1 the tick's
@@ -229,6 +233,7 @@ void replay_driver::set_up()
 	cur_ = std::min(cur_, start_);
 	in.first_jiffies = narrow(start_);
 
+	hrtimers_ = std::make_unique<hrtimer_replay>(in.cpus);
 	last_j_.assign(in.cpus, 0);
 	seen_j_.assign(in.cpus, false);
 	ticks_ = std::make_unique<tick_source>(stream_, functions_, opt_.ticks, in.hz, word_bits_,
@@ -284,6 +289,8 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 	while (const sim_event *ev = stream_.peek(0)) {
 		prepared_event p;
 		measure(*ev, engines);
+		if (!ev->is_timer_event() && ev->kind != event_kind::other)
+			hrtimers_->apply(*ev, peek_);
 		after_loss = after_loss || ev->carries(EF_AFTER_LOSS);
 		if (prepare(*ev, p)) {
 			p.after_loss = after_loss;
@@ -306,6 +313,7 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 		progress_->read(stream_.stats(), true);
 	check_symbols();
 	measured_report_ = measured_.finish([this](std::uint32_t id) { return functions_.name(id); });
+	hrtimer_report_ = hrtimers_->finish([this](std::uint32_t id) { return functions_.name(id); });
 
 	// One drain limit for every base and scheme; far timers stay pending.
 	const jiffies_t limit = opt_.drain_limit > ~jiffies_t{0} - cur_ ? ~jiffies_t{0}
@@ -385,6 +393,7 @@ void replay_driver::fill_input(replay_report &r) const
 	r.input.last_jiffies = narrow(cur_);
 	r.ticks = ticks_->summary();
 	r.measured = measured_report_;
+	r.hrtimers = hrtimer_report_;
 	if (clock_.known()) {
 		r.input.first_seconds = clock_.seconds(start_);
 		r.input.last_seconds = clock_.seconds(cur_);

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/hrtimer/hr_summary.h"
 #include "sim/measured/cpu_time.h"
 #include "sim/measured/run_model.h"
 #include "sim/measured/softirq_work.h"
@@ -210,6 +211,8 @@ struct replay_report {
 	// Everything the scheme did on the softirq side, runs recorded or not.
 	measured::softirq_work softirq_work;
 	modelled_cost modelled;
+	// The hrtimer half of the trace, replayed through the kernel's model.
+	hrtimer_summary hrtimers;
 	bool drained = false;		// --drain ran every base empty
 	jiffies_t drain_stopped_at = 0;	// else the jiffy it gave up at (far timers)
 	// Wall time of the replay through the scheme; only reported on request

@@ -37,6 +37,10 @@ void write_json_measured(json_writer &w, const measured::cost_report &m);
 // scheme, beside the measured figure; "" / no key without a model.
 std::string text_modelled_section(const replay_report &r);
 void write_json_modelled(json_writer &w, const replay_report &r);
+// The `hrtimers` section: the hrtimer replay (sim/hrtimer/hr_replay.h);
+// "" / null when the trace has no hrtimer events.
+std::string text_hrtimer_section(const hrtimer_summary &h, unsigned top);
+void write_json_hrtimers(json_writer &w, const hrtimer_summary &h);
 // compare --cost-model: per scheme the modelled softirq overhead.
 std::string modelled_table(const std::vector<replay_report> &reports);
 

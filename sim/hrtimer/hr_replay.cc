@@ -1,0 +1,421 @@
+#include "sim/hrtimer/hr_replay.h"
+
+#include <algorithm>
+
+namespace timersim {
+
+namespace hr = kernel::hr;
+
+namespace {
+
+// A trace's expires beyond this many ns (31 years) is an epoch: a
+// REALTIME (or TAI) timer's, when no hrtimer_init said its clock.
+constexpr std::uint64_t epoch_sized = 1'000'000'000'000'000'000ull;
+
+// How far past its deadline the model's device may be when a recorded
+// event on its CPU shows that time has passed without the recorded
+// interrupt: the timestamps' mapping to CLOCK_MONOTONIC and the
+// interrupt's own latency stay well within it.
+constexpr std::int64_t deadline_slack_ns = 100'000;
+
+// Model interrupts one event may run on a CPU catching up (a device
+// programmed again and again for a past expiry stops here).
+constexpr unsigned max_catch_up = 64;
+
+// How far ahead a cancel's partner (its expiry, or the start of a re-arm)
+// is looked for on its CPU.
+constexpr std::size_t cancel_lookahead = 64;
+
+}  // namespace
+
+hrtimer_replay::hrtimer_replay(unsigned cpus)
+{
+	cpus_.resize(cpus);
+	figures_.resize(cpus);
+	for (unsigned c = 0; c < cpus; c++)
+		hr::hrtimer_cpu_base_init(&cpus_[c].base, &machine_, c, hr::hrtimer_generation::soft_bases,
+					  true);
+}
+
+hr::hrtimer_restart hrtimer_replay::fired(hr::hrtimer *t, void *context)
+{
+	auto *self = static_cast<hrtimer_replay *>(context);
+	slot *s = reinterpret_cast<slot *>(t);
+	s->fired = true;
+	s->fired_irq = self->current_irq_;
+	s->fired_cpu = self->running_cpu_;
+	if (self->crediting_) {
+		self->callback(s->function).wakeups++;
+		self->crediting_ = false;
+	}
+	// Periodic timers are re-armed by the recorded hrtimer_start that
+	// follows their expiry.
+	return hr::HRTIMER_NORESTART;
+}
+
+hrtimer_callback_figures &hrtimer_replay::callback(std::uint32_t function)
+{
+	if (by_function_.size() <= function)
+		by_function_.resize(std::size_t(function) + 1);
+	return by_function_[function];
+}
+
+hrtimer_replay::slot &hrtimer_replay::slot_of(std::uint64_t ptr)
+{
+	bool fresh;
+	std::uint32_t id = ids_.find_or_add(
+		flat_ids::mix(ptr), [](std::uint32_t) { return true; }, fresh);
+	if (fresh) {
+		slots_.emplace_back();
+		slots_.back().ptr = ptr;
+		slots_.back().owner = this;
+	}
+	return slots_[id];
+}
+
+void hrtimer_replay::set_up(slot &s, const sim_event &ev, unsigned cpu)
+{
+	if (s.set_up && hr::hrtimer_is_queued(&s.timer)) {
+		machine_.now = mono_of(ev.ts_ns);
+		hr::hrtimer_try_to_cancel(s.timer.base->cpu_base, &s.timer);
+	}
+	unsigned mode = 0;
+	if (ev.carries(EF_HRTIMER_MODE)) {
+		if (ev.hrtimer_mode & HRM_SOFT)
+			mode |= hr::HRTIMER_MODE_SOFT;
+		if (ev.hrtimer_mode & HRM_HARD)
+			mode |= hr::HRTIMER_MODE_HARD;
+		if (ev.hrtimer_mode & HRM_REL)
+			mode |= hr::HRTIMER_MODE_REL;
+	}
+	int clockid = s.clockid;
+	if (ev.carries(EF_CLOCKID))
+		clockid = ev.clockid;
+	else if (ev.hrtimer == hrtimer_event::start && ev.expires > epoch_sized)
+		clockid = hr::HR_CLOCK_REALTIME;
+	s.clockid = clockid;
+	hr::hrtimer_setup(&s.timer, &fired, this, clockid, mode, &cpus_[cpu].base);
+	s.soft = s.timer.is_soft;
+	s.set_up = true;
+}
+
+std::int64_t hrtimer_replay::mono_of(std::uint64_t ts_ns) const
+{
+	return std::int64_t(ts_ns) + ts_to_mono_;
+}
+
+// Before the first expiry, the offset from the trace's timestamps to
+// CLOCK_MONOTONIC comes from the first MONOTONIC expiry ahead.
+void hrtimer_replay::find_offset(const peek_fn &peek, const sim_event &ev)
+{
+	auto take = [&](const sim_event &e) {
+		if (e.kind == event_kind::hrtimer && e.hrtimer == hrtimer_event::expire_entry &&
+		    e.now < epoch_sized && e.carries(EF_TIMESTAMP)) {
+			ts_to_mono_ = std::int64_t(e.now) - std::int64_t(e.ts_ns);
+			offset_known_ = true;
+		}
+		return offset_known_;
+	};
+	if (take(ev))
+		return;
+	for (std::size_t i = 1; i <= 4096; i++) {
+		const sim_event *e = peek(i);
+		if (!e || take(*e))
+			return;
+	}
+}
+
+// The model's device on CPU came due before MONO (and no recorded
+// interrupt came for it): it fires, as the kernel's would have.
+void hrtimer_replay::catch_up(unsigned cpu, std::int64_t mono)
+{
+	hr::hrtimer_cpu_base &b = cpus_[cpu].base;
+	for (unsigned n = 0; n < max_catch_up && b.dev.fires_at != hr::KTIME_MAX &&
+			     b.dev.fires_at + deadline_slack_ns < mono;
+	     n++)
+		run_interrupt(cpu, b.dev.fires_at, false);
+}
+
+void hrtimer_replay::run_interrupt(unsigned cpu, std::int64_t now, bool recorded)
+{
+	cpu_state &c = cpus_[cpu];
+	hrtimer_cpu_figures &f = figures_[cpu];
+	const bool due = c.base.dev.fires_at != hr::KTIME_MAX && c.base.dev.fires_at <= now;
+	if (due)
+		f.predicted_interrupts++;
+	if (due && recorded)
+		f.both++;
+	machine_.now = std::max<std::int64_t>(now, 0);
+	current_irq_ = next_irq_++;
+	running_cpu_ = cpu;
+	crediting_ = true;
+	hr::hrtimer_interrupt(&c.base);
+	crediting_ = false;
+	// The softirq runs at the interrupt's exit.
+	if (c.base.softirq_pending)
+		hr::hrtimer_run_softirq(&c.base);
+	c.irq_id = current_irq_;
+}
+
+void hrtimer_replay::apply(const sim_event &ev, const peek_fn &peek)
+{
+	if (ev.cpu >= cpus_.size() || !ev.carries(EF_TIMESTAMP))
+		return;
+	cpu_state &c = cpus_[ev.cpu];
+	switch (ev.kind) {
+	case event_kind::irq_entry:
+		if (!ev.timer_interrupt)
+			return;
+		// No catching up here: this is the interrupt the device raised,
+		// however late the CPU woke to take it.
+		irq_events_ = true;
+		c.in_irq = true;
+		c.irq_ran = false;
+		c.irq_entry_ns = ev.ts_ns;
+		c.group_mono_now = 0;
+		figures_[ev.cpu].recorded_interrupts++;
+		return;
+	case event_kind::irq_exit:
+		if (!ev.timer_interrupt || !c.in_irq)
+			return;
+		c.in_irq = false;
+		// An interrupt that ran no hard hrtimer (it raised the HRTIMER
+		// softirq, or its device fired early) is still the model's
+		// interrupt, at the time it was entered.
+		if (!c.irq_ran && offset_known_)
+			run_interrupt(ev.cpu, mono_of(c.irq_entry_ns), true);
+		return;
+	case event_kind::softirq_entry:
+		if (ev.vec == HRTIMER_SOFTIRQ)
+			c.in_soft = true;
+		return;
+	case event_kind::softirq_exit:
+		if (ev.vec == HRTIMER_SOFTIRQ)
+			c.in_soft = false;
+		return;
+	case event_kind::hrtimer:
+		break;
+	default:
+		return;
+	}
+	sum_.present = true;
+	if (!offset_known_)
+		find_offset(peek, ev);
+	if (offset_known_ && ev.hrtimer != hrtimer_event::expire_entry)
+		catch_up(ev.cpu, mono_of(ev.ts_ns));
+	switch (ev.hrtimer) {
+	case hrtimer_event::init: {
+		slot &s = slot_of(ev.timer);
+		if (ev.function)
+			s.function = ev.function;
+		set_up(s, ev, ev.cpu);
+		return;
+	}
+	case hrtimer_event::start:
+		on_start(ev);
+		return;
+	case hrtimer_event::cancel:
+		on_cancel(ev, peek);
+		return;
+	case hrtimer_event::expire_entry:
+		on_expire(ev);
+		return;
+	default:
+		return;
+	}
+}
+
+void hrtimer_replay::on_start(const sim_event &ev)
+{
+	slot &s = slot_of(ev.timer);
+	if (ev.function)
+		s.function = ev.function;
+	if (!s.set_up)
+		set_up(s, ev, ev.cpu);
+	if (s.fired) {
+		s.fired = false;
+		sum_.simulated_only++;
+	}
+	sum_.starts++;
+	callback(s.function).starts++;
+	const std::uint64_t soft = ev.carries(EF_SOFTEXPIRES) ? ev.softexpires : ev.expires;
+	const std::int64_t delta = ev.expires >= soft ? std::int64_t(ev.expires - soft) : 0;
+	unsigned mode = hr::HRTIMER_MODE_ABS;
+	if (ev.carries(EF_HRTIMER_MODE) && (ev.hrtimer_mode & HRM_PINNED))
+		mode |= hr::HRTIMER_MODE_PINNED;
+	machine_.now = std::max<std::int64_t>(mono_of(ev.ts_ns), 0);
+	hr::hrtimer_start_range_ns(&cpus_[ev.cpu].base, &s.timer, std::int64_t(soft), delta, mode, nullptr);
+}
+
+void hrtimer_replay::on_cancel(const sim_event &ev, const peek_fn &peek)
+{
+	// What the cancel is part of: the next event of this timer on this CPU.
+	for (std::size_t i = 1; i <= cancel_lookahead; i++) {
+		const sim_event *n = peek(i);
+		if (!n)
+			break;
+		if (n->cpu != ev.cpu || n->kind != event_kind::hrtimer || n->timer != ev.timer)
+			continue;
+		if (n->hrtimer == hrtimer_event::expire_entry) {
+			sum_.cancels_in_expiry++;	// __run_hrtimer's removal
+			return;
+		}
+		// A re-arm logged as cancel + start, on kernels whose start does
+		// not print was_armed (those that do log a re-arm as one start:
+		// a cancel before such a start is a cancel).
+		if (n->hrtimer == hrtimer_event::start && !n->carries(EF_WAS_ARMED)) {
+			sum_.rearms++;			// the start removes and re-queues it
+			return;
+		}
+		break;
+	}
+	slot &s = slot_of(ev.timer);
+	sum_.cancels++;
+	callback(s.function).cancels++;
+	if (s.fired) {
+		s.fired = false;
+		sum_.simulated_only++;
+	}
+	if (s.set_up && hr::hrtimer_is_queued(&s.timer)) {
+		machine_.now = std::max<std::int64_t>(mono_of(ev.ts_ns), 0);
+		hr::hrtimer_try_to_cancel(s.timer.base->cpu_base, &s.timer);
+	}
+}
+
+void hrtimer_replay::on_expire(const sim_event &ev)
+{
+	cpu_state &c = cpus_[ev.cpu];
+	slot &s = slot_of(ev.timer);
+	if (ev.function)
+		s.function = ev.function;
+	// The clock its base has (a REALTIME timer set up relative is a
+	// MONOTONIC one, as the kernel makes it).
+	const unsigned base = s.set_up ? s.timer.base->index % hr::HRTIMER_BASE_MONOTONIC_SOFT : 0;
+	const bool realtime = s.set_up ? base == hr::HRTIMER_BASE_REALTIME || base == hr::HRTIMER_BASE_TAI
+				       : ev.now > epoch_sized;
+	std::int64_t mono;
+	if (!realtime) {
+		mono = std::int64_t(ev.now);
+		ts_to_mono_ = mono - std::int64_t(ev.ts_ns);
+		offset_known_ = true;
+	} else {
+		mono = std::int64_t(ev.now) - machine_.offs_real;
+		if (!sum_.realtime_samples)
+			mono = mono_of(ev.ts_ns);
+	}
+	const bool soft = s.set_up ? s.soft : c.in_soft;
+	// Which recorded interrupt this expiry belongs to: the timer
+	// interrupt it is in, or (without irq events) the run of hard
+	// expiries on this CPU with this now. A soft one belongs to the
+	// HRTIMER softirq of the interrupt before it.
+	if (!soft) {
+		bool new_group;
+		if (irq_events_ && c.in_irq) {
+			new_group = !c.irq_ran;
+			c.irq_ran = true;
+		} else {
+			new_group = !c.group_open || c.group_now != ev.now;
+			if (new_group && !irq_events_)
+				figures_[ev.cpu].recorded_interrupts++;
+		}
+		c.group_open = true;
+		c.group_now = ev.now;
+		if (new_group) {
+			c.group_mono_now = 0;
+			run_interrupt(ev.cpu, mono, true);
+		}
+	}
+	// A soft timer the model still holds, due by its softexpires: the
+	// recorded interrupt that raised this HRTIMER softirq ran no hard
+	// timer (or the trace has no irq events to say which it was).
+	if (soft && s.set_up && hr::hrtimer_is_queued(&s.timer) && s.timer.softexpires <= std::int64_t(ev.now) &&
+	    !(irq_events_ && c.irq_ran_for_soft)) {
+		if (!irq_events_)
+			figures_[ev.cpu].recorded_interrupts++;
+		run_interrupt(ev.cpu, mono, true);
+	}
+	if (!realtime) {
+		c.group_mono_now = ev.now;
+	} else if (c.group_mono_now) {
+		// The same interrupt's MONOTONIC and REALTIME now: the offset.
+		const std::int64_t off = std::int64_t(ev.now) - std::int64_t(c.group_mono_now);
+		if (!sum_.realtime_samples)
+			realtime_min_ = realtime_max_ = off;
+		realtime_min_ = std::min(realtime_min_, off);
+		realtime_max_ = std::max(realtime_max_, off);
+		sum_.realtime_samples++;
+		machine_.offs_real = off;
+	}
+	judge(&s, ev, ev.cpu);
+}
+
+void hrtimer_replay::judge(slot *s, const sim_event &ev, unsigned cpu)
+{
+	sum_.expiries++;
+	hrtimer_callback_figures &cb = callback(s->function);
+	cb.expiries++;
+	if (s->set_up) {
+		const std::int64_t late = std::int64_t(ev.now) - s->timer.softexpires;
+		if (late >= 0 && s->timer.softexpires) {
+			sum_.lateness_count++;
+			lateness_sum_ += double(late);
+			sum_.lateness_max_ns = std::max(sum_.lateness_max_ns, late);
+		}
+	}
+	if (s->fired) {
+		s->fired = false;
+		if (s->fired_irq == cpus_[cpu].irq_id && s->fired_cpu == cpu) {
+			sum_.same_interrupt++;
+			cb.same_interrupt++;
+		} else {
+			sum_.other_interrupt++;
+		}
+	} else if (s->set_up && hr::hrtimer_is_queued(&s->timer)) {
+		sum_.late++;
+		hr::hrtimer_try_to_cancel(s->timer.base->cpu_base, &s->timer);
+	} else {
+		sum_.not_armed++;
+	}
+}
+
+hrtimer_summary hrtimer_replay::finish(const std::function<std::string(std::uint32_t)> &name_of)
+{
+	hrtimer_summary r = sum_;
+	r.irq_events = irq_events_;
+	r.timers = slots_.size();
+	r.lateness_mean_ns = r.lateness_count ? lateness_sum_ / double(r.lateness_count) : 0;
+	if (r.realtime_samples) {
+		r.realtime_offset_ns = machine_.offs_real;
+		r.realtime_spread_ns = realtime_max_ - realtime_min_;
+	}
+	for (std::size_t c = 0; c < cpus_.size(); c++) {
+		const hr::hrtimer_cpu_base &b = cpus_[c].base;
+		hrtimer_cpu_figures f = figures_[c];
+		f.device_programs = b.dev.programs;
+		r.cpus.push_back(f);
+		r.enqueues += b.costs.enqueues;
+		r.removals += b.costs.removals;
+		r.reprograms += b.costs.reprograms;
+		r.force_reprograms += b.costs.force_reprograms;
+		r.retries += b.nr_retries;
+		r.hangs += b.nr_hangs;
+		std::uint64_t rot = 0;
+		kernel::timerqueue_costs q = hr::hrtimer_queue_costs(&b, &rot);
+		r.comparisons += q.comparisons;
+		r.max_depth = std::max<std::uint64_t>(r.max_depth, q.max_depth);
+		r.rotations += rot;
+	}
+	for (std::uint32_t id = 0; id < by_function_.size(); id++) {
+		hrtimer_callback_figures f = by_function_[id];
+		if (!f.starts && !f.expiries && !f.cancels)
+			continue;
+		f.function = id ? name_of(id) : "(unknown)";
+		r.callbacks.push_back(f);
+	}
+	std::stable_sort(r.callbacks.begin(), r.callbacks.end(), [](const auto &a, const auto &b) {
+		return a.expiries != b.expiries ? a.expiries > b.expiries : a.function < b.function;
+	});
+	return r;
+}
+
+}  // namespace timersim

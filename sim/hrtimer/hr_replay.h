@@ -1,0 +1,117 @@
+// The hrtimer half of a trace, replayed through the kernel's own hrtimer
+// model (kernel/hrtimer.h): per CPU an hrtimer_cpu_base with its clock
+// bases and clockevent device, fed the recorded hrtimer_setup/init, start
+// and cancel events, and run free: the model's device fires when it is
+// due, and its interrupts run what they run by the kernel's rules.
+//
+// Each recorded hrtimer expiry is then judged against the model:
+//   same interrupt   the model ran the timer in the interrupt (or HRTIMER
+//                    softirq run) that the recording ran it in;
+//   other interrupt  the model ran it, in an interrupt of its own before;
+//   late             the model still held it: by its softexpires the
+//                    recorded interrupt came too early for it;
+//   not armed        the model never saw it started (armed before the trace).
+// A recorded interrupt is a local_timer_entry/exit (or the timer's
+// irq_handler) where the trace has them, else the hard expiries on one CPU
+// with one `now`. The model's interrupts are counted against them per CPU:
+// predicted (its device came due), recorded, and both.
+//
+// Time: `now` and `expires` are the timer's own clock; the events' trace
+// timestamps are put on CLOCK_MONOTONIC by the offset (now - timestamp)
+// of the latest MONOTONIC expiry, and REALTIME's offset is taken from
+// interrupts that ran timers of both clocks (the report says how well they
+// agree). Quirks of the tracepoints, each counted: before 2026 every
+// expiry is preceded by an hrtimer_cancel at the same time (the removal
+// __run_hrtimer makes), which is not a cancel; a re-arm of an armed timer
+// is a cancel then a start on kernels without was_armed; periodic timers
+// are re-started by an hrtimer_start after their expire_exit.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "kernel/hrtimer.h"
+#include "sim/hrtimer/hr_summary.h"
+#include "sim/core/event_stream.h"
+#include "sim/core/flat_ids.h"
+
+namespace timersim {
+
+class hrtimer_replay {
+public:
+	// PEEK(i): the i-th event after the one being applied (nullptr past
+	// the look-ahead), for the cancels that are part of an expiry.
+	using peek_fn = std::function<const sim_event *(std::size_t)>;
+
+	explicit hrtimer_replay(unsigned cpus);
+	hrtimer_replay(const hrtimer_replay &) = delete;
+	hrtimer_replay &operator=(const hrtimer_replay &) = delete;
+
+	// Every event of the trace, in order (hrtimer, irq, softirq ones are used).
+	void apply(const sim_event &ev, const peek_fn &peek);
+	hrtimer_summary finish(const std::function<std::string(std::uint32_t)> &name_of);
+
+private:
+	struct slot {
+		kernel::hr::hrtimer timer;	// first: the callback finds its slot from it
+		hrtimer_replay *owner = nullptr;
+		std::uint64_t ptr = 0;
+		std::uint32_t function = 0;
+		int clockid = 1;		// CLOCK_MONOTONIC unless told
+		bool set_up = false;
+		bool soft = false;
+		// The model ran it and no recorded expiry has claimed it yet.
+		bool fired = false;
+		std::uint64_t fired_irq = 0;	// the model interrupt that ran it
+		std::uint32_t fired_cpu = 0;
+	};
+	struct cpu_state {
+		kernel::hr::hrtimer_cpu_base base;
+		bool in_irq = false;		// inside a recorded timer interrupt
+		bool irq_ran = false;		// ... which has run the model's interrupt
+		bool irq_ran_for_soft = false;	// unused: kept false
+		std::uint64_t irq_entry_ns = 0;	// its entry's timestamp
+		bool in_soft = false;		// inside a recorded HRTIMER softirq run
+		bool soft_ran = false;
+		std::uint64_t group_now = 0;	// the last expiry group's now (no irq events)
+		bool group_open = false;
+		std::uint64_t irq_id = 0;	// the model interrupt the recorded one matched
+		// The group's MONOTONIC now, for REALTIME's offset (0: none yet).
+		std::uint64_t group_mono_now = 0;
+	};
+
+	static kernel::hr::hrtimer_restart fired(kernel::hr::hrtimer *t, void *context);
+	slot &slot_of(std::uint64_t ptr);
+	void set_up(slot &s, const sim_event &ev, unsigned cpu);
+	std::int64_t mono_of(std::uint64_t ts_ns) const;
+	void catch_up(unsigned cpu, std::int64_t mono);
+	void run_interrupt(unsigned cpu, std::int64_t now, bool recorded);
+	void on_start(const sim_event &ev);
+	void on_cancel(const sim_event &ev, const peek_fn &peek);
+	void on_expire(const sim_event &ev);
+	void judge(slot *s, const sim_event &ev, unsigned cpu);
+	void find_offset(const peek_fn &peek, const sim_event &ev);
+	hrtimer_callback_figures &callback(std::uint32_t function);
+
+	kernel::hr::hrtimer_machine machine_;
+	std::deque<cpu_state> cpus_;
+	std::deque<slot> slots_;
+	flat_ids ids_;
+	std::vector<hrtimer_callback_figures> by_function_;	// by interned id
+	std::vector<hrtimer_cpu_figures> figures_;
+	std::uint64_t current_irq_ = 0;		// the model interrupt running now
+	bool crediting_ = false;		// its first expiry is a wakeup, not yet credited
+	hrtimer_summary sum_;
+	bool offset_known_ = false;
+	std::int64_t ts_to_mono_ = 0;		// mono = ts + this
+	std::uint64_t next_irq_ = 1;
+	unsigned running_cpu_ = 0;
+	bool irq_events_ = false;
+	double lateness_sum_ = 0;
+	std::int64_t realtime_min_ = 0, realtime_max_ = 0;
+};
+
+}  // namespace timersim

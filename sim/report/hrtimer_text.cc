@@ -1,0 +1,134 @@
+// The reports' `hrtimers` section: the hrtimer half of the trace replayed
+// through the kernel's hrtimer model (sim/hrtimer/hr_replay.h).
+#include <fmt/format.h>
+
+#include "sim/report/report_writers.h"
+#include "sim/report/text_table.h"
+
+namespace timersim {
+
+std::string text_hrtimer_section(const hrtimer_summary &h, unsigned top)
+{
+	if (!h.present)
+		return "";
+	std::string out = "\nhrtimers  the trace's hrtimers replayed through the kernel's hrtimer model "
+			  "(clock bases, timerqueues, the clockevent device)\n";
+	out += "  events  " + num(h.timers) + " timers, " + num(h.starts) + " starts, " + num(h.cancels) +
+	       " cancels, " + num(h.rearms) + " re-arms (cancel + start), " + num(h.cancels_in_expiry) +
+	       " cancels that were part of an expiry\n";
+	out += "  fidelity " + num(h.expiries) + " recorded expiries: " + num(h.same_interrupt) +
+	       " run by the model in the same interrupt (" + percent(h.same_interrupt, h.expiries) + "), " +
+	       num(h.other_interrupt) + " in another, " + num(h.late) + " not yet due in the model, " +
+	       num(h.not_armed) + " never armed in it; " + num(h.simulated_only) +
+	       " model expiries the recording did not make\n";
+	if (h.lateness_count)
+		out += fmt::format("  lateness behind softexpires: mean {:.1f} us, max {:.1f} us\n",
+				   h.lateness_mean_ns / 1e3, double(h.lateness_max_ns) / 1e3);
+	if (h.realtime_samples)
+		out += fmt::format("  REALTIME is CLOCK_MONOTONIC + {} ns ({} interrupts with both, "
+				   "spread {} ns)\n",
+				   h.realtime_offset_ns, h.realtime_samples, h.realtime_spread_ns);
+	text_table t("  ");
+	t.row({"interrupts", "recorded", "predicted", "both", "device programs"});
+	std::uint64_t rec = 0, pred = 0, both = 0, prog = 0;
+	for (std::size_t c = 0; c < h.cpus.size(); c++) {
+		const hrtimer_cpu_figures &f = h.cpus[c];
+		t.row({"CPU " + num(c), num(f.recorded_interrupts), num(f.predicted_interrupts), num(f.both),
+		       num(f.device_programs)});
+		rec += f.recorded_interrupts;
+		pred += f.predicted_interrupts;
+		both += f.both;
+		prog += f.device_programs;
+	}
+	t.row({"all", num(rec), num(pred), num(both), num(prog)});
+	out += t.render();
+	out += std::string("  (recorded: ") +
+	       (h.irq_events ? "the timer interrupts the trace recorded"
+			     : "runs of hard expiries with one now on a CPU; the trace has no timer "
+			       "interrupt events") +
+	       "; predicted: the model's device came due)\n";
+	text_table cb("  ");
+	cb.row({"callback", "starts", "cancels", "expiries", "same interrupt", "model wakeups"});
+	for (std::size_t i = 0; i < h.callbacks.size() && i < top; i++) {
+		const hrtimer_callback_figures &f = h.callbacks[i];
+		cb.row({f.function, num(f.starts), num(f.cancels), num(f.expiries), num(f.same_interrupt),
+			num(f.wakeups)});
+	}
+	out += cb.render();
+	out += "  model   " + num(h.enqueues) + " enqueues, " + num(h.removals) + " removals, " +
+	       num(h.comparisons) + " comparisons (deepest " + num(h.max_depth) + "), " +
+	       num(h.rotations) + " rotations, " + num(h.reprograms) + " reprograms (" +
+	       num(h.force_reprograms) + " forced), " + num(h.retries) + " retries, " + num(h.hangs) +
+	       " hangs\n";
+	return out;
+}
+
+void write_json_hrtimers(json_writer &w, const hrtimer_summary &h)
+{
+	w.key("hrtimers");
+	if (!h.present) {
+		w.null();
+		return;
+	}
+	w.begin_object();
+	w.field("irq_events", h.irq_events);
+	w.field("timers", h.timers);
+	w.field("starts", h.starts);
+	w.field("cancels", h.cancels);
+	w.field("rearms", h.rearms);
+	w.field("cancels_in_expiry", h.cancels_in_expiry);
+	w.field("expiries", h.expiries);
+	w.field("same_interrupt", h.same_interrupt);
+	w.field("other_interrupt", h.other_interrupt);
+	w.field("late", h.late);
+	w.field("not_armed", h.not_armed);
+	w.field("simulated_only", h.simulated_only);
+	w.key("lateness_mean_ns");
+	w.value_fixed(h.lateness_mean_ns, 1);
+	w.field("lateness_max_ns", std::uint64_t(h.lateness_max_ns));
+	w.field("realtime_samples", h.realtime_samples);
+	w.key("realtime_offset_ns");
+	w.value_fixed(double(h.realtime_offset_ns), 0);
+	w.field("realtime_spread_ns", std::uint64_t(h.realtime_spread_ns));
+	w.key("cpus");
+	w.begin_array();
+	for (std::size_t c = 0; c < h.cpus.size(); c++) {
+		const hrtimer_cpu_figures &f = h.cpus[c];
+		w.begin_object();
+		w.field("cpu", std::uint64_t(c));
+		w.field("recorded_interrupts", f.recorded_interrupts);
+		w.field("predicted_interrupts", f.predicted_interrupts);
+		w.field("both", f.both);
+		w.field("device_programs", f.device_programs);
+		w.end_object();
+	}
+	w.end_array();
+	w.key("callbacks");
+	w.begin_array();
+	for (const hrtimer_callback_figures &f : h.callbacks) {
+		w.begin_object();
+		w.field("function", f.function);
+		w.field("starts", f.starts);
+		w.field("cancels", f.cancels);
+		w.field("expiries", f.expiries);
+		w.field("same_interrupt", f.same_interrupt);
+		w.field("wakeups", f.wakeups);
+		w.end_object();
+	}
+	w.end_array();
+	w.key("model");
+	w.begin_object();
+	w.field("enqueues", h.enqueues);
+	w.field("removals", h.removals);
+	w.field("comparisons", h.comparisons);
+	w.field("max_depth", h.max_depth);
+	w.field("rotations", h.rotations);
+	w.field("reprograms", h.reprograms);
+	w.field("force_reprograms", h.force_reprograms);
+	w.field("retries", h.retries);
+	w.field("hangs", h.hangs);
+	w.end_object();
+	w.end_object();
+}
+
+}  // namespace timersim
