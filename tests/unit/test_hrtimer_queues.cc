@@ -43,7 +43,9 @@ stream_result run_stream(std::uint64_t seed, bool ties, unsigned steps)
 	for (const std::string &n : queue_design_names()) {
 		qs.push_back(make_queue_design(n));
 		ck_assert_ptr_nonnull(qs.back().get());
-		ck_assert_str_eq(qs.back()->name().c_str(), n.c_str());
+		// Named: ck_assert_str_eq reads its strings after the temporaries end.
+		const std::string got = qs.back()->name();
+		ck_assert_str_eq(got.c_str(), n.c_str());
 	}
 	const std::size_t linked = 1;	// its index in queue_design_names()
 	stream_result r;
