@@ -51,6 +51,7 @@
 namespace kernel::hr {
 
 using kernel::ktime_t;
+using kernel::timerqueue_costs;
 
 constexpr ktime_t KTIME_MAX = INT64_MAX;
 constexpr ktime_t NSEC_PER_USEC = 1000;

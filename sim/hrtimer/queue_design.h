@@ -11,8 +11,8 @@
 //                 order holds, else as above
 //   heap          O(log n) binary heap        O(log n)   O(1)
 //   heap4         O(log n) 4-ary heap         O(log n)   O(1)
-//   wheel         O(1) ns-resolution wheel,   O(1)       O(levels) + cascades
-//                 64 slots x 11 levels
+//   wheel         O(1) ns-resolution wheel,   O(1)       O(levels + slot);
+//                 64 slots x 11 levels                   advance cascades
 //
 // Order: by expiry; equal expiries in the order they were armed (a re-arm
 // counts as armed again) - what the kernel's tree gives, since an insert
@@ -52,22 +52,25 @@ class queue_design {
 public:
 	virtual ~queue_design() = default;
 	virtual std::string name() const = 0;
-	// Empties the queue for timers 0 .. capacity - 1.
-	virtual void reset(std::size_t capacity) = 0;
+	// Empties the queue for timers 0 .. capacity - 1, its clock at `now`.
+	virtual void reset(std::size_t capacity, ktime now) = 0;
 	// (Re)arms t to expire at `expires`: a queued t is moved. Returns true
 	// when t is now the first timer (hrtimer's "reprogram" question).
 	virtual bool arm(qid t, ktime expires) = 0;
 	// Removes t; returns true if it was queued.
 	virtual bool remove(qid t) = 0;
 	virtual bool queued(qid t) const = 0;
-	// The first timer and its expiry; false when empty. Not const: a wheel
-	// may cascade to find it.
+	// The first timer and its expiry; false when empty.
 	virtual bool first(qid *t, ktime *expires) = 0;
+	// The queue's clock moves on to `now`; nothing due by then is queued
+	// any more (expire_due() removed it). A wheel cascades here.
+	virtual void advance(ktime now) { (void)now; }
 	virtual std::size_t size() const = 0;
 	virtual queue_costs costs() const = 0;
 };
 
-// Removes and hands to `expired(t, expires)` every timer due by `now`, in order.
+// Removes and hands to `expired(t, expires)` every timer due by `now`, in
+// order, then moves the queue's clock to `now`.
 template <class Fn>
 std::size_t expire_due(queue_design &q, ktime now, Fn &&expired)
 {
@@ -79,6 +82,7 @@ std::size_t expire_due(queue_design &q, ktime now, Fn &&expired)
 		expired(t, e);
 		n++;
 	}
+	q.advance(now);
 	return n;
 }
 

@@ -94,7 +94,7 @@ class heap_design final : public queue_design {
 
 public:
 	std::string name() const override { return Arity == 2 ? "heap" : "heap4"; }
-	void reset(std::size_t capacity) override
+	void reset(std::size_t capacity, ktime) override
 	{
 		heap_.clear();
 		heap_.reserve(capacity);

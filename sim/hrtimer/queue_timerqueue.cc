@@ -34,7 +34,7 @@ class timerqueue_design final : public queue_design {
 
 public:
 	std::string name() const override { return "timerqueue"; }
-	void reset(std::size_t capacity) override
+	void reset(std::size_t capacity, ktime) override
 	{
 		kernel::timerqueue_init_head(&head_);
 		nodes_.assign(capacity, kernel::timerqueue_node{});
@@ -78,7 +78,7 @@ class linked_design final : public queue_design {
 
 public:
 	std::string name() const override { return "linked"; }
-	void reset(std::size_t capacity) override
+	void reset(std::size_t capacity, ktime) override
 	{
 		kernel::timerqueue_linked_init_head(&head_);
 		nodes_.assign(capacity, kernel::timerqueue_linked_node{});

@@ -1,19 +1,20 @@
 // `wheel`: a hierarchical timing wheel at nanosecond resolution (Varghese
 // and Lauck's scheme 7; placement as in William Ahern's timeout.c). Eleven
 // levels of 64 slots cover 64-bit time; level 0's slots are single
-// nanoseconds. A timer goes to the level of the highest 6-bit digit in
-// which its expiry differs from the wheel's cursor, in the slot of that
-// digit, at the tail (so equal expiries stay in arm order). Every timer on
-// level j is earlier than every timer on level j + 1, so the first timer is
-// on the lowest non-empty level: on level 0 it is the head of the lowest
-// occupied slot; on a higher level the cursor moves to the start of that
-// level's lowest occupied slot and the slot is cascaded (its timers placed
-// again, landing lower), until level 0 holds it. The cursor only moves to
-// the first timer's region, never past a queued timer; a timer armed before
-// the cursor (already expired, or earlier than everything) goes to a sorted
-// overdue list ahead of the wheel. That list is the design's weak spot:
-// the cursor sits at the first timer's slot, so a timer armed between now
-// and it is walked into the list (counted as comparisons and slot visits).
+// nanoseconds. The wheel's cursor is the queue's clock (advance()). A timer
+// goes to the level of the highest 6-bit digit in which its expiry differs
+// from the cursor, in the slot of that digit, at the tail (so equal
+// expiries stay in arm order). Every timer on level j is earlier than
+// every timer on level j + 1, so the first timer is on the lowest occupied
+// level: on level 0 the head of the lowest occupied slot; higher up the
+// earliest of the lowest occupied slot, found by walking it (its cost).
+//
+// advance(now) moves the cursor: on each level whose higher digits stay
+// the same but whose own digit moves, the slot of the new digit is
+// cascaded (its timers now share that digit with the cursor and go lower);
+// slots passed over are empty, their timers having expired. A timer armed
+// before the cursor (already expired) goes to a sorted overdue list ahead
+// of the wheel, run first.
 //
 // Occupied slots are found with one 64-bit bitmap per level.
 #include <cstdint>
@@ -127,14 +128,14 @@ class wheel_design final : public queue_design {
 
 public:
 	std::string name() const override { return "wheel"; }
-	void reset(std::size_t capacity) override
+	void reset(std::size_t capacity, ktime now) override
 	{
 		links_.assign(capacity, link{});
 		for (list_head &h : lists_)
 			h = list_head{};
 		for (std::uint64_t &o : occupied_)
 			o = 0;
-		cursor_ = 0;
+		cursor_ = key_of(now);
 		size_ = 0;
 		costs_ = queue_costs{};
 	}
@@ -161,12 +162,8 @@ public:
 	bool queued(qid t) const override { return links_[t].list != NIL; }
 	bool first(qid *t, ktime *expires) override
 	{
-		if (lists_[OVERDUE].head != NIL) {
-			*t = lists_[OVERDUE].head;
-			*expires = static_cast<ktime>(links_[*t].key ^ (std::uint64_t{1} << 63));
-			return true;
-		}
-		for (;;) {
+		std::uint32_t best = lists_[OVERDUE].head;
+		if (best == NIL) {
 			unsigned level = 0;
 			while (level < LEVELS && !occupied_[level]) {
 				level++;
@@ -175,21 +172,40 @@ public:
 			if (level == LEVELS)
 				return false;
 			const unsigned slot = static_cast<unsigned>(__builtin_ctzll(occupied_[level]));
+			best = lists_[level * SLOTS + slot].head;
 			costs_.slot_visits++;
-			const std::uint32_t list = level * SLOTS + slot;
-			if (level == 0) {
-				*t = lists_[list].head;
-				*expires = static_cast<ktime>(links_[*t].key ^ (std::uint64_t{1} << 63));
-				return true;
-			}
-			// Move the cursor to the slot's start; every timer is at or
-			// after it, so the slot's timers all land lower.
+			// Level 0's slots hold one expiry; higher ones a range.
+			if (level > 0)
+				for (std::uint32_t n = links_[best].next; n != NIL; n = links_[n].next) {
+					costs_.comparisons++;
+					costs_.slot_visits++;
+					if (links_[n].key < links_[best].key)
+						best = n;
+				}
+		}
+		*t = best;
+		*expires = static_cast<ktime>(links_[best].key ^ (std::uint64_t{1} << 63));
+		return true;
+	}
+	void advance(ktime now) override
+	{
+		const std::uint64_t to = key_of(now);
+		if (to <= cursor_)
+			return;
+		const std::uint64_t from = cursor_;
+		cursor_ = to;
+		for (unsigned level = LEVELS - 1; level >= 1; level--) {
 			const unsigned shift = level * BITS;
-			const std::uint64_t above = shift + BITS >= 64 ? 0 : cursor_ >> (shift + BITS) << (shift + BITS);
-			cursor_ = above | (std::uint64_t{slot} << shift);
+			const bool same_above = shift + BITS >= 64 || (from >> (shift + BITS)) == (to >> (shift + BITS));
+			const unsigned digit = static_cast<unsigned>(to >> shift) & (SLOTS - 1);
+			if (!same_above || digit == (static_cast<unsigned>(from >> shift) & (SLOTS - 1)))
+				continue;
+			const std::uint32_t list = level * SLOTS + digit;
+			if (!(occupied_[level] & (std::uint64_t{1} << digit)))
+				continue;
 			std::uint32_t n = lists_[list].head;
 			lists_[list] = list_head{};
-			occupied_[level] &= ~(std::uint64_t{1} << slot);
+			occupied_[level] &= ~(std::uint64_t{1} << digit);
 			while (n != NIL) {
 				const std::uint32_t next = links_[n].next;
 				links_[n].list = NIL;

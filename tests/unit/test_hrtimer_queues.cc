@@ -43,14 +43,17 @@ stream_result run_stream(std::uint64_t seed, bool ties, unsigned steps)
 	for (const std::string &n : queue_design_names()) {
 		qs.push_back(make_queue_design(n));
 		ck_assert_ptr_nonnull(qs.back().get());
-		ck_assert_str_eq(qs.back()->name().c_str(), n.c_str());
-		qs.back()->reset(NTIMERS);
+		// Named: ck_assert_str_eq reads its strings after the temporaries end.
+		const std::string got = qs.back()->name();
+		ck_assert_str_eq(got.c_str(), n.c_str());
 	}
 	const std::size_t linked = 1;	// its index in queue_design_names()
 	stream_result r;
 	r.designs.resize(qs.size());
 	std::mt19937_64 rng(seed);
 	ktime now = 1000000000;
+	for (auto &q : qs)
+		q->reset(NTIMERS, now);
 	std::uint64_t unique = 0;
 	std::vector<ktime> armed(NTIMERS, 0);
 
@@ -171,7 +174,7 @@ START_TEST(linked_keeps_place_among_equals)
 {
 	auto tq = make_queue_design("timerqueue"), ln = make_queue_design("linked");
 	for (auto *q : {tq.get(), ln.get()}) {
-		q->reset(4);
+		q->reset(4, 0);
 		q->arm(0, 100);
 		q->arm(1, 200);
 		q->arm(0, 200);
