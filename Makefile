@@ -56,7 +56,7 @@ endif
 
 # Libraries, all through pkg-config. Their headers are system headers to us:
 # -isystem keeps -Werror about our own code only.
-LIB_PKGS  := zlib libzstd libtracecmd libtraceevent babeltrace babeltrace-ctf fmt
+LIB_PKGS  := zlib libzstd libtracecmd libtraceevent babeltrace babeltrace-ctf fmt libcrypto
 TEST_PKGS := check
 BENCH_PKGS := benchmark
 pkg_cflags = $(patsubst -I%,-isystem %,$(shell pkg-config --cflags $(1) 2>/dev/null))

@@ -24,6 +24,7 @@ PACKAGES=(
   # timersim plot, plots of sweeps, make calibrate; tests check JSON with python3
   python3 python3-matplotlib
   nlohmann-json3-dev            # sweep results and calibration files (JSON)
+  libssl-dev                    # SHA-256 (libcrypto) of the program and inputs in sweep cell keys
   parallel                      # sweeps on GNU parallel (tested)
   groff-base man-db             # make install's man page, rendered by the tests
 )
@@ -31,7 +32,7 @@ PACKAGES=(
 # The pkg-config modules the Makefile asks for: checked after installing, so
 # that a broken set-up stops here with pkg-config's own words instead of as
 # link errors.
-PC_MODULES="zlib libzstd libtracecmd libtraceevent babeltrace babeltrace-ctf fmt check benchmark"
+PC_MODULES="zlib libzstd libtracecmd libtraceevent babeltrace babeltrace-ctf fmt libcrypto check benchmark"
 
 verify() {
   pkg-config --exists $PC_MODULES && return 0

@@ -43,7 +43,7 @@ int run_sweep_cmd(const sweep_args &a)
 			throw usage_error(a.task_given ? "--task: empty (is SLURM_ARRAY_TASK_ID set?)"
 						       : "--cell: empty (give a cell's id or index)");
 		const sweep::cell &c = sweep::find_cell(s, which);
-		bool ran = sweep::run_and_write(s, c);
+		bool ran = sweep::run_and_write(s, c, sweep::key_maker(s).of(c));
 		std::fprintf(stderr, "timersim sweep: cell %zu (%s) %s\n", c.index, c.id.c_str(),
 			     ran ? "done" : "already done");
 		return 0;
@@ -57,10 +57,19 @@ int run_sweep_cmd(const sweep_args &a)
 	if (!a.emit.empty())
 		throw usage_error("--emit: 'parallel' or 'slurm', not '" + a.emit + "'");
 	if (a.list) {
-		std::string out = "index,id,done,cell\n";
+		std::string out = "index,id,done,cell,key\n";
+		sweep::key_maker make_key(s);
 		for (const sweep::cell &c : s.cells) {
-			out += std::to_string(c.index) + "," + c.id + "," + (sweep::cell_done(s, c) ? "yes" : "no") + ",";
+			sweep::cell_key k = make_key.of(c);
+			sweep::cell_status cs = sweep::check_cell(s, c, k);
+			out += std::to_string(c.index) + "," + c.id + ",";
+			append_csv_field(out, cs.state == sweep::cell_state::done	 ? std::string("yes")
+					      : cs.state == sweep::cell_state::missing ? std::string("no")
+										 : "stale: " + cs.why);
+			out += ',';
 			append_csv_field(out, c.key);
+			out += ',';
+			out += k.digest();
 			out += '\n';
 		}
 		write_output(a.output, out);
@@ -70,8 +79,11 @@ int run_sweep_cmd(const sweep_args &a)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned jobs = a.jobs ? a.jobs : static_cast<unsigned>(ncpu > 0 ? ncpu : 1);
 	sweep::run_status st = sweep::run_sweep(s, jobs, isatty(STDERR_FILENO));
-	std::printf("sweep %s: %zu cells, %zu done before, %zu run now, %zu failed; results in %s\n",
-		    a.spec.c_str(), st.total, st.done_before, st.ran, st.failed, s.cells_dir().c_str());
+	// Why results on disk were not reused: each reason once, with its count.
+	for (const auto &[why, n] : st.stale_why)
+		std::printf("sweep %s: %zu stale: %s\n", a.spec.c_str(), n, why.c_str());
+	std::printf("sweep %s: %zu cells, %zu done before, %zu stale, %zu run now, %zu failed; results in %s\n",
+		    a.spec.c_str(), st.total, st.done_before, st.stale, st.ran, st.failed, s.cells_dir().c_str());
 	if (!st.failed)
 		std::printf("merge them: timersim merge %s -o results.csv\n", a.spec.c_str());
 	if (std::fflush(stdout) != 0)
