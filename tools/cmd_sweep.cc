@@ -95,13 +95,15 @@ struct merge_args {
 	std::string spec;
 	std::string output = "-";
 	bool partial = false;
+	bool summary = false;
 };
 
 int run_merge(const merge_args &a)
 {
 	sweep::spec s = sweep::load_spec(a.spec);
 	check_output_paths({a.spec}, {{"--output", a.output}});
-	write_output(a.output, sweep::merge_csv(s, a.partial));
+	write_output(a.output, a.summary ? sweep::summary_csv(sweep::merge_rows(s, a.partial))
+					 : sweep::merge_csv(s, a.partial));
 	return 0;
 }
 
@@ -140,8 +142,10 @@ void add_sweep(CLI::App &app, command_list &commands)
 		->type_name("FILE")
 		->check(non_empty("path"));
 	sub->add_flag("--list", a->list, "list the cells (index, id, done, what) as CSV");
-	sub->footer("examples:\n"
+	sub->footer("The SPEC format, every key with an example: README, section Sweeps.\n"
+		    "examples:\n"
 		    "  timersim sweep study.spec -j 8 && timersim merge study.spec -o study.csv\n"
+		    "  timersim merge study.spec --summary -o by-seed.csv   # mean, sd, n, 95% interval\n"
 		    "  timersim sweep study.spec --emit parallel -o jobs.txt\n"
 		    "  parallel --joblog study.log --resume-failed --sshloginfile hosts < jobs.txt\n"
 		    "  timersim sweep study.spec --emit slurm -o study.sbatch && sbatch study.sbatch");
@@ -154,6 +158,9 @@ void add_sweep(CLI::App &app, command_list &commands)
 		->type_name("FILE")
 		->check(non_empty("path"));
 	msub->add_flag("--partial", m->partial, "merge the cells that have results, leave out the others");
+	msub->add_flag("--summary", m->summary,
+		       "one row per group of cells differing only in seed: n, and per measure its mean, sd and "
+		       "95% interval (Student t)");
 	commands.push_back({msub, [m] { return run_merge(*m); }});
 }
 

@@ -27,6 +27,23 @@ std::string merge_csv(const spec &s, bool partial)
 	for (std::size_t i = 0; i < cols.size(); i++)
 		out += (i ? "," : "") + cols[i];
 	out += "\n";
+	for (const nlohmann::json &j : merge_rows(s, partial)) {
+		for (std::size_t i = 0; i < cols.size(); i++) {
+			if (i)
+				out += ',';
+			const nlohmann::json &v = j[cols[i]];
+			if (!v.is_null())
+				append_csv_field(out, v.is_string() ? v.get<std::string>() : v.dump());
+		}
+		out += '\n';
+	}
+	return out;
+}
+
+std::vector<nlohmann::json> merge_rows(const spec &s, bool partial)
+{
+	const std::vector<std::string> &cols = result_columns();
+	std::vector<nlohmann::json> rows;
 
 	std::vector<std::size_t> missing;
 	std::map<std::string, std::vector<std::size_t>> stale;	// why -> cells
@@ -52,23 +69,17 @@ std::string merge_csv(const spec &s, bool partial)
 			continue;
 		}
 		for (std::size_t i = 0; i < cols.size(); i++) {
-			if (i)
-				out += ',';
 			if (!j.contains(cols[i]))
 				throw input_error(path, 1, "no \"" + cols[i] + "\" (an older timersim?)");
-			const nlohmann::json &v = j[cols[i]];
-			if (v.is_null())
-				continue;
 			// A result's values are numbers and words; anything nested
 			// is not one (and would be dumped recursively, however deep).
-			if (v.is_structured())
+			if (j[cols[i]].is_structured())
 				throw input_error(path, 1, "\"" + cols[i] + "\" is not a number or a string");
-			append_csv_field(out, v.is_string() ? v.get<std::string>() : v.dump());
 		}
-		out += '\n';
+		rows.push_back(std::move(j));
 	}
 	if (partial)
-		return out;
+		return rows;
 	auto listed = [](const std::vector<std::size_t> &cells) {
 		std::string list;
 		for (std::size_t k = 0; k < cells.size() && k < 20; k++)
@@ -88,7 +99,7 @@ std::string merge_csv(const spec &s, bool partial)
 				listed(cells) + ")";
 		throw input_error(s.path, 0, what + ": run the sweep again to re-run them, or merge --partial");
 	}
-	return out;
+	return rows;
 }
 
 }  // namespace timersim::sweep

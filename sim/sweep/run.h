@@ -56,6 +56,20 @@ run_status run_sweep(const spec &s, unsigned jobs, bool progress);
 // - unless `partial`, which leaves them out - when cells are missing or
 // stale, naming them and why.
 std::string merge_csv(const spec &s, bool partial);
+// The same rows as parsed result lines, in cell order.
+std::vector<nlohmann::json> merge_rows(const spec &s, bool partial);
+
+// Replicates: one row per group of results that differ only in their seed
+// (the columns before "events" but id, index and seed), in the order of
+// each group's first cell: those columns, n, the seeds, then for each
+// measured column M: M_mean, M_sd (sample, n - 1), M_ci_lo and M_ci_hi (the
+// 95% interval of the mean, Student's t with n - 1 degrees of freedom: the
+// right one for a handful of seeds). sd and the interval are empty for
+// n = 1, every statistic of a column with no value (no calibration).
+std::string summary_csv(const std::vector<nlohmann::json> &rows);
+// t such that P(-t < T < t) = 0.95 for Student's T with `df` degrees of
+// freedom (df >= 1): a table to 30, the Cornish-Fisher series beyond.
+double student_t95(unsigned df);
 
 // A job list for GNU parallel: one `timersim sweep SPEC --cell ID` per
 // cell, with absolute paths (`parallel --joblog LOG --resume-failed <
