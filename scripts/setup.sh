@@ -26,6 +26,11 @@ PACKAGES=(
   nlohmann-json3-dev            # sweep results and calibration files (JSON)
   libssl-dev                    # SHA-256 (libcrypto) of the program and inputs in sweep cell keys
   parallel                      # sweeps on GNU parallel (tested)
+  # make test-engines: a real single-node Slurm, and parallel over ssh to
+  # this machine (daemons started from a temporary folder, never as services)
+  munge slurmctld slurmd slurm-client openssh-server openssh-client
+  # docs/timersim-pandas.ipynb, executed by make test
+  python3-pandas jupyter-nbconvert python3-nbformat python3-ipykernel jupyter-client
   groff-base man-db             # make install's man page, rendered by the tests
 )
 
