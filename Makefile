@@ -11,6 +11,10 @@
 #   make calibrate   ns per cost unit per scheme -> build/calibration.json
 #   make results     the classic vs v48 table of docs/results (minutes)
 #   make cost-model  the softirq-run cost model, fitted and checked on recordings
+#   make results-check  fails when docs/results differ from what the code
+#                    computes (CI runs it; about a minute)
+#   make test-engines   a sweep on a real single-node Slurm and on GNU parallel
+#                    over ssh to this machine equals the local run (CI; root)
 #   make install     build/timersim to $(DESTDIR)$(PREFIX)/bin, the scripts it
 #                    runs to share/timersim, the man page timersim.1 to
 #                    share/man/man1 (PREFIX=/usr/local; DESTDIR for packaging)
@@ -56,7 +60,7 @@ endif
 
 # Libraries, all through pkg-config. Their headers are system headers to us:
 # -isystem keeps -Werror about our own code only.
-LIB_PKGS  := zlib libzstd libtracecmd libtraceevent babeltrace babeltrace-ctf fmt
+LIB_PKGS  := zlib libzstd libtracecmd libtraceevent babeltrace babeltrace-ctf fmt libcrypto
 TEST_PKGS := check
 BENCH_PKGS := benchmark
 pkg_cflags = $(patsubst -I%,-isystem %,$(shell pkg-config --cflags $(1) 2>/dev/null))
@@ -95,7 +99,8 @@ BENCH_BINS  := $(patsubst tests/bench/%.cc,$(BUILD)/bench/%,$(BENCH_SRCS))
 
 DEFAULT_TRACE := tests/data/default-trace.txt.gz
 
-.PHONY: all deps run test check-asan bench bench-replay calibrate results cost-model fuzz fuzz-ci soak freestanding clean \
+.PHONY: all deps run test check-asan bench bench-replay calibrate results results-check test-engines \
+        cost-model fuzz fuzz-ci soak freestanding clean \
         install _build _test _bench _fuzz _install
 
 all: deps
@@ -168,6 +173,14 @@ results: all
 # (scripts/cost-model.sh): docs/results/cost-model/.
 cost-model: all
 	$(Q)scripts/cost-model.sh $(TIMERSIM)
+
+# The committed docs/results against a regeneration in a temporary folder.
+results-check: all
+	$(Q)JOBS=$(JOBS) scripts/results-check.sh $(TIMERSIM)
+
+# Slurm (munge, slurmctld, slurmd) and sshd started from a temporary folder.
+test-engines: all
+	$(Q)scripts/test-engines.sh $(TIMERSIM)
 
 # Replay throughput (MB/s, events/s) and peak memory on a generated 1 GB trace.
 bench-replay: all

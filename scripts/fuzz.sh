@@ -23,7 +23,7 @@ secs=${FUZZ_SECONDS:-30}
 out=${FUZZ_OUT:-build/fuzz}
 shared=${TIMERSIM_SHARED:-../shared}/traces
 cxx=${FUZZ_CXX:-clang++}
-all_pkgs="zlib libzstd libtracecmd libtraceevent babeltrace babeltrace-ctf fmt"
+all_pkgs="zlib libzstd libtracecmd libtraceevent babeltrace babeltrace-ctf fmt libcrypto"
 
 [ $# -gt 0 ] || { echo "fuzz.sh: no fuzz targets given" >&2; exit 1; }
 mkdir -p "$out"

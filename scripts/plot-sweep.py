@@ -3,6 +3,11 @@
 
 Lines - a metric against an axis, one line per group:
     plot-sweep.py sweep.csv --x scale --y softirq_us --by scheme,hz -o lines.png
+Rows at one x of a line that differ only in their seed are replicates: the
+line goes through their mean, a band shows its 95% interval (Student t) and
+dots the seeds; rows there that differ in anything else are refused (put
+that column in --by or pick with --where). A column Y_lo/Y_hi beside Y (the
+calibration's spread of an estimate) is drawn as a hatched band.
 Heatmap - a metric over two axes; with --ratio A/B, the metric of scheme A
 divided by that of scheme B in the same cell otherwise:
     plot-sweep.py sweep.csv --heatmap hz,scale --y softirq_us --ratio classic/v48 -o ratio.png
@@ -91,20 +96,89 @@ def check(rows, *cols):
             bad(f"no column '{c}' (columns: {', '.join(rows[0])})")
 
 
+# t(0.975, df) for df = 1..30 (scipy.stats.t.ppf); the Cornish-Fisher series
+# beyond, as `timersim merge --summary` computes it (sim/sweep/summary.cc).
+T95 = [12.706204736432, 4.302652729911, 3.182446305284, 2.776445105198, 2.570581836615,
+       2.446911848792, 2.364624251010, 2.306004135033, 2.262157162741, 2.228138851965,
+       2.200985160083, 2.178812829663, 2.160368656461, 2.144786687917, 2.131449545559,
+       2.119905299221, 2.109815577833, 2.100922040241, 2.093024054408, 2.085963447266,
+       2.079613844728, 2.073873067904, 2.068657610419, 2.063898561628, 2.059538552753,
+       2.055529438643, 2.051830516480, 2.048407141795, 2.045229642133, 2.042272456301]
+
+
+def t95(df):
+    if df <= 30:
+        return T95[df - 1]
+    z = 1.959963984540054
+    g = [(z**3 + z) / 4, (5 * z**5 + 16 * z**3 + 3 * z) / 96, (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384,
+         (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160]
+    return z + sum(gi / df ** (i + 1) for i, gi in enumerate(g))
+
+
+def mean_interval(ys):
+    """Mean and the Student-t 95% interval of the mean (None, None for one value)."""
+    n = len(ys)
+    m = sum(ys) / n
+    if n < 2:
+        return m, None, None
+    sd = (sum((y - m) ** 2 for y in ys) / (n - 1)) ** 0.5
+    h = t95(n - 1) * sd / n ** 0.5
+    return m, m - h, m + h
+
+
+# The columns that say what a cell is (timersim merge); rows at one point of
+# a line may differ in the seed only.
+IDENTITY = ["input_kind", "input", "kernel", "scheme", "params", "hz", "recorded_hz", "geometry", "expiries",
+            "cpus", "scale", "seconds"]
+
+
 def lines(rows, a):
+    """One line per --by group: at each x the mean over the rows there (the
+    seeds), with a band of its 95% interval, never a line through single
+    replicates; with the y column's _lo/_hi (the calibration's spread of an
+    estimate), a lighter band of their means."""
     by = [b for b in a.by.split(",") if b]
     check(rows, a.x, a.y, *by)
+    others = [c for c in IDENTITY if c in rows[0] and c not in by and c != a.x]
+    lo_col, hi_col = a.y + "_lo", a.y + "_hi"
+    calib = lo_col in rows[0] and hi_col in rows[0]
     groups = OrderedDict()
     for r in rows:
         x, y = number(r[a.x]), number(r[a.y])
         if x is None or y is None:
             continue
-        groups.setdefault(tuple(r[b] for b in by), []).append((x, y))
+        pt = groups.setdefault(tuple(r[b] for b in by), OrderedDict()).setdefault(x, [])
+        if pt and any(pt[0][0][c] != r[c] for c in others):
+            diff = [c for c in others if pt[0][0][c] != r[c]]
+            bad(f"rows at {a.x}={r[a.x]} of one line differ in {', '.join(diff)} (not only in seed): "
+                f"add it to --by or pick one with --where")
+        pt.append((r, y))
+    if not groups:
+        bad("nothing to plot")
     fig, ax = plt.subplots(figsize=(7, 4.5))
+    replicated = False
     for key, pts in groups.items():
-        pts.sort()
+        xs = sorted(pts)
+        stats = [mean_interval([y for _, y in pts[x]]) for x in xs]
         label = plain(", ".join(f"{b}={k}" for b, k in zip(by, key)) or a.y, 80)
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
+        line, = ax.plot(xs, [s[0] for s in stats], marker="o", label=label)
+        color = line.get_color()
+        if any(len(pts[x]) > 1 for x in xs):
+            replicated = True
+            band = [(x, s) for x, s in zip(xs, stats) if s[1] is not None]
+            ax.fill_between([x for x, _ in band], [s[1] for _, s in band], [s[2] for _, s in band],
+                            color=color, alpha=0.25, linewidth=0)
+            for x in xs:	# the replicates themselves, as points
+                ax.scatter([x] * len(pts[x]), [y for _, y in pts[x]], color=color, s=8, alpha=0.5)
+        if calib:
+            lo = [sum(number(r[lo_col]) or 0 for r, _ in pts[x]) / len(pts[x]) for x in xs]
+            hi = [sum(number(r[hi_col]) or 0 for r, _ in pts[x]) / len(pts[x]) for x in xs]
+            ax.fill_between(xs, lo, hi, color=color, alpha=0.08, linewidth=0, hatch="//")
+    notes = []
+    if replicated:
+        notes.append("mean over seeds, band: 95% interval (Student t), dots: seeds")
+    if calib:
+        notes.append("hatched: calibration's ns/unit range")
     ax.set_xlabel(plain(a.x))
     ax.set_ylabel(plain(a.y))
     if a.logx:
@@ -113,7 +187,8 @@ def lines(rows, a):
         ax.set_yscale("log")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
-    ax.set_title(plain(a.title or f"{a.y} by {a.x}", 80))
+    title = plain(a.title or f"{a.y} by {a.x}", 80)
+    ax.set_title("\n".join([title] + notes), fontsize=9)
     return fig
 
 

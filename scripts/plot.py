@@ -16,8 +16,15 @@ python3-matplotlib): PNG and SVG of a replay's JSON report.
                                 one scheme's replay --json for its own pictures)
                    schemes-work every scheme's work in process context and in
                                 the softirq
+  --what-if-hz N --json (replay or compare): the pictures above for each side,
+                   named recorded-* and what-if-*, and
+                   what-if      each scheme's cost units as recorded and at HZ N
+  merged sweep CSV (timersim merge):
+                   sweep        per scheme, the timer softirq units (or its
+                                estimated us with a calibration) of each cell
+                                group, the mean over seeds with a 95% interval
 
-Usage: plot.py REPORT.json -o DIR [--timeline TIMELINE.csv]
+Usage: plot.py REPORT.json|SWEEP.csv -o DIR [--timeline TIMELINE.csv]
 Bad input (not a timersim report, a key of the wrong type, a broken or
 non-UTF-8 CSV, a report over 64 MiB, a timeline over 1 GiB or with a line
 over 4 KiB) exits 2 with a message naming the file and what is wrong; a
@@ -295,7 +302,7 @@ def plot_work(r, out, prefix, written, work):
     save(fig, out, prefix + "work", written)
 
 
-def plot_schemes(reports, out, written):
+def plot_schemes(reports, out, written, prefix=""):
     units = ["insertions", "removals", "relinks", "slot_visits", "key_comparisons"]
     names = [plain(r["scheme"]["name"], 24) for r in reports]
     fig, ax = plt.subplots(figsize=(9, 3.8))
@@ -309,7 +316,106 @@ def plot_schemes(reports, out, written):
     ax.set_ylabel("operations (common cost units, log scale)")
     ax.set_title("The same trace through every scheme: %s" % plain(os.path.basename(reports[0]["input"]["path"]), FILE_LIMIT))
     ax.legend(frameon=False, ncol=5, loc="upper center", bbox_to_anchor=(0.5, -0.18))
-    save(fig, out, "schemes", written)
+    save(fig, out, prefix + "schemes", written)
+
+
+def plot_what_if(sides, out, written):
+    """Cost units as recorded beside at the what-if HZ: per kind of unit for
+    one scheme (replay), per scheme in all (compare)."""
+    (_, rec), (_, wif) = sides
+    units = ["insertions", "removals", "relinks", "slot_visits", "key_comparisons"]
+    if len(rec) == 1:
+        labels = [u.replace("_", " ") for u in units]
+        a = [max(rec[0]["costs"][u], 0) for u in units]
+        b = [max(wif[0]["costs"][u], 0) for u in units]
+        what = "%s, by kind of unit" % plain(rec[0]["scheme"]["name"], 24)
+    else:
+        labels = [plain(r["scheme"]["name"], 24) for r in rec]
+        a = [sum(max(r["costs"][u], 0) for u in units) for r in rec]
+        b = [sum(max(r["costs"][u], 0) for u in units) for r in wif]
+        what = "all cost units per scheme"
+    fig, ax = plt.subplots(figsize=(max(6, 0.7 * len(labels) + 2), 3.8))
+    xs = list(range(len(labels)))
+    ax.bar([x - 0.2 for x in xs], a, 0.4, label="recorded")
+    ax.bar([x + 0.2 for x in xs], b, 0.4, label="what-if HZ")
+    ax.set_xticks(xs, labels, rotation=30 if len(labels) > 6 else 0, ha="right" if len(labels) > 6 else "center")
+    ax.set_yscale("symlog")
+    ax.set_ylabel("operations (cost units, log scale)")
+    ax.legend(frameon=False)
+    ax.set_title("Recorded and what-if HZ: %s (%s)" % (plain(os.path.basename(rec[0]["input"]["path"]), FILE_LIMIT),
+                                                      what))
+    save(fig, out, "what-if", written)
+
+
+# t(0.975, df), df = 1..30, as scripts/plot-sweep.py and merge --summary.
+T95 = [12.706204736432, 4.302652729911, 3.182446305284, 2.776445105198, 2.570581836615,
+       2.446911848792, 2.364624251010, 2.306004135033, 2.262157162741, 2.228138851965,
+       2.200985160083, 2.178812829663, 2.160368656461, 2.144786687917, 2.131449545559,
+       2.119905299221, 2.109815577833, 2.100922040241, 2.093024054408, 2.085963447266,
+       2.079613844728, 2.073873067904, 2.068657610419, 2.063898561628, 2.059538552753,
+       2.055529438643, 2.051830516480, 2.048407141795, 2.045229642133, 2.042272456301]
+SWEEP_WHAT = ["input_kind", "input", "kernel", "params", "hz", "recorded_hz", "geometry", "expiries", "cpus",
+              "scale", "seconds"]
+SWEEP_CELLS = 60                # cell groups drawn
+
+
+def read_sweep(path, data):
+    try:
+        rows = list(csv.DictReader(data.decode("utf-8").splitlines()))
+    except UnicodeDecodeError as e:
+        bad("%s: not UTF-8 text at byte %d" % (path, e.start + 1))
+    except csv.Error as e:
+        bad("%s: not a CSV: %s" % (path, e))
+    need_cols = ["scheme", "seed", "softirq_units"] + SWEEP_WHAT
+    if not rows or any(c not in rows[0] for c in need_cols):
+        bad("%s: not a merged sweep CSV of timersim merge (columns %s)" % (path, ", ".join(need_cols)))
+    return rows
+
+
+def plot_sweep(rows, path, out, written):
+    """Bars per cell group (what differs between the groups, the seed
+    aside) and scheme: the mean over seeds, a 95% interval (Student t)
+    where there are several."""
+    y = "softirq_us" if all(r.get("softirq_us") for r in rows) else "softirq_units"
+    varying = [c for c in SWEEP_WHAT if len({r[c] for r in rows}) > 1]
+    groups, schemes = {}, []
+    for r in rows:
+        g = tuple(r[c] for c in varying)
+        try:
+            v = float(r[y])
+        except ValueError:
+            bad("%s: %s '%s' is not a number" % (path, y, r[y]))
+        groups.setdefault(g, {}).setdefault(r["scheme"], []).append(v)
+        if r["scheme"] not in schemes:
+            schemes.append(r["scheme"])
+    keys = list(groups)[:SWEEP_CELLS]
+    fig, ax = plt.subplots(figsize=(max(6, 0.5 * len(keys) * len(schemes) + 2), 4.2))
+    w = 0.8 / len(schemes)
+    for k, scheme in enumerate(schemes[:LIST_LIMIT]):
+        means, errs, xs = [], [], []
+        for i, g in enumerate(keys):
+            vals = groups[g].get(scheme)
+            if not vals:
+                continue
+            n = len(vals)
+            m = sum(vals) / n
+            h = 0.0
+            if n > 1:
+                sd = (sum((v - m) ** 2 for v in vals) / (n - 1)) ** 0.5
+                h = (T95[n - 2] if n - 1 <= 30 else 1.96) * sd / n ** 0.5
+            xs.append(i + (k - len(schemes) / 2 + 0.5) * w)
+            means.append(m)
+            errs.append(h)
+        ax.bar(xs, means, w, yerr=errs, capsize=2, label=plain(scheme, 24))
+    names = [plain(", ".join("%s=%s" % (c, os.path.basename(v) if c == "input" else v)
+                             for c, v in zip(varying, g)) or "all", 40) for g in keys]
+    ax.set_xticks(list(range(len(keys))), names, rotation=30, ha="right", fontsize=7)
+    ax.set_ylabel(plain(y) + (" (mean over seeds, 95% interval)" if any(
+        len(v) > 1 for g in groups.values() for v in g.values()) else ""))
+    ax.legend(frameon=False)
+    more = " (first %d groups)" % SWEEP_CELLS if len(groups) > SWEEP_CELLS else ""
+    ax.set_title("Sweep %s: %s per cell%s" % (plain(os.path.basename(path), FILE_LIMIT), plain(y), more))
+    save(fig, out, "sweep", written)
 
     # Where each scheme's work runs: process context and softirq.
     fig, ax = plt.subplots(figsize=(9, 3.6))
@@ -328,7 +434,7 @@ def plot_schemes(reports, out, written):
     ax.set_ylabel("work (cost units, log scale)")
     ax.set_title("Process context and softirq work: %s" % plain(os.path.basename(reports[0]["input"]["path"]), FILE_LIMIT))
     ax.legend(frameon=False)
-    save(fig, out, "schemes-work", written)
+    save(fig, out, prefix + "schemes-work", written)
 
 
 class not_a_report(Exception):
@@ -413,8 +519,8 @@ def check_report(r, where):
                                     "softirq_units": "number"}, drawn=TOP_CALLBACKS)
 
 
-def read_report(path):
-    """The report's reports (one, or compare's list), checked."""
+def read_input(path):
+    """The bytes of REPORT, read once (a FIFO is read only once), bounded."""
     try:
         with open(path, "rb") as fh:
             data = fh.read(REPORT_LIMIT + 1)
@@ -422,6 +528,11 @@ def read_report(path):
         bad("%s: cannot read: %s" % (path, e.strerror))
     if len(data) > REPORT_LIMIT:
         bad("%s: larger than %d MiB: not a timersim report" % (path, REPORT_LIMIT >> 20))
+    return data
+
+
+def read_report(path, data):
+    """The report's reports (one, or compare's list), checked."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -436,15 +547,31 @@ def read_report(path):
     except ValueError as e:
         bad("%s: not JSON: %s" % (path, e))
     try:
+        if isinstance(doc, dict) and set(doc) == {"recorded", "what_if"}:
+            sides = []
+            for side in ("recorded", "what_if"):
+                d = doc[side]
+                if isinstance(d, dict) and "schemes" in d:
+                    reports = d["schemes"]
+                    if not isinstance(reports, list) or not reports or len(reports) > LIST_LIMIT:
+                        raise not_a_report("%s.schemes is not a list of 1 to %d reports" % (side, LIST_LIMIT))
+                else:
+                    reports = [d]
+                for i, r in enumerate(reports):
+                    check_report(r, "%s[%d]" % (side, i))
+                sides.append((side.replace("_", "-"), reports))
+            if len(sides[0][1]) != len(sides[1][1]):
+                raise not_a_report("recorded and what_if hold different numbers of schemes")
+            return sides, "what-if"
         if isinstance(doc, dict) and "schemes" in doc:
             reports = doc["schemes"]
             if not isinstance(reports, list) or not reports or len(reports) > LIST_LIMIT:
                 raise not_a_report("\"schemes\" is not a list of 1 to %d reports" % LIST_LIMIT)
             for i, r in enumerate(reports):
                 check_report(r, "schemes[%d]" % i)
-            return reports, True
+            return reports, "compare"
         check_report(doc, "the document")
-        return [doc], False
+        return [doc], "replay"
     except not_a_report as e:
         bad("%s: %s" % (path, e))
 
@@ -457,7 +584,15 @@ def main():
     a = ap.parse_args()
     if not a.output:
         bad("-o: the folder name is empty")
-    reports, compare = read_report(a.report)
+    data = read_input(a.report)
+    if data.startswith(b"id,index,input_kind,"):	# timersim merge's header
+        if a.timeline:
+            bad("--timeline goes with a replay's JSON report, not a sweep CSV")
+        rows, kind = read_sweep(a.report, data), "sweep"
+    else:
+        reports, kind = read_report(a.report, data)
+    if a.timeline and kind != "replay":
+        bad("--timeline goes with a replay's JSON report (replay --json without --what-if-hz)")
     timeline, work = read_timeline(a.timeline) if a.timeline else (None, None)
 
     try:
@@ -467,7 +602,21 @@ def main():
         cannot_write("%s: cannot create the folder: %s" % (a.output, e.strerror))
     written = []
     try:
-        if compare:
+        if kind == "sweep":
+            plot_sweep(rows, a.report, tmp, written)
+        elif kind == "what-if":
+            for side, side_reports in reports:
+                if len(side_reports) > 1:
+                    plot_schemes(side_reports, tmp, written, side + "-")
+                else:
+                    r = side_reports[0]
+                    plot_levels(r, tmp, side + "-", written)
+                    plot_lateness(r, tmp, side + "-", written)
+                    plot_callbacks(r, tmp, side + "-", written)
+                    plot_moves(r, tmp, side + "-", written, None)
+                    plot_work(r, tmp, side + "-", written, None)
+            plot_what_if(reports, tmp, written)
+        elif kind == "compare":
             plot_schemes(reports, tmp, written)
         else:
             r = reports[0]

@@ -21,6 +21,13 @@ def num(v, fmt="{:,.0f}"):
     return fmt.format(float(v))
 
 
+def estimate(r):
+    """The softirq estimate, with the calibration's range where it has one."""
+    if r.get("softirq_us_lo") in ("", None):
+        return num(r["softirq_us"])
+    return "{} ({}-{})".format(num(r["softirq_us"]), num(r["softirq_us_lo"]), num(r["softirq_us_hi"]))
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit("usage: results-table.py SWEEP.csv...")
@@ -59,11 +66,11 @@ def main():
                 name = key[1].split("traces/")[-1].split("data/")[-1]
                 out.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | **{}** | {} | {} | {} |".format(
                     name, c["kernel"].split(" (")[0], c["hz"], c["cpus"], num(c["seconds"], "{:.1f}"),
-                    key[6], num(c["timers_started"]), expired, num(cs), num(vs), ratio, ticks,
+                    key[6], num(c["timers_started"]), expired, estimate(c), estimate(v), ratio, ticks,
                     num(c["moved_total"]), total))
             else:
                 out.append("| webserver | {} | {} | {:g} | {} | {} | {} | {} | {} | **{}** | {} | {} | {} |".format(
-                    c["hz"], c["cpus"], float(c["scale"]), key[6], num(c["timers_started"]), expired, num(cs), num(vs),
+                    c["hz"], c["cpus"], float(c["scale"]), key[6], num(c["timers_started"]), expired, estimate(c), estimate(v),
                     ratio, ticks, num(c["moved_total"]), total))
         return "\n".join(out)
 

@@ -24,14 +24,20 @@ PACKAGES=(
   # timersim plot, plots of sweeps, make calibrate; tests check JSON with python3
   python3 python3-matplotlib
   nlohmann-json3-dev            # sweep results and calibration files (JSON)
+  libssl-dev                    # SHA-256 (libcrypto) of the program and inputs in sweep cell keys
   parallel                      # sweeps on GNU parallel (tested)
+  # make test-engines: a real single-node Slurm, and parallel over ssh to
+  # this machine (daemons started from a temporary folder, never as services)
+  munge slurmctld slurmd slurm-client openssh-server openssh-client
+  # docs/timersim-pandas.ipynb, executed by make test
+  python3-pandas jupyter-nbconvert python3-nbformat python3-ipykernel jupyter-client
   groff-base man-db             # make install's man page, rendered by the tests
 )
 
 # The pkg-config modules the Makefile asks for: checked after installing, so
 # that a broken set-up stops here with pkg-config's own words instead of as
 # link errors.
-PC_MODULES="zlib libzstd libtracecmd libtraceevent babeltrace babeltrace-ctf fmt check benchmark"
+PC_MODULES="zlib libzstd libtracecmd libtraceevent babeltrace babeltrace-ctf fmt libcrypto check benchmark"
 
 verify() {
   pkg-config --exists $PC_MODULES && return 0

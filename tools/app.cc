@@ -1,9 +1,10 @@
 // The whole command line: every subcommand and the global options.
+#include "sim/core/version.h"
 #include "tools/commands.h"
 
 namespace timersim::cli {
 
-const char version[] = "timersim 0.2.0";
+const char version[] = "timersim " TIMERSIM_VERSION;
 
 void build(CLI::App &app, command_list &commands)
 {

@@ -1,4 +1,5 @@
-// timersim plot: PNG and SVG pictures of a JSON report, drawn by
+// timersim plot: PNG and SVG pictures of a JSON report (a what-if one too)
+// or of a merged sweep CSV, drawn by
 // scripts/plot.py with Debian's python3-matplotlib (the pictures and their
 // rules are documented there). Exit status: 2 for bad input (the script
 // says what was wrong), 1 when the pictures could not be drawn.
@@ -108,9 +109,12 @@ int run_plot(const plot_args &a)
 void add_plot(CLI::App &app, command_list &commands)
 {
 	auto a = std::make_shared<plot_args>();
-	CLI::App *sub = app.add_subcommand("plot", "PNG and SVG pictures of a JSON report "
-						   "(replay --json or compare --json)");
-	sub->add_option("REPORT", a->report, "the JSON report of replay --json or compare --json")->required();
+	CLI::App *sub = app.add_subcommand("plot", "PNG and SVG pictures of a JSON report (replay --json or "
+						   "compare --json, with --what-if-hz too) or of a merged sweep CSV");
+	sub->add_option("REPORT", a->report,
+			"the JSON report of replay --json or compare --json (--what-if-hz: both sides), or the CSV "
+			"of timersim merge")
+		->required();
 	sub->add_option("-o,--output", a->output, "the folder the pictures go to")
 		->type_name("DIR")
 		->check(non_empty("path"))
@@ -125,7 +129,9 @@ void add_plot(CLI::App &app, command_list &commands)
 		->type_name("CSV");
 	sub->footer("examples:\n"
 		    "  timersim replay --json r.json --timeline t.csv trace.txt && timersim plot r.json --timeline t.csv -o plots\n"
-		    "  timersim compare --json c.json trace.txt && timersim plot c.json -o plots");
+		    "  timersim compare --json c.json trace.txt && timersim plot c.json -o plots\n"
+		    "  timersim replay --what-if-hz 1000 --json w.json trace.txt && timersim plot w.json -o plots\n"
+		    "  timersim merge study.spec -o study.csv && timersim plot study.csv -o plots");
 	commands.push_back({sub, [a] { return run_plot(*a); }});
 }
 

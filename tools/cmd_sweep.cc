@@ -43,7 +43,7 @@ int run_sweep_cmd(const sweep_args &a)
 			throw usage_error(a.task_given ? "--task: empty (is SLURM_ARRAY_TASK_ID set?)"
 						       : "--cell: empty (give a cell's id or index)");
 		const sweep::cell &c = sweep::find_cell(s, which);
-		bool ran = sweep::run_and_write(s, c);
+		bool ran = sweep::run_and_write(s, c, sweep::key_maker(s).of(c));
 		std::fprintf(stderr, "timersim sweep: cell %zu (%s) %s\n", c.index, c.id.c_str(),
 			     ran ? "done" : "already done");
 		return 0;
@@ -57,10 +57,19 @@ int run_sweep_cmd(const sweep_args &a)
 	if (!a.emit.empty())
 		throw usage_error("--emit: 'parallel' or 'slurm', not '" + a.emit + "'");
 	if (a.list) {
-		std::string out = "index,id,done,cell\n";
+		std::string out = "index,id,done,cell,key\n";
+		sweep::key_maker make_key(s);
 		for (const sweep::cell &c : s.cells) {
-			out += std::to_string(c.index) + "," + c.id + "," + (sweep::cell_done(s, c) ? "yes" : "no") + ",";
+			sweep::cell_key k = make_key.of(c);
+			sweep::cell_status cs = sweep::check_cell(s, c, k);
+			out += std::to_string(c.index) + "," + c.id + ",";
+			append_csv_field(out, cs.state == sweep::cell_state::done	 ? std::string("yes")
+					      : cs.state == sweep::cell_state::missing ? std::string("no")
+										 : "stale: " + cs.why);
+			out += ',';
 			append_csv_field(out, c.key);
+			out += ',';
+			out += k.digest();
 			out += '\n';
 		}
 		write_output(a.output, out);
@@ -70,8 +79,11 @@ int run_sweep_cmd(const sweep_args &a)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned jobs = a.jobs ? a.jobs : static_cast<unsigned>(ncpu > 0 ? ncpu : 1);
 	sweep::run_status st = sweep::run_sweep(s, jobs, isatty(STDERR_FILENO));
-	std::printf("sweep %s: %zu cells, %zu done before, %zu run now, %zu failed; results in %s\n",
-		    a.spec.c_str(), st.total, st.done_before, st.ran, st.failed, s.cells_dir().c_str());
+	// Why results on disk were not reused: each reason once, with its count.
+	for (const auto &[why, n] : st.stale_why)
+		std::printf("sweep %s: %zu stale: %s\n", a.spec.c_str(), n, why.c_str());
+	std::printf("sweep %s: %zu cells, %zu done before, %zu stale, %zu run now, %zu failed; results in %s\n",
+		    a.spec.c_str(), st.total, st.done_before, st.stale, st.ran, st.failed, s.cells_dir().c_str());
 	if (!st.failed)
 		std::printf("merge them: timersim merge %s -o results.csv\n", a.spec.c_str());
 	if (std::fflush(stdout) != 0)
@@ -83,13 +95,15 @@ struct merge_args {
 	std::string spec;
 	std::string output = "-";
 	bool partial = false;
+	bool summary = false;
 };
 
 int run_merge(const merge_args &a)
 {
 	sweep::spec s = sweep::load_spec(a.spec);
 	check_output_paths({a.spec}, {{"--output", a.output}});
-	write_output(a.output, sweep::merge_csv(s, a.partial));
+	write_output(a.output, a.summary ? sweep::summary_csv(sweep::merge_rows(s, a.partial))
+					 : sweep::merge_csv(s, a.partial));
 	return 0;
 }
 
@@ -128,8 +142,10 @@ void add_sweep(CLI::App &app, command_list &commands)
 		->type_name("FILE")
 		->check(non_empty("path"));
 	sub->add_flag("--list", a->list, "list the cells (index, id, done, what) as CSV");
-	sub->footer("examples:\n"
+	sub->footer("The SPEC format, every key with an example: README, section Sweeps.\n"
+		    "examples:\n"
 		    "  timersim sweep study.spec -j 8 && timersim merge study.spec -o study.csv\n"
+		    "  timersim merge study.spec --summary -o by-seed.csv   # mean, sd, n, 95% interval\n"
 		    "  timersim sweep study.spec --emit parallel -o jobs.txt\n"
 		    "  parallel --joblog study.log --resume-failed --sshloginfile hosts < jobs.txt\n"
 		    "  timersim sweep study.spec --emit slurm -o study.sbatch && sbatch study.sbatch");
@@ -142,6 +158,9 @@ void add_sweep(CLI::App &app, command_list &commands)
 		->type_name("FILE")
 		->check(non_empty("path"));
 	msub->add_flag("--partial", m->partial, "merge the cells that have results, leave out the others");
+	msub->add_flag("--summary", m->summary,
+		       "one row per group of cells differing only in seed: n, and per measure its mean, sd and "
+		       "95% interval (Student t)");
 	commands.push_back({msub, [m] { return run_merge(*m); }});
 }
 

@@ -31,6 +31,15 @@ calibration load_calibration(const std::string &path)
 		if (!(ns > 0) || !std::isfinite(ns))
 			throw input_error(path, 0, "scheme \"" + it.key() + "\": ns_per_unit must be positive");
 		c.ns_per_unit[it.key()] = ns;
+		if (s.contains("min") && s.contains("max")) {
+			if (!s["min"].is_number() || !s["max"].is_number())
+				throw input_error(path, 0, "scheme \"" + it.key() + "\": min and max must be numbers");
+			double lo = s["min"].get<double>(), hi = s["max"].get<double>();
+			if (!(lo > 0) || !(lo <= hi) || !std::isfinite(hi))
+				throw input_error(path, 0, "scheme \"" + it.key() + "\": min and max must be positive, "
+										   "min <= max");
+			c.ns_range[it.key()] = {lo, hi};
+		}
 	}
 	if (c.ns_per_unit.empty())
 		throw input_error(path, 0, "no scheme calibrated");

@@ -25,6 +25,9 @@ namespace timersim {
 struct calibration {
 	std::string path;
 	std::map<std::string, double> ns_per_unit;	// scheme -> ns
+	// The spread of ns/unit over the calibration's workloads (its "min"
+	// and "max"), where the file gives one: the estimate's interval.
+	std::map<std::string, std::pair<double, double>> ns_range;	// scheme -> min, max
 };
 
 // Reads the JSON `make calibrate` writes: {"schemes": {"classic":

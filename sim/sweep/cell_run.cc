@@ -29,7 +29,10 @@ const std::vector<std::string> &result_columns()
 		"units", "softirq_units", "fidelity_compared", "fidelity_exact", "lateness_max", "lateness_mean",
 		"peak_scheme_bytes",
 		// with a calibration
-		"ns_per_unit", "softirq_us", "total_us",
+		// (lo, hi: at the smallest and largest ns/unit the calibration
+		// measured over its workloads, where it gives them)
+		"ns_per_unit", "softirq_us", "softirq_us_lo", "softirq_us_hi", "total_us", "total_us_lo",
+		"total_us_hi",
 	};
 	return cols;
 }
@@ -73,9 +76,7 @@ replay_report replay_cell(const spec &s, const cell &c, unsigned &recorded_hz)
 	return replay_trace(*reader, path, what_if_options(opt, clock, c.hz));
 }
 
-}  // namespace
-
-std::string run_cell(const spec &s, const cell &c)
+nlohmann::ordered_json cell_result(const spec &s, const cell &c)
 {
 	unsigned recorded_hz = 0;
 	replay_report r = replay_cell(s, c, recorded_hz);
@@ -126,15 +127,25 @@ std::string run_cell(const spec &s, const cell &c)
 						 : 0.0;
 	j["peak_scheme_bytes"] = r.peak_scheme_bytes;
 
-	j["ns_per_unit"] = nullptr;
-	j["softirq_us"] = nullptr;
-	j["total_us"] = nullptr;
+	for (const char *k : {"ns_per_unit", "softirq_us", "softirq_us_lo", "softirq_us_hi", "total_us", "total_us_lo",
+			      "total_us_hi"})
+		j[k] = nullptr;
 	if (!s.calibration.empty()) {
-		cost_estimate e = estimate(r, load_calibration(s.calibration));
+		calibration cal = load_calibration(s.calibration);
+		cost_estimate e = estimate(r, cal);
 		if (e.known) {
+			auto us = [](double units, double ns) { return rounded(units * ns / 1e3, 1e-3); };
 			j["ns_per_unit"] = e.ns_per_unit;
-			j["softirq_us"] = rounded(e.softirq_ns / 1e3, 1e-3);
-			j["total_us"] = rounded(e.total_ns / 1e3, 1e-3);
+			j["softirq_us"] = us(double(e.softirq_units), e.ns_per_unit);
+			j["total_us"] = us(double(e.units), e.ns_per_unit);
+			auto range = cal.ns_range.find(r.scheme);
+			if (range != cal.ns_range.end()) {
+				auto [lo, hi] = range->second;
+				j["softirq_us_lo"] = us(double(e.softirq_units), lo);
+				j["softirq_us_hi"] = us(double(e.softirq_units), hi);
+				j["total_us_lo"] = us(double(e.units), lo);
+				j["total_us_hi"] = us(double(e.units), hi);
+			}
 		}
 	}
 	// One definition of the columns: the line has exactly them, in order.
@@ -142,6 +153,17 @@ std::string run_cell(const spec &s, const cell &c)
 	for (auto it = j.begin(); it != j.end(); ++it, ++i)
 		if (i >= result_columns().size() || it.key() != result_columns()[i])
 			throw std::logic_error("sweep: result key " + it.key() + " out of step with result_columns()");
+	return j;
+}
+
+}  // namespace
+
+std::string run_cell(const spec &s, const cell &c) { return cell_result(s, c).dump(); }
+
+std::string run_cell(const spec &s, const cell &c, const cell_key &k)
+{
+	nlohmann::ordered_json j = cell_result(s, c);
+	k.record(j);
 	return j.dump();
 }
 

@@ -1,6 +1,8 @@
 // `timersim merge SPEC`: the cells' result lines as one CSV.
 #include <sys/stat.h>
 
+#include <map>
+
 #include <nlohmann/json.hpp>
 
 #include "sim/output/csv.h"
@@ -25,8 +27,27 @@ std::string merge_csv(const spec &s, bool partial)
 	for (std::size_t i = 0; i < cols.size(); i++)
 		out += (i ? "," : "") + cols[i];
 	out += "\n";
+	for (const nlohmann::json &j : merge_rows(s, partial)) {
+		for (std::size_t i = 0; i < cols.size(); i++) {
+			if (i)
+				out += ',';
+			const nlohmann::json &v = j[cols[i]];
+			if (!v.is_null())
+				append_csv_field(out, v.is_string() ? v.get<std::string>() : v.dump());
+		}
+		out += '\n';
+	}
+	return out;
+}
+
+std::vector<nlohmann::json> merge_rows(const spec &s, bool partial)
+{
+	const std::vector<std::string> &cols = result_columns();
+	std::vector<nlohmann::json> rows;
 
 	std::vector<std::size_t> missing;
+	std::map<std::string, std::vector<std::size_t>> stale;	// why -> cells
+	key_maker make_key(s);
 	for (const cell &c : s.cells) {
 		std::string path = s.result_path(c);
 		struct stat st;
@@ -40,33 +61,45 @@ std::string merge_csv(const spec &s, bool partial)
 		nlohmann::json j = parse_json_input(read_small_text(path, max_result, max_result, "sweep result"), path);
 		if (!j.is_object() || !j.contains("id") || j["id"] != c.id)
 			throw input_error(path, 1, "not the result of cell " + c.id);
+		// A result made by another program or from other input bytes is
+		// not this sweep's: merged, it would mix old numbers into new.
+		std::string why = stale_reason(make_key.of(c), j);
+		if (!why.empty()) {
+			stale[why].push_back(c.index);
+			continue;
+		}
 		for (std::size_t i = 0; i < cols.size(); i++) {
-			if (i)
-				out += ',';
 			if (!j.contains(cols[i]))
 				throw input_error(path, 1, "no \"" + cols[i] + "\" (an older timersim?)");
-			const nlohmann::json &v = j[cols[i]];
-			if (v.is_null())
-				continue;
 			// A result's values are numbers and words; anything nested
 			// is not one (and would be dumped recursively, however deep).
-			if (v.is_structured())
+			if (j[cols[i]].is_structured())
 				throw input_error(path, 1, "\"" + cols[i] + "\" is not a number or a string");
-			append_csv_field(out, v.is_string() ? v.get<std::string>() : v.dump());
 		}
-		out += '\n';
+		rows.push_back(std::move(j));
 	}
-	if (!missing.empty() && !partial) {
+	if (partial)
+		return rows;
+	auto listed = [](const std::vector<std::size_t> &cells) {
 		std::string list;
-		for (std::size_t k = 0; k < missing.size() && k < 20; k++)
-			list += (k ? ", " : "") + std::to_string(missing[k]);
-		if (missing.size() > 20)
+		for (std::size_t k = 0; k < cells.size() && k < 20; k++)
+			list += (k ? ", " : "") + std::to_string(cells[k]);
+		if (cells.size() > 20)
 			list += ", ...";
-		throw input_error(s.path, 0, std::to_string(missing.size()) + " of " + std::to_string(s.cells.size()) +
-						     " cells have no result yet (" + list +
-						     "): run the sweep, or merge --partial");
+		return list;
+	};
+	std::string of = " of " + std::to_string(s.cells.size()) + " cells ";
+	if (!missing.empty())
+		throw input_error(s.path, 0, std::to_string(missing.size()) + of + "have no result yet (" +
+						     listed(missing) + "): run the sweep, or merge --partial");
+	if (!stale.empty()) {
+		std::string what;
+		for (const auto &[why, cells] : stale)
+			what += (what.empty() ? "" : "; ") + std::to_string(cells.size()) + " stale: " + why + " (" +
+				listed(cells) + ")";
+		throw input_error(s.path, 0, what + ": run the sweep again to re-run them, or merge --partial");
 	}
-	return out;
+	return rows;
 }
 
 }  // namespace timersim::sweep

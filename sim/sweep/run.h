@@ -3,17 +3,21 @@
 //
 // Each cell's result is one JSON line in OUT/cells/ID.json, written
 // atomically (a temporary file renamed when complete), so a cell is done
-// exactly when its file exists: an interrupted sweep leaves no partial
-// result and, run again, runs only the cells not done. `merge` turns the
+// exactly when its file exists and records the key the cell has now
+// (cell_key.h: the program, the options, the inputs' bytes): an interrupted
+// sweep leaves no partial result and, run again, runs only the cells not
+// done or done under another key (stale). `merge` turns the
 // lines into one CSV, in cell order, with the same columns for every cell
 // (result_columns()); a result holds nothing that varies from run to run,
 // so an interrupted and resumed sweep merges to the same bytes as one run
 // straight through.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
+#include "sim/sweep/cell_key.h"
 #include "sim/sweep/spec.h"
 
 namespace timersim::sweep {
@@ -21,26 +25,51 @@ namespace timersim::sweep {
 // The CSV columns, in order: what the cell is, then what it measured.
 const std::vector<std::string> &result_columns();
 
-// Replays one cell and returns its result line (JSON, no newline).
+// Replays one cell and returns its result line (JSON, no newline): the
+// result columns, then with a key its "key" and "key_of".
 std::string run_cell(const spec &s, const cell &c);
+std::string run_cell(const spec &s, const cell &c, const cell_key &k);
 
-bool cell_done(const spec &s, const cell &c);
-// Runs the cell unless it is done; writes its result file. Returns false
-// when it was done already.
-bool run_and_write(const spec &s, const cell &c);
+enum class cell_state { missing, done, stale };
+struct cell_status {
+	cell_state state = cell_state::missing;
+	std::string why;	// stale: the parts of the key that changed
+};
+// Whether the cell's result file is there and was made under key `k`. A
+// result that is not a readable result line of this cell is stale.
+cell_status check_cell(const spec &s, const cell &c, const cell_key &k);
+// Runs the cell unless it is done under `k`; writes its result file.
+// Returns false when it was done already.
+bool run_and_write(const spec &s, const cell &c, const cell_key &k);
 
 struct run_status {
-	std::size_t total = 0, done_before = 0, ran = 0, failed = 0;
+	std::size_t total = 0, done_before = 0, stale = 0, ran = 0, failed = 0;
+	std::map<std::string, std::size_t> stale_why;	// reason -> cells
 };
-// Runs every cell not done, `jobs` at a time (each in its own process);
+// Runs every cell not done (missing or stale), `jobs` at a time (each in its own process);
 // a failing cell is reported on stderr and the others go on.
 run_status run_sweep(const spec &s, unsigned jobs, bool progress);
 
 // Every cell's result as CSV (a header, then one row per cell in cell
 // order). Throws input_error for a result file that is not the cell's (not
 // a regular file, past 2 MiB, not JSON, a value nested or past a double), and
-// - unless `partial` - when cells are missing, naming them.
+// - unless `partial`, which leaves them out - when cells are missing or
+// stale, naming them and why.
 std::string merge_csv(const spec &s, bool partial);
+// The same rows as parsed result lines, in cell order.
+std::vector<nlohmann::json> merge_rows(const spec &s, bool partial);
+
+// Replicates: one row per group of results that differ only in their seed
+// (the columns before "events" but id, index and seed), in the order of
+// each group's first cell: those columns, n, the seeds, then for each
+// measured column M: M_mean, M_sd (sample, n - 1), M_ci_lo and M_ci_hi (the
+// 95% interval of the mean, Student's t with n - 1 degrees of freedom: the
+// right one for a handful of seeds). sd and the interval are empty for
+// n = 1, every statistic of a column with no value (no calibration).
+std::string summary_csv(const std::vector<nlohmann::json> &rows);
+// t such that P(-t < T < t) = 0.95 for Student's T with `df` degrees of
+// freedom (df >= 1): a table to 30, the Cornish-Fisher series beyond.
+double student_t95(unsigned df);
 
 // A job list for GNU parallel: one `timersim sweep SPEC --cell ID` per
 // cell, with absolute paths (`parallel --joblog LOG --resume-failed <

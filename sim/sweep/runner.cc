@@ -13,6 +13,7 @@
 #include "sim/output/output_file.h"
 #include "sim/sweep/run.h"
 #include "sim/trace/reader.h"
+#include "sim/trace/small_input.h"
 
 namespace timersim::sweep {
 
@@ -30,17 +31,35 @@ void make_dirs(const std::string &path)
 	}
 }
 
-bool cell_done(const spec &s, const cell &c)
+cell_status check_cell(const spec &s, const cell &c, const cell_key &k)
 {
+	std::string path = s.result_path(c);
 	struct stat st;
-	return stat(s.result_path(c).c_str(), &st) == 0 && S_ISREG(st.st_mode);
+	if (stat(path.c_str(), &st) != 0)
+		return {};
+	// A result line is a few KiB (merge's bound is 2 MiB); anything else
+	// there - a folder, a FIFO, a torn or foreign file - is re-run.
+	if (!S_ISREG(st.st_mode) || st.st_size > (2 << 20))
+		return {cell_state::stale, "not a result file"};
+	nlohmann::json j;
+	try {
+		j = parse_json_input(read_small_text(path, 2u << 20, 2u << 20, "sweep result"), path);
+	} catch (const input_error &) {
+		return {cell_state::stale, "not a result file"};
+	}
+	if (!j.is_object() || !j.contains("id") || j["id"] != c.id)
+		return {cell_state::stale, "not a result file"};
+	std::string why = stale_reason(k, j);
+	if (!why.empty())
+		return {cell_state::stale, why};
+	return {cell_state::done, ""};
 }
 
-bool run_and_write(const spec &s, const cell &c)
+bool run_and_write(const spec &s, const cell &c, const cell_key &k)
 {
-	if (cell_done(s, c))
+	if (check_cell(s, c, k).state == cell_state::done)
 		return false;
-	std::string line = run_cell(s, c) + "\n";
+	std::string line = run_cell(s, c, k) + "\n";
 	make_dirs(s.cells_dir());
 	output_file out(s.result_path(c));
 	out.write(line);
@@ -53,11 +72,21 @@ run_status run_sweep(const spec &s, unsigned jobs, bool progress)
 	run_status st;
 	st.total = s.cells.size();
 	std::vector<const cell *> todo;
+	std::vector<cell_key> keys;
+	keys.reserve(s.cells.size());
+	key_maker make_key(s);
 	for (const cell &c : s.cells) {
-		if (cell_done(s, c))
+		keys.push_back(make_key.of(c));
+		cell_status cs = check_cell(s, c, keys.back());
+		if (cs.state == cell_state::done) {
 			st.done_before++;
-		else
-			todo.push_back(&c);
+			continue;
+		}
+		if (cs.state == cell_state::stale) {
+			st.stale++;
+			st.stale_why[cs.why]++;
+		}
+		todo.push_back(&c);
 	}
 	if (jobs < 1)
 		jobs = 1;
@@ -93,7 +122,7 @@ run_status run_sweep(const spec &s, unsigned jobs, bool progress)
 			if (pid == 0) {
 				int code = 0;
 				try {
-					run_and_write(s, *c);
+					run_and_write(s, *c, keys[c->index]);
 				} catch (const std::exception &e) {
 					std::fprintf(stderr, "timersim sweep: cell %zu (%s): %s\n", c->index,
 						     c->id.c_str(), e.what());

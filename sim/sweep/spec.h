@@ -2,7 +2,8 @@
 // inputs, each combination (a cell) an independent replay with a stable id.
 //
 // SPEC is a small text file, one `key = value` per line, `#` starts a
-// comment, relative paths are relative to the SPEC's folder:
+// comment, relative paths are relative to the SPEC's folder (README,
+// section Sweeps, documents every key for users; keep the two in step):
 //
 //   # classic vs v48 on a recording and on a generated webserver
 //   out        = hz-study.d                 # results (default: SPEC.d)
@@ -32,7 +33,8 @@
 // geometry, expiries), which
 // numbers them for Slurm's array index. A cell's id is a hash of what it
 // is (its input and axis values), not of its place, so it survives the
-// spec growing or being reordered.
+// spec growing or being reordered; whether its result may be reused is
+// its key's business (cell_key.h: the program and the inputs' bytes too).
 #pragma once
 
 #include <cstdint>

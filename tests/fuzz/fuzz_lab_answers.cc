@@ -7,7 +7,7 @@
 // counts each of its answers once, right or wrong.
 //
 // fuzz-sources: @sim
-// fuzz-pkgs: zlib libzstd libtracecmd libtraceevent babeltrace babeltrace-ctf fmt
+// fuzz-pkgs: zlib libzstd libtracecmd libtraceevent babeltrace babeltrace-ctf fmt libcrypto
 #include <cstddef>
 #include <cstdint>
 #include <string>

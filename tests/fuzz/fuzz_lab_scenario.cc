@@ -8,7 +8,7 @@
 // usage_error (a setting the lab has no wheel for) are the only ways out.
 //
 // fuzz-sources: @sim
-// fuzz-pkgs: zlib libzstd libtracecmd libtraceevent babeltrace babeltrace-ctf fmt
+// fuzz-pkgs: zlib libzstd libtracecmd libtraceevent babeltrace babeltrace-ctf fmt libcrypto
 #include <cstddef>
 #include <cstdint>
 #include <string>

@@ -6,7 +6,7 @@
 //
 // Nothing is read or written on disk: parse_spec() takes the text.
 // fuzz-sources: @sim
-// fuzz-pkgs: zlib libzstd libtracecmd libtraceevent babeltrace babeltrace-ctf fmt
+// fuzz-pkgs: zlib libzstd libtracecmd libtraceevent babeltrace babeltrace-ctf fmt libcrypto
 #include <cstddef>
 #include <cstdint>
 #include <set>

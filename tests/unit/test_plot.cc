@@ -135,6 +135,47 @@ START_TEST(compare_pictures_put_schemes_side_by_side)
 }
 END_TEST
 
+// What-if JSON (replay and compare --what-if-hz) draws each side's
+// pictures and the two side by side; a merged sweep CSV draws its cells,
+// the seeds as one mean with an interval.
+START_TEST(what_if_reports_and_sweeps_are_drawn)
+{
+	std::string dir = temp_subdir("plot-whatif");
+	std::string json = dir + "/w.json";
+	ck_assert_int_eq(run_timersim({"replay", "--what-if-hz", "1000", "--json", json, default_trace}).status, 0);
+	cli_result r = run_timersim({"plot", json, "-o", dir + "/w"});
+	ck_assert_msg(r.status == 0, "plot: %s", r.err.c_str());
+	for (const char *f : {"recorded-levels.png", "what-if-levels.png", "what-if-lateness.svg", "what-if.png"})
+		ck_assert_msg(access((dir + "/w/" + f).c_str(), F_OK) == 0, "no %s", f);
+	std::string svg = read_whole_file(dir + "/w/what-if.svg");
+	ck_assert(contains(svg, "recorded") && contains(svg, "what-if") && contains(svg, "slot visits"));
+	r = run_timersim({"plot", json, "--timeline", write_temp("t.csv", "cpu,jiffy\n"), "-o", dir + "/x"});
+	ck_assert_msg(r.status == 2 && contains(r.err, "--timeline goes with a replay"), "%d %s", r.status,
+		      r.err.c_str());
+
+	json = dir + "/cw.json";
+	ck_assert_int_eq(run_timersim({"compare", "--schemes", "classic,v48", "--what-if-hz", "1000", "--json", json,
+				       default_trace}).status, 0);
+	r = run_timersim({"plot", json, "-o", dir + "/cw"});
+	ck_assert_msg(r.status == 0, "plot: %s", r.err.c_str());
+	for (const char *f : {"recorded-schemes.png", "what-if-schemes.png", "what-if.png"})
+		ck_assert_msg(access((dir + "/cw/" + f).c_str(), F_OK) == 0, "no %s", f);
+
+	std::string spec = write_temp("plot-whatif/s.spec", "workload = networking:rate=40\nduration = 300ms\n"
+							     "hz = 100, 1000\nseed = 1, 2, 3\n");
+	ck_assert_int_eq(run_timersim({"sweep", spec, "-j", "2"}).status, 0);
+	ck_assert_int_eq(run_timersim({"merge", spec, "-o", dir + "/s.csv"}).status, 0);
+	r = run_timersim({"plot", dir + "/s.csv", "-o", dir + "/s"});
+	ck_assert_msg(r.status == 0, "plot: %s", r.err.c_str());
+	svg = read_whole_file(dir + "/s/sweep.svg");
+	for (const char *s : {"classic", "v48", "hz=1000", "mean over seeds, 95% interval"})
+		ck_assert_msg(contains(svg, s), "sweep.svg lacks %s", s);
+	std::string bad = write_temp("plot-whatif/bad.csv", "id,index,input_kind,input\n1,2,3,4\n");
+	r = run_timersim({"plot", bad, "-o", dir + "/b"});
+	ck_assert_msg(r.status == 2 && contains(r.err, "not a merged sweep CSV"), "%d %s", r.status, r.err.c_str());
+}
+END_TEST
+
 START_TEST(not_a_report_exits_2)
 {
 	std::string dir = temp_subdir("plot-bad");
@@ -252,6 +293,7 @@ int main()
 	tcase_set_timeout(tc, 180);
 	tcase_add_test(tc, replay_pictures_are_labelled_and_reproducible);
 	tcase_add_test(tc, compare_pictures_put_schemes_side_by_side);
+	tcase_add_test(tc, what_if_reports_and_sweeps_are_drawn);
 	tcase_add_test(tc, not_a_report_exits_2);
 	tcase_add_test(tc, names_are_plain_text);
 	tcase_add_test(tc, bad_reports_and_timelines_exit_2);

@@ -210,7 +210,7 @@ START_TEST(interrupted_sweep_resumes_to_the_same_csv)
 
 	cli_result r = run_timersim({"sweep", straight, "-j", "2"});
 	ck_assert_msg(r.status == 0, "%s", r.err.c_str());
-	ck_assert(r.out.find("20 cells, 0 done before, 20 run now, 0 failed") != std::string::npos);
+	ck_assert(r.out.find("20 cells, 0 done before, 0 stale, 20 run now, 0 failed") != std::string::npos);
 	std::string want = merged(straight);
 	ck_assert_uint_eq(std::count(want.begin(), want.end(), '\n'), 21);
 
@@ -241,14 +241,14 @@ START_TEST(interrupted_sweep_resumes_to_the_same_csv)
 
 	r = run_timersim({"sweep", broken, "-j", "2"});
 	ck_assert_msg(r.status == 0, "%s", r.err.c_str());
-	ck_assert_msg(r.out.find(std::to_string(done) + " done before, " + std::to_string(20 - done) + " run now") !=
+	ck_assert_msg(r.out.find(std::to_string(done) + " done before, 0 stale, " + std::to_string(20 - done) + " run now") !=
 			      std::string::npos,
 		      "%s", r.out.c_str());
 	ck_assert(merged(broken) == want);
 
 	// Nothing left to do: nothing runs again.
 	r = run_timersim({"sweep", broken});
-	ck_assert(r.out.find("20 done before, 0 run now") != std::string::npos);
+	ck_assert(r.out.find("20 done before, 0 stale, 0 run now") != std::string::npos);
 }
 END_TEST
 

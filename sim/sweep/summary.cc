@@ -1,0 +1,123 @@
+// `timersim merge SPEC --summary`: replicates (cells that differ only in
+// their seed) reduced to mean, standard deviation, n and a 95% interval.
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "sim/output/csv.h"
+#include "sim/sweep/run.h"
+
+namespace timersim::sweep {
+
+double student_t95(unsigned df)
+{
+	// t(0.975, df), df = 1..30 (scipy.stats.t.ppf, 12 decimals).
+	static const double table[30] = {
+		12.706204736432, 4.302652729911, 3.182446305284, 2.776445105198, 2.570581836615,
+		2.446911848792, 2.364624251010, 2.306004135033, 2.262157162741, 2.228138851965,
+		2.200985160083, 2.178812829663, 2.160368656461, 2.144786687917, 2.131449545559,
+		2.119905299221, 2.109815577833, 2.100922040241, 2.093024054408, 2.085963447266,
+		2.079613844728, 2.073873067904, 2.068657610419, 2.063898561628, 2.059538552753,
+		2.055529438643, 2.051830516480, 2.048407141795, 2.045229642133, 2.042272456301,
+	};
+	if (df >= 1 && df <= 30)
+		return table[df - 1];
+	// Cornish-Fisher expansion of t about the normal quantile z (Abramowitz
+	// and Stegun 26.7.5): within 3e-8 of the exact value past 30.
+	const double z = 1.959963984540054, n = df;
+	double z2 = z * z, z3 = z2 * z, z5 = z3 * z2, z7 = z5 * z2, z9 = z7 * z2;
+	double g1 = (z3 + z) / 4, g2 = (5 * z5 + 16 * z3 + 3 * z) / 96,
+	       g3 = (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / 384,
+	       g4 = (79 * z9 + 776 * z7 + 1482 * z5 - 1920 * z3 - 945 * z) / 92160;
+	return z + g1 / n + g2 / (n * n) + g3 / (n * n * n) + g4 / (n * n * n * n);
+}
+
+namespace {
+
+std::string number(double x)
+{
+	char buf[40];
+	std::snprintf(buf, sizeof buf, "%.10g", x);
+	return buf;
+}
+
+std::string text(const nlohmann::json &v)
+{
+	return v.is_null() ? "" : v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+}  // namespace
+
+std::string summary_csv(const std::vector<nlohmann::json> &rows)
+{
+	const std::vector<std::string> &cols = result_columns();
+	std::vector<std::string> what, measured;	// group columns, measured columns
+	bool past = false;
+	for (const std::string &c : cols) {
+		past = past || c == "events";
+		if (past)
+			measured.push_back(c);
+		else if (c != "id" && c != "index" && c != "seed")
+			what.push_back(c);
+	}
+
+	// Groups in the order of their first cell.
+	std::vector<std::string> order;
+	std::map<std::string, std::vector<const nlohmann::json *>> groups;
+	for (const nlohmann::json &r : rows) {
+		std::string key;
+		for (const std::string &c : what)
+			append_csv_field(key += ',', text(r[c]));
+		auto [it, fresh] = groups.try_emplace(key);
+		if (fresh)
+			order.push_back(key);
+		it->second.push_back(&r);
+	}
+
+	std::string out;
+	for (const std::string &c : what)
+		out += c + ",";
+	out += "n,seeds";
+	for (const std::string &m : measured)
+		out += "," + m + "_mean," + m + "_sd," + m + "_ci_lo," + m + "_ci_hi";
+	out += "\n";
+	for (const std::string &key : order) {
+		const auto &g = groups[key];
+		out += key.substr(1) + "," + std::to_string(g.size()) + ",";
+		std::string seeds;
+		for (const nlohmann::json *r : g)
+			seeds += (seeds.empty() ? "" : " ") + text((*r)["seed"]);
+		append_csv_field(out, seeds);
+		for (const std::string &m : measured) {
+			std::vector<double> xs;
+			for (const nlohmann::json *r : g)
+				if ((*r)[m].is_number())
+					xs.push_back((*r)[m].get<double>());
+			// A column that is not a number in every replicate (no
+			// calibration, a word) has no statistics.
+			if (xs.size() != g.size()) {
+				out += ",,,,";
+				continue;
+			}
+			double n = double(xs.size()), sum = 0;
+			for (double x : xs)
+				sum += x;
+			double mean = sum / n;
+			out += "," + number(mean);
+			if (xs.size() < 2) {
+				out += ",,,";
+				continue;
+			}
+			double ss = 0;
+			for (double x : xs)
+				ss += (x - mean) * (x - mean);
+			double sd = std::sqrt(ss / (n - 1));
+			double half = student_t95(static_cast<unsigned>(xs.size() - 1)) * sd / std::sqrt(n);
+			out += "," + number(sd) + "," + number(mean - half) + "," + number(mean + half);
+		}
+		out += "\n";
+	}
+	return out;
+}
+
+}  // namespace timersim::sweep
