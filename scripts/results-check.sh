@@ -21,7 +21,7 @@ scripts/results.sh "$bin" --into "$tmp" --no-plots > "$tmp/log" 2>&1 || {
 }
 strip() { grep -v '^Computed by `make results` with the code of commit' "$1"; }
 fail=0
-for f in recordings.csv generated.csv table.md README.md; do
+for f in recordings.csv generated.csv table.md README.md cost-model/fit.txt cost-model/classic.txt cost-model/model.json; do
   if ! diff -u <(strip "docs/results/$f") <(strip "$tmp/$f") > "$tmp/$f.diff"; then
     echo "results-check: docs/results/$f differs from what the code computes:" >&2
     head -40 "$tmp/$f.diff" >&2

@@ -32,7 +32,21 @@ for s in recordings generated; do
   "$bin" sweep "$R/$s.spec" -j "$jobs"
   "$bin" merge "$R/$s.spec" -o "$into/$s.csv"
 done
-scripts/results-table.py "$into/recordings.csv" "$into/generated.csv" > "$into/table.md.tmp"
+# The softirq-run cost model, fitted on this machine's quiet recordings
+# (scripts/cost-model.sh), and the recordings priced by it.
+scripts/cost-model.sh "$bin" "$into/cost-model" > /dev/null
+S=${TIMERSIM_SHARED:-../shared}/traces
+model_traces=()
+for t in "$S/linux-3.6-scp_dest/ctf" "$S/linux-6.18-http/trace.txt" "$S/linux-6.18-tcp/perf-script.txt" \
+  tests/data/network-trace.txt.gz tests/data/default-trace.txt.gz tests/data/measured-network-quiet.txt.gz \
+  tests/data/measured-idle.txt.gz tests/data/measured-network.txt.gz tests/data/sleep-net.txt.gz; do
+  [ -e "$t" ] && model_traces+=("$t")
+done
+{
+  scripts/results-table.py "$into/recordings.csv" "$into/generated.csv"
+  echo
+  scripts/results-model.py "$bin" "$into/cost-model/model.json" "${model_traces[@]}"
+} > "$into/table.md.tmp"
 mv "$into/table.md.tmp" "$into/table.md"
 
 # The commit whose code computed the numbers (-dirty: with uncommitted

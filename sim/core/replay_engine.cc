@@ -188,6 +188,10 @@ void replay_engine::on_tick(const prepared_event &p)
 {
 	run_guessed_[p.base] = !p.settled;
 	run_softirq(p.base, p.limit, p.jiffies);
+	// A recorded tick: one softirq run for a kernel that raised it at
+	// every tick (the runs an expiry's catch-up makes are not ticks).
+	softirq_work_[p.base].ticks++;
+	all_softirq_work_.ticks++;
 }
 
 // One timer softirq on `cpu`: its base catches up to `limit`, then (6.9+)
@@ -211,8 +215,6 @@ void replay_engine::run_softirq(unsigned cpu, jiffies_t limit, jiffies_t label,
 	softirq_done();
 	in_run_ = false;
 	book_softirq_work(cpu, before, expiries);
-	softirq_work_[cpu].ticks++;
-	all_softirq_work_.ticks++;
 }
 
 void replay_engine::judge(timer_id t, unsigned cpu, jiffies_t recorded, jiffies_t simulated,
