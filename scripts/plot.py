@@ -318,6 +318,25 @@ def plot_schemes(reports, out, written, prefix=""):
     ax.legend(frameon=False, ncol=5, loc="upper center", bbox_to_anchor=(0.5, -0.18))
     save(fig, out, prefix + "schemes", written)
 
+    # Where each scheme's work runs: process context and softirq.
+    fig, ax = plt.subplots(figsize=(9, 3.6))
+    x = list(range(len(names)))
+    ax.bar([i - 0.2 for i in x], [r["work"]["process"]["units"] for r in reports], 0.4,
+           label="process context (start, cancel, re-arm)", color="#3a64b5")
+    ax.bar([i + 0.2 for i in x], [r["work"]["softirq"]["units"] for r in reports], 0.4,
+           label="softirq (expiry, cascades, visits)", color="#b23a48")
+    ax.set_xticks(x, names)
+    nonzero = [r["work"][c]["units"] for r in reports for c in ("process", "softirq") if r["work"][c]["units"]]
+    if nonzero:
+        # Log scale from a decade under the least work: a 0 draws no bar.
+        ax.set_yscale("log")
+        ax.set_ylim(bottom=10 ** (len(str(min(nonzero))) - 2))
+    ax.set_xlabel("scheme")
+    ax.set_ylabel("work (cost units, log scale)")
+    ax.set_title("Process context and softirq work: %s" % plain(os.path.basename(reports[0]["input"]["path"]), FILE_LIMIT))
+    ax.legend(frameon=False)
+    save(fig, out, prefix + "schemes-work", written)
+
 
 def plot_what_if(sides, out, written):
     """Cost units as recorded beside at the what-if HZ: per kind of unit for
@@ -416,25 +435,6 @@ def plot_sweep(rows, path, out, written):
     more = " (first %d groups)" % SWEEP_CELLS if len(groups) > SWEEP_CELLS else ""
     ax.set_title("Sweep %s: %s per cell%s" % (plain(os.path.basename(path), FILE_LIMIT), plain(y), more))
     save(fig, out, "sweep", written)
-
-    # Where each scheme's work runs: process context and softirq.
-    fig, ax = plt.subplots(figsize=(9, 3.6))
-    x = list(range(len(names)))
-    ax.bar([i - 0.2 for i in x], [r["work"]["process"]["units"] for r in reports], 0.4,
-           label="process context (start, cancel, re-arm)", color="#3a64b5")
-    ax.bar([i + 0.2 for i in x], [r["work"]["softirq"]["units"] for r in reports], 0.4,
-           label="softirq (expiry, cascades, visits)", color="#b23a48")
-    ax.set_xticks(x, names)
-    nonzero = [r["work"][c]["units"] for r in reports for c in ("process", "softirq") if r["work"][c]["units"]]
-    if nonzero:
-        # Log scale from a decade under the least work: a 0 draws no bar.
-        ax.set_yscale("log")
-        ax.set_ylim(bottom=10 ** (len(str(min(nonzero))) - 2))
-    ax.set_xlabel("scheme")
-    ax.set_ylabel("work (cost units, log scale)")
-    ax.set_title("Process context and softirq work: %s" % plain(os.path.basename(reports[0]["input"]["path"]), FILE_LIMIT))
-    ax.legend(frameon=False)
-    save(fig, out, prefix + "schemes-work", written)
 
 
 class not_a_report(Exception):
