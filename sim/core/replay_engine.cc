@@ -29,6 +29,13 @@ void replay_engine::begin(const replay_setup &setup, jiffies_t start)
 	all_softirq_work_ = {};
 	scheme_->reset(setup_.cpus, start, this);
 	metered_ = scheme_->costs();
+	cost_counters share;
+	per_base_meter_ = setup_.cpus && scheme_->costs_on(0, share);
+	base_metered_.assign(setup_.cpus, {});
+	for (unsigned cpu = 0; per_base_meter_ && cpu < setup_.cpus; cpu++)
+		scheme_->costs_on(cpu, base_metered_[cpu]);
+	touched_.assign(setup_.cpus, false);
+	touched_list_.clear();
 	split_[0] = split_[1] = {};
 	run_ = {};
 	scheme_->set_tick_driven(setup_.tick_driven);
@@ -88,6 +95,7 @@ void replay_engine::on_start(const prepared_event &p)
 	rec.catch_up_rearm = rec.late_callback;
 	rec.late_callback = false;
 
+	settle(p.base, rec.base, p.jiffies);	// and where it was pending, if it was
 	bool rearm = scheme_->start(id, p.base, p.expires, ev.flags);
 	const unsigned level = scheme_->placed_level();
 	rec.base = p.base;
@@ -116,6 +124,7 @@ void replay_engine::on_cancel(const prepared_event &p)
 	}
 	if (!setup_.tick_driven)
 		advance_before(rec.base, p.jiffies);
+	settle(rec.base, rec.base, p.jiffies);
 	const bool was = scheme_->cancel(id);
 	timer_ref t = ref(id);
 	credit(work_context::process, &t, rec.base, p.jiffies);
@@ -155,6 +164,7 @@ void replay_engine::on_expire_entry(const prepared_event &p)
 		// The kernel ran it, the simulation still holds it: expire it
 		// now, so that the state follows the recorded kernel: its
 		// softirq did that work.
+		touch(timers_[id].base);
 		scheme_->cancel(id);
 		timer_ref t = ref(id);
 		credit(work_context::softirq, &t, ev.cpu, now);
@@ -180,6 +190,7 @@ void replay_engine::on_base_idle(const prepared_event &p)
 	}
 	advance_before(p.base, p.jiffies);
 	// A base that wakes catches up (v48 runs what fell due meanwhile).
+	touch(p.base);
 	scheme_->set_idle(p.base, p.ev->is_idle, p.jiffies);
 	softirq_done();
 }
@@ -210,7 +221,9 @@ void replay_engine::run_softirq(unsigned cpu, jiffies_t limit, jiffies_t label,
 	for (unsigned other = 0; other < setup_.cpus; other++)
 		if (other != cpu && (idle_[other] || other == remote_base)) {
 			advancing_ = other;
+			touch(other);
 			scheme_->advance_remote(other, limit);
+			touch(other);
 		}
 	softirq_done();
 	in_run_ = false;
@@ -290,8 +303,10 @@ void replay_engine::advance(unsigned cpu, jiffies_t upto)
 	if (scheme_->clock(cpu) > upto)
 		return;
 	advancing_ = cpu;
+	touch(cpu);
 	if (in_run_) {
 		scheme_->advance(cpu, upto);
+		touch(cpu);
 		softirq_done();
 		return;
 	}
@@ -299,6 +314,9 @@ void replay_engine::advance(unsigned cpu, jiffies_t upto)
 	const cost_counters before = scheme_->costs();
 	const std::uint64_t expiries = all_softirq_work_.expiries;
 	scheme_->advance(cpu, upto);
+	// A credit inside the advance (a tick, an expiry) read the base:
+	// what it did since is read again.
+	touch(cpu);
 	softirq_done();
 	book_softirq_work(cpu, before, expiries);
 }
@@ -320,13 +338,32 @@ void replay_engine::book_softirq_work(unsigned cpu, const cost_counters &before,
 	all_softirq_work_ += d;
 }
 
+cost_counters replay_engine::take_work()
+{
+	if (!per_base_meter_) {
+		const cost_counters &now = scheme_->costs();
+		if (now == metered_)
+			return {};
+		const cost_counters units = now.since(metered_);
+		metered_ = now;
+		return units;
+	}
+	cost_counters units, now;
+	for (unsigned cpu : touched_list_) {
+		touched_[cpu] = false;
+		scheme_->costs_on(cpu, now);
+		units += now.since(base_metered_[cpu]);
+		base_metered_[cpu] = now;
+	}
+	touched_list_.clear();
+	return units;
+}
+
 void replay_engine::credit(work_context ctx, const timer_ref *t, unsigned cpu, jiffies_t jiffy)
 {
-	const cost_counters &now = scheme_->costs();
-	if (now == metered_)
+	const cost_counters units = take_work();
+	if (!units.total())
 		return;
-	const cost_counters units = now.since(metered_);
-	metered_ = now;
 	split_[static_cast<unsigned>(ctx)] += units;
 	if (ctx == work_context::softirq && run_.open)
 		run_.units += units.total();
@@ -335,6 +372,8 @@ void replay_engine::credit(work_context ctx, const timer_ref *t, unsigned cpu, j
 
 void replay_engine::softirq_done()
 {
+	if (run_.open)
+		touch(run_.cpu);
 	if (run_.woke) {
 		timer_ref w = ref(run_.wake);
 		credit(work_context::softirq, &w, run_.cpu, run_.jiffy);
@@ -393,6 +432,7 @@ void replay_engine::moved(timer_id t, unsigned from_level)
 	if (now >= rec.touched + setup_.hz)
 		softirq_work_[booking_].cold_relinks++, all_softirq_work_.cold_relinks++;
 	rec.touched = now;
+	touch(cpu);
 	credit(work_context::softirq, &r, cpu, tick_jiffy_[cpu]);
 	tell([&](replay_sink &s) { s.moved(r, cpu, tick_jiffy_[cpu], from_level); });
 }
@@ -405,6 +445,7 @@ void replay_engine::cascaded(unsigned level, std::uint32_t count)
 
 void replay_engine::tick(unsigned cpu, jiffies_t jiffy)
 {
+	touch(cpu);
 	softirq_done();
 	run_ = {true, false, cpu, jiffy, 0, 0, 0};
 	tick_jiffy_[cpu] = jiffy;
@@ -413,6 +454,7 @@ void replay_engine::tick(unsigned cpu, jiffies_t jiffy)
 
 void replay_engine::idle_ticks(unsigned cpu, jiffies_t first, std::uint64_t count)
 {
+	touch(cpu);
 	softirq_done();
 	tick_jiffy_[cpu] = first;
 	tell([&](replay_sink &s) { s.idle_ticks(cpu, first, count); });
@@ -435,6 +477,7 @@ void replay_engine::expired(timer_id t, unsigned cpu, jiffies_t jiffy)
 	softirq_work_[booking_].expiries++;
 	all_softirq_work_.expiries++;
 	timer_ref r = ref(t);
+	touch(cpu);
 	credit(work_context::softirq, &r, cpu, jiffy);
 	if (run_.open) {
 		if (!run_.woke)
@@ -453,6 +496,8 @@ bool replay_engine::drain(jiffies_t limit, jiffies_t now, const std::function<vo
 	// deferrable timers back until a wake that never comes. There are no
 	// recorded ticks past the trace: the bases run every jiffy.
 	scheme_->set_tick_driven(false);
+	draining_ = true;
+	touch_all();
 	for (unsigned cpu = 0; cpu < setup_.cpus; cpu++)
 		scheme_->set_idle(cpu, false, now);
 	bool all = true;
@@ -466,6 +511,7 @@ bool replay_engine::drain(jiffies_t limit, jiffies_t now, const std::function<vo
 		all = all && !scheme_->pending_on(cpu);
 	}
 	softirq_done();
+	draining_ = false;
 	return all;
 }
 
@@ -473,6 +519,11 @@ void replay_engine::finish(replay_report &r)
 {
 	for (timer_id t = 0; t < timers_.size(); t++)
 		close_fire(t, 0, miss_reason::trace_ended);
+	// Work no event of its base announced (another CPU's global timers
+	// that a softirq looked at and found not yet due): the softirq's, no
+	// callback's.
+	touch_all();
+	credit(work_context::softirq, nullptr, 0, tick_jiffy_.empty() ? 0 : tick_jiffy_[0]);
 	r.scheme = scheme_->name();
 	r.scheme_params = scheme_->params();
 	r.timers.distinct = timers_.size();

@@ -138,6 +138,36 @@ private:
 	// run's last expiry or move goes to the timer it woke for.
 	void softirq_done();
 	void end_run();
+	// The work since the last credit. A scheme that keeps its costs per
+	// base (scheme_reporting::costs_on) is read on the bases touched since
+	// then, not on all of them: with many CPUs that is most of the cost.
+	cost_counters take_work();
+	void touch(unsigned cpu)
+	{
+		if (per_base_meter_ && !touched_[cpu]) {
+			touched_[cpu] = true;
+			touched_list_.push_back(cpu);
+		}
+	}
+	// Before a start or cancel on these bases: work they did that no
+	// event announced (v48, advancing one CPU, searches the other CPUs'
+	// global bases for their next expiry) is the softirq's, no callback's,
+	// not the start's.
+	void settle(unsigned cpu, unsigned other, jiffies_t jiffy)
+	{
+		if (!per_base_meter_)
+			return;
+		touch(cpu);
+		touch(other);
+		credit(work_context::softirq, nullptr, cpu, jiffy);
+		touch(cpu);
+		touch(other);
+	}
+	void touch_all()
+	{
+		for (unsigned cpu = 0; cpu < setup_.cpus; cpu++)
+			touch(cpu);
+	}
 
 	timer_id timer_of(std::uint64_t ptr);
 	timer_ref ref(timer_id t) const;
@@ -183,6 +213,11 @@ private:
 	unsigned booking_ = 0;
 
 	cost_counters metered_;		// the scheme's costs at the last credit
+	bool per_base_meter_ = false;	// read per base (costs_on), not costs()
+	bool draining_ = false;		// in drain(): not tick-driven either
+	std::vector<cost_counters> base_metered_;	// per base, at the last credit
+	std::vector<bool> touched_;		// per base, since the last credit
+	std::vector<unsigned> touched_list_;
 	cost_counters split_[2];	// by work_context
 	struct softirq_run_state {
 		bool open = false;

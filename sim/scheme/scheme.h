@@ -191,6 +191,15 @@ public:
 	}
 
 	virtual const cost_counters &costs() const = 0;
+	// The share of costs() that base `cpu` accounts for, for a scheme
+	// whose costs() adds up every base (v48): the replay's work meter then
+	// reads only the bases an operation touched. The shares add up to
+	// costs(). False: the scheme keeps no such shares (costs() is cheap).
+	virtual bool costs_on(unsigned cpu, cost_counters &out) const
+	{
+		(void)cpu; (void)out;
+		return false;
+	}
 	// Peak bytes held by the scheme's own structures (not the core's).
 	virtual std::uint64_t peak_memory_bytes() const = 0;
 

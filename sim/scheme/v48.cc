@@ -202,6 +202,20 @@ public:
 		return c;
 	}
 
+	// costs() of one CPU's bases: a cancel's removal is the derived one
+	// (costs_ counts none of its own but those).
+	bool costs_on(unsigned cpu, cost_counters &c) const override
+	{
+		c = {};
+		for (const base_t &b : cpus_.at(cpu)->bases.base) {
+			c.insertions += b.observer.insertions;
+			c.slot_visits += b.observer.slot_visits;
+			c.key_comparisons += b.observer.key_comparisons + b.observer.insertions;
+		}
+		c.removals = c.insertions - this->pending_on(cpu);
+		return true;
+	}
+
 	void advance(unsigned cpu, jiffies_t upto) override
 	{
 		this->check_cpu(cpu);

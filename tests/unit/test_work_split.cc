@@ -112,6 +112,27 @@ START_TEST(split_adds_up_for_every_scheme)
 }
 END_TEST
 
+// The wheels' starts and cancels never visit a slot or bucket, and their
+// softirq never inserts: v48 and classic, under recorded ticks and every
+// jiffy (where v48, advancing one CPU, searches the other CPUs' global
+// bases for their next expiry without a word: a later start there must
+// not take that work as its own).
+START_TEST(wheels_visit_no_slot_in_process_context)
+{
+	for (const char *ticks : {"auto", "every-jiffy"})
+		for (const char *scheme : {"v48", "classic"}) {
+			json r = replay_json({"replay", "--scheme", scheme, "--ticks", ticks, "--json", "-",
+					      default_trace});
+			const json &p = r["work"]["process"], &s = r["work"]["softirq"];
+			ck_assert_msg(p["slot_visits"] == 0 && p["relinks"] == 0 && s["insertions"] == 0,
+				      "%s %s: process %s softirq %s", scheme, ticks, p.dump().c_str(),
+				      s.dump().c_str());
+			ck_assert_msg(p["insertions"] == r["costs"]["insertions"], "%s %s", scheme, ticks);
+			ck_assert_uint_gt(s["slot_visits"].get<std::uint64_t>(), 0);
+		}
+}
+END_TEST
+
 // compare --estimate: the heap's process-context sifts are not softirq
 // time, and the last column is each scheme's softirq time as a multiple of
 // the first's (heap4 with 4x classic's softirq units at the same ns/unit
@@ -168,6 +189,7 @@ int main()
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, heap_sifts_of_start_and_cancel_are_process_context);
 	tcase_add_test(tc, split_adds_up_for_every_scheme);
+	tcase_add_test(tc, wheels_visit_no_slot_in_process_context);
 	tcase_add_test(tc, estimate_columns_read_in_the_natural_direction);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
