@@ -211,7 +211,7 @@ void replay_engine::on_tick(const prepared_event &p)
 void replay_engine::run_softirq(unsigned cpu, jiffies_t limit, jiffies_t label,
 				unsigned remote_base)
 {
-	const cost_counters before = scheme_->costs();
+	const cost_counters before = softirq_meter(cpu, remote_base, true);
 	const std::uint64_t expiries = all_softirq_work_.expiries;
 	booking_ = cpu;
 	in_run_ = true;
@@ -227,7 +227,23 @@ void replay_engine::run_softirq(unsigned cpu, jiffies_t limit, jiffies_t label,
 		}
 	softirq_done();
 	in_run_ = false;
-	book_softirq_work(cpu, before, expiries);
+	book_softirq_work(cpu, before, softirq_meter(cpu, remote_base, true), expiries);
+}
+
+// The costs of the bases a softirq on `cpu` runs (its own, `remote_base`,
+// and with_idle the idle ones'), or all of them where the scheme keeps no
+// shares (its costs() is then cheap).
+cost_counters replay_engine::softirq_meter(unsigned cpu, unsigned remote_base, bool with_idle) const
+{
+	if (!per_base_meter_)
+		return scheme_->costs();
+	cost_counters sum, one;
+	for (unsigned b = 0; b < setup_.cpus; b++)
+		if (b == cpu || b == remote_base || (with_idle && idle_[b])) {
+			scheme_->costs_on(b, one);
+			sum += one;
+		}
+	return sum;
 }
 
 void replay_engine::judge(timer_id t, unsigned cpu, jiffies_t recorded, jiffies_t simulated,
@@ -311,23 +327,22 @@ void replay_engine::advance(unsigned cpu, jiffies_t upto)
 		return;
 	}
 	booking_ = cpu;
-	const cost_counters before = scheme_->costs();
+	const cost_counters before = softirq_meter(cpu, cpu, false);
 	const std::uint64_t expiries = all_softirq_work_.expiries;
 	scheme_->advance(cpu, upto);
 	// A credit inside the advance (a tick, an expiry) read the base:
 	// what it did since is read again.
 	touch(cpu);
 	softirq_done();
-	book_softirq_work(cpu, before, expiries);
+	book_softirq_work(cpu, before, softirq_meter(cpu, cpu, false), expiries);
 }
 
 // Every catch-up of a base is the softirq's work, on the CPU whose softirq
 // ran it: the counters' growth goes to that CPU's account (the expiries and
 // cold relinks were counted as the scheme reported them).
 void replay_engine::book_softirq_work(unsigned cpu, const cost_counters &before,
-				      std::uint64_t expiries_before)
+				      const cost_counters &now, std::uint64_t expiries_before)
 {
-	const cost_counters &now = scheme_->costs();
 	measured::softirq_work d;
 	d.relinks = now.relinks - before.relinks;
 	d.slot_visits = now.slot_visits - before.slot_visits;

@@ -172,7 +172,9 @@ private:
 	timer_id timer_of(std::uint64_t ptr);
 	timer_ref ref(timer_id t) const;
 	void advance(unsigned cpu, jiffies_t upto);
-	void book_softirq_work(unsigned cpu, const cost_counters &before, std::uint64_t expiries_before);
+	void book_softirq_work(unsigned cpu, const cost_counters &before, const cost_counters &now,
+			       std::uint64_t expiries_before);
+	cost_counters softirq_meter(unsigned cpu, unsigned remote_base, bool with_idle) const;
 	void advance_before(unsigned cpu, jiffies_t j);
 	void close_fire(timer_id t, jiffies_t now, miss_reason at_end = miss_reason::unexplained);
 	void judge(timer_id t, unsigned cpu, jiffies_t recorded, jiffies_t simulated, verdict v,
