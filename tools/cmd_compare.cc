@@ -151,7 +151,7 @@ void add_compare(CLI::App &app, command_list &commands)
 		   "the schemes, comma-separated (default: all; auto: the recording kernel's)")
 		->type_name("a,b,...");
 	sub->add_option("--estimate", a->estimate,
-			"estimate each scheme's timer softirq and total CPU time from its cost units "
+			"estimate each scheme's process-context, timer softirq and total CPU time from its cost units "
 			"and a calibration (`make calibrate` writes build/calibration.json)")
 		->type_name("FILE")
 		->check(non_empty("path"))

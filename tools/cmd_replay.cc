@@ -110,7 +110,7 @@ void add_replay(CLI::App &app, command_list &commands)
 		->needs(tl);
 	sub->add_option("--perfetto", a->perfetto,
 			"Chrome trace event JSON for ui.perfetto.dev or chrome://tracing: per CPU the "
-			"timer armings as slices, cascades, pending timers and moves as counters")
+			"timer armings as slices, cascades, pending timers and moves as counters, simulated softirq runs as slices")
 		->type_name("FILE")
 		->check(non_empty("path"));
 	add_report_options(sub, *a);
