@@ -105,6 +105,9 @@ void cost_accounting::idle_ticks(unsigned cpu, jiffies_t, std::uint64_t count)
 	close_tick(cpu);
 	moves_hist_.add(0, count);
 	ticks_processed_ += count;
+	// Each idle tick is a softirq run that fired nothing, as when the
+	// scheme steps them one by one.
+	work_.runs += count;
 }
 
 void cost_accounting::cascaded(unsigned, jiffies_t, unsigned level, std::uint32_t)

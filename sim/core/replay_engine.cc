@@ -410,6 +410,8 @@ void replay_engine::end_run()
 	tell([&](replay_sink &s) {
 		s.softirq_run(run_.cpu, run_.jiffy, run_.units, run_.expired, run_.woke ? &w : nullptr);
 	});
+	// The run is over: work after it (an idle stretch) is not its wake's.
+	run_.woke = false;
 }
 
 // The softirq placement rule: before an event at jiffy j reaches a base,
