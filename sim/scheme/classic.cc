@@ -270,9 +270,11 @@ private:
 		kernel::idle_cascades c = kernel::forward_idle(*bases_[cpu], n);
 		h.sink->idle_ticks(cpu, h.jiffy, n);
 		costs_.slot_visits += n;
+		costs_.skipped_idle += n;
 		for (unsigned level = 2; level <= Geometry::LEVELS; level++)
 			if (c.calls[level]) {
 				costs_.slot_visits += c.calls[level];
+				costs_.skipped_idle += c.calls[level];
 				h.sink->empty_cascades(level, c.calls[level]);
 			}
 		h.jiffy += n;

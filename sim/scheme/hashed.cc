@@ -224,6 +224,7 @@ private:
 		costs_.slot_visits += n + walked;
 		costs_.key_comparisons += walked;
 		costs_.relinks += walked;
+		costs_.skipped_idle += n + 3 * walked;
 		b.tick += n;
 	}
 

@@ -222,6 +222,7 @@ private:
 					idle_ticks(cpu, jiffy, n);
 					costs_.slot_visits += n;
 					costs_.key_comparisons += b.overflow.head != NIL ? n : 0;
+					costs_.skipped_idle += b.overflow.head != NIL ? 2 * n : n;
 					jiffy += n;
 					if (jiffy > upto)
 						break;
