@@ -99,7 +99,8 @@ private:
 	std::uint64_t narrow(jiffies_t j) const { return j & word_mask_; }
 	void fill_input(replay_report &r) const;
 	void check_symbols();
-	std::uint64_t check_cost(const replay_engine &e, const std::string &where) const;
+	// Throws when the work done (and `extra` units) passed --max-cost.
+	std::uint64_t check_cost(const replay_engine &e, const std::string &where, std::uint64_t extra = 0) const;
 	void measure(const sim_event &ev, std::vector<std::unique_ptr<replay_engine>> &engines);
 	bool is_tick_function(std::uint32_t id);
 
@@ -342,11 +343,12 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 		if (opt_.drain) {
 			// A drain far ahead can cost more than the events did
 			// (classic re-queues a timer beyond its range at every
-			// pass of its last level): the same guard.
+			// pass of its last level): the same guard, which counts
+			// the idle jiffies skipped past drain_unguarded_idle too.
 			std::string where = path_ + ": the drain towards jiffy " + std::to_string(narrow(limit));
-			r.drained = engines[i]->drain(limit, cur_, [&] {
+			r.drained = engines[i]->drain(limit, cur_, [&](std::uint64_t guarded_idle) {
 				if (opt_.max_cost)
-					check_cost(*engines[i], where);
+					check_cost(*engines[i], where, guarded_idle);
 			});
 			if (!r.drained)
 				r.drain_stopped_at = narrow(limit);
@@ -549,9 +551,10 @@ bool replay_driver::note_jiffies(const sim_event &ev, jiffies_t j)
 	return true;
 }
 
-std::uint64_t replay_driver::check_cost(const replay_engine &e, const std::string &where) const
+std::uint64_t replay_driver::check_cost(const replay_engine &e, const std::string &where,
+					std::uint64_t extra) const
 {
-	std::uint64_t cost = work_done(e.the_scheme().costs());
+	std::uint64_t cost = work_done(e.the_scheme().costs()) + extra;
 	if (cost <= opt_.max_cost)
 		return cost;
 	std::string why = e.the_scheme().superlinear_note();

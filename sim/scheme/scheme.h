@@ -40,7 +40,8 @@ struct cost_counters {
 	std::uint64_t key_comparisons = 0;	// expiry comparisons (heaps, lists, queues)
 	// Of the units above, those counted in bulk for idle jiffies the replay
 	// steps over (what the kernel would have done in them, which the
-	// simulator does not do): --max-cost guards the work done, without them.
+	// simulator does not do), less the simulator's own look for the
+	// stretch's end: --max-cost guards the work done, without them.
 	std::uint64_t skipped_idle = 0;
 
 	std::uint64_t total() const
