@@ -9,7 +9,8 @@
 # "recorded every-jiffy": the trace has its ticks, so the difference is the
 # tick model's cost), $RUNS times (default 9, after one untimed run: page
 # cache warm), and prints the median run's MB/s, events/s and peak RSS: the
-# whole process, as a user's `time timersim replay` sees it. Then
+# whole process, as a user's `time timersim replay` sees it. Then `compare`
+# of every scheme against one replay (the ratio), then
 # scripts/bench-peers.sh: trace.dat and CTF replays against trace-cmd report
 # and babeltrace, whole processes likewise. Then the reader alone on the same file (parsing, and read(2) +
 # parsing), from tests/bench/bench_text_readers, built here if missing, so
@@ -41,6 +42,25 @@ for scheme in ${SCHEMES:-classic}; do
              s, k, b/1e6, t, b/1e6/t, e/1e6/t, cpu, b/1e6/cpu, m/1024, r }'
   done
 done
+# `compare` of every scheme against one `replay` of the same trace, whole
+# processes in turns likewise ($COMPARE_RUNS of each, default 3: a compare
+# is several replays' work): the README's "compare costs N x one replay".
+cruns=${COMPARE_RUNS:-3}
+: >build/bench-compare.replay; : >build/bench-compare.compare
+for ((i = 0; i < cruns; i++)); do
+  for what in replay compare; do
+    if ! /usr/bin/time -f '%e %U %S' -o build/bench-compare.time \
+        "$bin" "$what" "$trace" >build/bench-compare.out 2>build/bench-compare.err; then
+      echo "bench-replay: timersim $what $trace failed:" >&2; cat build/bench-compare.err >&2; exit 1
+    fi
+    awk '{ printf "%s %.3f\n", $1, $2 + $3 }' build/bench-compare.time >>"build/bench-compare.$what"
+  done
+done
+med() { sort -g -k"$2","$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'; }
+awk -v rw="$(med build/bench-compare.replay 1)" -v rc="$(med build/bench-compare.replay 2)" \
+    -v cw="$(med build/bench-compare.compare 1)" -v cc="$(med build/bench-compare.compare 2)" -v r="$cruns" 'BEGIN {
+  printf "compare    every scheme %.2f s wall, %.2f s CPU; one replay %.2f s wall, %.2f s CPU: %.2fx wall, %.2fx CPU (goal <= 1.5x; medians of %d in turns)\n",
+         cw, cc, rw, rc, cw / rw, cc / rc, r }'
 scripts/bench-peers.sh "$bin" "$runs"
 reader=build/bench/bench_text_readers
 [ -x "$reader" ] || make --no-print-directory "$reader" >/dev/null

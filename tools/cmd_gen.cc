@@ -32,8 +32,9 @@ struct gen_args {
 };
 
 // A whole number 0..2^64-1 exactly as written: CLI11's own conversion
-// would take "-1" as 2^64-1. A parse error (exit 2, with the option's help
-// named) when it is not one.
+// would take "-1" as 2^64-1. The option's number_check (tools/numbers)
+// refuses the rest first, in the message shape of every number; this
+// conversion keeps its own refusal in case it is called without one.
 std::uint64_t whole_number(const char *option, const std::string &v)
 {
 	const char *range = " (a whole number 0..18446744073709551615)";
@@ -140,7 +141,8 @@ void add_gen(CLI::App &app, command_list &commands)
 	sub->add_option_function<std::string>(
 		   "--seed,-s", [a](const std::string &v) { a->seed = whole_number("--seed", v); },
 		   "the seed (default 1): the same seed, the same trace bytes")
-		->type_name("N");
+		->type_name("N")
+		->check(number_check<std::uint64_t>());
 	sub->add_option("--hz", a->hz, "HZ of the generated kernel (default 250)")
 		->type_name("N")
 		->check(number_check(a->hz))

@@ -130,8 +130,10 @@ void add_trace_options(CLI::App *sub, trace_args &a)
 	sub->add_flag("--lenient", a.replay.lenient,
 		      "skip malformed lines (and semantic errors) and count them, instead of failing");
 	sub->add_option("--max-cost", a.replay.max_cost,
-			"stop (exit 2) when a scheme passes N cost units (insertions + removals + "
-			"relinks + slot visits + comparisons): a guard for the superlinear schemes "
+			"stop (exit 2) when a scheme passes N cost units of work done (insertions + "
+			"removals + relinks + slot visits + comparisons; not those counted for idle "
+			"jiffies skipped in bulk, save a drain's past 2^32 on a base): a guard for the "
+			"superlinear schemes "
 			"(default 2^36; 0: no limit)")
 		->type_name("N")
 		->check(number_check(a.replay.max_cost));

@@ -58,12 +58,17 @@ constexpr unsigned max_undeclared_cpus = 4096;
 // Reading progress is reported every this many events.
 constexpr std::uint64_t progress_every = 65536;
 
-// --max-cost is checked every this many events.
+// --max-cost is checked at most this many events apart; sooner when the
+// cost per event seen since the last check would reach the limit before.
 constexpr std::uint64_t cost_check_every = 1024;
 
-std::uint64_t total_cost(const cost_counters &c)
+// The work a scheme did: its cost units less those it counted in bulk for
+// idle jiffies stepped over (a leap of 2^32 idle jiffies is cheap to
+// simulate, though the kernel would have ticked through it).
+std::uint64_t work_done(const cost_counters &c)
 {
-	return c.insertions + c.removals + c.relinks + c.slot_visits + c.key_comparisons;
+	return c.insertions + c.removals + c.relinks + c.slot_visits + c.key_comparisons -
+	       c.skipped_idle;
 }
 
 // Events looked at before the replay to find the tick and fit its grid.
@@ -94,7 +99,8 @@ private:
 	std::uint64_t narrow(jiffies_t j) const { return j & word_mask_; }
 	void fill_input(replay_report &r) const;
 	void check_symbols();
-	void check_cost(const replay_engine &e, const std::string &where) const;
+	// Throws when the work done (and `extra` units) passed --max-cost.
+	std::uint64_t check_cost(const replay_engine &e, const std::string &where, std::uint64_t extra = 0) const;
 	void measure(const sim_event &ev, std::vector<std::unique_ptr<replay_engine>> &engines);
 	bool is_tick_function(std::uint32_t id);
 
@@ -282,7 +288,8 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 				  (names.size() == 1 ? " has" : " have") + " none");
 	}
 
-	std::uint64_t since_progress = 0, since_cost_check = 0;
+	std::uint64_t since_progress = 0, since_cost_check = 0, cost_check_after = cost_check_every;
+	std::vector<std::uint64_t> checked_cost(engines.size(), 0);
 	// The tracer lost events before this one (a note, a CTF packet's
 	// discarded count), told to the engines with the next event they take.
 	bool after_loss = false;
@@ -298,10 +305,22 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 			for (auto &e : engines)
 				e->apply(p);
 		}
-		if (opt_.max_cost && ++since_cost_check == cost_check_every) {
+		if (opt_.max_cost && ++since_cost_check == cost_check_after) {
+			// The next check comes before the events, at twice the cost
+			// per event of these (it grows), could spend what is left:
+			// the gap halves towards the limit, and a scheme that
+			// costs a million units an event (a sorted list of a
+			// million timers) stops within an event or two of the
+			// limit, not 1024 events past it.
+			cost_check_after = cost_check_every;
+			for (std::size_t i = 0; i < engines.size(); i++) {
+				std::uint64_t done = check_cost(*engines[i], path_ + ":" + std::to_string(ev->line));
+				std::uint64_t per_event = (done - checked_cost[i]) / since_cost_check + 1;
+				checked_cost[i] = done;
+				cost_check_after = std::min(cost_check_after,
+							    std::max<std::uint64_t>((opt_.max_cost - done) / (2 * per_event), 1));
+			}
 			since_cost_check = 0;
-			for (auto &e : engines)
-				check_cost(*e, path_ + ":" + std::to_string(ev->line));
 		}
 		stream_.pop();
 		if (progress_ && ++since_progress == progress_every) {
@@ -324,11 +343,12 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 		if (opt_.drain) {
 			// A drain far ahead can cost more than the events did
 			// (classic re-queues a timer beyond its range at every
-			// pass of its last level): the same guard.
+			// pass of its last level): the same guard, which counts
+			// the idle jiffies skipped past drain_unguarded_idle too.
 			std::string where = path_ + ": the drain towards jiffy " + std::to_string(narrow(limit));
-			r.drained = engines[i]->drain(limit, cur_, [&] {
+			r.drained = engines[i]->drain(limit, cur_, [&](std::uint64_t guarded_idle) {
 				if (opt_.max_cost)
-					check_cost(*engines[i], where);
+					check_cost(*engines[i], where, guarded_idle);
 			});
 			if (!r.drained)
 				r.drain_stopped_at = narrow(limit);
@@ -531,11 +551,12 @@ bool replay_driver::note_jiffies(const sim_event &ev, jiffies_t j)
 	return true;
 }
 
-void replay_driver::check_cost(const replay_engine &e, const std::string &where) const
+std::uint64_t replay_driver::check_cost(const replay_engine &e, const std::string &where,
+					std::uint64_t extra) const
 {
-	std::uint64_t cost = total_cost(e.the_scheme().costs());
+	std::uint64_t cost = work_done(e.the_scheme().costs()) + extra;
 	if (cost <= opt_.max_cost)
-		return;
+		return cost;
 	std::string why = e.the_scheme().superlinear_note();
 	throw usage_error(where + ": " + e.the_scheme().name() +
 			  " passed --max-cost " + std::to_string(opt_.max_cost) + " (" +

@@ -507,7 +507,7 @@ void replay_engine::expired(timer_id t, unsigned cpu, jiffies_t jiffy)
 
 // ---- the end ---------------------------------------------------------------------
 
-bool replay_engine::drain(jiffies_t limit, jiffies_t now, const std::function<void()> &guard)
+bool replay_engine::drain(jiffies_t limit, jiffies_t now, const std::function<void(std::uint64_t)> &guard)
 {
 	// Every base takes ticks while draining: an idle one would hold its
 	// deferrable timers back until a wake that never comes. There are no
@@ -518,12 +518,18 @@ bool replay_engine::drain(jiffies_t limit, jiffies_t now, const std::function<vo
 	for (unsigned cpu = 0; cpu < setup_.cpus; cpu++)
 		scheme_->set_idle(cpu, false, now);
 	bool all = true;
+	std::uint64_t guarded_idle = 0;
 	for (unsigned cpu = 0; cpu < setup_.cpus; cpu++) {
+		const jiffies_t from = scheme_->clock(cpu);
+		const jiffies_t unguarded_to = from + std::min(drain_unguarded_idle, ~jiffies_t{0} - from);
 		// From one jiffy that may fire to the next: the base stops in
 		// the jiffy its last timer fired in.
 		while (scheme_->pending_on(cpu) && scheme_->clock(cpu) <= limit) {
+			const std::uint64_t idle = scheme_->costs().skipped_idle;
 			advance(cpu, std::min(scheme_->next_event(cpu), limit));
-			guard();
+			if (scheme_->clock(cpu) > unguarded_to)
+				guarded_idle += scheme_->costs().skipped_idle - idle;
+			guard(guarded_idle);
 		}
 		all = all && !scheme_->pending_on(cpu);
 	}

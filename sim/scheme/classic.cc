@@ -270,11 +270,18 @@ private:
 		kernel::idle_cascades c = kernel::forward_idle(*bases_[cpu], n);
 		h.sink->idle_ticks(cpu, h.jiffy, n);
 		costs_.slot_visits += n;
+		std::uint64_t bulk = n;
 		for (unsigned level = 2; level <= Geometry::LEVELS; level++)
 			if (c.calls[level]) {
 				costs_.slot_visits += c.calls[level];
+				bulk += c.calls[level];
 				h.sink->empty_cascades(level, c.calls[level]);
 			}
+		// Finding the stretch's end looked at up to every slot once
+		// (kernel::idle_jiffies()): that much is work done, the guard's
+		// to count; the rest was skipped.
+		constexpr std::uint64_t searched = Geometry::TVR_SIZE + (Geometry::LEVELS - 1) * Geometry::TVN_SIZE;
+		costs_.skipped_idle += bulk > searched ? bulk - searched : 0;
 		h.jiffy += n;
 		advance_jiffies(h.jiffy - 1);
 	}

@@ -224,6 +224,11 @@ private:
 		costs_.slot_visits += n + walked;
 		costs_.key_comparisons += walked;
 		costs_.relinks += walked;
+		// The simulator's own work was the look for the next tick that
+		// fires (a bucket each) and the buckets of the last part-turn:
+		// that much the guard counts; the rest was skipped.
+		const std::uint64_t bulk = n + 3 * walked, looked = wheel_len_ + n % wheel_len_;
+		costs_.skipped_idle += bulk > looked ? bulk - looked : 0;
 		b.tick += n;
 	}
 

@@ -258,6 +258,7 @@ private:
 				idle_ticks(cpu, jiffy, scan_at - jiffy);
 				costs_.slot_visits += (scan_at - jiffy) * l.size;
 				costs_.key_comparisons += (scan_at - jiffy) * l.size;
+				costs_.skipped_idle += 2 * (scan_at - jiffy) * l.size;
 				jiffy = scan_at;
 			}
 			quiet_tick(cpu, jiffy, l.size);

@@ -222,6 +222,10 @@ private:
 					idle_ticks(cpu, jiffy, n);
 					costs_.slot_visits += n;
 					costs_.key_comparisons += b.overflow.head != NIL ? n : 0;
+					// Finding the stretch looked at up to a slot a
+					// jiffy: that much is work done, the rest skipped.
+					const std::uint64_t bulk = b.overflow.head != NIL ? 2 * n : n;
+					costs_.skipped_idle += bulk - std::min<std::uint64_t>(n, nslots_);
 					jiffy += n;
 					if (jiffy > upto)
 						break;

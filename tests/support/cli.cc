@@ -1,11 +1,15 @@
 #include "tests/support/cli.h"
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 
 #include "tests/support/paths.h"
 #include "tests/support/text_trace_util.h"
@@ -25,14 +29,55 @@ std::string slurp_fd(int fd)
 
 namespace {
 
-// stdout_to: nullptr captures stdout, "" closes it, else a path to open.
-cli_result run(const std::vector<std::string> &args, const std::string *stdout_to)
+long rss_kib(pid_t pid)
+{
+	std::FILE *f = std::fopen(("/proc/" + std::to_string(pid) + "/statm").c_str(), "r");
+	if (!f)
+		return 0;
+	long pages = 0, resident = 0;
+	int n = std::fscanf(f, "%ld %ld", &pages, &resident);
+	std::fclose(f);
+	return n == 2 ? resident * (sysconf(_SC_PAGESIZE) / 1024) : 0;
+}
+
+// Waits for the child, killing it past the watched bounds: the note why,
+// or "".
+std::string wait_within(pid_t pid, const cli_limits &lim, int &status)
+{
+	if (!lim.rss_mib && !lim.seconds) {
+		waitpid(pid, &status, 0);
+		return "";
+	}
+	auto t0 = std::chrono::steady_clock::now();
+	std::string killed;
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		if (killed.empty() && lim.rss_mib && rss_kib(pid) > long{lim.rss_mib} * 1024)
+			killed = "killed: past " + std::to_string(lim.rss_mib) + " MiB of memory";
+		if (killed.empty() && lim.seconds &&
+		    std::chrono::steady_clock::now() - t0 > std::chrono::seconds(lim.seconds))
+			killed = "killed: still running after " + std::to_string(lim.seconds) + " s";
+		if (!killed.empty())
+			kill(pid, SIGKILL);
+		std::this_thread::sleep_for(std::chrono::milliseconds(10));
+	}
+	return killed;
+}
+
+// stdout_to: nullptr captures stdout, "" closes it, else a path to open
+// (created when missing).
+cli_result run(const std::vector<std::string> &args, const std::string *stdout_to, const cli_limits &lim)
 {
 	std::string out_path = write_temp("timersim.out", ""), err_path = write_temp("timersim.err", "");
 	cli_result r;
 	pid_t pid = fork();
 	if (pid == 0) {
-		int out = open(stdout_to ? stdout_to->c_str() : out_path.c_str(), O_WRONLY | O_TRUNC);
+#ifndef __SANITIZE_ADDRESS__
+		if (lim.address_space_mib) {
+			struct rlimit cap = {rlim_t{lim.address_space_mib} << 20, rlim_t{lim.address_space_mib} << 20};
+			setrlimit(RLIMIT_AS, &cap);
+		}
+#endif
+		int out = open(stdout_to ? stdout_to->c_str() : out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		int err = open(err_path.c_str(), O_WRONLY | O_TRUNC);
 		if (stdout_to && stdout_to->empty())
 			close(1);
@@ -49,13 +94,13 @@ cli_result run(const std::vector<std::string> &args, const std::string *stdout_t
 		_exit(127);
 	}
 	int status = 0;
-	waitpid(pid, &status, 0);
+	const std::string killed = wait_within(pid, lim, status);
 	r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	int fd = open(out_path.c_str(), O_RDONLY);
 	r.out = slurp_fd(fd);
 	close(fd);
 	fd = open(err_path.c_str(), O_RDONLY);
-	r.err = slurp_fd(fd);
+	r.err = slurp_fd(fd) + killed;
 	close(fd);
 	return r;
 }
@@ -64,12 +109,18 @@ cli_result run(const std::vector<std::string> &args, const std::string *stdout_t
 
 cli_result run_timersim(const std::vector<std::string> &args)
 {
-	return run(args, nullptr);
+	return run(args, nullptr, {});
 }
 
 cli_result run_timersim_to(const std::vector<std::string> &args, const std::string &stdout_path)
 {
-	return run(args, &stdout_path);
+	return run(args, &stdout_path, {});
+}
+
+cli_result run_timersim_limited(const std::vector<std::string> &args, const cli_limits &limits,
+				const std::string *stdout_path)
+{
+	return run(args, stdout_path, limits);
 }
 
 std::string ftrace_text(const std::string &body, unsigned cpus)

@@ -18,6 +18,19 @@ cli_result run_timersim(const std::vector<std::string> &args);
 // is empty), or closed when `stdout_path` is empty.
 cli_result run_timersim_to(const std::vector<std::string> &args, const std::string &stdout_path);
 
+// Bounds for a child that could run away: a regression then fails the
+// test, not the machine. 0: no such bound.
+struct cli_limits {
+	unsigned address_space_mib = 0;	// setrlimit(RLIMIT_AS) in the child (not under ASan,
+					// whose shadow memory alone passes any cap)
+	unsigned rss_mib = 0;		// killed past this resident size
+	unsigned seconds = 0;		// killed past this wall time
+};
+// run_timersim() within `limits`; stdout to `stdout_path` (created) when
+// it is given. A child killed has status -1 and a note ending err.
+cli_result run_timersim_limited(const std::vector<std::string> &args, const cli_limits &limits,
+				const std::string *stdout_path = nullptr);
+
 // Lines of a raw ftrace text trace (a header plus `body`).
 std::string ftrace_text(const std::string &body, unsigned cpus = 1);
 // One line of such a body: `payload` ("timer_start: ...") on CPU `cpu` at

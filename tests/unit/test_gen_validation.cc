@@ -193,11 +193,13 @@ START_TEST(bad_values_exit_2_naming_what_is_wrong)
 		{{"-w", "periodic", "--duration", ""}, "--duration: '' is not a duration"},
 		{{"-w", "lognormal:rate=0.001", "--duration", "1s"}, "no timer event"},
 		// Seeds and first jiffies: whole numbers 0..2^64-1 as written.
-		{{"-w", "periodic", "--seed", "-1"}, "--seed: '-1' is not a whole number"},
-		{{"-w", "periodic", "--seed", "18446744073709551616"}, "--seed: 18446744073709551616 is out of range"},
+		// One message shape for both (tools/numbers), as for every number.
+		{{"-w", "periodic", "--seed", "-1"}, "--seed: '-1' is negative; expected a whole number from 0 to"},
+		{{"-w", "periodic", "--seed", "18446744073709551616"}, "--seed: '18446744073709551616' is out of range"},
 		{{"-w", "periodic", "--seed", ""}, "--seed: empty value"},
-		{{"-w", "periodic", "--seed", "1x"}, "--seed: '1x' is not a whole number"},
-		{{"-w", "periodic", "--start", "-1"}, "--start: '-1' is negative"},
+		{{"-w", "periodic", "--seed", "1x"}, "--seed: '1x' is not a whole number from 0 to"},
+		{{"-w", "periodic", "--seed", " 5"}, "not a whole number"},
+		{{"-w", "periodic", "--start", "-1"}, "--start: '-1' is negative; expected a whole number from 0 to"},
 		{{"-w", "periodic", "--start", "18446744073709551616"}, "--start: '18446744073709551616' is out of range"},
 		{{"-w", "periodic", "--start", ""}, "--start: empty value"},
 		{{"-w", "periodic", "--start", " 5"}, "not a whole number"},

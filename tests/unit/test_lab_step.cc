@@ -257,35 +257,11 @@ namespace {
 // proportion to its input's jiffies or steps fails under the cap.
 int run_capped(const std::vector<std::string> &args, unsigned mib, const std::string &out_path, std::string &err)
 {
-	const std::string err_path = timersim::test::write_temp("capped.err", "");
-	pid_t pid = fork();
-	if (pid == 0) {
-#ifndef __SANITIZE_ADDRESS__
-		// Under ASan (make check-asan) the shadow memory alone is terabytes
-		// of address space: no cap can apply there, and the plain build's
-		// run of this test holds the bound.
-		struct rlimit lim = {rlim_t{mib} << 20, rlim_t{mib} << 20};
-		setrlimit(RLIMIT_AS, &lim);
-#else
-		(void)mib;
-#endif
-		int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		int e = open(err_path.c_str(), O_WRONLY | O_TRUNC);
-		dup2(out, 1);
-		dup2(e, 2);
-		std::string bin = timersim::test::timersim_bin();
-		std::vector<char *> argv{bin.data()};
-		std::vector<std::string> copy = args;
-		for (auto &a : copy)
-			argv.push_back(a.data());
-		argv.push_back(nullptr);
-		execv(bin.c_str(), argv.data());
-		_exit(127);
-	}
-	int status = 0;
-	waitpid(pid, &status, 0);
-	err = timersim::test::read_whole_file(err_path);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	timersim::test::cli_limits lim;
+	lim.address_space_mib = mib;
+	const timersim::test::cli_result r = timersim::test::run_timersim_limited(args, lim, &out_path);
+	err = r.err;
+	return r.status;
 }
 
 // Work over a whole run: the figures the closing line sums.

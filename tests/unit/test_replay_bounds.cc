@@ -198,9 +198,10 @@ START_TEST(a_drain_to_2_62_ends)
 		ck_assert_uint_eq(r.timers.pending_at_end, 0);
 	}
 	// With the CLI's default limit the guard stops a drain whose cost
-	// units pass it (classic's; and those that count a visit per jiffy of
-	// the horizon, as the hashed wheel and the list do), and says where;
-	// the others drain as before.
+	// units pass it, the idle jiffies past a base's first 2^32 counted
+	// (classic's; and those that count a visit per jiffy of the horizon,
+	// as the hashed wheel and the list do), and says where; the others
+	// drain as before.
 	opt.max_cost = 1ull << 36;
 	bool classic_stopped = false;
 	for (const std::string &scheme : scheme_names()) {

@@ -66,54 +66,14 @@ std::string recording(const std::string &dir, const std::string &name = "rec.txt
 	return path;
 }
 
-long rss_kib(pid_t pid)
-{
-	std::FILE *f = std::fopen(("/proc/" + std::to_string(pid) + "/statm").c_str(), "r");
-	if (!f)
-		return 0;
-	long pages = 0, resident = 0;
-	int n = std::fscanf(f, "%ld %ld", &pages, &resident);
-	std::fclose(f);
-	return n == 2 ? resident * (sysconf(_SC_PAGESIZE) / 1024) : 0;
-}
-
 // run_timersim(), watched: killed (status -1, a note in err) when it holds
 // more than 1.5 GiB or runs 60 s.
 cli_result run_watched(const std::vector<std::string> &args)
 {
-	std::string out_path = write_temp("watched.out", ""), err_path = write_temp("watched.err", "");
-	pid_t pid = fork();
-	if (pid == 0) {
-		int out = open(out_path.c_str(), O_WRONLY | O_TRUNC);
-		int err = open(err_path.c_str(), O_WRONLY | O_TRUNC);
-		dup2(out, 1);
-		dup2(err, 2);
-		std::string bin = timersim_bin();
-		std::vector<char *> argv{bin.data()};
-		std::vector<std::string> copy = args;
-		for (auto &a : copy)
-			argv.push_back(a.data());
-		argv.push_back(nullptr);
-		execv(bin.c_str(), argv.data());
-		_exit(127);
-	}
-	auto t0 = std::chrono::steady_clock::now();
-	std::string killed;
-	int status = 0;
-	while (waitpid(pid, &status, WNOHANG) == 0) {
-		if (killed.empty() && rss_kib(pid) > 1536 * 1024)
-			killed = "killed: past 1.5 GiB of memory";
-		if (killed.empty() && std::chrono::steady_clock::now() - t0 > std::chrono::seconds(60))
-			killed = "killed: still running after 60 s";
-		if (!killed.empty())
-			kill(pid, SIGKILL);
-		std::this_thread::sleep_for(std::chrono::milliseconds(10));
-	}
-	cli_result r;
-	r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-	r.out = read_whole_file(out_path);
-	r.err = read_whole_file(err_path) + killed;
-	return r;
+	cli_limits lim;
+	lim.rss_mib = 1536;
+	lim.seconds = 60;
+	return run_timersim_limited(args, lim);
 }
 
 int shell(const std::string &cmd)
