@@ -21,6 +21,7 @@ struct lab_args {
 	lab::lab_request req;
 	std::string json;
 	std::string answers;
+	bool no_working = false;
 };
 
 CLI::Validator kind_name()
@@ -69,8 +70,10 @@ int run_check(const lab_args &a, const CLI::App &lab)
 		throw usage_error(listed(given) + (given.size() == 1 ? " does" : " do") +
 				  " not apply to `lab check`: each answer line names its exercise and options "
 				  "(KIND ID [options] = ANSWER); run `timersim lab check FILE`");
+	// Exit 0: every answer right; 1: some wrong (a line that is not an
+	// answer counts wrong); 2: the file could not be read as answers.
 	lab::check_result r = lab::check_answers_file(a.answers);
-	write_output("-", r.text);
+	write_output("-", lab::check_text(r, !a.no_working));
 	return r.all_right() ? 0 : 1;
 }
 
@@ -114,8 +117,12 @@ void add_lab(CLI::App &app, command_list &commands)
 		    "  timersim lab check answers.txt");
 
 	CLI::App *check = sub->add_subcommand("check", "grade a file of answers, one a line "
-						       "(KIND ID [options] = ANSWER); exit 0 only when all are right");
+						       "(KIND ID [options] = ANSWER); exit 0: all right, 1: some "
+						       "wrong (a line that is not an answer is wrong), 2: the file "
+						       "cannot be read as answers");
 	check->add_option("FILE", a->answers, "the answers file (see docs/lab/README.md)")->required();
+	check->add_flag("--no-working", a->no_working,
+			"for a wrong answer print what was expected but not the working");
 
 	// `lab check` first: `lab` is parsed too when its subcommand is.
 	commands.push_back({check, [a, sub] { return run_check(*a, *sub); }});
