@@ -7,6 +7,7 @@
 
 #include "sim/core/errors.h"
 #include "sim/lab/answers.h"
+#include "sim/lab/grade_report.h"
 #include "sim/lab/lab_output.h"
 #include "sim/output/output_file.h"
 #include "tools/commands.h"
@@ -22,6 +23,9 @@ struct lab_args {
 	std::string json;
 	std::string answers;
 	bool no_working = false;
+	std::string format = "text";
+	std::string questions;
+	std::string output = "-";
 };
 
 CLI::Validator kind_name()
@@ -72,9 +76,23 @@ int run_check(const lab_args &a, const CLI::App &lab)
 				  "(KIND ID [options] = ANSWER); run `timersim lab check FILE`");
 	// Exit 0: every answer right; 1: some wrong (a line that is not an
 	// answer counts wrong); 2: the file could not be read as answers.
+	std::vector<lab::exercise_ref> questions;
+	if (!a.questions.empty())
+		questions = lab::read_questions_file(a.questions);
 	lab::check_result r = lab::check_answers_file(a.answers);
-	write_output("-", lab::check_text(r, !a.no_working));
-	return r.all_right() ? 0 : 1;
+	if (a.format == "text" && questions.empty()) {
+		write_output(a.output, lab::check_text(r, !a.no_working));
+		return r.all_right() ? 0 : 1;
+	}
+	const lab::grade_report g = lab::make_grade_report(r, questions, !a.no_working);
+	if (a.format == "gradescope")
+		write_output(a.output, lab::gradescope_json(g));
+	else if (a.format == "json")
+		write_output(a.output, lab::plain_json(g, r));
+	else
+		write_output(a.output, lab::check_text(r, !a.no_working) + "score: " + std::to_string(g.score) +
+					       " of " + std::to_string(g.max_score) + "\n");
+	return g.max_score > 0 && g.score == g.max_score ? 0 : 1;
 }
 
 }  // namespace
@@ -123,6 +141,19 @@ void add_lab(CLI::App &app, command_list &commands)
 	check->add_option("FILE", a->answers, "the answers file (see docs/lab/README.md)")->required();
 	check->add_flag("--no-working", a->no_working,
 			"for a wrong answer print what was expected but not the working");
+	check->add_option("--format", a->format,
+			  "text (default); gradescope: Gradescope's results.json (a score a question, "
+			  "partial credit for answers of several parts); json: the same scores as plain JSON")
+		->type_name("FORMAT")
+		->check(CLI::IsMember({"text", "gradescope", "json"}).description(""));
+	check->add_option("--questions", a->questions,
+			  "the assignment's questions, KIND ID [options] a line: one without an answer "
+			  "scores 0 (text: a score line follows the verdicts)")
+		->type_name("FILE")
+		->check(non_empty("path"));
+	check->add_option("-o,--output", a->output, "write the grades to FILE (default '-': stdout)")
+		->type_name("FILE")
+		->check(non_empty("path"));
 
 	// `lab check` first: `lab` is parsed too when its subcommand is.
 	commands.push_back({check, [a, sub] { return run_check(*a, *sub); }});

@@ -192,6 +192,50 @@ std::vector<answer_line> parse_answers(std::string_view text, const std::string 
 	return read_answers(*in);
 }
 
+namespace {
+
+std::vector<exercise_ref> read_questions(line_source &in)
+{
+	std::vector<exercise_ref> out;
+	std::string_view line;
+	while (in.next(line)) {
+		check_bounds(in, line);
+		line = line.substr(0, line.find('#'));
+		line = line.substr(0, line.find('='));
+		std::vector<std::string> words = split_words(line);
+		if (words.empty())
+			continue;
+		if (out.size() == max_answers)
+			throw input_error(in.name(), in.line_no(),
+					  "more than " + std::to_string(max_answers) + " questions");
+		try {
+			exercise_ref ref = parse_key(words);
+			out.push_back(make_exercise(ref).ref);
+		} catch (const not_an_answer &e) {
+			throw input_error(in.name(), in.line_no(), e.reason);
+		} catch (const usage_error &e) {
+			throw input_error(in.name(), in.line_no(), e.what());
+		}
+	}
+	if (out.empty())
+		throw input_error(in.name(), 0, "no questions (lines KIND ID [options])");
+	return out;
+}
+
+}  // namespace
+
+std::vector<exercise_ref> parse_questions(std::string_view text, const std::string &source)
+{
+	auto in = line_source::from_memory(text, source, max_line_bytes);
+	return read_questions(*in);
+}
+
+std::vector<exercise_ref> read_questions_file(const std::string &path)
+{
+	auto in = line_source::open_file(path, max_line_bytes, "lab questions file");
+	return read_questions(*in);
+}
+
 std::string answer_key(const exercise_ref &ref)
 {
 	std::string s = std::string(lab_kind_name(ref.kind)) + " " + ref.id;

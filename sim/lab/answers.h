@@ -43,6 +43,13 @@ struct answer_line {
 // file that is not a small text file.
 std::vector<answer_line> parse_answers(std::string_view text, const std::string &source);
 
+// The questions of an assignment, for `lab check --questions FILE`: a
+// line each, KIND ID [options] (what follows a '=' is ignored, so a file of
+// answers lists its questions too); '#' comments. Throws input_error
+// naming the line for one that does not name an exercise.
+std::vector<exercise_ref> read_questions_file(const std::string &path);
+std::vector<exercise_ref> parse_questions(std::string_view text, const std::string &source);
+
 // The left side of an answer line: "place 7", "wrap 3 --hz 1000".
 std::string answer_key(const exercise_ref &ref);
 
