@@ -307,8 +307,13 @@ namespace {
 // Grades parsed lines, each on its own: a line that is not an answer, or
 // answers an exercise answered already, is wrong with its reason and the
 // other lines are graded all the same.
-check_result grade(const std::vector<answer_line> &lines, const std::string &source)
+check_result grade(std::vector<answer_line> lines, const std::string &source, const std::string &student,
+		   const std::string &secret)
 {
+	for (answer_line &a : lines) {
+		a.ref.student = student;
+		a.ref.secret = secret;
+	}
 	if (lines.empty())
 		throw input_error(source, 0, "no answers (lines KIND ID [options] = ANSWER)");
 	// A second answer to an exercise (the same answer or not) would let
@@ -375,15 +380,16 @@ std::string check_text(const check_result &r, bool working)
 	return out;
 }
 
-check_result check_answers(std::string_view text, const std::string &source)
+check_result check_answers(std::string_view text, const std::string &source, const std::string &student,
+			   const std::string &secret)
 {
-	return grade(parse_answers(text, source), source);
+	return grade(parse_answers(text, source), source, student, secret);
 }
 
-check_result check_answers_file(const std::string &path)
+check_result check_answers_file(const std::string &path, const std::string &student, const std::string &secret)
 {
 	auto in = line_source::open_file(path, max_line_bytes, "lab answers file");
-	return grade(read_answers(*in), path);
+	return grade(read_answers(*in), path, student, secret);
 }
 
 }  // namespace timersim::lab

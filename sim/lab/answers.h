@@ -81,7 +81,10 @@ std::string check_text(const check_result &r, bool working = true);
 // Grades every line of the file at `path`. Throws input_error for an
 // unreadable file or one that is not a small text file, and for a file
 // with no answer at all.
-check_result check_answers_file(const std::string &path);
-check_result check_answers(std::string_view text, const std::string &source);
+// `student` and `secret`: the file answers that student's private variant.
+check_result check_answers_file(const std::string &path, const std::string &student = "",
+				const std::string &secret = "");
+check_result check_answers(std::string_view text, const std::string &source, const std::string &student = "",
+			   const std::string &secret = "");
 
 }  // namespace timersim::lab
