@@ -7,6 +7,7 @@
 
 #include "sim/core/errors.h"
 #include "sim/lab/answers.h"
+#include "sim/lab/grade_report.h"
 #include "sim/lab/lab_output.h"
 #include "sim/output/output_file.h"
 #include "tools/commands.h"
@@ -21,6 +22,10 @@ struct lab_args {
 	lab::lab_request req;
 	std::string json;
 	std::string answers;
+	bool no_working = false;
+	std::string format = "text";
+	std::string questions;
+	std::string output = "-";
 };
 
 CLI::Validator kind_name()
@@ -35,11 +40,23 @@ CLI::Validator kind_name()
 		"");
 }
 
+// A private variant needs both: the student's id makes it theirs, the
+// key makes it the instructor's (without it neither questions nor answers).
+void check_variant(const lab::lab_request &req, bool compute)
+{
+	if (!req.secret.empty() && req.student.empty())
+		throw usage_error("--secret needs --student ID: the key makes a variant for a student");
+	if (!req.student.empty() && req.secret.empty())
+		throw usage_error(std::string("--student ") + req.student + ": a private variant needs the instructor's --secret" +
+				  (compute ? "; its answers (-c) are the key holder's only" : ""));
+}
+
 int run_lab(lab_args &a)
 {
 	if (a.kind.empty())
 		throw usage_error("lab: give a KIND (place, cascade, fire, next, wrap, v48, cost), or `lab check FILE`");
 	lab::parse_lab_kind(a.kind, a.req.kind);
+	check_variant(a.req, a.req.compute || !a.json.empty());
 	if (!a.json.empty()) {
 		write_output(a.json, lab::lab_json(a.req));
 		return 0;
@@ -63,15 +80,36 @@ int run_check(const lab_args &a, const CLI::App &lab)
 	// `lab` was given for making exercises would be silently ignored.
 	std::vector<std::string> given;
 	for (const CLI::Option *o : lab.get_options())
-		if (o->count() > 0)
+		if (o->count() > 0 && o->get_name() != "--student" && o->get_name() != "--secret")
 			given.push_back(o->get_name());
 	if (!given.empty())
 		throw usage_error(listed(given) + (given.size() == 1 ? " does" : " do") +
 				  " not apply to `lab check`: each answer line names its exercise and options "
 				  "(KIND ID [options] = ANSWER); run `timersim lab check FILE`");
-	lab::check_result r = lab::check_answers_file(a.answers);
-	write_output("-", r.text);
-	return r.all_right() ? 0 : 1;
+	// Exit 0: every answer right; 1: some wrong (a line that is not an
+	// answer counts wrong); 2: the file could not be read as answers.
+	check_variant(a.req, true);
+	std::vector<lab::exercise_ref> questions;
+	if (!a.questions.empty())
+		questions = lab::read_questions_file(a.questions);
+	for (lab::exercise_ref &q : questions) {
+		q.student = a.req.student;
+		q.secret = a.req.secret;
+	}
+	lab::check_result r = lab::check_answers_file(a.answers, a.req.student, a.req.secret);
+	if (a.format == "text" && questions.empty()) {
+		write_output(a.output, lab::check_text(r, !a.no_working));
+		return r.all_right() ? 0 : 1;
+	}
+	const lab::grade_report g = lab::make_grade_report(r, questions, !a.no_working);
+	if (a.format == "gradescope")
+		write_output(a.output, lab::gradescope_json(g));
+	else if (a.format == "json")
+		write_output(a.output, lab::plain_json(g, r));
+	else
+		write_output(a.output, lab::check_text(r, !a.no_working) + "score: " + std::to_string(g.score) +
+					       " of " + std::to_string(g.max_score) + "\n");
+	return g.max_score > 0 && g.score == g.max_score ? 0 : 1;
 }
 
 }  // namespace
@@ -106,6 +144,17 @@ void add_lab(CLI::App &app, command_list &commands)
 			"questions and answers as JSON to FILE, for an autograder ('-': stdout)")
 		->type_name("FILE")
 		->check(non_empty("path"));
+	auto variant_options = [a](CLI::App *app) {
+		app->add_option("--student", a->req.student,
+				"a private variant: questions for this student, drawn with --secret")
+			->type_name("ID")
+			->check(non_empty("student id"));
+		app->add_option("--secret", a->req.secret,
+				"the instructor's key of private variants (questions and answers need it)")
+			->type_name("KEY")
+			->check(non_empty("key"));
+	};
+	variant_options(sub);
 	sub->require_subcommand(0, 1);
 	sub->footer("examples:\n"
 		    "  timersim lab place -s 7 -n 3\n"
@@ -114,8 +163,26 @@ void add_lab(CLI::App &app, command_list &commands)
 		    "  timersim lab check answers.txt");
 
 	CLI::App *check = sub->add_subcommand("check", "grade a file of answers, one a line "
-						       "(KIND ID [options] = ANSWER); exit 0 only when all are right");
+						       "(KIND ID [options] = ANSWER); exit 0: all right, 1: some "
+						       "wrong (a line that is not an answer is wrong), 2: the file "
+						       "cannot be read as answers");
 	check->add_option("FILE", a->answers, "the answers file (see docs/lab/README.md)")->required();
+	check->add_flag("--no-working", a->no_working,
+			"for a wrong answer print what was expected but not the working");
+	check->add_option("--format", a->format,
+			  "text (default); gradescope: Gradescope's results.json (a score a question, "
+			  "partial credit for answers of several parts); json: the same scores as plain JSON")
+		->type_name("FORMAT")
+		->check(CLI::IsMember({"text", "gradescope", "json"}).description(""));
+	check->add_option("--questions", a->questions,
+			  "the assignment's questions, KIND ID [options] a line: one without an answer "
+			  "scores 0 (text: a score line follows the verdicts)")
+		->type_name("FILE")
+		->check(non_empty("path"));
+	variant_options(check);
+	check->add_option("-o,--output", a->output, "write the grades to FILE (default '-': stdout)")
+		->type_name("FILE")
+		->check(non_empty("path"));
 
 	// `lab check` first: `lab` is parsed too when its subcommand is.
 	commands.push_back({check, [a, sub] { return run_check(*a, *sub); }});

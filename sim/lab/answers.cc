@@ -73,9 +73,14 @@ std::string decimal_numbers(const std::string &s)
 	return out;
 }
 
-exercise_ref parse_key(const std::vector<std::string> &w, const std::string &source, std::uint64_t line)
+// A line that is not an answer: the reason, graded wrong.
+struct not_an_answer {
+	std::string reason;
+};
+
+exercise_ref parse_key(const std::vector<std::string> &w)
 {
-	auto fail = [&](const std::string &reason) { throw input_error(source, line, reason); };
+	auto fail = [&](const std::string &reason) { throw not_an_answer{reason}; };
 	if (w.size() < 2)
 		fail("an answer line is KIND ID [options] = ANSWER");
 	exercise_ref ref;
@@ -156,17 +161,23 @@ std::vector<answer_line> read_answers(line_source &in)
 		if (out.size() == max_answers)
 			throw input_error(source, line_no,
 					  "more than " + std::to_string(max_answers) + " answers: split the file");
-		const std::size_t eq = line.find('=');
-		if (eq == std::string_view::npos)
-			throw input_error(source, line_no, "no '=': an answer line is KIND ID [options] = ANSWER");
 		answer_line a;
 		a.line = line_no;
-		a.ref = parse_key(split_words(line.substr(0, eq)), source, line_no);
-		std::vector<std::string> given = split_words(line.substr(eq + 1));
-		if (given.empty())
-			throw input_error(source, line_no, "no answer after '='");
-		for (const std::string &g : given)
-			a.given += (a.given.empty() ? "" : " ") + g;
+		for (const std::string &w : words)
+			a.text += (a.text.empty() ? "" : " ") + w;
+		try {
+			const std::size_t eq = line.find('=');
+			if (eq == std::string_view::npos)
+				throw not_an_answer{"no '=': an answer line is KIND ID [options] = ANSWER"};
+			a.ref = parse_key(split_words(line.substr(0, eq)));
+			std::vector<std::string> given = split_words(line.substr(eq + 1));
+			if (given.empty())
+				throw not_an_answer{"no answer after '='"};
+			for (const std::string &g : given)
+				a.given += (a.given.empty() ? "" : " ") + g;
+		} catch (const not_an_answer &e) {
+			a.problem = e.reason;
+		}
 		out.push_back(a);
 	}
 	return out;
@@ -179,6 +190,50 @@ std::vector<answer_line> parse_answers(std::string_view text, const std::string 
 	// Through a buffer the size a file gets: the same bounds either way.
 	auto in = line_source::from_memory(text, source, max_line_bytes);
 	return read_answers(*in);
+}
+
+namespace {
+
+std::vector<exercise_ref> read_questions(line_source &in)
+{
+	std::vector<exercise_ref> out;
+	std::string_view line;
+	while (in.next(line)) {
+		check_bounds(in, line);
+		line = line.substr(0, line.find('#'));
+		line = line.substr(0, line.find('='));
+		std::vector<std::string> words = split_words(line);
+		if (words.empty())
+			continue;
+		if (out.size() == max_answers)
+			throw input_error(in.name(), in.line_no(),
+					  "more than " + std::to_string(max_answers) + " questions");
+		try {
+			exercise_ref ref = parse_key(words);
+			out.push_back(make_exercise(ref).ref);
+		} catch (const not_an_answer &e) {
+			throw input_error(in.name(), in.line_no(), e.reason);
+		} catch (const usage_error &e) {
+			throw input_error(in.name(), in.line_no(), e.what());
+		}
+	}
+	if (out.empty())
+		throw input_error(in.name(), 0, "no questions (lines KIND ID [options])");
+	return out;
+}
+
+}  // namespace
+
+std::vector<exercise_ref> parse_questions(std::string_view text, const std::string &source)
+{
+	auto in = line_source::from_memory(text, source, max_line_bytes);
+	return read_questions(*in);
+}
+
+std::vector<exercise_ref> read_questions_file(const std::string &path)
+{
+	auto in = line_source::open_file(path, max_line_bytes, "lab questions file");
+	return read_questions(*in);
 }
 
 std::string answer_key(const exercise_ref &ref)
@@ -249,63 +304,92 @@ bool answers_match(lab_kind kind, const std::string &expected, const std::string
 
 namespace {
 
-// Grades parsed lines. Every line is checked first (its exercise exists,
-// and no exercise is answered twice) so that a bad file is refused before
-// any grading is done.
-check_result grade(const std::vector<answer_line> &lines, const std::string &source)
+// Grades parsed lines, each on its own: a line that is not an answer, or
+// answers an exercise answered already, is wrong with its reason and the
+// other lines are graded all the same.
+check_result grade(std::vector<answer_line> lines, const std::string &source, const std::string &student,
+		   const std::string &secret)
 {
+	for (answer_line &a : lines) {
+		a.ref.student = student;
+		a.ref.secret = secret;
+	}
 	if (lines.empty())
 		throw input_error(source, 0, "no answers (lines KIND ID [options] = ANSWER)");
-	auto exercise_of = [&](const answer_line &a) {
-		try {
-			return make_exercise(a.ref);
-		} catch (const usage_error &e) {
-			throw input_error(source, a.line, e.what());
-		}
-	};
 	// A second answer to an exercise (the same answer or not) would let
-	// a student hedge, and a grader cannot tell which one was meant.
+	// a student hedge, and a grader cannot tell which one was meant: the
+	// first counts.
 	std::unordered_map<std::string, std::uint64_t> answered;	// key -> line
-	for (const answer_line &a : lines) {
-		const std::string key = answer_key(exercise_of(a).ref);
-		auto [at, fresh] = answered.emplace(key, a.line);
-		if (!fresh)
-			throw input_error(source, a.line,
-					  key + " is answered already on line " + std::to_string(at->second) +
-						  ": one answer an exercise");
-	}
 	check_result r;
 	for (const answer_line &a : lines) {
-		const exercise ex = exercise_of(a);
-		const solution s = solve(ex);
-		const std::string key = answer_key(ex.ref);
-		if (answers_match(ex.ref.kind, s.answer, a.given)) {
-			r.right++;
-			r.text += "line " + std::to_string(a.line) + ": " + key + ": right\n";
-			continue;
+		graded_line g;
+		g.line = a.line;
+		g.key = a.text;
+		g.kind = a.ref.kind;
+		g.given = a.given;
+		g.problem = a.problem;
+		if (g.problem.empty()) {
+			try {
+				const exercise ex = make_exercise(a.ref);
+				g.key = answer_key(ex.ref);
+				auto [at, fresh] = answered.emplace(g.key, a.line);
+				if (!fresh) {
+					g.problem = g.key + " is answered already on line " +
+						    std::to_string(at->second) + ": one answer an exercise";
+				} else {
+					const solution s = solve(ex);
+					g.expected = s.answer;
+					g.working = s.working;
+					g.right = answers_match(ex.ref.kind, s.answer, a.given);
+				}
+			} catch (const usage_error &e) {
+				g.problem = e.what();
+			}
 		}
-		r.wrong++;
-		r.text += "line " + std::to_string(a.line) + ": " + key + ": WRONG\n";
-		r.text += "  you gave: " + a.given + "\n";
-		r.text += "  expected: " + s.answer + "\n";
-		r.text += "  working:\n" + lines_of(s.working, "    ");
+		(g.right ? r.right : r.wrong)++;
+		r.lines.push_back(std::move(g));
 	}
-	r.text += std::to_string(r.right + r.wrong) + (r.right + r.wrong == 1 ? " answer: " : " answers: ") + std::to_string(r.right) + " right, " +
-		  std::to_string(r.wrong) + " wrong\n";
 	return r;
 }
 
 }  // namespace
 
-check_result check_answers(std::string_view text, const std::string &source)
+std::string check_text(const check_result &r, bool working)
 {
-	return grade(parse_answers(text, source), source);
+	std::string out;
+	for (const graded_line &g : r.lines) {
+		const std::string at = "line " + std::to_string(g.line) + ": ";
+		if (!g.problem.empty()) {
+			out += at + "NOT GRADED (wrong): " + g.problem + "\n";
+			out += "  the line: " + g.key + "\n";
+			continue;
+		}
+		if (g.right) {
+			out += at + g.key + ": right\n";
+			continue;
+		}
+		out += at + g.key + ": WRONG\n";
+		out += "  you gave: " + g.given + "\n";
+		out += "  expected: " + g.expected + "\n";
+		if (working)
+			out += "  working:\n" + lines_of(g.working, "    ");
+	}
+	const unsigned n = r.right + r.wrong;
+	out += std::to_string(n) + (n == 1 ? " answer: " : " answers: ") + std::to_string(r.right) + " right, " +
+	       std::to_string(r.wrong) + " wrong\n";
+	return out;
 }
 
-check_result check_answers_file(const std::string &path)
+check_result check_answers(std::string_view text, const std::string &source, const std::string &student,
+			   const std::string &secret)
+{
+	return grade(parse_answers(text, source), source, student, secret);
+}
+
+check_result check_answers_file(const std::string &path, const std::string &student, const std::string &secret)
 {
 	auto in = line_source::open_file(path, max_line_bytes, "lab answers file");
-	return grade(read_answers(*in), path);
+	return grade(read_answers(*in), path, student, secret);
 }
 
 }  // namespace timersim::lab

@@ -4,6 +4,7 @@
 
 #include "sim/core/errors.h"
 #include "sim/lab/exercise_kinds.h"
+#include "sim/lab/variant_key.h"
 
 namespace timersim::lab {
 
@@ -96,7 +97,12 @@ exercise make_exercise(const exercise_ref &ref)
 		def.make(ex, nullptr, static_cast<unsigned>(n));
 	} else {
 		ex.ref.id = std::to_string(n);
-		lab_rng rng(stream_of(ref.kind, n));
+		if (!ref.student.empty() && ref.secret.empty())
+			throw usage_error("student " + ref.student +
+					  "'s questions are a private variant: they need the instructor's --secret");
+		// A private variant draws from a stream only the key makes.
+		lab_rng rng(ref.student.empty() ? stream_of(ref.kind, n)
+						: variant_stream(ref.secret, ref.student, def.name, n));
 		def.make(ex, &rng, 0);
 	}
 	ex.sc.source = std::string(def.name) + "-" + ex.ref.id + ".txt";

@@ -47,6 +47,9 @@ struct exercise_ref {
 	lab_kind kind = lab_kind::place;
 	std::string id;		// "42" (a seed) or "F3" (fixed exercise 3)
 	lab_config cfg;
+	// A private variant (sim/lab/variant_key.h): the student's id and the
+	// instructor's key. A student id without the key makes no exercise.
+	std::string student, secret;
 };
 
 struct exercise {

@@ -50,6 +50,8 @@ std::vector<exercise_ref> refs_of(const lab_request &req)
 		r.kind = req.kind;
 		r.cfg = req.cfg;
 		r.id = (fixed ? "F" : "") + std::to_string(first + i);
+		r.student = req.student;
+		r.secret = req.secret;
 		refs.push_back(r);
 	}
 	return refs;
@@ -71,8 +73,12 @@ std::string lab_text(const lab_request &req)
 	out += "ARG hz " + std::to_string(cfg.hz) + "\n";
 	out += "ARG word-bits " + std::to_string(cfg.word_bits) + "\n";
 	out += std::string("ARG base-small ") + (cfg.base_small ? "yes" : "no") + "\n";
+	// A private variant names its student, never the key.
+	const std::string variant = req.student.empty() ? "" : " --student " + req.student + " --secret KEY";
+	if (!req.student.empty())
+		out += "ARG student " + req.student + "\n";
 	out += std::string("(again: timersim lab ") + kind + " -s " + req.seed + " -n " + std::to_string(req.count) +
-	       options_of(cfg, req.kind) + (req.compute ? " -c" : "") + ")\n";
+	       options_of(cfg, req.kind) + variant + (req.compute ? " -c" : "") + ")\n";
 
 	for (std::size_t i = 0; i < exs.size(); i++) {
 		const exercise &ex = exs[i];
@@ -92,6 +98,8 @@ std::string lab_text(const lab_request &req)
 	if (!req.compute)
 		out += "\nCompute the answers with -c, or grade your own: write one line per question,\n  " +
 		       answer_key(exs.front().ref) + " = YOUR ANSWER\nto a file and run: timersim lab check FILE\n";
+	if (!req.compute && !req.student.empty())
+		out += "(graded by your instructor: timersim lab check" + variant + " FILE)\n";
 	return out;
 }
 
@@ -112,6 +120,8 @@ std::string lab_json(const lab_request &req)
 	j.field("hz", cfg.hz);
 	j.field("word_bits", cfg.word_bits);
 	j.field("base_small", cfg.base_small);
+	if (!req.student.empty())
+		j.field("student", req.student);
 	j.end_object();
 	j.key("questions");
 	j.begin_array();

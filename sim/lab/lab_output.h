@@ -17,6 +17,7 @@ struct lab_request {
 	unsigned count = 1;	// questions: seeds seed, seed+1, ... (F1, F2, ...)
 	bool compute = false;	// -c
 	lab_config cfg;
+	std::string student, secret;	// a private variant: --student ID --secret KEY
 };
 
 // The exercises a request names. Throws usage_error for a bad seed or count.

@@ -1,8 +1,9 @@
 // `timersim lab check`: a file of right answers is graded all right (exit 0),
 // each kind of wrong answer is graded wrong with its working (exit 1), the
 // forms the answers file allows are normalised (case, hex, spaces, the order
-// of a cascade's moves) and a malformed file is an input error naming the
-// line (exit 2).
+// of a cascade's moves), a line that is not an answer is graded wrong with
+// its line and reason while the other lines are still graded (exit 1), and
+// a file that cannot be read as answers is an input error (exit 2).
 #include <algorithm>
 #include <cctype>
 #include <set>
@@ -71,6 +72,23 @@ void expect_input_error(const std::string &text, unsigned line, const std::strin
 	ck_abort_msg("'%s' was accepted", text.c_str());
 }
 
+// A line of `text` that is not an answer: graded wrong, its reason given.
+void expect_not_an_answer(const std::string &text, unsigned line, const std::string &reason)
+{
+	const check_result r = check_answers(text, "answers.txt");
+	for (const graded_line &g : r.lines) {
+		if (g.line != line)
+			continue;
+		ck_assert_msg(!g.right, "'%s': line %u graded right", text.c_str(), line);
+		ck_assert_msg(contains(g.problem, reason), "'%s': '%s' does not say '%s'", text.c_str(),
+			      g.problem.c_str(), reason.c_str());
+		ck_assert_msg(contains(check_text(r), "line " + std::to_string(line) + ": NOT GRADED (wrong): "),
+			      "%s", check_text(r).c_str());
+		return;
+	}
+	ck_abort_msg("'%s': no verdict on line %u", text.c_str(), line);
+}
+
 // `timersim lab check` on a file holding `text`.
 timersim::test::cli_result check_file(const std::string &name, const std::string &text)
 {
@@ -85,7 +103,7 @@ START_TEST(right_answers_are_all_right)
 	ck_assert_uint_eq(r.right, 21);
 	ck_assert_uint_eq(r.wrong, 0);
 	ck_assert(r.all_right());
-	ck_assert(contains(r.text, "21 answers: 21 right, 0 wrong"));
+	ck_assert(contains(check_text(r), "21 answers: 21 right, 0 wrong"));
 	// With options: they are part of an exercise's name.
 	lab_config cfg;
 	cfg.hz = 1000;
@@ -126,9 +144,9 @@ START_TEST(each_kind_of_wrong_answer_is_wrong)
 			check_result r = check_answers(key + " = " + w + "\n", "answers.txt");
 			ck_assert_msg(!r.all_right() && r.wrong == 1, "%s: '%s' graded right (right is '%s')", key.c_str(),
 				      w.c_str(), right.c_str());
-			ck_assert(contains(r.text, "WRONG"));
-			ck_assert(contains(r.text, "expected: " + right));
-			ck_assert(contains(r.text, "working:"));
+			ck_assert(contains(check_text(r), "WRONG"));
+			ck_assert(contains(check_text(r), "expected: " + right));
+			ck_assert(contains(check_text(r), "working:"));
 		}
 	}
 	// One wrong among right ones: exit 1, the working of the wrong one only.
@@ -157,27 +175,55 @@ START_TEST(answers_are_normalised)
 }
 END_TEST
 
-START_TEST(malformed_files_name_the_line)
+START_TEST(malformed_lines_are_wrong_and_the_rest_graded)
 {
 	expect_input_error("", 0, "no answers");
 	expect_input_error("# only a comment\n\n", 0, "no answers");
-	expect_input_error("place 3 = tv1[3]\nplace 3 tv2[1]\n", 2, "no '='");
-	expect_input_error("\n\nbogus 3 = x\n", 3, "unknown kind 'bogus'");
-	expect_input_error("place = tv2[1]\n", 1, "KIND ID");
-	expect_input_error("place 3 =   \n", 1, "no answer");
-	expect_input_error("place F99 = tv2[1]\n", 1, "F1 to F10");
-	expect_input_error("place x7 = tv2[1]\n", 1, "neither a seed");
-	expect_input_error("place 3 --hz 123 = tv2[1]\n", 1, "HZ must be");
-	expect_input_error("place 3 --fast = tv2[1]\n", 1, "unknown option '--fast'");
-	expect_input_error("place 3 --hz = tv2[1]\n", 1, "--hz needs a value");
+	expect_not_an_answer("place 3 = tv1[3]\nplace 3 tv2[1]\n", 2, "no '='");
+	expect_not_an_answer("\n\nbogus 3 = x\n", 3, "unknown kind 'bogus'");
+	expect_not_an_answer("foo 1 = x\n", 1, "unknown kind 'foo'");
+	expect_not_an_answer("place = tv2[1]\n", 1, "KIND ID");
+	expect_not_an_answer("place 3 =   \n", 1, "no answer");
+	expect_not_an_answer("place F99 = tv2[1]\n", 1, "F1 to F10");
+	expect_not_an_answer("place x7 = tv2[1]\n", 1, "neither a seed");
+	expect_not_an_answer("place 3 --hz 123 = tv2[1]\n", 1, "HZ must be");
+	expect_not_an_answer("place 3 --fast = tv2[1]\n", 1, "unknown option '--fast'");
+	expect_not_an_answer("place 3 --hz = tv2[1]\n", 1, "--hz needs a value");
 
-	// The binary: exit 2 and the file and line on stderr; nothing graded.
-	timersim::test::cli_result c = check_file("bad.txt", "place 1 = tv1[1]\ncascade 2 = \n");
-	ck_assert_int_eq(c.status, 2);
-	ck_assert_msg(contains(c.err, "bad.txt:2: no answer"), "stderr: %s", c.err.c_str());
-	ck_assert(c.out.empty());
+	// The other lines are graded all the same.
+	const std::string right = answer_for(lab_kind::place, "7");
+	check_result r = check_answers("foo 1 = x\nplace 7 = " + right + "\nplace 8 = tv9[99]\n", "answers.txt");
+	ck_assert_uint_eq(r.right, 1);
+	ck_assert_uint_eq(r.wrong, 2);
+
+	// The binary: exit 1, the line named on stdout, the right line graded.
+	timersim::test::cli_result c = check_file("bad.txt", "place 7 = " + right + "\ncascade 2 = \n");
+	ck_assert_int_eq(c.status, 1);
+	ck_assert_msg(contains(c.out, "line 2: NOT GRADED (wrong): no answer"), "stdout: %s", c.out.c_str());
+	ck_assert_msg(contains(c.out, "line 1: place 7: right"), "stdout: %s", c.out.c_str());
+	ck_assert_msg(contains(c.out, "2 answers: 1 right, 1 wrong"), "stdout: %s", c.out.c_str());
+	// Unreadable: exit 2.
 	c = timersim::test::run_timersim({"lab", "check", "/nonexistent/answers.txt"});
 	ck_assert_int_eq(c.status, 2);
+	// Not a text file: exit 2, the line named, nothing graded.
+	c = check_file("binary.txt", std::string("place 7 = tv1[1]\nplace \x01 8 = x\n"));
+	ck_assert_int_eq(c.status, 2);
+	ck_assert_msg(contains(c.err, "binary.txt:2: a control character"), "stderr: %s", c.err.c_str());
+	ck_assert(c.out.empty());
+}
+END_TEST
+
+// --no-working: a wrong answer shows what was expected, not the working.
+START_TEST(no_working_hides_the_working)
+{
+	const std::string text = "place 7 = tv9[99]\n";
+	timersim::test::cli_result c = check_file("wrong.txt", text);
+	ck_assert_int_eq(c.status, 1);
+	ck_assert(contains(c.out, "working:"));
+	c = timersim::test::run_timersim({"lab", "check", "--no-working", timersim::test::write_temp("wrong2.txt", text)});
+	ck_assert_int_eq(c.status, 1);
+	ck_assert_msg(contains(c.out, "expected: " + answer_for(lab_kind::place, "7")), "%s", c.out.c_str());
+	ck_assert_msg(!contains(c.out, "working"), "%s", c.out.c_str());
 }
 END_TEST
 
@@ -323,10 +369,10 @@ START_TEST(comments_and_line_ends)
 {
 	const std::string right = answer_for(lab_kind::place, "7");
 	check_result r = check_answers("place 7 = " + right + "  # my guess\n", "answers.txt");
-	ck_assert_msg(r.all_right(), "%s", r.text.c_str());
+	ck_assert_msg(r.all_right(), "%s", check_text(r).c_str());
 	r = check_answers("place 7 = " + right + "#no space\n", "answers.txt");
 	ck_assert(r.all_right());
-	expect_input_error("place 7 = # nothing but a comment\n", 1, "no answer");
+	expect_not_an_answer("place 7 = # nothing but a comment\n", 1, "no answer");
 
 	const std::string lf = right_answers(2);
 	for (const char *eol : {"\r\n", "\r"}) {
@@ -334,8 +380,8 @@ START_TEST(comments_and_line_ends)
 		for (char ch : lf)
 			text += ch == '\n' ? std::string(eol) : std::string(1, ch);
 		r = check_answers(text, "answers.txt");
-		ck_assert_msg(r.right == 14 && r.wrong == 0, "line ends %s: %s", eol[1] ? "CRLF" : "CR", r.text.c_str());
-		ck_assert_msg(contains(r.text, "line 3: place 1: right\nline 4: place 8: right\n"), "%s", r.text.c_str());
+		ck_assert_msg(r.right == 14 && r.wrong == 0, "line ends %s: %s", eol[1] ? "CRLF" : "CR", check_text(r).c_str());
+		ck_assert_msg(contains(check_text(r), "line 3: place 1: right\nline 4: place 8: right\n"), "%s", check_text(r).c_str());
 		// The binary reads them the same way.
 		timersim::test::cli_result c = check_file("eol.txt", text);
 		ck_assert_int_eq(c.status, 0);
@@ -352,19 +398,21 @@ END_TEST
 START_TEST(an_exercise_is_answered_once)
 {
 	const std::string right = answer_for(lab_kind::place, "7");
-	expect_input_error("place 7 = " + right + "\nplace 7 = " + right + "\n", 2, "place 7 is answered already on line 1");
-	expect_input_error("place 7 = tv1[1]\n# again\nplace 07 = " + right + "\n", 3, "answered already on line 1");
-	expect_input_error("wrap 3 = x\nwrap 3 --word-bits 32 = y\n", 2, "wrap 3 is answered already on line 1");
-	expect_input_error("fire F2 = x\nfire f2 = y\n", 2, "fire F2 is answered already");
+	expect_not_an_answer("place 7 = " + right + "\nplace 7 = " + right + "\n", 2, "place 7 is answered already on line 1");
+	expect_not_an_answer("place 7 = tv1[1]\n# again\nplace 07 = " + right + "\n", 3, "answered already on line 1");
+	expect_not_an_answer("wrap 3 = x\nwrap 3 --word-bits 32 = y\n", 2, "wrap 3 is answered already on line 1");
+	expect_not_an_answer("fire F2 = x\nfire f2 = y\n", 2, "fire F2 is answered already");
+	// The first answer counts: a wrong one then a right one earns nothing.
+	check_result r = check_answers("place 7 = tv1[1]\nplace 7 = " + right + "\n", "answers.txt");
+	ck_assert_uint_eq(r.right, 0);
+	ck_assert_uint_eq(r.wrong, 2);
 	// Other options make another exercise.
-	check_result r = check_answers("place 7 = " + right + "\nplace 7 --hz 1000 = " +
-					       answer_for(lab_kind::place, "7") + "\n",
-				       "answers.txt");
+	r = check_answers("place 7 = " + right + "\nplace 7 --hz 1000 = " + answer_for(lab_kind::place, "7") + "\n",
+			  "answers.txt");
 	ck_assert_uint_eq(r.right + r.wrong, 2);
 	timersim::test::cli_result c = check_file("twice.txt", "place 7 = " + right + "\nplace 7 = " + right + "\n");
-	ck_assert_int_eq(c.status, 2);
-	ck_assert(contains(c.err, "twice.txt:2: place 7 is answered already on line 1"));
-	ck_assert(c.out.empty());
+	ck_assert_int_eq(c.status, 1);
+	ck_assert(contains(c.out, "line 2: NOT GRADED (wrong): place 7 is answered already on line 1"));
 }
 END_TEST
 
@@ -376,7 +424,8 @@ int main()
 	tcase_add_test(tc, right_answers_are_all_right);
 	tcase_add_test(tc, each_kind_of_wrong_answer_is_wrong);
 	tcase_add_test(tc, answers_are_normalised);
-	tcase_add_test(tc, malformed_files_name_the_line);
+	tcase_add_test(tc, malformed_lines_are_wrong_and_the_rest_graded);
+	tcase_add_test(tc, no_working_hides_the_working);
 	tcase_add_test(tc, every_kind_graded_whole_mutated_and_cut);
 	tcase_add_test(tc, comments_and_line_ends);
 	tcase_add_test(tc, an_exercise_is_answered_once);
