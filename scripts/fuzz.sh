@@ -54,7 +54,8 @@ for src in "$@"; do
   name=$(basename "$src" .cc)
   srcs=$(directive "$src" fuzz-sources)
   pkgs=$(directive "$src" fuzz-pkgs)
-  all_sim=$(find sim -name '*.cc' | sort | tr '\n' ' ')
+  # @sim: every sim/ source and the freestanding kernel/ ones it calls.
+  all_sim=$(find sim kernel -name '*.cc' | sort | tr '\n' ' ')
   [ -n "$srcs" ] || srcs=$all_sim
   srcs=${srcs//@sim/$all_sim}
   # @tools: the command line without its main().
