@@ -497,7 +497,7 @@ int main()
 {
 	Suite *s = suite_create("cli");
 	TCase *tc = tcase_create("cli");
-	tcase_set_timeout(tc, 60);
+	tcase_set_timeout(tc, 300);	// a safety net: ASan runs the CLI many times
 	tcase_add_test(tc, version_and_help);
 	tcase_add_test(tc, equals_form_and_auto_scheme);
 	tcase_add_test(tc, typos_get_suggestions);
