@@ -68,7 +68,6 @@ hrtimer_replay::slot &hrtimer_replay::slot_of(std::uint64_t ptr)
 	if (fresh) {
 		slots_.emplace_back();
 		slots_.back().ptr = ptr;
-		slots_.back().owner = this;
 	}
 	return slots_[id];
 }
@@ -328,8 +327,7 @@ void hrtimer_replay::on_expire(const sim_event &ev)
 	// A soft timer the model still holds, due by its softexpires: the
 	// recorded interrupt that raised this HRTIMER softirq ran no hard
 	// timer (or the trace has no irq events to say which it was).
-	if (soft && s.set_up && hr::hrtimer_is_queued(&s.timer) && s.timer.softexpires <= std::int64_t(ev.now) &&
-	    !(irq_events_ && c.irq_ran_for_soft)) {
+	if (soft && s.set_up && hr::hrtimer_is_queued(&s.timer) && s.timer.softexpires <= std::int64_t(ev.now)) {
 		if (!irq_events_)
 			figures_[ev.cpu].recorded_interrupts++;
 		run_interrupt(ev.cpu, mono, true);

@@ -57,7 +57,6 @@ public:
 private:
 	struct slot {
 		kernel::hr::hrtimer timer;	// first: the callback finds its slot from it
-		hrtimer_replay *owner = nullptr;
 		std::uint64_t ptr = 0;
 		std::uint32_t function = 0;
 		int clockid = 1;		// CLOCK_MONOTONIC unless told
@@ -72,7 +71,6 @@ private:
 		kernel::hr::hrtimer_cpu_base base;
 		bool in_irq = false;		// inside a recorded timer interrupt
 		bool irq_ran = false;		// ... which has run the model's interrupt
-		bool irq_ran_for_soft = false;	// unused: kept false
 		std::uint64_t irq_entry_ns = 0;	// its entry's timestamp
 		bool in_soft = false;		// inside a recorded HRTIMER softirq run
 		bool soft_ran = false;

@@ -248,6 +248,17 @@ void cpu_time::closed(cpu_state &c, const frame &f, std::uint64_t own_ns)
 	}
 }
 
+std::vector<std::pair<std::string, const callback_cost *>> callbacks_by_time(const cost_report &r)
+{
+	std::vector<std::pair<std::string, const callback_cost *>> cbs;
+	for (const auto &[name, c] : r.callbacks)
+		cbs.emplace_back(name, &c);
+	std::stable_sort(cbs.begin(), cbs.end(), [](const auto &a, const auto &b) {
+		return a.second->runs.total_ns > b.second->runs.total_ns;
+	});
+	return cbs;
+}
+
 cost_report cpu_time::finish(const std::function<std::string(std::uint32_t)> &name_of) const
 {
 	cost_report r;

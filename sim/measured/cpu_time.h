@@ -26,6 +26,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace timersim::measured {
@@ -187,6 +188,9 @@ private:
 	bool any_ = false;
 	bool softirqs_ = false, interrupts_ = false, callbacks_seen_ = false;
 };
+
+// The callbacks of `r`, most own time first (ties in name order).
+std::vector<std::pair<std::string, const callback_cost *>> callbacks_by_time(const cost_report &r);
 
 // Order statistics of `samples` (sorted in place): nearest-rank p50/p99.
 duration_stats summarise(std::vector<std::uint64_t> &samples);

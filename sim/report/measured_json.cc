@@ -84,12 +84,7 @@ void write_json_measured(json_writer &w, const measured::cost_report &m)
 		w.end_object();
 	}
 	w.end_array();
-	std::vector<std::pair<std::string, const measured::callback_cost *>> cbs;
-	for (const auto &[name, c] : m.callbacks)
-		cbs.emplace_back(name, &c);
-	std::stable_sort(cbs.begin(), cbs.end(), [](const auto &a, const auto &b) {
-		return a.second->runs.total_ns > b.second->runs.total_ns;
-	});
+	const auto cbs = measured::callbacks_by_time(m);
 	w.key("callbacks");
 	w.begin_array();
 	for (const auto &[name, c] : cbs) {

@@ -76,12 +76,7 @@ std::string text_measured_section(const measured::cost_report &m, unsigned top)
 		       num(m.wakeups_without_expiry) + " ran none\n";
 	}
 	if (m.callbacks_recorded && !m.callbacks.empty()) {
-		std::vector<std::pair<std::string, const measured::callback_cost *>> cbs;
-		for (const auto &[name, c] : m.callbacks)
-			cbs.emplace_back(name, &c);
-		std::stable_sort(cbs.begin(), cbs.end(), [](const auto &a, const auto &b) {
-			return a.second->runs.total_ns > b.second->runs.total_ns;
-		});
+		const auto cbs = measured::callbacks_by_time(m);
 		text_table t("  ");
 		t.row({"callback (own time)", "runs", "total ms", "mean us", "max us", "in TIMER softirq",
 		       "in HRTIMER softirq", "in hardirq", "wakeups"});
