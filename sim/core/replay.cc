@@ -128,7 +128,6 @@ private:
 	measured::cpu_time measured_;	// what the recording machine spent, from its events
 	measured::cost_report measured_report_;
 	std::unique_ptr<hrtimer_replay> hrtimers_;	// the hrtimer half, through the kernel's model
-	hrtimer_replay::peek_fn peek_ = [this](std::size_t i) { return stream_.peek(i); };
 	hrtimer_summary hrtimer_report_;
 	std::vector<measured::softirq_run> timer_runs_;
 	std::vector<std::vector<measured::softirq_work>> run_work_;	// by engine
@@ -297,7 +296,7 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 		prepared_event p;
 		measure(*ev, engines);
 		if (!ev->is_timer_event() && ev->kind != event_kind::other)
-			hrtimers_->apply(*ev, peek_);
+			hrtimers_->apply(*ev, stream_);
 		after_loss = after_loss || ev->carries(EF_AFTER_LOSS);
 		if (prepare(*ev, p)) {
 			p.after_loss = after_loss;

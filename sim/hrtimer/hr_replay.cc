@@ -105,7 +105,7 @@ std::int64_t hrtimer_replay::mono_of(std::uint64_t ts_ns) const
 
 // Before the first expiry, the offset from the trace's timestamps to
 // CLOCK_MONOTONIC comes from the first MONOTONIC expiry ahead.
-void hrtimer_replay::find_offset(const peek_fn &peek, const sim_event &ev)
+void hrtimer_replay::find_offset(event_stream &ahead, const sim_event &ev)
 {
 	auto take = [&](const sim_event &e) {
 		if (e.kind == event_kind::hrtimer && e.hrtimer == hrtimer_event::expire_entry &&
@@ -118,7 +118,7 @@ void hrtimer_replay::find_offset(const peek_fn &peek, const sim_event &ev)
 	if (take(ev))
 		return;
 	for (std::size_t i = 1; i <= 4096; i++) {
-		const sim_event *e = peek(i);
+		const sim_event *e = ahead.peek(i);
 		if (!e || take(*e))
 			return;
 	}
@@ -156,7 +156,7 @@ void hrtimer_replay::run_interrupt(unsigned cpu, std::int64_t now, bool recorded
 	c.irq_id = current_irq_;
 }
 
-void hrtimer_replay::apply(const sim_event &ev, const peek_fn &peek)
+void hrtimer_replay::apply(const sim_event &ev, event_stream &ahead)
 {
 	if (ev.cpu >= cpus_.size() || !ev.carries(EF_TIMESTAMP))
 		return;
@@ -199,7 +199,7 @@ void hrtimer_replay::apply(const sim_event &ev, const peek_fn &peek)
 	}
 	sum_.present = true;
 	if (!offset_known_)
-		find_offset(peek, ev);
+		find_offset(ahead, ev);
 	if (offset_known_ && ev.hrtimer != hrtimer_event::expire_entry)
 		catch_up(ev.cpu, mono_of(ev.ts_ns));
 	switch (ev.hrtimer) {
@@ -214,7 +214,7 @@ void hrtimer_replay::apply(const sim_event &ev, const peek_fn &peek)
 		on_start(ev);
 		return;
 	case hrtimer_event::cancel:
-		on_cancel(ev, peek);
+		on_cancel(ev, ahead);
 		return;
 	case hrtimer_event::expire_entry:
 		on_expire(ev);
@@ -246,11 +246,11 @@ void hrtimer_replay::on_start(const sim_event &ev)
 	hr::hrtimer_start_range_ns(&cpus_[ev.cpu].base, &s.timer, std::int64_t(soft), delta, mode, nullptr);
 }
 
-void hrtimer_replay::on_cancel(const sim_event &ev, const peek_fn &peek)
+void hrtimer_replay::on_cancel(const sim_event &ev, event_stream &ahead)
 {
 	// What the cancel is part of: the next event of this timer on this CPU.
 	for (std::size_t i = 1; i <= cancel_lookahead; i++) {
-		const sim_event *n = peek(i);
+		const sim_event *n = ahead.peek(i);
 		if (!n)
 			break;
 		if (n->cpu != ev.cpu || n->kind != event_kind::hrtimer || n->timer != ev.timer)
