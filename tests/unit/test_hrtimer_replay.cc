@@ -185,6 +185,28 @@ START_TEST(on_618_a_cancel_is_a_cancel)
 }
 END_TEST
 
+// ../shared/traces/linux-6.18-http, `trace-cmd report` (whose hrtimer_start
+// has no was_armed): CPU 0 goes idle at 949.572806, stops its tick (a
+// cancel) and starts it again 6.4 ms later, 7 events after. A re-arm's
+// cancel and start are microseconds apart (base lock held, interrupts
+// off): so far apart they are a cancel, then a start.
+START_TEST(a_stopped_tick_restarted_later_is_no_rearm)
+{
+	std::string text = "cpus=2\n"
+	"          <idle>-0     [000]   949.572803: timer_base_idle:      is_idle=1 cpu=0\n"
+	"          <idle>-0     [000]   949.572804: tick_stop:            success=1 dependency=NONE\n"
+	"          <idle>-0     [000]   949.572806: hrtimer_cancel:       hrtimer=0xffff888627c1c6f8\n"
+	"          <idle>-0     [001]   949.576779: hrtimer_expire_entry: hrtimer=0xffff888627d1c6f8 now=949552010166 function=tick_nohz_handler/0x0\n"
+	"          <idle>-0     [001]   949.576785: hrtimer_expire_exit:  hrtimer=0xffff888627d1c6f8\n"
+	"          <idle>-0     [001]   949.576786: hrtimer_start:        hrtimer=0xffff888627d1c6f8 function=tick_nohz_handler/0x0 expires=949556000000 softexpires=949556000000\n"
+	"          <idle>-0     [000]   949.579175: hrtimer_start:        hrtimer=0xffff888627c1c6f8 function=tick_nohz_handler/0x0 expires=949556000000 softexpires=949556000000\n";
+	json h = hrtimers_of("hrtickstop.txt", text);
+	ck_assert_uint_eq(u(h, "cancels"), 1);
+	ck_assert_uint_eq(u(h, "rearms"), 0);
+	ck_assert_uint_eq(u(h, "starts"), 2);
+}
+END_TEST
+
 int main()
 {
 	Suite *s = suite_create("hrtimer_replay");
@@ -193,6 +215,7 @@ int main()
 	tcase_add_test(tc, the_36_cancel_before_each_expiry_and_periodic_restart);
 	tcase_add_test(tc, a_36_rearm_is_logged_as_cancel_and_start);
 	tcase_add_test(tc, on_618_a_cancel_is_a_cancel);
+	tcase_add_test(tc, a_stopped_tick_restarted_later_is_no_rearm);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
 }
