@@ -35,6 +35,7 @@
 #include "sim/scheme/factories.h"
 #include "sim/scheme/params.h"
 #include "sim/scheme/per_cpu_scheme.h"
+#include "sim/scheme/rank_treap.h"
 
 namespace timersim {
 
@@ -160,58 +161,116 @@ protected:
 	std::uint64_t live_ = 0, peak_ = 0;
 };
 
-class sorted_list_scheme final : public list_scheme_base {
+// The list's order is kept in a rank_treap (sim/scheme/rank_treap.h): the
+// walk a start makes is counted, not made (the model's O(n) is the
+// simulator's O(log n)); the head is the treap's first.
+class sorted_list_scheme final : public per_cpu_scheme {
 public:
-	explicit sorted_list_scheme(const scheme_options &opt)
-		: list_scheme_base("sorted-list", opt, {}) {}
+	explicit sorted_list_scheme(const scheme_options &opt) : per_cpu_scheme("sorted-list", opt, {}) {}
 
 	std::string superlinear_note() const override
 	{
 		return "a start walks the sorted list: O(n) in the timers pending";
 	}
 
+	std::string check() const override
+	{
+		for (unsigned cpu = 0; cpu < roots_.size(); cpu++) {
+			timer_id root = roots_[cpu];
+			if (!order_.consistent(root))
+				return "base " + std::to_string(cpu) + ": the list's order tree is broken";
+			std::string why;
+			timer_id prev = rank_treap::none;
+			order_.each(root, [&](timer_id t) {
+				const record &r = rec_of(t);
+				if (!r.pending || r.cpu != cpu)
+					why = "timer " + std::to_string(t) + " listed but not pending here";
+				else if (order_.due(t) != r.due)
+					why = "timer " + std::to_string(t) + " listed at another due";
+				else if (prev != rank_treap::none && order_.due(prev) > r.due)
+					why = "out of order at timer " + std::to_string(t);
+				prev = t;
+				return why.empty();
+			});
+			if (!why.empty())
+				return why;
+			if (order_.size(root) != pending_on(cpu))
+				return "base " + std::to_string(cpu) + " lists " + std::to_string(order_.size(root)) +
+				       " timers for " + std::to_string(pending_on(cpu)) + " pending";
+		}
+		return "";
+	}
+
 private:
-	bool sorted() const override { return true; }
+	void reset_bases(unsigned ncpus, jiffies_t) override
+	{
+		roots_.assign(ncpus, rank_treap::none);
+		order_ = {};
+		timers_ = 0;
+		live_ = peak_ = 0;
+	}
+
+	void timers_grew(std::size_t n) override
+	{
+		order_.grow(n);
+		timers_ = n;
+	}
 
 	jiffies_t next_fire(unsigned cpu) const override
 	{
-		return lists_[cpu].head == NIL ? ~jiffies_t{0} : rec_of(lists_[cpu].head).due;
+		timer_id head = order_.first(roots_[cpu]);
+		return head == rank_treap::none ? ~jiffies_t{0} : rec_of(head).due;
 	}
 
+	// The model walks from the tail past every timer due later, and
+	// compares once more with the one it stops at (when there is one).
 	void link(unsigned cpu, timer_id t, jiffies_t due, std::uint32_t) override
 	{
-		auto &l = lists_[cpu];
-		timer_id at = l.tail;
-		while (at != NIL) {
-			costs_.slot_visits++;
-			costs_.key_comparisons++;
-			if (rec_of(at).due <= due)
-				break;
-			at = links_.prev(at);
-		}
-		links_.insert_after(l, at, t);
-		counted_link();
+		timer_id &root = roots_[cpu];
+		std::uint64_t passed = order_.due_after(root, due);
+		std::uint64_t walk = passed + (passed < order_.size(root) ? 1 : 0);
+		costs_.slot_visits += walk;
+		costs_.key_comparisons += walk;
+		order_.insert(root, t, due);
+		peak_ = std::max(peak_, ++live_);
 		enqueued(t, 0);
+	}
+
+	void unlink(unsigned cpu, timer_id t) override
+	{
+		order_.erase(roots_[cpu], t);
+		live_--;
 	}
 
 	void run(unsigned cpu, jiffies_t upto) override
 	{
-		auto &l = lists_[cpu];
-		while (l.head != NIL && rec_of(l.head).due <= upto) {
-			jiffies_t jiffy = rec_of(l.head).due;
+		timer_id &root = roots_[cpu];
+		for (timer_id head; (head = order_.first(root)) != rank_treap::none && rec_of(head).due <= upto;) {
+			jiffies_t jiffy = rec_of(head).due;
 			tick(cpu, jiffy);
 			costs_.slot_visits++;
-			while (l.head != NIL) {
+			while ((head = order_.first(root)) != rank_treap::none) {
 				costs_.key_comparisons++;
-				if (rec_of(l.head).due != jiffy)
+				if (rec_of(head).due != jiffy)
 					break;
-				timer_id t = l.head;
-				links_.remove(l, t);
+				order_.erase(root, head);
 				live_--;
-				fire(cpu, t, jiffy);
+				fire(cpu, head, jiffy);
 			}
 		}
 	}
+
+	// The modelled list's memory: two links and a flag per timer, and a
+	// head, tail and count per base (list_links's own figure).
+	std::uint64_t peak_structure_bytes() const override
+	{
+		return timers_ * (2 * sizeof(timer_id) + 1) + roots_.size() * sizeof(list_links::base_list);
+	}
+
+	std::vector<timer_id> roots_;
+	rank_treap order_;
+	std::size_t timers_ = 0;
+	std::uint64_t live_ = 0, peak_ = 0;
 };
 
 class list_scheme final : public list_scheme_base {
