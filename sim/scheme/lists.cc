@@ -8,11 +8,16 @@
 //
 // list (scheme 1): unordered; a start appends. Every tick scans the whole
 // list for timers due (PER_TICK_BOOKKEEPING). The scan's cost is counted
-// for every tick the list is not empty; the simulator itself only walks
-// the list at jiffies where something can be due (no earlier than the
-// least due value seen, a lower bound kept on start and refreshed by each
-// walk), and counts the ticks before it in one step - same expiries, same
+// for every tick the list is not empty; the simulator itself only scans
+// at jiffies where something can be due (no earlier than the least due
+// value seen, a lower bound kept on start and refreshed by each scan),
+// and counts the ticks before it in one step - same expiries, same
 // counts, less waiting.
+//
+// Neither list is linked here: both keep their order in a rank treap
+// (below), and the walks and scans the model makes are counted from it,
+// not made - thousands of nodes per start or scan on a real machine's
+// trace, where the simulator would pay the model's price.
 //
 // Cost units:
 //                    sorted-list                    list
@@ -27,6 +32,7 @@
 //
 // Ticks reported: sorted-list, each jiffy with expiries; list, each jiffy
 // at which the list is not empty.
+#include <algorithm>
 #include <limits>
 #include <memory>
 #include <string>
@@ -41,137 +47,22 @@ namespace timersim {
 
 namespace {
 
-constexpr timer_id NIL = std::numeric_limits<timer_id>::max();
-
-// Intrusive list links, indexed by timer id; each base has a head and tail.
-class list_links {
-public:
-	struct base_list {
-		timer_id head = NIL, tail = NIL;
-		std::uint64_t size = 0;
-	};
-
-	void grow(std::size_t n)
-	{
-		next_.resize(n, NIL);
-		prev_.resize(n, NIL);
-		linked_.resize(n, false);
-	}
-
-	timer_id next(timer_id t) const { return next_[t]; }
-	timer_id prev(timer_id t) const { return prev_[t]; }
-	bool linked(timer_id t) const { return linked_[t]; }
-
-	// Insert t after `at` (NIL: at the head).
-	void insert_after(base_list &l, timer_id at, timer_id t)
-	{
-		timer_id n = at == NIL ? l.head : next_[at];
-		prev_[t] = at;
-		next_[t] = n;
-		if (at == NIL)
-			l.head = t;
-		else
-			next_[at] = t;
-		if (n == NIL)
-			l.tail = t;
-		else
-			prev_[n] = t;
-		linked_[t] = true;
-		l.size++;
-	}
-
-	void remove(base_list &l, timer_id t)
-	{
-		timer_id p = prev_[t], n = next_[t];
-		if (p == NIL)
-			l.head = n;
-		else
-			next_[p] = n;
-		if (n == NIL)
-			l.tail = p;
-		else
-			prev_[n] = p;
-		next_[t] = prev_[t] = NIL;
-		linked_[t] = false;
-		l.size--;
-	}
-
-	std::uint64_t bytes() const { return next_.size() * (2 * sizeof(timer_id) + 1); }
-
-private:
-	std::vector<timer_id> next_, prev_;
-	std::vector<bool> linked_;
+// What a list's memory is in the model: two links and a flag per timer,
+// a head, a tail and a count per base.
+struct modelled_list {
+	static constexpr std::size_t per_timer = 2 * sizeof(timer_id) + 1;
+	static constexpr std::size_t per_base = 2 * sizeof(timer_id) + sizeof(std::uint64_t);
 };
 
-class list_scheme_base : public per_cpu_scheme {
+// Both lists' order is (due, start order) - the sorted list's by
+// construction, and the unsorted list fires the due ones in the order
+// they were appended - so both keep it in a rank_treap
+// (sim/scheme/rank_treap.h), and count the walks and scans their model
+// makes instead of making them: the model's O(n) is the simulator's
+// O(log n) per timer.
+class treap_list_scheme : public per_cpu_scheme {
 public:
 	using per_cpu_scheme::per_cpu_scheme;
-
-	std::string check() const override
-	{
-		for (unsigned cpu = 0; cpu < lists_.size(); cpu++) {
-			const auto &l = lists_[cpu];
-			std::uint64_t n = 0;
-			timer_id prev = NIL;
-			for (timer_id t = l.head; t != NIL; prev = t, t = links_.next(t), n++) {
-				if (links_.prev(t) != prev)
-					return "broken back link at timer " + std::to_string(t);
-				const record &r = rec_of(t);
-				if (!r.pending || r.cpu != cpu)
-					return "timer " + std::to_string(t) + " listed but not pending here";
-				if (sorted() && prev != NIL && rec_of(prev).due > r.due)
-					return "out of order at timer " + std::to_string(t);
-				if (n > l.size)
-					return "list longer than its count";
-			}
-			if (l.tail != prev || n != l.size || n != pending_on(cpu))
-				return "base " + std::to_string(cpu) + " lists " + std::to_string(n) +
-				       " timers for " + std::to_string(pending_on(cpu)) + " pending";
-		}
-		return "";
-	}
-
-protected:
-	virtual bool sorted() const = 0;
-
-	void reset_bases(unsigned ncpus, jiffies_t) override
-	{
-		lists_.assign(ncpus, {});
-		links_ = {};
-		live_ = peak_ = 0;
-	}
-
-	void timers_grew(std::size_t n) override { links_.grow(n); }
-
-	void unlink(unsigned cpu, timer_id t) override
-	{
-		links_.remove(lists_[cpu], t);
-		live_--;
-	}
-
-	void counted_link() { peak_ = std::max(peak_, ++live_); }
-
-	std::uint64_t peak_structure_bytes() const override
-	{
-		return links_.bytes() + lists_.size() * sizeof(list_links::base_list);
-	}
-
-	std::vector<list_links::base_list> lists_;
-	list_links links_;
-	std::uint64_t live_ = 0, peak_ = 0;
-};
-
-// The list's order is kept in a rank_treap (sim/scheme/rank_treap.h): the
-// walk a start makes is counted, not made (the model's O(n) is the
-// simulator's O(log n)); the head is the treap's first.
-class sorted_list_scheme final : public per_cpu_scheme {
-public:
-	explicit sorted_list_scheme(const scheme_options &opt) : per_cpu_scheme("sorted-list", opt, {}) {}
-
-	std::string superlinear_note() const override
-	{
-		return "a start walks the sorted list: O(n) in the timers pending";
-	}
 
 	std::string check() const override
 	{
@@ -201,13 +92,12 @@ public:
 		return "";
 	}
 
-private:
+protected:
 	void reset_bases(unsigned ncpus, jiffies_t) override
 	{
 		roots_.assign(ncpus, rank_treap::none);
 		order_ = {};
 		timers_ = 0;
-		live_ = peak_ = 0;
 	}
 
 	void timers_grew(std::size_t n) override
@@ -216,6 +106,31 @@ private:
 		timers_ = n;
 	}
 
+	void unlink(unsigned cpu, timer_id t) override { order_.erase(roots_[cpu], t); }
+
+	std::uint64_t peak_structure_bytes() const override
+	{
+		return timers_ * modelled_list::per_timer + roots_.size() * modelled_list::per_base;
+	}
+
+	std::vector<timer_id> roots_;
+	rank_treap order_;
+	std::size_t timers_ = 0;
+};
+
+// The list's order is kept in a rank_treap (sim/scheme/rank_treap.h): the
+// walk a start makes is counted, not made (the model's O(n) is the
+// simulator's O(log n)); the head is the treap's first.
+class sorted_list_scheme final : public treap_list_scheme {
+public:
+	explicit sorted_list_scheme(const scheme_options &opt) : treap_list_scheme("sorted-list", opt, {}) {}
+
+	std::string superlinear_note() const override
+	{
+		return "a start walks the sorted list: O(n) in the timers pending";
+	}
+
+private:
 	jiffies_t next_fire(unsigned cpu) const override
 	{
 		timer_id head = order_.first(roots_[cpu]);
@@ -232,16 +147,10 @@ private:
 		costs_.slot_visits += walk;
 		costs_.key_comparisons += walk;
 		order_.insert(root, t, due);
-		peak_ = std::max(peak_, ++live_);
 		enqueued(t, 0);
 	}
 
-	void unlink(unsigned cpu, timer_id t) override
-	{
-		order_.erase(roots_[cpu], t);
-		live_--;
-	}
-
+	// The tick looks at the head.
 	void run(unsigned cpu, jiffies_t upto) override
 	{
 		timer_id &root = roots_[cpu];
@@ -254,28 +163,15 @@ private:
 				if (rec_of(head).due != jiffy)
 					break;
 				order_.erase(root, head);
-				live_--;
 				fire(cpu, head, jiffy);
 			}
 		}
 	}
-
-	// The modelled list's memory: two links and a flag per timer, and a
-	// head, tail and count per base (list_links's own figure).
-	std::uint64_t peak_structure_bytes() const override
-	{
-		return timers_ * (2 * sizeof(timer_id) + 1) + roots_.size() * sizeof(list_links::base_list);
-	}
-
-	std::vector<timer_id> roots_;
-	rank_treap order_;
-	std::size_t timers_ = 0;
-	std::uint64_t live_ = 0, peak_ = 0;
 };
 
-class list_scheme final : public list_scheme_base {
+class list_scheme final : public treap_list_scheme {
 public:
-	explicit list_scheme(const scheme_options &opt) : list_scheme_base("list", opt, {}) {}
+	explicit list_scheme(const scheme_options &opt) : treap_list_scheme("list", opt, {}) {}
 
 	std::string superlinear_note() const override
 	{
@@ -283,57 +179,58 @@ public:
 	}
 
 private:
-	bool sorted() const override { return false; }
-
 	jiffies_t next_fire(unsigned cpu) const override { return least_due_[cpu]; }
 
 	void reset_bases(unsigned ncpus, jiffies_t start) override
 	{
-		list_scheme_base::reset_bases(ncpus, start);
+		treap_list_scheme::reset_bases(ncpus, start);
 		least_due_.assign(ncpus, std::numeric_limits<jiffies_t>::max());
 	}
 
+	// Appended at the tail.
 	void link(unsigned cpu, timer_id t, jiffies_t due, std::uint32_t) override
 	{
-		links_.insert_after(lists_[cpu], lists_[cpu].tail, t);
+		order_.insert(roots_[cpu], t, due);
 		least_due_[cpu] = std::min(least_due_[cpu], due);
-		counted_link();
 		enqueued(t, 0);
 	}
 
 	void run(unsigned cpu, jiffies_t upto) override
 	{
-		auto &l = lists_[cpu];
+		timer_id &root = roots_[cpu];
 		jiffies_t jiffy = clock(cpu);
 
-		while (jiffy <= upto && l.size) {
+		while (jiffy <= upto && order_.size(root)) {
+			const std::uint64_t n = order_.size(root);
 			// Ticks before anything can be due: each scans the list,
 			// which finds nothing: counted in one step.
 			jiffies_t scan_at = std::min(std::max(least_due_[cpu], jiffy), upto);
 			if (stepping()) {
 				for (; jiffy < scan_at; jiffy++)
-					quiet_tick(cpu, jiffy, l.size);
+					quiet_tick(cpu, jiffy, n);
 			} else if (jiffy < scan_at) {
 				idle_ticks(cpu, jiffy, scan_at - jiffy);
-				costs_.slot_visits += (scan_at - jiffy) * l.size;
-				costs_.key_comparisons += (scan_at - jiffy) * l.size;
-				costs_.skipped_idle += 2 * (scan_at - jiffy) * l.size;
+				costs_.slot_visits += (scan_at - jiffy) * n;
+				costs_.key_comparisons += (scan_at - jiffy) * n;
+				costs_.skipped_idle += 2 * (scan_at - jiffy) * n;
 				jiffy = scan_at;
 			}
-			quiet_tick(cpu, jiffy, l.size);
-			jiffies_t least = std::numeric_limits<jiffies_t>::max();
-			for (timer_id t = l.head, n; t != NIL; t = n) {
-				n = links_.next(t);
-				jiffies_t due = rec_of(t).due;
-				if (due <= jiffy) {
-					links_.remove(l, t);
-					live_--;
-					fire(cpu, t, jiffy);
-				} else if (due < least) {
-					least = due;
-				}
+			// The scan: every timer due by now fires, in list (start)
+			// order; the least due of the rest is where the next scan
+			// can find something.
+			quiet_tick(cpu, jiffy, n);
+			due_now_.clear();
+			for (timer_id t; (t = order_.first(root)) != rank_treap::none && order_.due(t) <= jiffy;) {
+				order_.erase(root, t);
+				due_now_.push_back(t);
 			}
-			least_due_[cpu] = least;
+			std::sort(due_now_.begin(), due_now_.end(),
+				  [this](timer_id a, timer_id b) { return order_.seq(a) < order_.seq(b); });
+			for (timer_id t : due_now_)
+				fire(cpu, t, jiffy);
+			timer_id least = order_.first(root);
+			least_due_[cpu] = least == rank_treap::none ? std::numeric_limits<jiffies_t>::max()
+								    : order_.due(least);
 			jiffy++;
 		}
 	}
@@ -346,6 +243,7 @@ private:
 	}
 
 	std::vector<jiffies_t> least_due_;
+	std::vector<timer_id> due_now_;
 };
 
 }  // namespace

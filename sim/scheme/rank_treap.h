@@ -76,6 +76,8 @@ public:
 
 	std::uint64_t size(timer_id root) const { return root == none ? 0 : node_[root].size; }
 	jiffies_t due(timer_id t) const { return node_[t].due; }
+	// Its place in the start order (later starts, larger).
+	std::uint64_t seq(timer_id t) const { return node_[t].seq; }
 
 	// In order, for the checker: F(t) for each, false from F stops.
 	template <class F>
