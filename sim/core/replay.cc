@@ -91,6 +91,7 @@ public:
 private:
 	void set_up();
 	bool prepare(const sim_event &ev, prepared_event &p);
+	timer_id timer_id_of(const sim_event &ev);
 	cancel_role classify_cancel(const sim_event &ev);
 	bool check_cpu(const sim_event &ev, unsigned cpu);
 	bool note_jiffies(const sim_event &ev, jiffies_t j);
@@ -114,6 +115,7 @@ private:
 
 	input_summary input_;
 	event_counts counts_;
+	flat_ids timer_ids_;	// timer pointer -> the engines' dense id (prepared_event::timer)
 	trace_shape shape_;
 	trace_clock clock_;
 	std::unique_ptr<tick_source> ticks_;
@@ -299,6 +301,7 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 			hrtimers_->apply(*ev, stream_);
 		after_loss = after_loss || ev->carries(EF_AFTER_LOSS);
 		if (prepare(*ev, p)) {
+			p.timer = timer_id_of(*ev);
 			p.after_loss = after_loss;
 			after_loss = false;
 			for (auto &e : engines)
@@ -421,6 +424,25 @@ void replay_driver::fill_input(replay_report &r) const
 
 // Works out, once for every engine, what an event means: its base, its
 // jiffies, and what a timer_cancel is part of. False: skip it (--lenient).
+// The dense id of the timer a wheel event names (flat_ids::mix() is a
+// bijection, so a matching hash is this very pointer), or 0 for events
+// that name none.
+timer_id replay_driver::timer_id_of(const sim_event &ev)
+{
+	switch (ev.kind) {
+	case event_kind::timer_init:
+	case event_kind::timer_start:
+	case event_kind::timer_cancel:
+	case event_kind::timer_expire_entry: {
+		bool fresh;
+		return timer_ids_.find_or_add(
+			flat_ids::mix(ev.timer), [](std::uint32_t) { return true; }, fresh);
+	}
+	default:
+		return 0;
+	}
+}
+
 bool replay_driver::prepare(const sim_event &ev, prepared_event &p)
 {
 	event_counts &c = counts_;

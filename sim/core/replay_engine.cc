@@ -47,7 +47,7 @@ void replay_engine::apply(const prepared_event &p)
 	loss_epoch_ += p.after_loss;
 	switch (p.ev->kind) {
 	case event_kind::timer_init:
-		timer_of(p.ev->timer);
+		timer_of(p);
 		break;
 	case event_kind::timer_start:
 		on_start(p);
@@ -79,7 +79,7 @@ void replay_engine::apply(const prepared_event &p)
 void replay_engine::on_start(const prepared_event &p)
 {
 	const sim_event &ev = *p.ev;
-	timer_id id = timer_of(ev.timer);
+	timer_id id = timer_of(p);
 	if (setup_.tick_driven)
 		scheme_->set_now(p.jiffies);
 	else
@@ -110,7 +110,7 @@ void replay_engine::on_start(const prepared_event &p)
 
 void replay_engine::on_cancel(const prepared_event &p)
 {
-	timer_id id = timer_of(p.ev->timer);
+	timer_id id = timer_of(p);
 	if (p.role != cancel_role::plain)
 		return;
 	timer_rec &rec = timers_[id];
@@ -136,7 +136,7 @@ void replay_engine::on_expire_entry(const prepared_event &p)
 {
 	const sim_event &ev = *p.ev;
 	const jiffies_t now = p.jiffies;
-	timer_id id = timer_of(ev.timer);
+	timer_id id = timer_of(p);
 	if (!timers_[id].function)
 		timers_[id].function = ev.function;
 	// The kernel's softirq on this CPU ran at `now`: the base catches up
@@ -291,19 +291,16 @@ miss_reason replay_engine::why_missed(const timer_rec &rec, jiffies_t recorded,
 	return miss_reason::unexplained;
 }
 
-timer_id replay_engine::timer_of(std::uint64_t ptr)
+// The driver's id for the event's timer (prepared_event::timer): a new
+// one is the next, and gets its record here.
+timer_id replay_engine::timer_of(const prepared_event &p)
 {
-	// flat_ids::mix() is a bijection of 64-bit keys (a multiplication by
-	// an odd constant, then an xorshift: both invertible), so a slot
-	// whose hash matches holds this very pointer: no look at timers_[i]
-	// to confirm it, which with a million live timers was a second cache
-	// miss on every event, taken before the probe could finish.
-	bool fresh;
-	std::uint32_t id = ids_.find_or_add(
-		flat_ids::mix(ptr), [](std::uint32_t) { return true; }, fresh);
-	if (fresh)
-		timers_.emplace_back().ptr = ptr;
-	return id;
+	if (p.timer == timers_.size())
+		timers_.emplace_back().ptr = p.ev->timer;
+	else if (p.timer > timers_.size())
+		throw std::logic_error("replay engine: timer id " + std::to_string(p.timer) + " given before " +
+				       std::to_string(timers_.size()));
+	return p.timer;
 }
 
 timer_ref replay_engine::ref(timer_id t) const

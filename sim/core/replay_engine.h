@@ -52,6 +52,12 @@ struct prepared_event {
 	// A tick: the trace showed the jiffies its run saw (its expiries
 	// printed them); else they are the tick model's guess.
 	bool settled = false;
+	// timer_init, _start, _cancel, _expire_entry: the timer's dense id,
+	// given once by the driver for every engine (the ids are given in the
+	// order timers are first seen, and every engine sees every event, so
+	// each engine's would be these): compare looks a pointer up once, not
+	// once per scheme.
+	timer_id timer = 0;
 };
 
 // The engine also meters the scheme's work (replay_sink::worked): it reads
@@ -180,7 +186,7 @@ private:
 			touch(cpu);
 	}
 
-	timer_id timer_of(std::uint64_t ptr);
+	timer_id timer_of(const prepared_event &p);
 	timer_ref ref(timer_id t) const;
 	void advance(unsigned cpu, jiffies_t upto);
 	void book_softirq_work(unsigned cpu, const cost_counters &before, const cost_counters &now,
@@ -206,7 +212,6 @@ private:
 	cost_accounting accounting_;
 	replay_setup setup_;
 
-	flat_ids ids_;			// timer pointer -> index in timers_
 	std::vector<timer_rec> timers_;
 	unsigned advancing_ = 0;		// base being advanced
 	std::vector<jiffies_t> tick_jiffy_;	// per base, the jiffy it processes
