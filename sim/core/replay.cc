@@ -42,6 +42,19 @@ modelled_cost model_costs(const replay_report &r, const measured::cost_model &m)
 	return c;
 }
 
+// Each callback's measured time, where the trace recorded its runs (its
+// timer_expire_entry/exit pairs, own time: hard irqs inside excluded); a
+// callback with no recorded run took none of it.
+void attach_measured(replay_report &r)
+{
+	if (!r.measured.callbacks_recorded)
+		return;
+	for (function_stats &f : r.functions) {
+		auto it = r.measured.callbacks.find(f.function);
+		f.measured_ns = it == r.measured.callbacks.end() ? 0.0 : double(it->second.runs.total_ns);
+	}
+}
+
 // How far the driver looks past a timer_cancel for the next timer event on
 // the same CPU. Between a cancel and its expiry or re-start the kernel
 // holds the base lock, so the partner comes right after on that CPU.
@@ -361,6 +374,7 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 			r.run_work = std::move(run_work_[i]);
 		r.softirq_work = engines[i]->all_softirq_work();
 		engines[i]->finish(r);
+		attach_measured(r);
 		if (opt_.cost_model)
 			r.modelled = model_costs(r, *opt_.cost_model);
 		r.scheme_choice = choices[i];

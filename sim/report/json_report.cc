@@ -283,11 +283,13 @@ void write_work(json_writer &w, const work_split &s)
 	w.end_object();
 }
 
-void write_functions(json_writer &w, const std::vector<function_stats> &fns)
+void write_functions(json_writer &w, const replay_report &r)
 {
+	const std::uint64_t softirq_units = r.work.softirq.total();
+	const std::uint64_t timer_ns = r.measured.softirqs_recorded ? r.measured.all.timer_softirq.runs.total_ns : 0;
 	w.key("functions");
 	w.begin_array();
-	for (const function_stats &f : fns) {
+	for (const function_stats &f : r.functions) {
 		w.begin_object();
 		w.field("function", f.function);
 		w.field("started", f.started);
@@ -298,11 +300,19 @@ void write_functions(json_writer &w, const std::vector<function_stats> &fns)
 		w.field("process_units", f.process_units);
 		w.field("softirq_units", f.softirq_units);
 		w.field("wakeups", f.wakeups);
+		// Its share of the scheme's softirq work (modelled, cost units).
+		w.key("softirq_share");
+		w.value_fixed(softirq_units ? double(f.softirq_units) / double(softirq_units) : 0.0, 6);
 		if (f.measured_ns) {
 			w.key("measured");
 			w.begin_object();
 			w.key("ns");
 			w.value_fixed(*f.measured_ns, 0);
+			// Of the TIMER softirq time the trace measured.
+			if (timer_ns) {
+				w.key("share_of_timer_softirq");
+				w.value_fixed(*f.measured_ns / double(timer_ns), 6);
+			}
 			w.end_object();
 		} else {
 			w.field("measured", "not recorded");
@@ -349,7 +359,7 @@ void write_json_report(json_writer &w, const replay_report &r, bool timing)
 	write_lateness(w, r.lateness);
 	write_costs(w, r, timing);
 	write_work(w, r.work);
-	write_functions(w, r.functions);
+	write_functions(w, r);
 	write_json_measured(w, r.measured);
 	write_json_modelled(w, r);
 	write_json_hrtimers(w, r.hrtimers);

@@ -207,27 +207,38 @@ void function_section(std::string &out, const replay_report &r, unsigned top)
 {
 	if (r.functions.empty() || !top)
 		return;
+	// The shares: of the scheme's softirq work (modelled, in its cost
+	// units), and of the TIMER softirq time the trace measured.
+	const std::uint64_t softirq_units = r.work.softirq.total();
+	const bool timer_time = r.measured.softirqs_recorded && r.measured.all.timer_softirq.runs.total_ns;
 	out += "\ntop callbacks by work (cost units: process context + softirq)\n";
 	text_table t;
-	t.row({"function", "work", "process", "softirq", "expired", "wakeups", "moved", "started",
-	       "canceled", "measured us"});
+	t.row({"function", "work", "process", "softirq", "softirq %", "expired", "wakeups", "moved",
+	       "started", "canceled", "measured us", "measured %"});
 	unsigned n = 0;
 	bool measured = false;
 	for (const function_stats &f : r.functions) {
 		if (n++ == top)
 			break;
 		measured = measured || f.measured_ns;
+		std::string share = "-";
+		if (f.measured_ns && timer_time)
+			share = fmt::format("{:.2f}%", 100.0 * *f.measured_ns /
+							double(r.measured.all.timer_softirq.runs.total_ns));
 		t.row({f.function, num(f.work()), num(f.process_units), num(f.softirq_units),
-		       num(f.expired), num(f.wakeups), num(f.moved), num(f.started), num(f.canceled),
-		       f.measured_ns ? fmt::format("{:.1f}", *f.measured_ns / 1e3) : "-"});
+		       percent(f.softirq_units, softirq_units), num(f.expired), num(f.wakeups), num(f.moved),
+		       num(f.started), num(f.canceled),
+		       f.measured_ns ? fmt::format("{:.1f}", *f.measured_ns / 1e3) : "-", share});
 	}
 	out += t.render();
 	if (r.functions.size() > top)
 		out += "  (" + num(r.functions.size() - top) + " more callbacks in the JSON report)\n";
 	out += "  process: its starts and cancels; softirq: its expiries and moves, and the work\n"
 	       "  before them in the run; wakeups: softirq runs whose first expiry it was (they\n"
-	       "  carry the run's work after its last expiry too).";
-	out += measured ? "\n" : " measured us: '-', not recorded.\n";
+	       "  carry the run's work after its last expiry too). softirq %: its share of the\n"
+	       "  scheme's softirq work (modelled); measured us: its runs' own time in the trace,\n"
+	       "  measured %: that, of the TIMER softirq time the trace measured.";
+	out += measured ? "\n" : " '-': not recorded.\n";
 	if (r.work.softirq_unattributed)
 		out += "  softirq work of no callback (runs that fired nothing, idle stretches): " +
 		       num(r.work.softirq_unattributed) + " units\n";

@@ -95,6 +95,32 @@ START_TEST(a_hand_worked_trace_measures_as_worked)
 			ck_assert_uint_eq(c["wakeups"].get<std::uint64_t>(), 1);
 		}
 	ck_assert(seen);
+	// The callback table (functions[]): each callback's measured time and
+	// its share of the 10 us TIMER softirq run: 3 us (30%) and 1 us (10%).
+	unsigned found = 0;
+	for (const json &f : j["functions"]) {
+		double share = f["measured"]["share_of_timer_softirq"].get<double>();
+		if (f["function"] == "process_timeout") {
+			found++;
+			ck_assert_uint_eq(f["measured"]["ns"].get<std::uint64_t>(), 3000);
+			ck_assert_double_eq_tol(share, 0.3, 1e-9);
+		} else if (f["function"] == "tcp_write_timer") {
+			found++;
+			ck_assert_uint_eq(f["measured"]["ns"].get<std::uint64_t>(), 1000);
+			ck_assert_double_eq_tol(share, 0.1, 1e-9);
+		}
+		double units = f["softirq_share"].get<double>();
+		ck_assert(units >= 0 && units <= 1);
+	}
+	ck_assert_uint_eq(found, 2);
+	// The softirq shares and the work of no callback make the whole.
+	double shares = 0;
+	for (const json &f : j["functions"])
+		shares += f["softirq_share"].get<double>();
+	const json &soft = j["work"]["softirq"];
+	double rest = double(j["work"]["softirq_unattributed"].get<std::uint64_t>()) /
+		      double(soft["units"].get<std::uint64_t>());
+	ck_assert_double_eq_tol(shares + rest, 1.0, 1e-5);
 	ck_assert_uint_eq(m["wakeups"].get<std::uint64_t>(), 2);
 	ck_assert_uint_eq(m["wakeups_without_expiry"].get<std::uint64_t>(), 1);
 	ck_assert_uint_eq(j["events"]["softirq"].get<std::uint64_t>(), 5);
