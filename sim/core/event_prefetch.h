@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "sim/core/chunk_arena.h"
 #include "sim/core/event_stream.h"
 
 namespace timersim {
@@ -55,10 +56,11 @@ struct event_chunk {
 	}
 };
 
-// Chunks of events, owned here, reused once the stream hands them back.
+// Chunks of events, owned here (in an arena), reused once the stream
+// hands them back.
 struct chunk_pool {
 	std::vector<sim_event *> free;
-	std::vector<std::unique_ptr<sim_event[]>> all;
+	chunk_arena all{event_stream::chunk_events};
 
 	sim_event *take()
 	{
@@ -67,8 +69,7 @@ struct chunk_pool {
 			free.pop_back();
 			return c;
 		}
-		all.push_back(std::make_unique<sim_event[]>(event_stream::chunk_events));
-		return all.back().get();
+		return all.take();
 	}
 };
 

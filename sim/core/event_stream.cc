@@ -15,6 +15,8 @@ event_stream::event_stream(trace_reader &reader, interner &functions, reading mo
 		prefetch_ = std::make_unique<block_prefetch>(reader_, *in, block);
 	else if (mode != reading::on_demand)
 		prefetch_ = std::make_unique<event_prefetch>(reader_);
+	else
+		chunks_ = std::make_unique<chunk_arena>(chunk_events);
 }
 
 event_stream::~event_stream() = default;
@@ -62,8 +64,7 @@ sim_event *event_stream::slot_for_next()
 		make_room_for_chunk();
 		sim_event *chunk;
 		if (spare_.empty()) {
-			chunks_.push_back(std::make_unique<sim_event[]>(chunk_events));
-			chunk = chunks_.back().get();
+			chunk = chunks_->take();
 		} else {
 			chunk = spare_.back();
 			spare_.pop_back();

@@ -103,6 +103,7 @@ inline bool names_function(const sim_event &s)
 }
 
 class chunk_source;
+class chunk_arena;
 
 class event_stream {
 public:
@@ -165,7 +166,7 @@ private:
 	trace_reader &reader_;
 	interner &functions_;
 	unsigned declared_cpus_ = 0;
-	std::vector<std::unique_ptr<sim_event[]>> chunks_;	// every chunk, owned (on demand)
+	std::unique_ptr<chunk_arena> chunks_;	// every chunk, owned (on demand)
 	std::vector<sim_event *> ring_;	// chunk of position p: ring_[(p >> chunk_bits) & ring_mask_]
 	std::uint64_t ring_mask_ = 0;
 	std::vector<sim_event *> spare_;	// popped chunks, for reuse
