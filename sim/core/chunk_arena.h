@@ -12,6 +12,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "sim/trace/huge_pages.h"
+
 namespace timersim {
 
 struct sim_event;	// sim/core/event_stream.h
@@ -28,13 +30,8 @@ public:
 	sim_event *take();
 
 private:
-	struct slab {
-		void *base;		// as mapped
-		std::size_t bytes;
-	};
-
 	std::size_t chunk_bytes_;
-	std::vector<slab> slabs_;
+	std::vector<huge_region> slabs_;
 	char *next_ = nullptr;		// the free part of the last slab
 	char *end_ = nullptr;
 };

@@ -9,13 +9,13 @@
 #include <new>
 #include <set>
 #include <utility>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
 
 #include "sim/trace/binary_names.h"
+#include "sim/trace/huge_pages.h"
 #include "sim/trace/reader.h"
 
 namespace timersim {
@@ -678,23 +678,16 @@ const tdat_field *tdat_event::find(std::string_view n) const
 
 tdat_bytes::tdat_bytes(std::size_t n) : n_(n)
 {
-	constexpr std::size_t huge = std::size_t(2) << 20;
-	if (n < huge / 2) {
+	if (n < huge_page_bytes / 2) {
 		p_ = static_cast<char *>(std::malloc(n ? n : 1));
 		if (!p_)
 			throw std::bad_alloc();
 		return;
 	}
-	// Room to start on a huge page boundary.
-	mapped_ = (n + huge - 1) / huge * huge + huge;
-	map_ = mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (map_ == MAP_FAILED) {
-		map_ = nullptr;
-		throw std::bad_alloc();
-	}
-	auto at = reinterpret_cast<std::uintptr_t>(map_);
-	p_ = reinterpret_cast<char *>((at + huge - 1) / huge * huge);
-	madvise(p_, (n + huge - 1) / huge * huge, MADV_HUGEPAGE);
+	huge_region r = map_huge(n);
+	map_ = r.map;
+	mapped_ = r.mapped;
+	p_ = r.data;
 }
 
 tdat_bytes &tdat_bytes::operator=(tdat_bytes &&o) noexcept
@@ -712,7 +705,7 @@ tdat_bytes &tdat_bytes::operator=(tdat_bytes &&o) noexcept
 void tdat_bytes::release()
 {
 	if (map_)
-		munmap(map_, mapped_);
+		unmap_huge({map_, mapped_, p_, n_});
 	else
 		std::free(p_);
 	p_ = nullptr;
