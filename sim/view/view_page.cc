@@ -244,7 +244,7 @@ std::string view_page_html(const std::string &title, const std::string &data)
 	out += "</style>\n</head>\n<body>\n<header><h1>";
 	out += html_text(title);
 	out += "</h1><div id=\"controls\"></div></header>\n"
-	       "<main><section id=\"left\"><div id=\"frame-info\"></div><div id=\"wheel\"></div>"
+	       "<main><section id=\"left\"><div id=\"frame-info\"></div><div id=\"numbering\" class=\"note\"></div><div id=\"wheel\"></div>"
 	       "<div id=\"changes\"></div><div id=\"timeline\"></div></section>"
 	       "<aside id=\"right\"><div id=\"slot-panel\"></div><div id=\"report\"></div></aside></main>\n"
 	       "<noscript>This page draws the wheel with JavaScript.</noscript>\n"

@@ -290,9 +290,12 @@ function drawChanges() {
 	const f = frames[view.cpu][view.frame];
 	const st = LAB && LAB.statements[view.frame - 1];
 	if (st && st[4]) lines.push('next timer interrupt: ' + st[5]);
-	const what = LAB ? (f && view.frame ? f.label : 'the start') : 'the previous tick of this CPU';
-	if (LAB) box.textContent = lines.length ? f.label + ':\n' + lines.join('\n') : (view.frame ? what + ': no slot changed' : 'the wheel before the first statement');
-	else box.textContent = lines.length ? 'since ' + what + ':\n' + lines.join('\n') : 'nothing happened since ' + what;
+	if (LAB) box.textContent = lines.length ? f.label + ':\n' + lines.join('\n') : (view.frame ? f.label + ': no slot changed' : 'the wheel before the first statement');
+	else {
+		const prev = frames[view.cpu][view.frame - 1];
+		const what = prev ? 'the tick at jiffy ' + prev.jiffy + ' and what followed it' : 'before the window\'s first tick';
+		box.textContent = lines.length ? what + ':\n' + lines.join('\n') : what + ': nothing changed';
+	}
 }
 
 // ---- the timeline ---------------------------------------------------------------------
@@ -377,8 +380,10 @@ function moveCursor() {
 	if (LAB) {
 		for (const li of document.querySelectorAll('#statements li'))
 			li.className = Number(li.getAttribute('data-frame')) === view.frame ? 'cur' : '';
-		const cur = document.querySelector('#statements li.cur');
-		if (cur) cur.scrollIntoView({block: 'nearest'});
+		// Scroll the list, not the page: a linked frame opens with the wheel in view.
+		const cur = document.querySelector('#statements li.cur'), ol = $('statements');
+		if (cur && (cur.offsetTop < ol.scrollTop || cur.offsetTop + cur.offsetHeight > ol.scrollTop + ol.clientHeight))
+			ol.scrollTop = Math.max(0, cur.offsetTop - ol.clientHeight / 2);
 		return;
 	}
 	const f = frames[view.cpu][view.frame];
@@ -458,9 +463,35 @@ function drawReport() {
 		['slot visits', K.slot_visits], ['key comparisons', K.key_comparisons], ['peak bytes', K.peak_scheme_bytes]]);
 }
 
+// ---- frame numbers and links ------------------------------------------------------------------
+// One numbering everywhere: the frame-info line, the statement list, the
+// slider and the link. Frame 0 is the wheel before anything ran; frame k
+// the wheel after step k (a scenario's statement k, a trace window's k-th
+// tick of the CPU).
+function numbering() {
+	const link = 'link to this frame: #' + hashOf(view.cpu, view.frame);
+	return LAB ? 'Frame k is the wheel after statement k (the list\'s number k); frame 0, before the first. ' + link
+		: 'Frame k is the wheel after CPU ' + view.cpu + '\'s k-th tick in the window; frame 0, before its first. ' + link;
+}
+function hashOf(cpu, k) { return (D.cpus > 1 ? 'cpu=' + cpu + '&' : '') + 'frame=' + k; }
+// #frame=N, or #cpu=C&frame=N: null when the link names no frame.
+function hashFrame() {
+	const q = new URLSearchParams(location.hash.slice(1));
+	const k = q.get('frame'), c = q.get('cpu');
+	if (k === null || !/^[0-9]+$/.test(k)) return null;
+	const cpu = c !== null && /^[0-9]+$/.test(c) && Number(c) < D.cpus && frames[Number(c)].length ? Number(c) : view.cpu;
+	return {cpu, frame: Number(k)};
+}
+// The address names the frame shown, without a history entry per step.
+function writeHash() {
+	const h = '#' + hashOf(view.cpu, view.frame);
+	if (location.hash === h) return;
+	try { history.replaceState(null, '', h); } catch (e) { /* a browser that refuses it on file:// */ }
+}
+
 // ---- controls ------------------------------------------------------------------------------
 function goTo(cpu, k) {
-	if (cpu !== view.cpu) { view.cpu = cpu; view.selected = null; buildWheel(); drawTimeline(); }
+	if (cpu !== view.cpu) { view.cpu = cpu; view.selected = null; buildWheel(); drawTimeline(); $('cpu').value = cpu; }
 	const fs = frames[cpu];
 	if (!fs.length) { view.frame = 0; view.changes = []; render(); return; }
 	view.frame = Math.max(0, Math.min(k, fs.length - 1));
@@ -475,11 +506,13 @@ function render() {
 	if (f) {
 		let pending = 0;
 		for (const b of slots[view.cpu]) for (const l of b) for (const s of l) pending += s.length;
-		if (LAB) info.textContent = 'frame ' + (view.frame + 1) + ' of ' + fs.length + ' · ' +
+		if (LAB) info.textContent = 'frame ' + view.frame + ' of ' + (fs.length - 1) + ' · ' +
 			(view.frame ? 'after ' + f.label : 'before the first statement') + ' · now ' + f.jiffy + ' · ' + pending + ' pending' +
 			(W.truncated ? ' · page truncated: ' + LAB.statements.length + ' of ' + LAB.statements_total + ' statements' : '');
-		else info.textContent = 'CPU ' + view.cpu + ' · frame ' + (view.frame + 1) + ' of ' + fs.length + ' · before jiffy ' +
+		else info.textContent = 'CPU ' + view.cpu + ' · frame ' + view.frame + ' of ' + (fs.length - 1) + ' · ' +
+			(view.frame ? 'after the tick at jiffy ' + fs[view.frame - 1].jiffy + ', before jiffy ' : 'before the window\'s first tick, jiffy ') +
 			f.jiffy + ' (' + fmt(f.seconds) + ') · ' + pending + ' pending' + (W.truncated ? ' · window truncated' : '');
+		writeHash();
 		info.setAttribute('data-frame', view.frame);
 		info.setAttribute('data-jiffy', f.jiffy);
 	} else {
@@ -489,6 +522,7 @@ function render() {
 	info.setAttribute('data-cpu', view.cpu);
 	const slider = $('frame-slider');
 	if (slider) { slider.max = Math.max(0, fs.length - 1); slider.value = view.frame; }
+	$('numbering').textContent = numbering();
 	drawCells();
 	drawSlotPanel();
 	drawChanges();
@@ -531,7 +565,7 @@ function buildControls() {
 	slider.addEventListener('input', () => goTo(view.cpu, Number(slider.value)));
 	c.appendChild(slider);
 	if (LAB) c.appendChild(el('span', {}, LAB.statements.length + ' statements, jiffies ' + W.from + '..' + W.to +
-		' · busiest step: frame ' + (D.worst.frame + 1) + ', ' + D.worst.moves + ' moved, ' + D.worst.expired + ' expired'));
+		' · busiest step: frame ' + D.worst.frame + ', ' + D.worst.moves + ' moved, ' + D.worst.expired + ' expired'));
 	else c.appendChild(el('span', {}, 'window jiffies ' + W.from + '..' + W.to + ' · busiest tick: ' + D.worst.units +
 		' units of softirq work, ' + D.worst.moves + ' moves, ' + D.worst.expired + ' expiries at jiffy ' + D.worst.jiffy + ' on CPU ' + D.worst.cpu + ' (' + fmt(D.worst.seconds) + ')'));
 	document.addEventListener('keydown', (ev) => {
@@ -546,8 +580,14 @@ buildControls();
 buildWheel();
 drawTimeline();
 drawReport();
-// A scenario opens at its start, a trace at its worst tick.
-goTo(view.cpu, LAB ? 0 : view.cpu === D.worst.cpu ? worstFrame() : 0);
+// A link's frame (#frame=N), else a scenario opens at its first statement's
+// effect, a trace after its worst tick; frame 0 (nothing done yet) is a
+// step back.
+const firstStep = Math.min(1, Math.max(0, frames[view.cpu].length - 1));
+const linked = hashFrame();
+if (linked) goTo(linked.cpu, linked.frame);
+else goTo(view.cpu, LAB || view.cpu !== D.worst.cpu ? firstStep : Math.max(firstStep, worstFrame()));
+window.addEventListener('hashchange', () => { const h = hashFrame(); if (h) goTo(h.cpu, h.frame); });
 
 // The handle tests step the page with; shown() reads the page, not the model.
 window.timersimView = {

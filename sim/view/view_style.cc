@@ -35,6 +35,7 @@ main { display: flex; gap: 14px; padding: 10px 14px; align-items: flex-start; }
 .cell.hl-placed { background: #cdebd0; }
 .cell.hl-del { background: #e3e3e3; }
 .legend { font-size: 11px; color: #555; margin: 4px 0 8px; }
+#numbering { font-size: 12px; color: #555; margin: -2px 0 6px; }
 .legend b { display: inline-block; width: 10px; height: 10px; vertical-align: middle; margin: 0 3px 0 8px; border: 1px solid #aaa; }
 #changes { font: 11px monospace; background: #fff; border: 1px solid #d6dae1; padding: 4px 6px;
 	max-height: 150px; overflow-y: auto; width: 1000px; box-sizing: border-box; white-space: pre-wrap; }
@@ -48,7 +49,7 @@ main { display: flex; gap: 14px; padding: 10px 14px; align-items: flex-start; }
 #slot-panel li { margin-bottom: 4px; }
 #slot-panel .why { color: #444; font-size: 12px; white-space: pre-wrap; }
 #statements { font: 12px monospace; background: #fff; border: 1px solid #d6dae1; margin: 0; padding: 4px 6px 4px 36px;
-	width: 1000px; box-sizing: border-box; max-height: 320px; overflow-y: auto; }
+	width: 1000px; box-sizing: border-box; max-height: 320px; overflow-y: auto; position: relative; }
 #statements li { cursor: pointer; padding: 1px 4px; }
 #statements li.cur { background: #fff3c4; font-weight: 600; }
 table { border-collapse: collapse; margin-bottom: 10px; background: #fff; font-size: 12px; }
