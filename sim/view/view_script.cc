@@ -135,6 +135,49 @@ function levelInfo(cpu, base, level) { return W.keyframe[cpu][base].levels[level
 
 // ---- drawing the wheel -------------------------------------------------------------
 let cells = [];	// cells[base][level][slot]
+const COLS = 64;	// slots a grid row holds: tv1's 256 take four rows
+// A row of the wheel: the level's label (its first row only), the number
+// of the row's first slot, then `cells` (appended by the caller).
+function wheelRow(label, first) {
+	const row = el('div', {class: 'level'});
+	row.appendChild(label || el('div', {class: 'label'}));
+	row.appendChild(el('div', {class: 'row-start', title: 'the first slot of this row'}, first === undefined ? '' : String(first)));
+	return row;
+}
+// Above each base: the column of every 8th slot, so that slot
+// row-start + column is found without counting.
+function ruler(cols) {
+	const row = wheelRow(el('div', {class: 'label'}, 'slot'), undefined);
+	const grid = el('div', {class: 'slots ruler'});
+	for (let c = 0; c < cols; c++) grid.appendChild(el('div', {class: c % 8 ? 'tick' : 'tick c8'}, c % 8 ? '' : String(c)));
+	row.appendChild(grid);
+	return row;
+}
+function legend(l0) {
+	const box = el('div', {class: 'legend', id: 'legend'});
+	const sample = (cls, bars, text) => {
+		const c = el('span', {class: 'cell sample ' + cls});
+		if (text) c.appendChild(el('span', {}, text));
+		for (const b of bars) c.appendChild(el('i', b ? {class: 'def'} : {}));
+		return c;
+	};
+	const line = (parts) => {
+		const d = el('div');
+		for (const p of parts) d.appendChild(typeof p === 'string' ? document.createTextNode(p) : p);
+		box.appendChild(d);
+	};
+	line([sample('idx', []), ' red frame: the level\'s index, the slot it processes (or cascades) next; ',
+		el('code', {}, 'idx N · T'), ' beside a level: that slot, and the timers the level holds. ',
+		sample('', [0]), sample('', [0, 1]), ' a bar is a timer (pale: deferrable); ', sample('', [0, 0, 0, 0], '9'),
+		' over six: the count.']);
+	const swatch = (color, text) => [el('b', {style: 'background:' + color}), text];
+	line(['last step: '].concat(swatch('#f6c5c0', 'expired from'), swatch('#f8d9a8', 'cascaded from'),
+		swatch('#c8dcf8', 'moved to'), swatch('#cdebd0', 'placed in'), swatch('#e3e3e3', 'deleted from'),
+		['. Slot numbers: the ruler numbers the columns, the number before a row is its first slot (' +
+		 l0.name + '[44]: row 0, column 44' + (l0.size > 200 ? '; ' + l0.name + '[200]: row 192, column 8' : '') +
+		 '); hover a slot for its name.']));
+	return box;
+}
 function buildWheel() {
 	const root = $('wheel');
 	root.textContent = '';
@@ -148,33 +191,29 @@ function buildWheel() {
 	bases.forEach((b, bi) => {
 		const box = el('div', {class: 'base'});
 		box.appendChild(el('h2', {}, 'CPU ' + view.cpu + (bases.length > 1 ? ', ' + b.name + ' base' : '')));
+		box.appendChild(ruler(Math.min(COLS, Math.max(...b.levels.map((l) => l.size)))));
 		const lv = [];
 		b.levels.forEach((l, li) => {
-			const row = el('div', {class: 'level'});
-			const label = el('div', {class: 'label', id: 'label-' + bi + '-' + li});
-			row.appendChild(label);
-			const grid = el('div', {class: 'slots'});
 			const cs = [];
-			for (let s = 0; s < l.size; s++) {
-				const c = el('div', {class: 'cell', 'data-base': bi, 'data-level': l.name, 'data-slot': s,
-					'data-timers': ''});
-				c.addEventListener('click', () => { view.selected = {base: bi, level: li, slot: s}; render(); });
-				grid.appendChild(c);
-				cs.push(c);
+			for (let first = 0; first < l.size; first += COLS) {
+				const row = wheelRow(first ? null : el('div', {class: 'label', id: 'label-' + bi + '-' + li}), first);
+				const grid = el('div', {class: 'slots'});
+				for (let s = first; s < Math.min(l.size, first + COLS); s++) {
+					const c = el('div', {class: 'cell', 'data-base': bi, 'data-level': l.name, 'data-slot': s,
+						'data-timers': ''});
+					c.addEventListener('click', () => { view.selected = {base: bi, level: li, slot: s}; render(); });
+					grid.appendChild(c);
+					cs.push(c);
+				}
+				row.appendChild(grid);
+				box.appendChild(row);
 			}
-			row.appendChild(grid);
-			box.appendChild(row);
 			lv.push(cs);
 		});
 		cells.push(lv);
 		root.appendChild(box);
 	});
-	const legend = el('div', {class: 'legend'});
-	legend.innerHTML = 'red top edge: the level\'s index (next slot processed or cascaded); last step:' +
-		'<b style="background:#f6c5c0"></b>expired from<b style="background:#f8d9a8"></b>cascaded from' +
-		'<b style="background:#c8dcf8"></b>moved to<b style="background:#cdebd0"></b>placed in' +
-		'<b style="background:#e3e3e3"></b>deleted from; a bar is a timer (pale: deferrable)';
-	root.appendChild(legend);
+	root.appendChild(legend(bases[0].levels[0]));
 }
 
 function drawCells() {
@@ -200,7 +239,7 @@ function drawCells() {
 			const list = slots[cpu][bi][li][s];
 			n += list.length;
 			c.setAttribute('data-timers', list.join(' '));
-			let cls = 'cell';
+			let cls = s % 8 ? 'cell' : 'cell c8';
 			if (s === index) cls += ' idx';
 			const h = hl.get(bi + ':' + li + ':' + s);
 			if (h) cls += ' ' + h;
@@ -589,7 +628,8 @@ if (linked) goTo(linked.cpu, linked.frame);
 else goTo(view.cpu, LAB || view.cpu !== D.worst.cpu ? firstStep : Math.max(firstStep, worstFrame()));
 window.addEventListener('hashchange', () => { const h = hashFrame(); if (h) goTo(h.cpu, h.frame); });
 
-// The handle tests step the page with; shown() reads the page, not the model.
+// The handle tests step the page with; shown() reads the page, not the model
+// (cells with a slot: the legend's samples have none).
 window.timersimView = {
 	frames: (cpu) => frames[cpu].length,
 	goTo, step,
@@ -599,11 +639,11 @@ window.timersimView = {
 		return {cpu: Number(i.getAttribute('data-cpu')), frame: Number(i.getAttribute('data-frame')),
 			jiffy: Number(i.getAttribute('data-jiffy'))};
 	},
-	shown: () => Array.from(document.querySelectorAll('#wheel .cell')).filter((c) => c.getAttribute('data-timers'))
+	shown: () => Array.from(document.querySelectorAll('#wheel .cell[data-slot]')).filter((c) => c.getAttribute('data-timers'))
 		.map((c) => ({base: Number(c.getAttribute('data-base')), level: c.getAttribute('data-level'),
 			slot: Number(c.getAttribute('data-slot')), timers: c.getAttribute('data-timers').split(' ').map(Number),
 			names: c.getAttribute('data-timers').split(' ').map((id) => tname(Number(id)))})),
-	indexes: () => Array.from(document.querySelectorAll('#wheel .cell.idx')).map((c) =>
+	indexes: () => Array.from(document.querySelectorAll('#wheel .cell.idx[data-slot]')).map((c) =>
 		({base: Number(c.getAttribute('data-base')), level: c.getAttribute('data-level'), slot: Number(c.getAttribute('data-slot'))})),
 };
 })();

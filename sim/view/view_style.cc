@@ -20,21 +20,29 @@ main { display: flex; gap: 14px; padding: 10px 14px; align-items: flex-start; }
 .level { display: flex; align-items: flex-start; margin: 1px 0; }
 .level .label { width: 130px; font: 11px monospace; color: #333; padding-top: 2px; white-space: nowrap; }
 .level .label b { color: #1d2330; }
+.level .row-start { width: 26px; font: 9px monospace; color: #666; text-align: right; padding: 4px 4px 0 0; }
 .slots { display: grid; grid-template-columns: repeat(64, 13px); gap: 1px; }
+.ruler .tick { height: 11px; font: 9px monospace; color: #555; white-space: nowrap; overflow: visible;
+	border-left: 1px solid transparent; padding-left: 1px; line-height: 11px; }
+.ruler .tick.c8 { border-left-color: #8a93a3; }
 .cell { width: 13px; height: 17px; background: #fff; border: 1px solid #d6dae1; box-sizing: border-box;
 	position: relative; cursor: pointer; display: flex; flex-direction: column-reverse; align-items: center;
 	padding-bottom: 1px; overflow: hidden; }
 .cell i { display: block; width: 9px; height: 2px; margin-top: 1px; background: #3a64b5; }
 .cell i.def { background: #9bb3df; }
 .cell span { font: 8px monospace; color: #1d2330; line-height: 8px; }
-.cell.idx { border-top: 3px solid #c0392b; }
+.cell.c8 { border-left-color: #8a93a3; }
+.cell.idx { border: 2px solid #c0392b; }
 .cell.sel { outline: 2px solid #1d2330; z-index: 2; }
 .cell.hl-exp { background: #f6c5c0; }
 .cell.hl-casc { background: #f8d9a8; }
 .cell.hl-moved { background: #c8dcf8; }
 .cell.hl-placed { background: #cdebd0; }
 .cell.hl-del { background: #e3e3e3; }
-.legend { font-size: 11px; color: #555; margin: 4px 0 8px; }
+.legend { font-size: 11px; color: #555; margin: 4px 0 8px; max-width: 1060px; }
+.legend div { margin: 2px 0; }
+.legend .cell.sample { display: inline-flex; vertical-align: middle; margin: 0 2px; cursor: default; }
+.legend code { font: 11px monospace; color: #1d2330; }
 #numbering { font-size: 12px; color: #555; margin: -2px 0 6px; }
 .legend b { display: inline-block; width: 10px; height: 10px; vertical-align: middle; margin: 0 3px 0 8px; border: 1px solid #aaa; }
 #changes { font: 11px monospace; background: #fff; border: 1px solid #d6dae1; padding: 4px 6px;
