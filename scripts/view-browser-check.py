@@ -11,7 +11,7 @@ slots marked as each level's index. Optionally clicks a slot and reads the
 list it shows, and saves a screenshot.
 
 Usage: view-browser-check.py PAGE.html [PAGE.html ...] --cpu N --frames 0,1,5 [--screenshot OUT.png]
-                             [--click-first-slot] [--worst] [--step-json STEP.json] [--changes]
+                             [--click-first-slot] [--worst] [--step-json STEP.json] [--changes] [--hash]
 Prints plain lines the caller compares with what it expects:
 
   errors N                      then one line per console error or exception
@@ -26,6 +26,11 @@ Prints plain lines the caller compares with what it expects:
   step frame K: same|differs    (--step-json: `timersim step --json` output of the same
                                 scenario or trace window; see compare_with_step())
   step compared N differ M
+  hash K: #frame=K history H   (--hash) per requested frame, the page's address after it
+                                went there, and the history's length (the same for every
+                                frame: stepping adds no entry)
+  linked #frame=F: frame K      (--hash) the frame shown after the address is set to the
+                                first requested frame's link while the page is open
 
 With --step-json every frame of the CPU is read, and the slots the page
 shows (timers by name, in list order) and each level's index are compared
@@ -225,6 +230,7 @@ def check_page(browser, session, args, page, step_json, screenshot):
         info["slots"] = js("window.timersimView.shown()")
         info["indexes"] = js("window.timersimView.indexes()")
         info["changes"] = js("document.getElementById('changes').textContent")
+        info["hash"] = js("location.hash + ' history ' + history.length")
         return info
 
     step_lines = []
@@ -270,6 +276,19 @@ def check_page(browser, session, args, page, step_json, screenshot):
         for f in out["frames"]:
             lines.append("changes %d:" % f["frame"])
             lines += ["    " + l for l in f["changes"].split("\n")]
+    if args.hash:
+        for f in out["frames"]:
+            lines.append("hash %d: %s" % (f["frame"], f["hash"]))
+        if out["frames"]:
+            # Another frame first, so that setting the link changes the address.
+            first = out["frames"][0]["frame"]
+            js("window.timersimView.goTo(%d, %d)" % (args.cpu, 0 if first else 1))
+            r = browser.send("Runtime.evaluate", {"expression": """new Promise((done) => {
+                window.addEventListener('hashchange', () => setTimeout(() => done(window.timersimView.info().frame), 0),
+                                        {once: true});
+                location.hash = '#frame=%d'; })""" % first, "awaitPromise": True, "returnByValue": True},
+                session=session)
+            lines.append("linked #frame=%d: frame %s" % (first, r["result"].get("value")))
     lines += step_lines
     return lines
 
@@ -288,6 +307,7 @@ def main():
     ap.add_argument("--worst", action="store_true")
     ap.add_argument("--step-json", action="append")
     ap.add_argument("--changes", action="store_true")
+    ap.add_argument("--hash", action="store_true")
     ap.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
     args = ap.parse_args()
 
