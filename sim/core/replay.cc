@@ -254,6 +254,8 @@ void replay_driver::set_up()
 	in.first_jiffies = narrow(start_);
 
 	hrtimers_ = std::make_unique<hrtimer_replay>(in.cpus);
+	if (opt_.hr_what_if.any())
+		hrtimers_->set_what_ifs(opt_.hr_what_if, in.hz, [this](std::uint32_t id) { return functions_.name(id); });
 	last_j_.assign(in.cpus, 0);
 	seen_j_.assign(in.cpus, false);
 	ticks_ = std::make_unique<tick_source>(stream_, functions_, opt_.ticks, in.hz, word_bits_,

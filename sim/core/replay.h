@@ -30,6 +30,7 @@
 #include "sim/core/replay_report.h"
 #include "sim/measured/run_model.h"
 #include "sim/core/replay_sink.h"
+#include "sim/hrtimer/hr_whatif_options.h"
 #include "sim/scheme/scheme.h"
 #include "sim/ticks/tick_source.h"
 #include "sim/trace/reader.h"
@@ -74,6 +75,9 @@ struct replay_options {
 	// --cost-model: the fitted model of a TIMER softirq run's overhead;
 	// each report then carries what it predicts for its scheme.
 	std::shared_ptr<const measured::cost_model> cost_model;
+	// --what-if-hr-slack, --what-if-highres, --hr-queues: the hrtimer
+	// what-ifs, reported in the hrtimers section.
+	hr_what_if_options hr_what_if;
 };
 
 // One scheme of a replay and the outputs that watch it.

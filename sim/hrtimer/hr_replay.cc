@@ -49,6 +49,8 @@ hr::hrtimer_restart hrtimer_replay::fired(hr::hrtimer *t, void *context)
 	s->fired = true;
 	s->fired_irq = self->current_irq_;
 	s->fired_cpu = self->running_cpu_;
+	if (self->what_ifs_)
+		self->what_ifs_->model_expired(s->id, hr_what_ifs::queue_of(*t), t->node.expires);
 	if (self->crediting_) {
 		self->callback(s->function).wakeups++;
 		self->crediting_ = false;
@@ -73,12 +75,20 @@ hrtimer_replay::slot &hrtimer_replay::slot_of(std::uint64_t ptr)
 	if (fresh) {
 		slots_.emplace_back();
 		slots_.back().ptr = ptr;
+		slots_.back().id = id;
 	}
 	return slots_[id];
 }
 
+void hrtimer_replay::set_what_ifs(const hr_what_if_options &opt, unsigned hz,
+				  std::function<std::string(std::uint32_t)> name_of)
+{
+	what_ifs_ = std::make_unique<hr_what_ifs>(unsigned(cpus_.size()), opt, hz, std::move(name_of));
+}
+
 void hrtimer_replay::set_up(slot &s, const sim_event &ev, unsigned cpu)
 {
+	const std::uint32_t before = what_ifs_ && s.set_up ? hr_what_ifs::place_of(s.timer) : 0;
 	if (s.set_up && hr::hrtimer_is_queued(&s.timer)) {
 		machine_.now = mono_of(ev.ts_ns);
 		hr::hrtimer_try_to_cancel(s.timer.base->cpu_base, &s.timer);
@@ -101,6 +111,10 @@ void hrtimer_replay::set_up(slot &s, const sim_event &ev, unsigned cpu)
 	hr::hrtimer_setup(&s.timer, &fired, this, clockid, mode, &cpus_[cpu].base);
 	s.soft = s.timer.is_soft;
 	s.set_up = true;
+	if (what_ifs_) {
+		what_ifs_->moved(s.id, before, 0, 0);
+		what_ifs_->setup(s.id, cpu, clockid, mode, s.function, mono_of(ev.ts_ns));
+	}
 }
 
 std::int64_t hrtimer_replay::mono_of(std::uint64_t ts_ns) const
@@ -165,6 +179,10 @@ void hrtimer_replay::apply(const sim_event &ev, event_stream &ahead)
 {
 	if (ev.cpu >= cpus_.size() || !ev.carries(EF_TIMESTAMP))
 		return;
+	if (!seen_ts_)
+		first_ts_ = ev.ts_ns;
+	seen_ts_ = true;
+	last_ts_ = ev.ts_ns;
 	cpu_state &c = cpus_[ev.cpu];
 	switch (ev.kind) {
 	case event_kind::irq_entry:
@@ -248,7 +266,13 @@ void hrtimer_replay::on_start(const sim_event &ev)
 	if (ev.carries(EF_HRTIMER_MODE) && (ev.hrtimer_mode & HRM_PINNED))
 		mode |= hr::HRTIMER_MODE_PINNED;
 	machine_.now = std::max<std::int64_t>(mono_of(ev.ts_ns), 0);
+	const std::uint32_t before = what_ifs_ ? hr_what_ifs::place_of(s.timer) : 0;
 	hr::hrtimer_start_range_ns(&cpus_[ev.cpu].base, &s.timer, std::int64_t(soft), delta, mode, nullptr);
+	if (what_ifs_) {
+		what_ifs_->moved(s.id, before, hr_what_ifs::place_of(s.timer), s.timer.node.expires);
+		what_ifs_->start(s.id, ev.cpu, s.function, std::int64_t(soft), std::int64_t(soft) + delta, mode,
+				 machine_.now, machine_.offs_real);
+	}
 }
 
 void hrtimer_replay::on_cancel(const sim_event &ev, event_stream &ahead)
@@ -282,7 +306,12 @@ void hrtimer_replay::on_cancel(const sim_event &ev, event_stream &ahead)
 	}
 	if (s.set_up && hr::hrtimer_is_queued(&s.timer)) {
 		machine_.now = std::max<std::int64_t>(mono_of(ev.ts_ns), 0);
+		const std::uint32_t before = what_ifs_ ? hr_what_ifs::place_of(s.timer) : 0;
 		hr::hrtimer_try_to_cancel(s.timer.base->cpu_base, &s.timer);
+		if (what_ifs_) {
+			what_ifs_->moved(s.id, before, hr_what_ifs::place_of(s.timer), 0);
+			what_ifs_->cancel(s.id, machine_.now);
+		}
 	}
 }
 
@@ -350,6 +379,9 @@ void hrtimer_replay::on_expire(const sim_event &ev)
 		machine_.offs_real = off;
 	}
 	judge(&s, ev, ev.cpu);
+	if (what_ifs_)
+		what_ifs_->recorded_expiry(s.id, s.function, mono, std::int64_t(ev.now),
+					   s.set_up ? s.timer.softexpires : 0);
 }
 
 void hrtimer_replay::judge(slot *s, const sim_event &ev, unsigned cpu)
@@ -375,7 +407,10 @@ void hrtimer_replay::judge(slot *s, const sim_event &ev, unsigned cpu)
 		}
 	} else if (s->set_up && hr::hrtimer_is_queued(&s->timer)) {
 		sum_.late++;
+		const std::uint32_t before = what_ifs_ ? hr_what_ifs::place_of(s->timer) : 0;
 		hr::hrtimer_try_to_cancel(s->timer.base->cpu_base, &s->timer);
+		if (what_ifs_)
+			what_ifs_->moved(s->id, before, hr_what_ifs::place_of(s->timer), 0);
 	} else {
 		sum_.not_armed++;
 	}
@@ -418,6 +453,12 @@ hrtimer_summary hrtimer_replay::finish(const std::function<std::string(std::uint
 	std::stable_sort(r.callbacks.begin(), r.callbacks.end(), [](const auto &a, const auto &b) {
 		return a.expiries != b.expiries ? a.expiries > b.expiries : a.function < b.function;
 	});
+	if (what_ifs_) {
+		std::uint64_t recorded = 0;
+		for (const hrtimer_cpu_figures &f : figures_)
+			recorded += f.recorded_interrupts;
+		what_ifs_->finish(recorded, mono_of(first_ts_), mono_of(last_ts_), r);
+	}
 	return r;
 }
 

@@ -30,11 +30,13 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "kernel/hrtimer.h"
 #include "sim/hrtimer/hr_summary.h"
+#include "sim/hrtimer/hr_whatif.h"
 #include "sim/core/event_stream.h"
 #include "sim/core/flat_ids.h"
 
@@ -52,11 +54,16 @@ public:
 	// up to 64 events and an indirect call each cost 6% of a replay.
 	void apply(const sim_event &ev, event_stream &ahead);
 	hrtimer_summary finish(const std::function<std::string(std::uint32_t)> &name_of);
+	// Also run the what-ifs (sim/hrtimer/hr_whatif.h) on what this replays;
+	// before the first event. `hz`: the recording's.
+	void set_what_ifs(const hr_what_if_options &opt, unsigned hz,
+			  std::function<std::string(std::uint32_t)> name_of);
 
 private:
 	struct slot {
 		kernel::hr::hrtimer timer;	// first: the callback finds its slot from it
 		std::uint64_t ptr = 0;
+		std::uint32_t id = 0;		// its number, for the what-ifs
 		std::uint32_t function = 0;
 		int clockid = 1;		// CLOCK_MONOTONIC unless told
 		bool set_up = false;
@@ -109,6 +116,9 @@ private:
 	bool irq_events_ = false;
 	double lateness_sum_ = 0;
 	std::int64_t realtime_min_ = 0, realtime_max_ = 0;
+	std::unique_ptr<hr_what_ifs> what_ifs_;	// null unless asked for
+	std::uint64_t first_ts_ = 0, last_ts_ = 0;	// the trace's span, for them
+	bool seen_ts_ = false;
 };
 
 }  // namespace timersim

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/hrtimer/queue_design.h"
+
 namespace timersim {
 
 struct hrtimer_cpu_figures {
@@ -18,6 +20,46 @@ struct hrtimer_callback_figures {
 	std::string function;
 	std::uint64_t starts = 0, cancels = 0, expiries = 0, same_interrupt = 0;
 	std::uint64_t wakeups = 0;	// model interrupts whose first expiry it was
+};
+
+// Lateness behind softexpires (the time asked for), ns: p99 by nearest
+// rank, to within 1/128 of its value (a log-linear histogram).
+struct hrtimer_lateness {
+	std::uint64_t count = 0;
+	double mean_ns = 0;
+	std::int64_t p99_ns = 0, max_ns = 0;
+};
+
+// One side of a what-if (sim/hrtimer/hr_whatif.h).
+struct hrtimer_what_if_side {
+	std::uint64_t interrupts = 0;	// timer interrupts (the tick's, highres off)
+	std::uint64_t expiries = 0;	// expiries of timers in the what-if's scope
+	hrtimer_lateness lateness;	// of those
+};
+
+// A what-if beside the recording: the trace's figures, the model run free
+// with the recorded ranges and in high resolution, and the model under the
+// what-if, fed the same starts and cancels.
+struct hrtimer_what_if {
+	std::string name;		// "slack", "highres"
+	std::string setting;		// "exact", "50000", "off"
+	std::string scope;		// the timers its lateness covers
+	hrtimer_what_if_side recorded, model, what_if;
+	std::uint64_t ranges_changed = 0;	// starts whose range the what-if changed
+	// Recorded expiries of timers the what-if still held: it ran them
+	// then, at their own time, before the events that follow them.
+	std::uint64_t ran_ahead = 0;
+	std::uint64_t ticks = 0;	// highres off: jiffies of the trace x CPUs, the bound
+};
+
+// One queue design fed the model's own queue operations, per clock base.
+struct hrtimer_queue_figures {
+	std::string design;
+	std::uint64_t arms = 0, removes = 0, expiries = 0;
+	std::uint64_t order_mismatches = 0;	// expiries where its first was not the model's
+	std::uint64_t tie_reorders = 0;		// ... but had the same expiry
+	std::uint64_t remove_missed = 0;	// removes of a timer it did not hold
+	hrq::queue_costs costs;
 };
 
 struct hrtimer_summary {
@@ -41,6 +83,9 @@ struct hrtimer_summary {
 	// The model's costs.
 	std::uint64_t enqueues = 0, removals = 0, reprograms = 0, force_reprograms = 0;
 	std::uint64_t comparisons = 0, max_depth = 0, rotations = 0, retries = 0, hangs = 0;
+	// Only when asked for (--what-if-hr-slack, --what-if-highres, --hr-queues).
+	std::vector<hrtimer_what_if> what_ifs;
+	std::vector<hrtimer_queue_figures> queues;
 };
 
 }  // namespace timersim

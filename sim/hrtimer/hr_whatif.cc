@@ -1,0 +1,527 @@
+#include "sim/hrtimer/hr_whatif.h"
+
+#include <algorithm>
+#include <climits>
+#include <unordered_map>
+
+#include "sim/ticks/tick_identity.h"
+
+namespace timersim {
+
+namespace hr = kernel::hr;
+
+namespace {
+
+// The histogram: values below 2^SUB_BITS+1 in buckets of one; above, each
+// power of two in 2^SUB_BITS buckets.
+constexpr unsigned SUB_BITS = 7;
+constexpr std::uint64_t EXACT = std::uint64_t{2} << SUB_BITS;	// 256
+
+std::size_t bucket_of(std::uint64_t v)
+{
+	if (v < EXACT)
+		return static_cast<std::size_t>(v);
+	const unsigned shift = 63 - static_cast<unsigned>(__builtin_clzll(v)) - SUB_BITS;
+	return static_cast<std::size_t>((std::uint64_t{shift} << SUB_BITS) + (v >> shift));
+}
+
+// The largest value of a bucket.
+std::uint64_t bucket_high(std::size_t b)
+{
+	if (b < EXACT)
+		return b;
+	const unsigned shift = static_cast<unsigned>(b >> SUB_BITS) - 1;
+	const std::uint64_t top = (b & ((std::uint64_t{1} << SUB_BITS) - 1)) | (std::uint64_t{1} << SUB_BITS);
+	return ((top + 1) << shift) - 1;
+}
+
+// Recorded expiries of a timer the model still holds: how many of the
+// model's interrupts it may take to run it.
+constexpr unsigned max_run_ahead = 4096;
+
+std::int64_t ceil_to_grid(std::int64_t t, std::int64_t phase, std::int64_t period)
+{
+	std::int64_t k = (t - phase) / period;
+	if (phase + k * period < t)
+		k++;
+	return phase + k * period;
+}
+
+std::int64_t floor_to_grid(std::int64_t t, std::int64_t phase, std::int64_t period)
+{
+	std::int64_t k = (t - phase) / period;
+	if (phase + k * period > t)
+		k--;
+	return k;
+}
+
+}  // namespace
+
+bool is_user_space_hrtimer(const std::string &callback)
+{
+	return callback == "hrtimer_wakeup" || callback == "posix_timer_fn" || callback == "it_real_fn" ||
+	       callback == "timerfd_tmrproc";
+}
+
+// ---- lateness ----------------------------------------------------------------
+
+void lateness_histogram::add(std::int64_t ns)
+{
+	if (ns < 0)
+		ns = 0;
+	const std::size_t b = bucket_of(static_cast<std::uint64_t>(ns));
+	if (buckets_.size() <= b)
+		buckets_.resize(b + 1, 0);
+	buckets_[b]++;
+	count_++;
+	sum_ += double(ns);
+	max_ = std::max(max_, ns);
+}
+
+hrtimer_lateness lateness_histogram::figures() const
+{
+	hrtimer_lateness f;
+	f.count = count_;
+	if (!count_)
+		return f;
+	f.mean_ns = sum_ / double(count_);
+	f.max_ns = max_;
+	// Nearest rank: the smallest value with at least 99% at or below it.
+	const std::uint64_t rank = (count_ * 99 + 99) / 100;
+	std::uint64_t seen = 0;
+	for (std::size_t b = 0; b < buckets_.size(); b++) {
+		seen += buckets_[b];
+		if (seen >= rank) {
+			f.p99_ns = std::min<std::int64_t>(static_cast<std::int64_t>(bucket_high(b)), max_);
+			break;
+		}
+	}
+	return f;
+}
+
+// ---- a free model ------------------------------------------------------------
+
+hr_free_model::hr_free_model(unsigned cpus, const policy &p) : policy_(p)
+{
+	cpus_.resize(cpus);
+	for (unsigned c = 0; c < cpus; c++)
+		hr::hrtimer_cpu_base_init(&cpus_[c].base, &cpus_[c].machine, c, hr::hrtimer_generation::soft_bases,
+					  p.highres);
+}
+
+hr::hrtimer_restart hr_free_model::fired(hr::hrtimer *t, void *context)
+{
+	auto *self = static_cast<hr_free_model *>(context);
+	const entry *e = reinterpret_cast<const entry *>(t);
+	const std::int64_t late = hr::hrtimer_cb_get_time(t) - t->softexpires;
+	self->all_.add(late);
+	if (e->user)
+		self->user_.add(late);
+	// Periodic timers are re-armed by the recorded start after their expiry.
+	return hr::HRTIMER_NORESTART;
+}
+
+hr_free_model::entry &hr_free_model::entry_of(std::uint32_t id)
+{
+	while (entries_.size() <= id)
+		entries_.emplace_back();
+	return entries_[id];
+}
+
+std::int64_t hr_free_model::next_interrupt(unsigned cpu) const
+{
+	const cpu_state &c = cpus_[cpu];
+	if (policy_.highres)
+		return c.base.dev.fires_at;
+	// Low resolution: NOHZ programs the tick for the jiffy at or after
+	// the next hrtimer's expires (cmp_next_hrtimer_event()), never before
+	// the CPU's clock nor twice in one jiffy.
+	const std::int64_t next = hr::hrtimer_next_event(&c.base);
+	if (next == hr::KTIME_MAX)
+		return INT64_MAX;
+	const std::int64_t period = policy_.tick_nsec;
+	std::int64_t at = ceil_to_grid(std::max(next, c.machine.now), phase_, period);
+	if (c.last_tick != INT64_MIN && at <= c.last_tick)
+		at = c.last_tick + period;
+	return at;
+}
+
+void hr_free_model::interrupt(unsigned cpu, std::int64_t at)
+{
+	cpu_state &c = cpus_[cpu];
+	c.machine.now = std::max(c.machine.now, at);
+	c.machine.offs_real = offs_real_;
+	interrupts_++;
+	if (policy_.highres) {
+		hr::hrtimer_interrupt(&c.base);
+	} else {
+		c.last_tick = at;
+		hr::hrtimer_run_queues(&c.base);
+	}
+	// The softirq runs at the interrupt's exit.
+	if (c.base.softirq_pending)
+		hr::hrtimer_run_softirq(&c.base);
+}
+
+void hr_free_model::catch_up(unsigned cpu, std::int64_t mono)
+{
+	cpu_state &c = cpus_[cpu];
+	c.machine.offs_real = offs_real_;
+	for (std::int64_t at = next_interrupt(cpu); at <= mono; at = next_interrupt(cpu))
+		interrupt(cpu, at);
+	c.machine.now = std::max(c.machine.now, mono);
+}
+
+void hr_free_model::setup(std::uint32_t id, unsigned cpu, int clockid, unsigned mode, bool user, std::int64_t mono)
+{
+	entry &e = entry_of(id);
+	if (e.set_up && hr::hrtimer_is_queued(&e.timer)) {
+		const unsigned from = cpu_of(e);
+		catch_up(from, mono);
+		hr::hrtimer_try_to_cancel(&cpus_[from].base, &e.timer);
+	}
+	catch_up(cpu, mono);
+	hr::hrtimer_setup(&e.timer, &fired, this, clockid, mode, &cpus_[cpu].base);
+	e.user = user;
+	e.set_up = true;
+}
+
+void hr_free_model::start(std::uint32_t id, unsigned cpu, bool user, std::int64_t soft, std::int64_t hard,
+			  unsigned mode, std::int64_t mono, std::int64_t offs_real)
+{
+	entry &e = entry_of(id);
+	if (!e.set_up)
+		return;
+	offs_real_ = offs_real;
+	e.user = user;
+	if (hr::hrtimer_is_queued(&e.timer) && cpu_of(e) != cpu)
+		catch_up(cpu_of(e), mono);
+	catch_up(cpu, mono);
+	std::int64_t delta = hard - soft;
+	using rule = hr_what_if_options::slack_rule;
+	if (policy_.slack == rule::exact)
+		delta = 0;
+	else if (policy_.slack == rule::user && user)
+		delta = policy_.user_slack_ns;
+	if (delta != hard - soft)
+		ranges_changed_++;
+	hr::hrtimer_start_range_ns(&cpus_[cpu].base, &e.timer, soft, delta, mode, nullptr);
+}
+
+void hr_free_model::cancel(std::uint32_t id, std::int64_t mono)
+{
+	entry &e = entry_of(id);
+	if (!e.set_up || !hr::hrtimer_is_queued(&e.timer))
+		return;
+	const unsigned cpu = cpu_of(e);
+	catch_up(cpu, mono);
+	if (hr::hrtimer_is_queued(&e.timer))
+		hr::hrtimer_try_to_cancel(&cpus_[cpu].base, &e.timer);
+}
+
+void hr_free_model::recorded_expiry(std::uint32_t id, std::int64_t mono)
+{
+	entry &e = entry_of(id);
+	if (!e.set_up || !hr::hrtimer_is_queued(&e.timer))
+		return;
+	const unsigned cpu = cpu_of(e);
+	catch_up(cpu, mono);
+	if (!hr::hrtimer_is_queued(&e.timer))
+		return;
+	// The model runs it later than the recording did: on until it has.
+	ran_ahead_++;
+	for (unsigned n = 0; n < max_run_ahead && hr::hrtimer_is_queued(&e.timer); n++) {
+		const std::int64_t at = next_interrupt(cpu);
+		if (at == INT64_MAX)
+			break;
+		interrupt(cpu, at);
+	}
+	if (hr::hrtimer_is_queued(&e.timer))
+		hr::hrtimer_try_to_cancel(&cpus_[cpu].base, &e.timer);
+}
+
+std::int64_t hr_free_model::last_tick() const
+{
+	std::int64_t last = INT64_MIN;
+	for (const cpu_state &c : cpus_)
+		last = std::max(last, c.last_tick);
+	return last;
+}
+
+void hr_free_model::finish(std::int64_t mono)
+{
+	for (unsigned c = 0; c < cpus_.size(); c++)
+		catch_up(c, mono);
+}
+
+// ---- queue designs -------------------------------------------------------------
+
+void hr_queue_feed::arm(std::uint32_t queue, std::uint32_t timer, std::int64_t expires)
+{
+	ops_.push_back({queue, timer, expires, op_kind::arm});
+}
+
+void hr_queue_feed::remove(std::uint32_t queue, std::uint32_t timer)
+{
+	ops_.push_back({queue, timer, 0, op_kind::remove});
+}
+
+void hr_queue_feed::expire(std::uint32_t queue, std::uint32_t timer, std::int64_t expires)
+{
+	ops_.push_back({queue, timer, expires, op_kind::expire});
+}
+
+std::vector<hrtimer_queue_figures> hr_queue_feed::run(const std::vector<std::string> &designs)
+{
+	// Each queue numbers its own timers densely; its clock starts at its
+	// earliest expiry (a wheel's cursor must not pass a queued timer).
+	std::uint32_t queues = 0;
+	for (const op &o : ops_)
+		queues = std::max(queues, o.queue + 1);
+	std::vector<std::uint32_t> capacity(queues, 0);
+	std::vector<std::int64_t> earliest(queues, INT64_MAX);
+	std::unordered_map<std::uint64_t, std::uint32_t> local;
+	for (op &o : ops_) {
+		auto it = local.try_emplace((std::uint64_t{o.queue} << 32) | o.timer, capacity[o.queue]).first;
+		if (it->second == capacity[o.queue])
+			capacity[o.queue]++;
+		o.timer = it->second;
+		if (o.kind == op_kind::arm)
+			earliest[o.queue] = std::min(earliest[o.queue], o.expires);
+	}
+	std::vector<hrtimer_queue_figures> out;
+	for (const std::string &name : designs) {
+		hrtimer_queue_figures f;
+		f.design = name;
+		std::vector<std::unique_ptr<hrq::queue_design>> qs(queues);
+		for (std::uint32_t q = 0; q < queues; q++) {
+			if (!capacity[q])
+				continue;
+			qs[q] = hrq::make_queue_design(name);
+			qs[q]->reset(capacity[q], earliest[q] == INT64_MAX ? 0 : earliest[q]);
+		}
+		for (const op &o : ops_) {
+			hrq::queue_design &q = *qs[o.queue];
+			switch (o.kind) {
+			case op_kind::arm:
+				f.arms++;
+				q.arm(o.timer, o.expires);
+				break;
+			case op_kind::remove:
+				f.removes++;
+				if (!q.remove(o.timer))
+					f.remove_missed++;
+				break;
+			case op_kind::expire: {
+				// The model ran the first timer of its queue.
+				f.expiries++;
+				hrq::qid t = 0;
+				hrq::ktime e = 0;
+				const bool have = q.first(&t, &e);
+				const bool same = have && t == o.timer;
+				if (!same) {
+					if (have && e == o.expires)
+						f.tie_reorders++;
+					else
+						f.order_mismatches++;
+				}
+				if (!q.remove(o.timer))
+					f.remove_missed++;
+				if (same || (have && e == o.expires))
+					q.advance(o.expires);
+				break;
+			}
+			}
+		}
+		for (const auto &q : qs) {
+			if (!q)
+				continue;
+			const hrq::queue_costs c = q->costs();
+			f.costs.insertions += c.insertions;
+			f.costs.removals += c.removals;
+			f.costs.in_place += c.in_place;
+			f.costs.comparisons += c.comparisons;
+			f.costs.depth += c.depth;
+			f.costs.max_depth = std::max(f.costs.max_depth, c.max_depth);
+			f.costs.rotations += c.rotations;
+			f.costs.slot_visits += c.slot_visits;
+			f.costs.cascades += c.cascades;
+		}
+		out.push_back(f);
+	}
+	return out;
+}
+
+// ---- the what-ifs of a replay ------------------------------------------------------
+
+hr_what_ifs::hr_what_ifs(unsigned cpus, const hr_what_if_options &opt, unsigned hz,
+			 std::function<std::string(std::uint32_t)> name_of)
+	: opt_(opt), cpus_(cpus), tick_nsec_((1'000'000'000 + hz / 2) / (hz ? hz : 250)),
+	  name_of_(std::move(name_of))
+{
+	using rule = hr_what_if_options::slack_rule;
+	hr_free_model::policy p;
+	p.tick_nsec = tick_nsec_;
+	if (opt.slack != rule::recorded || opt.highres_off)
+		baseline_ = std::make_unique<hr_free_model>(cpus, p);
+	if (opt.slack != rule::recorded) {
+		hr_free_model::policy s = p;
+		s.slack = opt.slack;
+		s.user_slack_ns = opt.user_slack_ns;
+		slack_ = std::make_unique<hr_free_model>(cpus, s);
+	}
+	if (opt.highres_off) {
+		hr_free_model::policy l = p;
+		l.highres = false;
+		lowres_ = std::make_unique<hr_free_model>(cpus, l);
+	}
+	if (!opt.queues.empty())
+		queues_ = std::make_unique<hr_queue_feed>();
+}
+
+std::vector<hr_free_model *> hr_what_ifs::models()
+{
+	std::vector<hr_free_model *> out;
+	for (auto *m : {baseline_.get(), slack_.get(), lowres_.get()})
+		if (m)
+			out.push_back(m);
+	return out;
+}
+
+bool hr_what_ifs::user(std::uint32_t function)
+{
+	if (user_.size() <= function)
+		user_.resize(std::size_t(function) + 1, -1);
+	if (user_[function] < 0)
+		user_[function] = function && is_user_space_hrtimer(name_of_(function));
+	return user_[function] == 1;
+}
+
+bool hr_what_ifs::tick(std::uint32_t function)
+{
+	if (tick_.size() <= function)
+		tick_.resize(std::size_t(function) + 1, -1);
+	if (tick_[function] < 0)
+		tick_[function] = function && is_tick_callback_name(name_of_(function));
+	return tick_[function] == 1;
+}
+
+std::uint32_t hr_what_ifs::queue_of(const hr::hrtimer &t)
+{
+	return t.base->cpu_base->cpu * hr::HRTIMER_MAX_CLOCK_BASES + t.base->index + 1;
+}
+
+std::uint32_t hr_what_ifs::place_of(const hr::hrtimer &t)
+{
+	return hr::hrtimer_is_queued(&t) ? queue_of(t) : 0;
+}
+
+void hr_what_ifs::setup(std::uint32_t id, unsigned cpu, int clockid, unsigned mode, std::uint32_t function,
+			std::int64_t mono)
+{
+	const bool u = user(function);
+	for (hr_free_model *m : models())
+		m->setup(id, cpu, clockid, mode, u, mono);
+}
+
+void hr_what_ifs::start(std::uint32_t id, unsigned cpu, std::uint32_t function, std::int64_t soft,
+			std::int64_t hard, unsigned mode, std::int64_t mono, std::int64_t offs_real)
+{
+	// The tick's grid, from the tick hrtimer's own expiries (MONOTONIC).
+	if (lowres_ && !phase_known_ && tick(function)) {
+		lowres_->set_tick_phase(((hard % tick_nsec_) + tick_nsec_) % tick_nsec_);
+		phase_known_ = true;
+	}
+	const bool u = user(function);
+	for (hr_free_model *m : models())
+		m->start(id, cpu, u, soft, hard, mode, mono, offs_real);
+}
+
+void hr_what_ifs::cancel(std::uint32_t id, std::int64_t mono)
+{
+	for (hr_free_model *m : models())
+		m->cancel(id, mono);
+}
+
+void hr_what_ifs::recorded_expiry(std::uint32_t id, std::uint32_t function, std::int64_t mono, std::int64_t now,
+				  std::int64_t soft)
+{
+	if (soft && now >= soft) {
+		recorded_all_.add(now - soft);
+		if (user(function))
+			recorded_user_.add(now - soft);
+	}
+	for (hr_free_model *m : models())
+		m->recorded_expiry(id, mono);
+}
+
+void hr_what_ifs::moved(std::uint32_t id, std::uint32_t before, std::uint32_t after, std::int64_t expires)
+{
+	if (!queues_ || (!before && !after))
+		return;
+	if (before && before == after) {
+		queues_->arm(after - 1, id, expires);	// a re-arm in place
+		return;
+	}
+	if (before)
+		queues_->remove(before - 1, id);
+	if (after)
+		queues_->arm(after - 1, id, expires);
+}
+
+void hr_what_ifs::model_expired(std::uint32_t id, std::uint32_t place, std::int64_t expires)
+{
+	if (queues_)
+		queues_->expire(place - 1, id, expires);
+}
+
+void hr_what_ifs::finish(std::uint64_t recorded_interrupts, std::int64_t first_mono, std::int64_t mono,
+			 hrtimer_summary &out)
+{
+	using rule = hr_what_if_options::slack_rule;
+	for (hr_free_model *m : models())
+		m->finish(mono);
+	auto side = [](std::uint64_t interrupts, const lateness_histogram &h) {
+		hrtimer_what_if_side s;
+		s.interrupts = interrupts;
+		s.lateness = h.figures();
+		s.expiries = s.lateness.count;
+		return s;
+	};
+	if (slack_) {
+		const bool user_only = opt_.slack == rule::user;
+		hrtimer_what_if w;
+		w.name = "slack";
+		w.setting = user_only ? std::to_string(opt_.user_slack_ns) : "exact";
+		w.scope = user_only ? "user-space timers" : "every timer";
+		w.recorded = side(recorded_interrupts, user_only ? recorded_user_ : recorded_all_);
+		w.model = side(baseline_->interrupts(), baseline_->lateness(user_only));
+		w.what_if = side(slack_->interrupts(), slack_->lateness(user_only));
+		w.ranges_changed = slack_->ranges_changed();
+		w.ran_ahead = slack_->ran_ahead();
+		out.what_ifs.push_back(w);
+	}
+	if (lowres_) {
+		hrtimer_what_if w;
+		w.name = "highres";
+		w.setting = "off";
+		w.scope = "every timer";
+		w.recorded = side(recorded_interrupts, recorded_all_);
+		w.model = side(baseline_->interrupts(), baseline_->lateness(false));
+		w.what_if = side(lowres_->interrupts(), lowres_->lateness(false));
+		w.ran_ahead = lowres_->ran_ahead();
+		// The jiffies the trace spans on every CPU (to the model's last
+		// tick, which may run a timer due just after the trace's end).
+		const std::int64_t phase = lowres_->tick_phase();
+		const std::int64_t end = std::max(mono, lowres_->last_tick());
+		if (end >= first_mono)
+			w.ticks = std::uint64_t(floor_to_grid(end, phase, tick_nsec_) -
+						floor_to_grid(first_mono, phase, tick_nsec_) + 1) *
+				  cpus_;
+		out.what_ifs.push_back(w);
+	}
+	if (queues_)
+		out.queues = queues_->run(opt_.queues);
+}
+
+}  // namespace timersim

@@ -1,0 +1,190 @@
+// The hrtimer what-ifs: what the same hrtimer stream would have done with
+// other ranges, without high resolution, or in other queues.
+//
+// The replay (sim/hrtimer/hr_replay.h) tells them every operation it made
+// on its model: each recorded setup, start and cancel (with its time on
+// CLOCK_MONOTONIC), each recorded expiry, and each change to a timer's
+// place in its clock base's queue.
+//
+// Slack and highres: a free model (kernel/hrtimer.h, per CPU its own clock)
+// is given the starts and cancels and runs by itself, its interrupts when
+// its device comes due (high resolution) or at the tick (highres off:
+// hrtimer_run_queues() at ticks on the jiffy grid: at the tick timer's own
+// expiries, and for other timers at the grid point at or after their
+// expires, as NOHZ programs the tick for the next hrtimer in low
+// resolution). Two such models run: one with the recorded ranges in high
+// resolution (the baseline), and one with the what-if. A recorded expiry
+// of a timer the model still holds (it runs it later than the recording
+// did) makes that CPU's model run on until it has run it, at its own
+// times: what the recording did next (the callback's re-arm, the woken
+// task's next sleep) comes after it.
+//
+// Queues: every enqueue, removal and expiry the replay's model made in a
+// clock base is kept and, at the end, fed to one queue of each design per
+// CPU and clock base; an expiry takes the design's first timer, which
+// must be the one the model ran.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernel/hrtimer.h"
+#include "sim/hrtimer/hr_summary.h"
+#include "sim/hrtimer/hr_whatif_options.h"
+
+namespace timersim {
+
+// The callbacks whose timers user space sets: the sleepers' hrtimer_wakeup
+// (nanosleep, clock_nanosleep, select, poll, epoll_wait, futex waits; also
+// a kernel thread's usleep_range, which the callback cannot tell apart),
+// posix_timer_fn (timer_settime), it_real_fn (setitimer, alarm) and
+// timerfd_tmrproc (timerfd_settime).
+bool is_user_space_hrtimer(const std::string &callback);
+
+// Lateness values: count, mean, max exact; quantiles from a log-linear
+// histogram (values below 256 exact, above within 1/128).
+class lateness_histogram {
+public:
+	void add(std::int64_t ns);
+	hrtimer_lateness figures() const;
+
+private:
+	std::vector<std::uint64_t> buckets_;
+	std::uint64_t count_ = 0;
+	double sum_ = 0;
+	std::int64_t max_ = 0;
+};
+
+// One free-running hrtimer model under a policy.
+class hr_free_model {
+public:
+	struct policy {
+		hr_what_if_options::slack_rule slack = hr_what_if_options::slack_rule::recorded;
+		std::int64_t user_slack_ns = 0;
+		bool highres = true;
+		std::int64_t tick_nsec = 4'000'000;
+	};
+	hr_free_model(unsigned cpus, const policy &p);
+	hr_free_model(const hr_free_model &) = delete;
+	hr_free_model &operator=(const hr_free_model &) = delete;
+
+	void setup(std::uint32_t id, unsigned cpu, int clockid, unsigned mode, bool user, std::int64_t mono);
+	void start(std::uint32_t id, unsigned cpu, bool user, std::int64_t soft, std::int64_t hard,
+		   unsigned mode, std::int64_t mono, std::int64_t offs_real);
+	void cancel(std::uint32_t id, std::int64_t mono);
+	// The recording ran timer `id` at `mono`.
+	void recorded_expiry(std::uint32_t id, std::int64_t mono);
+	// The tick's grid: its phase on CLOCK_MONOTONIC (highres off).
+	void set_tick_phase(std::int64_t phase) { phase_ = phase; }
+	// Every CPU runs on to `mono`, the trace's end.
+	void finish(std::int64_t mono);
+
+	std::uint64_t interrupts() const { return interrupts_; }
+	std::uint64_t ranges_changed() const { return ranges_changed_; }
+	std::uint64_t ran_ahead() const { return ran_ahead_; }
+	// Highres off: the grid's phase, and the latest tick taken on any CPU.
+	std::int64_t tick_phase() const { return phase_; }
+	std::int64_t last_tick() const;
+	// Expiries and lateness of all timers, or of the user-space ones.
+	const lateness_histogram &lateness(bool user_only) const { return user_only ? user_ : all_; }
+
+private:
+	struct entry {
+		kernel::hr::hrtimer timer;	// first: the callback finds its entry from it
+		bool set_up = false;
+		bool user = false;
+	};
+	struct cpu_state {
+		kernel::hr::hrtimer_machine machine;
+		kernel::hr::hrtimer_cpu_base base;
+		std::int64_t last_tick = INT64_MIN;	// highres off
+	};
+
+	static kernel::hr::hrtimer_restart fired(kernel::hr::hrtimer *t, void *context);
+	entry &entry_of(std::uint32_t id);
+	// The CPU's clock moves on to `mono` (never back), running what came due.
+	void catch_up(unsigned cpu, std::int64_t mono);
+	// When the CPU's next interrupt (or tick) comes; INT64_MAX: none.
+	std::int64_t next_interrupt(unsigned cpu) const;
+	void interrupt(unsigned cpu, std::int64_t at);
+	unsigned cpu_of(const entry &e) const { return e.timer.base->cpu_base->cpu; }
+
+	policy policy_;
+	std::deque<cpu_state> cpus_;
+	std::deque<entry> entries_;
+	std::int64_t phase_ = 0;
+	std::int64_t offs_real_ = 0;	// REALTIME's offset, as the replay last had it
+	std::uint64_t interrupts_ = 0, ranges_changed_ = 0, ran_ahead_ = 0;
+	lateness_histogram all_, user_;
+};
+
+// The model's queue operations, kept, then fed to each design.
+class hr_queue_feed {
+public:
+	// Queue numbers: cpu * HRTIMER_MAX_CLOCK_BASES + base index.
+	void arm(std::uint32_t queue, std::uint32_t timer, std::int64_t expires);
+	void remove(std::uint32_t queue, std::uint32_t timer);
+	void expire(std::uint32_t queue, std::uint32_t timer, std::int64_t expires);
+	std::vector<hrtimer_queue_figures> run(const std::vector<std::string> &designs);
+
+private:
+	enum class op_kind : std::uint8_t { arm, remove, expire };
+	struct op {
+		std::uint32_t queue;
+		std::uint32_t timer;	// the replay's number; the queue's own after run()'s first pass
+		std::int64_t expires;
+		op_kind kind;
+	};
+	std::vector<op> ops_;
+};
+
+// Every what-if a replay was asked for, fed by the replay.
+class hr_what_ifs {
+public:
+	// `hz`: the recording's, for the tick's grid; `name_of`: a callback's name.
+	hr_what_ifs(unsigned cpus, const hr_what_if_options &opt, unsigned hz,
+		    std::function<std::string(std::uint32_t)> name_of);
+
+	// A timer's place: 0 not queued, else its queue number + 1.
+	static std::uint32_t place_of(const kernel::hr::hrtimer &t);
+	// The place of the queue `t` is (or was last) in.
+	static std::uint32_t queue_of(const kernel::hr::hrtimer &t);
+
+	void setup(std::uint32_t id, unsigned cpu, int clockid, unsigned mode, std::uint32_t function,
+		   std::int64_t mono);
+	void start(std::uint32_t id, unsigned cpu, std::uint32_t function, std::int64_t soft, std::int64_t hard,
+		   unsigned mode, std::int64_t mono, std::int64_t offs_real);
+	void cancel(std::uint32_t id, std::int64_t mono);
+	// The recorded expiry: `now` in the timer's clock, `soft` its recorded
+	// softexpires (0: never started in the trace).
+	void recorded_expiry(std::uint32_t id, std::uint32_t function, std::int64_t mono, std::int64_t now,
+			     std::int64_t soft);
+	// The replay's model moved timer `id` from place `before` to `after`.
+	void moved(std::uint32_t id, std::uint32_t before, std::uint32_t after, std::int64_t expires);
+	// The replay's model ran timer `id`, the first of its queue.
+	void model_expired(std::uint32_t id, std::uint32_t place, std::int64_t expires);
+	// `recorded_interrupts`: the trace's, all CPUs; `mono`: the trace's end.
+	void finish(std::uint64_t recorded_interrupts, std::int64_t first_mono, std::int64_t mono,
+		    hrtimer_summary &out);
+
+private:
+	bool user(std::uint32_t function);
+	bool tick(std::uint32_t function);
+	std::vector<hr_free_model *> models();
+
+	hr_what_if_options opt_;
+	unsigned cpus_;
+	std::int64_t tick_nsec_;
+	bool phase_known_ = false;
+	std::function<std::string(std::uint32_t)> name_of_;
+	std::vector<std::int8_t> user_, tick_;	// by callback id: -1 unknown
+	std::unique_ptr<hr_free_model> baseline_, slack_, lowres_;
+	std::unique_ptr<hr_queue_feed> queues_;
+	lateness_histogram recorded_all_, recorded_user_;
+};
+
+}  // namespace timersim

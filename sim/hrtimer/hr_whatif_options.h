@@ -1,0 +1,25 @@
+// What the hrtimer what-ifs of a replay are asked for (replay and compare:
+// --what-if-hr-slack, --what-if-highres, --hr-queues; sim/hrtimer/hr_whatif.h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace timersim {
+
+struct hr_what_if_options {
+	enum class slack_rule {
+		recorded,	// no slack what-if
+		exact,		// every timer: expires = softexpires (no range)
+		user,		// user-space timers: expires = softexpires + user_slack_ns
+	};
+	slack_rule slack = slack_rule::recorded;
+	std::int64_t user_slack_ns = 0;
+	bool highres_off = false;	// hrtimers run from the tick (hrtimer_run_queues)
+	std::vector<std::string> queues;	// queue designs fed the model's queue operations
+
+	bool any() const { return slack != slack_rule::recorded || highres_off || !queues.empty(); }
+};
+
+}  // namespace timersim
