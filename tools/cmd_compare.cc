@@ -25,10 +25,14 @@ struct compare_args : trace_args {
 // The compare table (and the estimates) of one side.
 std::string compare_text(const std::vector<replay_report> &reports, const compare_args &a, const calibration *c)
 {
-	std::string out = compare_table(reports, a.text.timing);
+	std::string out = compare_table(reports, a.text.timing), out_hr;
 	if (c)
 		out += estimate_table(reports, *c);
 	out += modelled_table(reports);
+	// The hrtimer what-ifs (--what-if-hr-slack, ...): one hrtimer replay
+	// serves every scheme.
+	if (!reports.empty() && !(out_hr = text_hrtimer_what_ifs(reports.front().hrtimers)).empty())
+		out += "\nhrtimers (the same for every scheme)\n" + out_hr;
 	return out;
 }
 

@@ -22,6 +22,20 @@ struct replay_args : trace_args {
 	std::string timeline, interval, perfetto;
 };
 
+// --what-if-hz with hrtimer what-ifs: the side-by-side table shows no
+// hrtimers section, so they follow it, each side's (its HZ sets the tick's
+// grid of --what-if-highres).
+std::string hrtimer_what_ifs_by_hz(const what_if_reports &w)
+{
+	std::string out;
+	for (const replay_report *r : {&w.recorded, &w.what_if}) {
+		std::string h = text_hrtimer_what_ifs(r->hrtimers);
+		if (!h.empty())
+			out += "\nhrtimers at HZ " + std::to_string(r->input.hz) + "\n" + h;
+	}
+	return out;
+}
+
 int run_replay(const replay_args &a)
 {
 	check_output_paths({a.trace, a.cost_model}, {{"--json", a.json}, {"--expiry-log", a.expiry_log},
@@ -73,7 +87,7 @@ int run_replay(const replay_args &a)
 		outputs.open(a.json).write(a.what_if_hz ? json_what_if(w, a.text.timing)
 							: json_report(r, a.text.timing));
 	if (!to_stdout)
-		outputs.open("-").write(a.what_if_hz ? what_if_table(w) : text_report(r, a.text));
+		outputs.open("-").write(a.what_if_hz ? what_if_table(w) + hrtimer_what_ifs_by_hz(w) : text_report(r, a.text));
 	outputs.commit();
 	return 0;
 }

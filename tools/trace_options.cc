@@ -2,10 +2,14 @@
 
 #include "sim/measured/model_file.h"
 
+#include <algorithm>
+#include <cctype>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "sim/core/errors.h"
+#include "sim/hrtimer/queue_design.h"
 #include "sim/output/progress_line.h"
 #include "sim/whatif/own_expiries.h"
 #include "tools/numbers.h"
@@ -26,6 +30,63 @@ std::uint64_t file_size(const std::string &path)
 {
 	struct stat st;
 	return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) ? st.st_size : 0;
+}
+
+// --what-if-hr-slack: exact, or a duration (ns unless a unit follows).
+void parse_hr_slack(const std::string &v, hr_what_if_options &o)
+{
+	if (v == "exact") {
+		o.slack = hr_what_if_options::slack_rule::exact;
+		return;
+	}
+	static const std::pair<const char *, std::uint64_t> units[] = {
+		{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
+	std::string digits = v;
+	std::uint64_t unit = 1;
+	for (const auto &[suffix, ns] : units) {
+		const std::string u = suffix;
+		if (v.size() > u.size() && v.compare(v.size() - u.size(), u.size(), u) == 0 &&
+		    std::isdigit(static_cast<unsigned char>(v[v.size() - u.size() - 1]))) {
+			digits = v.substr(0, v.size() - u.size());
+			unit = ns;
+			break;
+		}
+	}
+	const std::uint64_t max_ns = 10'000'000'000ull;	// 10 s
+	std::string why = unsigned_problem(digits, max_ns / unit);
+	if (!why.empty())
+		throw CLI::ValidationError("--what-if-hr-slack",
+					   "'" + v + "': expected exact or a slack in ns (or with a unit: ns, us, "
+						     "ms, s) of at most 10 s: " + why);
+	o.slack = hr_what_if_options::slack_rule::user;
+	o.user_slack_ns = static_cast<std::int64_t>(std::stoull(digits) * unit);
+}
+
+// --hr-queues: design names, comma-separated, or all.
+void parse_hr_queues(const std::string &v, hr_what_if_options &o)
+{
+	const std::vector<std::string> &names = hrq::queue_design_names();
+	if (v == "all") {
+		o.queues = names;
+		return;
+	}
+	o.queues.clear();
+	std::size_t start = 0;
+	for (std::size_t i = 0; i <= v.size(); i++) {
+		if (i < v.size() && v[i] != ',')
+			continue;
+		std::string name = v.substr(start, i - start);
+		start = i + 1;
+		if (name.empty())
+			throw CLI::ValidationError("--hr-queues", "'" + v + "': an empty design name");
+		if (std::find(names.begin(), names.end(), name) == names.end())
+			throw CLI::ValidationError("--hr-queues", "unknown queue design '" + name + "'" +
+								  did_you_mean(name, names) + " (all: " +
+								  "timerqueue,linked,heap,heap4,wheel)");
+		if (std::find(o.queues.begin(), o.queues.end(), name) != o.queues.end())
+			throw CLI::ValidationError("--hr-queues", "'" + name + "' is named twice");
+		o.queues.push_back(name);
+	}
 }
 
 }  // namespace
@@ -81,6 +142,31 @@ void add_trace_options(CLI::App *sub, trace_args &a)
 		->type_name("N")
 		->check(number_check(a.what_if_hz))
 		->check(CLI::Range(10u, 10000u).description(""));
+	sub->add_option_function<std::string>(
+		   "--what-if-hr-slack", [&a](const std::string &v) { parse_hr_slack(v, a.replay.hr_what_if); },
+		   "also run the hrtimers with other ranges, beside the recorded ones: exact (every timer's "
+		   "expires = softexpires) or NS (user-space timers - hrtimer_wakeup, posix_timer_fn, "
+		   "it_real_fn, timerfd_tmrproc - get expires = softexpires + NS; 50us works too): "
+		   "interrupts and lateness side by side")
+		->type_name("exact|NS");
+	sub->add_option_function<std::string>(
+		   "--what-if-highres",
+		   [&a](const std::string &v) {
+			   if (v != "off")
+				   throw CLI::ValidationError("--what-if-highres",
+							      "'" + v + "': the what-if is off (high resolution "
+									"is what the recording ran)");
+			   a.replay.hr_what_if.highres_off = true;
+		   },
+		   "off: also run the hrtimers from the tick at jiffy granularity (highres=off: "
+		   "hrtimer_run_queues), beside high resolution: interrupts and lateness side by side")
+		->type_name("off");
+	sub->add_option_function<std::string>(
+		   "--hr-queues", [&a](const std::string &v) { parse_hr_queues(v, a.replay.hr_what_if); },
+		   "also feed the hrtimer model's queue operations (arms, removals, expiries per clock "
+		   "base) to these queue designs, comma-separated, or all: timerqueue, linked, heap, "
+		   "heap4, wheel; their costs side by side")
+		->type_name("a,b,...|all");
 	sub->add_flag("--own-expiries", a.own_expiries,
 		      "drop the recorded expiries: every scheme fires the timers on its own (their "
 		      "lines count as skipped)");

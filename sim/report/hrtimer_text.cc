@@ -60,6 +60,7 @@ std::string text_hrtimer_section(const hrtimer_summary &h, unsigned top)
 	       num(h.rotations) + " rotations, " + num(h.reprograms) + " reprograms (" +
 	       num(h.force_reprograms) + " forced), " + num(h.retries) + " retries, " + num(h.hangs) +
 	       " hangs\n";
+	out += text_hrtimer_what_ifs(h);
 	return out;
 }
 
@@ -128,6 +129,7 @@ void write_json_hrtimers(json_writer &w, const hrtimer_summary &h)
 	w.field("retries", h.retries);
 	w.field("hangs", h.hangs);
 	w.end_object();
+	write_json_hrtimer_what_ifs(w, h);
 	w.end_object();
 }
 

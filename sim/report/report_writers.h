@@ -41,6 +41,9 @@ void write_json_modelled(json_writer &w, const replay_report &r);
 // "" / null when the trace has no hrtimer events.
 std::string text_hrtimer_section(const hrtimer_summary &h, unsigned top);
 void write_json_hrtimers(json_writer &w, const hrtimer_summary &h);
+// Its what-ifs and queue designs, when asked for; "" / no keys otherwise.
+std::string text_hrtimer_what_ifs(const hrtimer_summary &h);
+void write_json_hrtimer_what_ifs(json_writer &w, const hrtimer_summary &h);
 // compare --cost-model: per scheme the modelled softirq overhead.
 std::string modelled_table(const std::vector<replay_report> &reports);
 

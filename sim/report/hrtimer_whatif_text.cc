@@ -1,0 +1,151 @@
+// The hrtimer what-ifs in the reports' `hrtimers` section (text and JSON):
+// each beside the recording, and the queue designs side by side
+// (sim/hrtimer/hr_whatif.h).
+#include <fmt/format.h>
+
+#include "sim/report/report_writers.h"
+#include "sim/report/text_table.h"
+
+namespace timersim {
+
+namespace {
+
+std::string us(double ns) { return fmt::format("{:.1f}", ns / 1e3); }
+
+std::string what_if_label(const hrtimer_what_if &w)
+{
+	if (w.name == "highres")
+		return "highres off";
+	return w.setting == "exact" ? "exact" : "slack " + us(double(std::stoll(w.setting))) + " us";
+}
+
+std::string heading(const hrtimer_what_if &w)
+{
+	if (w.name == "highres")
+		return "highres off: the hrtimers run from the tick, at jiffy granularity (hrtimer_run_queues)";
+	if (w.setting == "exact")
+		return "slack exact: every timer's expires = softexpires (" + num(w.ranges_changed) +
+		       " starts' ranges changed)";
+	return "slack " + w.setting + " ns for user-space timers: expires = softexpires + " + w.setting +
+	       " ns (" + num(w.ranges_changed) + " starts' ranges changed)";
+}
+
+std::string signed_num(std::int64_t v) { return (v > 0 ? "+" : "") + std::to_string(v); }
+
+std::string what_if_block(const hrtimer_what_if &w)
+{
+	std::string out = "  what-if " + heading(w) + "\n";
+	text_table t("    ");
+	const std::string base = w.name == "highres" ? "model, high resolution" : "model, recorded slack";
+	t.row({"lateness of " + w.scope, "recording", base, "model, " + what_if_label(w)});
+	const hrtimer_what_if_side *sides[3] = {&w.recorded, &w.model, &w.what_if};
+	auto row = [&](const std::string &label, auto cell) {
+		std::vector<std::string> r = {label};
+		for (const hrtimer_what_if_side *s : sides)
+			r.push_back(cell(*s));
+		t.row(r);
+	};
+	row("interrupts", [](const hrtimer_what_if_side &s) { return num(s.interrupts); });
+	row("expiries", [](const hrtimer_what_if_side &s) { return num(s.expiries); });
+	row("lateness mean us", [](const hrtimer_what_if_side &s) { return us(s.lateness.mean_ns); });
+	row("lateness p99 us", [](const hrtimer_what_if_side &s) { return us(double(s.lateness.p99_ns)); });
+	row("lateness max us", [](const hrtimer_what_if_side &s) { return us(double(s.lateness.max_ns)); });
+	out += t.render();
+	const std::int64_t saved = std::int64_t(w.what_if.interrupts) - std::int64_t(w.model.interrupts);
+	const double later = w.what_if.lateness.mean_ns - w.model.lateness.mean_ns;
+	if (w.name == "highres")
+		out += fmt::format("    highres off: {} interrupts ({} ticks the trace spans on its CPUs), {} us "
+				   "mean lateness\n",
+				   signed_num(saved), num(w.ticks), (later >= 0 ? "+" : "") + us(later));
+	else
+		out += fmt::format("    {}: {} interrupts, {} us mean lateness\n", what_if_label(w), signed_num(saved),
+				   (later >= 0 ? "+" : "") + us(later));
+	out += "    (model: the hrtimer model run free on the recorded starts and cancels; " + num(w.ran_ahead) +
+	       " recorded expiries came before the what-if ran the timer: it ran on to it first)\n";
+	return out;
+}
+
+void side_json(json_writer &w, const char *key, const hrtimer_what_if_side &s)
+{
+	w.key(key);
+	w.begin_object();
+	w.field("interrupts", s.interrupts);
+	w.field("expiries", s.expiries);
+	w.key("lateness_mean_ns");
+	w.value_fixed(s.lateness.mean_ns, 1);
+	w.field("lateness_p99_ns", std::uint64_t(s.lateness.p99_ns));
+	w.field("lateness_max_ns", std::uint64_t(s.lateness.max_ns));
+	w.end_object();
+}
+
+}  // namespace
+
+std::string text_hrtimer_what_ifs(const hrtimer_summary &h)
+{
+	std::string out;
+	for (const hrtimer_what_if &w : h.what_ifs)
+		out += what_if_block(w);
+	if (h.queues.empty())
+		return out;
+	const hrtimer_queue_figures &q0 = h.queues.front();
+	out += "  queues  the model's queue operations, per CPU and clock base, fed to each design: " + num(q0.arms) +
+	       " arms, " + num(q0.removes) + " removals, " + num(q0.expiries) + " expiries (first + remove)\n";
+	text_table t("    ");
+	t.row({"design", "insertions", "removals", "in place", "comparisons", "depth", "max depth", "rotations",
+	       "slot visits", "cascades", "order differs", "ties reordered"});
+	for (const hrtimer_queue_figures &q : h.queues)
+		t.row({q.design, num(q.costs.insertions), num(q.costs.removals), num(q.costs.in_place),
+		       num(q.costs.comparisons), num(q.costs.depth), num(q.costs.max_depth), num(q.costs.rotations),
+		       num(q.costs.slot_visits), num(q.costs.cascades), num(q.order_mismatches), num(q.tie_reorders)});
+	out += t.render();
+	return out;
+}
+
+void write_json_hrtimer_what_ifs(json_writer &w, const hrtimer_summary &h)
+{
+	if (!h.what_ifs.empty()) {
+		w.key("what_ifs");
+		w.begin_array();
+		for (const hrtimer_what_if &x : h.what_ifs) {
+			w.begin_object();
+			w.field("name", x.name);
+			w.field("setting", x.setting);
+			w.field("scope", x.scope);
+			w.field("ranges_changed", x.ranges_changed);
+			w.field("ran_ahead", x.ran_ahead);
+			w.field("ticks", x.ticks);
+			side_json(w, "recorded", x.recorded);
+			side_json(w, "model", x.model);
+			side_json(w, "what_if", x.what_if);
+			w.end_object();
+		}
+		w.end_array();
+	}
+	if (!h.queues.empty()) {
+		w.key("queues");
+		w.begin_array();
+		for (const hrtimer_queue_figures &q : h.queues) {
+			w.begin_object();
+			w.field("design", q.design);
+			w.field("arms", q.arms);
+			w.field("removes", q.removes);
+			w.field("expiries", q.expiries);
+			w.field("order_mismatches", q.order_mismatches);
+			w.field("tie_reorders", q.tie_reorders);
+			w.field("remove_missed", q.remove_missed);
+			w.field("insertions", q.costs.insertions);
+			w.field("removals", q.costs.removals);
+			w.field("in_place", q.costs.in_place);
+			w.field("comparisons", q.costs.comparisons);
+			w.field("depth", q.costs.depth);
+			w.field("max_depth", q.costs.max_depth);
+			w.field("rotations", q.costs.rotations);
+			w.field("slot_visits", q.costs.slot_visits);
+			w.field("cascades", q.costs.cascades);
+			w.end_object();
+		}
+		w.end_array();
+	}
+}
+
+}  // namespace timersim
