@@ -113,7 +113,7 @@ hr::hrtimer_restart hr_free_model::fired(hr::hrtimer *t, void *context)
 {
 	auto *self = static_cast<hr_free_model *>(context);
 	const entry *e = reinterpret_cast<const entry *>(t);
-	const std::int64_t late = hr::hrtimer_cb_get_time(t) - t->softexpires;
+	const std::int64_t late = hr::hrtimer_cb_get_time(t) - std::max(t->softexpires, e->armed_at);
 	self->all_.add(late);
 	if (e->user)
 		self->user_.add(late);
@@ -135,29 +135,32 @@ std::int64_t hr_free_model::next_interrupt(unsigned cpu) const
 		return c.base.dev.fires_at;
 	// Low resolution: NOHZ programs the tick for the jiffy at or after
 	// the next hrtimer's expires (cmp_next_hrtimer_event()), never before
-	// the CPU's clock nor twice in one jiffy.
+	// the CPU's clock.
 	const std::int64_t next = hr::hrtimer_next_event(&c.base);
 	if (next == hr::KTIME_MAX)
 		return INT64_MAX;
-	const std::int64_t period = policy_.tick_nsec;
-	std::int64_t at = ceil_to_grid(std::max(next, c.machine.now), phase_, period);
-	if (c.last_tick != INT64_MIN && at <= c.last_tick)
-		at = c.last_tick + period;
-	return at;
+	return ceil_to_grid(std::max(next, c.machine.now), phase_, policy_.tick_nsec);
 }
 
-void hr_free_model::interrupt(unsigned cpu, std::int64_t at)
+void hr_free_model::interrupt(unsigned cpu, std::int64_t at, bool ahead)
 {
 	cpu_state &c = cpus_[cpu];
+	// One interrupt at one time: a tick taken ahead (or again, for a
+	// timer armed at its very time) is not another.
+	const bool again = at == c.last_at || std::find(c.ahead.begin(), c.ahead.end(), at) != c.ahead.end();
+	if (!again) {
+		interrupts_++;
+		if (ahead)
+			c.ahead.push_back(at);
+	}
+	c.last_at = at;
+	c.max_at = std::max(c.max_at, at);
 	c.machine.now = std::max(c.machine.now, at);
 	c.machine.offs_real = offs_real_;
-	interrupts_++;
-	if (policy_.highres) {
+	if (policy_.highres)
 		hr::hrtimer_interrupt(&c.base);
-	} else {
-		c.last_tick = at;
+	else
 		hr::hrtimer_run_queues(&c.base);
-	}
 	// The softirq runs at the interrupt's exit.
 	if (c.base.softirq_pending)
 		hr::hrtimer_run_softirq(&c.base);
@@ -168,8 +171,11 @@ void hr_free_model::catch_up(unsigned cpu, std::int64_t mono)
 	cpu_state &c = cpus_[cpu];
 	c.machine.offs_real = offs_real_;
 	for (std::int64_t at = next_interrupt(cpu); at <= mono; at = next_interrupt(cpu))
-		interrupt(cpu, at);
+		interrupt(cpu, at, false);
 	c.machine.now = std::max(c.machine.now, mono);
+	// Interrupts taken ahead that the clock has passed.
+	c.ahead.erase(std::remove_if(c.ahead.begin(), c.ahead.end(), [&](std::int64_t t) { return t < c.machine.now; }),
+		      c.ahead.end());
 }
 
 void hr_free_model::setup(std::uint32_t id, unsigned cpu, int clockid, unsigned mode, bool user, std::int64_t mono)
@@ -206,6 +212,9 @@ void hr_free_model::start(std::uint32_t id, unsigned cpu, bool user, std::int64_
 	if (delta != hard - soft)
 		ranges_changed_++;
 	hr::hrtimer_start_range_ns(&cpus_[cpu].base, &e.timer, soft, delta, mode, nullptr);
+	// The event's time in the timer's clock (not the CPU's clock, which a
+	// what-if could have left elsewhere).
+	e.armed_at = mono + (hr::hrtimer_cb_get_time(&e.timer) - cpus_[cpu].machine.now);
 }
 
 void hr_free_model::cancel(std::uint32_t id, std::int64_t mono)
@@ -228,23 +237,29 @@ void hr_free_model::recorded_expiry(std::uint32_t id, std::int64_t mono)
 	catch_up(cpu, mono);
 	if (!hr::hrtimer_is_queued(&e.timer))
 		return;
-	// The model runs it later than the recording did: on until it has.
+	// The model runs it later than the recording did: its interrupts run
+	// on until it has, at their own times; then the CPU's clock goes back
+	// to the recording's (a clock left ahead would run every later timer
+	// late, and later still).
 	ran_ahead_++;
+	cpu_state &c = cpus_[cpu];
+	const std::int64_t clock = c.machine.now;
 	for (unsigned n = 0; n < max_run_ahead && hr::hrtimer_is_queued(&e.timer); n++) {
 		const std::int64_t at = next_interrupt(cpu);
 		if (at == INT64_MAX)
 			break;
-		interrupt(cpu, at);
+		interrupt(cpu, at, true);
 	}
 	if (hr::hrtimer_is_queued(&e.timer))
-		hr::hrtimer_try_to_cancel(&cpus_[cpu].base, &e.timer);
+		hr::hrtimer_try_to_cancel(&c.base, &e.timer);
+	c.machine.now = clock;
 }
 
 std::int64_t hr_free_model::last_tick() const
 {
 	std::int64_t last = INT64_MIN;
 	for (const cpu_state &c : cpus_)
-		last = std::max(last, c.last_tick);
+		last = std::max(last, c.max_at);
 	return last;
 }
 
@@ -432,6 +447,9 @@ void hr_what_ifs::start(std::uint32_t id, unsigned cpu, std::uint32_t function, 
 		lowres_->set_tick_phase(((hard % tick_nsec_) + tick_nsec_) % tick_nsec_);
 		phase_known_ = true;
 	}
+	if (armed_mono_.size() <= id)
+		armed_mono_.resize(std::size_t(id) + 1, 0);
+	armed_mono_[id] = mono;
 	const bool u = user(function);
 	for (hr_free_model *m : models())
 		m->start(id, cpu, u, soft, hard, mode, mono, offs_real);
@@ -446,10 +464,14 @@ void hr_what_ifs::cancel(std::uint32_t id, std::int64_t mono)
 void hr_what_ifs::recorded_expiry(std::uint32_t id, std::uint32_t function, std::int64_t mono, std::int64_t now,
 				  std::int64_t soft)
 {
-	if (soft && now >= soft) {
-		recorded_all_.add(now - soft);
+	// The arming in the timer's clock: this expiry's now - mono is its
+	// clock's offset.
+	const std::int64_t armed = id < armed_mono_.size() && armed_mono_[id] ? armed_mono_[id] + (now - mono) : 0;
+	const std::int64_t from = std::max(soft, armed);
+	if (soft && now >= from) {
+		recorded_all_.add(now - from);
 		if (user(function))
-			recorded_user_.add(now - soft);
+			recorded_user_.add(now - from);
 	}
 	for (hr_free_model *m : models())
 		m->recorded_expiry(id, mono);

@@ -45,6 +45,8 @@ namespace timersim {
 // timerfd_tmrproc (timerfd_settime).
 bool is_user_space_hrtimer(const std::string &callback);
 
+// Lateness: how long after its softexpires (or its arming, when that came
+// later: a timer armed for a time already past) a timer ran.
 // Lateness values: count, mean, max exact; quantiles from a log-linear
 // histogram (values below 256 exact, above within 1/128).
 class lateness_histogram {
@@ -97,11 +99,16 @@ private:
 		kernel::hr::hrtimer timer;	// first: the callback finds its entry from it
 		bool set_up = false;
 		bool user = false;
+		kernel::hr::ktime_t armed_at = 0;	// its clock's time at its latest start
 	};
 	struct cpu_state {
 		kernel::hr::hrtimer_machine machine;
 		kernel::hr::hrtimer_cpu_base base;
-		std::int64_t last_tick = INT64_MIN;	// highres off
+		std::int64_t last_at = INT64_MIN;	// the latest interrupt's time
+		std::int64_t max_at = INT64_MIN;	// and the latest of all
+		// Interrupts taken ahead of the clock (for a timer the recording
+		// ran before the model did), not to be counted again.
+		std::vector<std::int64_t> ahead;
 	};
 
 	static kernel::hr::hrtimer_restart fired(kernel::hr::hrtimer *t, void *context);
@@ -110,7 +117,7 @@ private:
 	void catch_up(unsigned cpu, std::int64_t mono);
 	// When the CPU's next interrupt (or tick) comes; INT64_MAX: none.
 	std::int64_t next_interrupt(unsigned cpu) const;
-	void interrupt(unsigned cpu, std::int64_t at);
+	void interrupt(unsigned cpu, std::int64_t at, bool ahead);
 	unsigned cpu_of(const entry &e) const { return e.timer.base->cpu_base->cpu; }
 
 	policy policy_;
@@ -185,6 +192,7 @@ private:
 	std::unique_ptr<hr_free_model> baseline_, slack_, lowres_;
 	std::unique_ptr<hr_queue_feed> queues_;
 	lateness_histogram recorded_all_, recorded_user_;
+	std::vector<std::int64_t> armed_mono_;	// by timer: its latest start's time
 };
 
 }  // namespace timersim
