@@ -25,14 +25,15 @@ struct compare_args : trace_args {
 // The compare table (and the estimates) of one side.
 std::string compare_text(const std::vector<replay_report> &reports, const compare_args &a, const calibration *c)
 {
-	std::string out = compare_table(reports, a.text.timing), out_hr;
+	std::string out = compare_table(reports, a.text.timing);
 	if (c)
 		out += estimate_table(reports, *c);
 	out += modelled_table(reports);
 	// The hrtimer what-ifs (--what-if-hr-slack, ...): one hrtimer replay
 	// serves every scheme.
-	if (!reports.empty() && !(out_hr = text_hrtimer_what_ifs(reports.front().hrtimers)).empty())
-		out += "\nhrtimers (the same for every scheme)\n" + out_hr;
+	const std::string hr = reports.empty() ? "" : text_hrtimer_what_ifs(reports.front().hrtimers);
+	if (!hr.empty())
+		out += "\nhrtimers (the same for every scheme)\n" + hr;
 	return out;
 }
 

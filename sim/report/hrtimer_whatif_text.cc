@@ -34,10 +34,10 @@ std::string signed_num(std::int64_t v) { return (v > 0 ? "+" : "") + std::to_str
 
 std::string what_if_block(const hrtimer_what_if &w)
 {
-	std::string out = "  what-if " + heading(w) + "\n";
+	std::string out = "  what-if " + heading(w) + "; lateness of " + w.scope + "\n";
 	text_table t("    ");
 	const std::string base = w.name == "highres" ? "model, high resolution" : "model, recorded slack";
-	t.row({"lateness of " + w.scope, "recording", base, "model, " + what_if_label(w)});
+	t.row({"", "recording", base, "model, " + what_if_label(w)});
 	const hrtimer_what_if_side *sides[3] = {&w.recorded, &w.model, &w.what_if};
 	auto row = [&](const std::string &label, auto cell) {
 		std::vector<std::string> r = {label};
