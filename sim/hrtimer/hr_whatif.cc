@@ -139,7 +139,10 @@ std::int64_t hr_free_model::next_interrupt(unsigned cpu) const
 	const std::int64_t next = hr::hrtimer_next_event(&c.base);
 	if (next == hr::KTIME_MAX)
 		return INT64_MAX;
-	return ceil_to_grid(std::max(next, c.machine.now), phase_, policy_.tick_nsec);
+	const std::int64_t at = ceil_to_grid(std::max(next, c.machine.now), phase_, policy_.tick_nsec);
+	// The tick of this very time has run: a timer it left (armed at its
+	// time, after it) waits for the next one.
+	return at == c.last_at && at == c.machine.now ? at + policy_.tick_nsec : at;
 }
 
 void hr_free_model::interrupt(unsigned cpu, std::int64_t at, bool ahead)
