@@ -16,7 +16,7 @@
 //   next     1234                                      the jiffy the CPU wakes at
 //   wrap     initial=0xfffedb08 expires=0x00000a28 naive=no after=yes tv2[10] fires=0x00000a28
 //   v48      LVL2[17] gran=64 bucket_expiry=13312 fires=13312 late=40
-//   cost     least=heap moves=12
+//   cost     work=2223 moves=1                          the classic wheel's work, cascade moves
 #pragma once
 
 #include <cstdint>

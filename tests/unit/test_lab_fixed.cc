@@ -59,8 +59,8 @@ const fixed_answer defaults[] = {
 	{lab_kind::v48, "F5", "LVL0[11] gran=1 bucket_expiry=11 fires=11 late=1"},
 	// Beyond the cutoff 63 << 24: forced to clk + WHEEL_TIMEOUT_MAX, early.
 	{lab_kind::v48, "F6", "LVL8[63] gran=16777216 bucket_expiry=1056964608 fires=1056964608 late=-1000"},
-	{lab_kind::cost, "F1", "least=v48 moves=0"},	// re-armed every 10: never cascades
-	{lab_kind::cost, "F2", "least=v48 moves=1"},	// a 300-jiffy sleep cascades once
+	{lab_kind::cost, "F1", "work=2415 moves=0"},	// re-armed every 10: never cascades; 201 + 201 + 2002 jiffies + 11 cascade calls
+	{lab_kind::cost, "F2", "work=310 moves=1"},	// a 300-jiffy sleep cascades once; 1 + 1 + 1 + 302 jiffies + 5 calls
 };
 
 std::string answer(lab_kind kind, const char *id, lab_config cfg = {})
