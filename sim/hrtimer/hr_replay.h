@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "kernel/hrtimer.h"
+#include "sim/core/cpu_activity.h"
 #include "sim/hrtimer/hr_summary.h"
 #include "sim/core/event_stream.h"
 #include "sim/core/flat_ids.h"
@@ -52,6 +53,13 @@ public:
 	// up to 64 events and an indirect call each cost 6% of a replay.
 	void apply(const sim_event &ev, event_stream &ahead);
 	hrtimer_summary finish(const std::function<std::string(std::uint32_t)> &name_of);
+
+	// Told each interrupt the model runs and each hrtimer it runs in one
+	// (cpu_activity::model_interrupt, model_expiry; the first expiry's or
+	// the timer's callback as an interned id, for the caller to name), in
+	// the trace's ns. Unset (the default): nothing is told.
+	using model_fn = std::function<void(cpu_activity &, std::uint32_t function)>;
+	void observe(model_fn fn) { observe_ = std::move(fn); }
 
 private:
 	struct slot {
@@ -84,6 +92,7 @@ private:
 	slot &slot_of(std::uint64_t ptr);
 	void set_up(slot &s, const sim_event &ev, unsigned cpu);
 	std::int64_t mono_of(std::uint64_t ts_ns) const;
+	std::uint64_t ts_of(std::int64_t mono) const;
 	void catch_up(unsigned cpu, std::int64_t mono);
 	void run_interrupt(unsigned cpu, std::int64_t now, bool recorded);
 	void on_start(const sim_event &ev);
@@ -109,6 +118,9 @@ private:
 	bool irq_events_ = false;
 	double lateness_sum_ = 0;
 	std::int64_t realtime_min_ = 0, realtime_max_ = 0;
+	model_fn observe_;
+	std::uint32_t irq_fired_ = 0;		// hrtimers the running model interrupt ran
+	std::uint32_t irq_first_ = 0;		// ... its first one's callback
 };
 
 }  // namespace timersim
