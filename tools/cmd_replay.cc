@@ -126,7 +126,9 @@ void add_replay(CLI::App &app, command_list &commands)
 		->needs(tl);
 	sub->add_option("--perfetto", a->perfetto,
 			"Chrome trace event JSON for ui.perfetto.dev or chrome://tracing: per CPU the "
-			"timer armings as slices, cascades, pending timers and moves as counters, simulated softirq runs as slices")
+			"timer armings as slices, cascades, pending timers and moves as counters, simulated softirq runs as slices; "
+			"beside them the recorded timer interrupts and callbacks, the measured softirq runs and the hrtimer model's "
+			"interrupts")
 		->type_name("FILE")
 		->check(non_empty("path"));
 	sub->add_option("--why", a->why,
