@@ -4,12 +4,16 @@
 // trace lines (one interrupt running the tick and an hrtimer_wakeup, the
 // TIMER softirq after it running a wheel timer, then a tick alone), and
 // on a bundled recording counted independently from its lines.
+#include <algorithm>
 #include <map>
 #include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "sim/core/trace_clock.h"
+#include "sim/view/view_hrlane.h"
+#include "sim/view/view_window.h"
 #include "tests/support/check_main.h"
 #include "tests/support/cli.h"
 #include "tests/support/text_trace_util.h"
@@ -344,6 +348,133 @@ START_TEST(bundled_recording_counted_from_its_lines)
 }
 END_TEST
 
+namespace {
+
+// The page's data of a view.
+json page_data(const std::string &html)
+{
+	const std::string open = "<script type=\"application/json\" id=\"timersim-data\">";
+	std::size_t from = html.find(open);
+	ck_assert(from != std::string::npos);
+	from += open.size();
+	return json::parse(html.substr(from, html.find("</script>", from) - from));
+}
+
+// The timestamps (ns) of the lines with `event` per CPU, from the text of
+// a raw tracefs trace with microsecond timestamps.
+std::map<unsigned, std::vector<std::uint64_t>> stamps(const std::string &text, const std::string &event)
+{
+	std::map<unsigned, std::vector<std::uint64_t>> out;
+	std::istringstream in(text);
+	for (std::string line; std::getline(in, line);) {
+		std::size_t at = line.find(" " + event + ": ");
+		if (at == std::string::npos)
+			continue;
+		std::size_t cpu = line.find('[');
+		std::size_t colon = line.rfind(':', at);
+		std::size_t sp = line.rfind(' ', colon);
+		std::string ts = line.substr(sp + 1, colon - sp - 1);
+		std::size_t dot = ts.find('.');
+		std::uint64_t ns = std::stoull(ts.substr(0, dot)) * 1'000'000'000ull +
+				   std::stoull(ts.substr(dot + 1)) * 1000ull;
+		out[unsigned(std::stoul(line.substr(cpu + 1)))].push_back(ns);
+	}
+	return out;
+}
+
+std::string gunzip(const std::string &path)
+{
+	std::string text, cmd = "gzip -dc " + path;
+	FILE *p = popen(cmd.c_str(), "r");
+	char buf[65536];
+	std::size_t n;
+	while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+		text.append(buf, n);
+	pclose(p);
+	return text;
+}
+
+}  // namespace
+
+// The view's hrtimer lane on sleep-net: its interrupts and expiries are
+// exactly the recorded ones of a stretch of each CPU (every one at a
+// local_timer_entry or hrtimer_expire_entry of the trace, none of the
+// trace's missing between the first and the last), within the window;
+// same input, same bytes; a scenario's page has no lane.
+START_TEST(view_lane_holds_the_window)
+{
+	const std::string trace = "tests/data/sleep-net.txt.gz";
+	std::string dir = temp_subdir("cpu-timeline-view");
+	ck_assert_int_eq(run_timersim({"view", trace, "-o", dir + "/a.html"}).status, 0);
+	ck_assert_int_eq(run_timersim({"view", trace, "-o", dir + "/b.html"}).status, 0);
+	std::string html = read_whole_file(dir + "/a.html");
+	ck_assert(html == read_whole_file(dir + "/b.html"));
+	ck_assert(html.find("hrtimers and timer interrupts in the window") != std::string::npos);
+	json d = page_data(html);
+	ck_assert(d.contains("hrtimers"));
+	const json &h = d["hrtimers"];
+	ck_assert(!h["truncated"].get<bool>());
+	const double from = d["window"]["from_seconds"].get<double>(), to = d["window"]["to_seconds"].get<double>();
+	const double jiffy = 1.0 / d["hz"].get<double>();
+	std::string text = gunzip(trace);
+	struct kind {
+		const char *list, *event;
+	};
+	for (kind k : {kind{"interrupts", "local_timer_entry"}, kind{"expiries", "hrtimer_expire_entry"}}) {
+		auto recorded = stamps(text, k.event);
+		std::map<unsigned, std::vector<std::uint64_t>> shown;
+		for (const json &i : h[k.list])
+			shown[i[0].get<unsigned>()].push_back(i[1].get<std::uint64_t>());
+		ck_assert_uint_eq(shown.size(), 2);
+		for (auto &[cpu, ns] : shown) {
+			ck_assert_uint_gt(ns.size(), 10);
+			const auto &all = recorded[cpu];
+			auto first = std::find(all.begin(), all.end(), ns.front());
+			ck_assert_msg(first != all.end(), "%s: %llu not recorded", k.list, (unsigned long long)ns.front());
+			std::vector<std::uint64_t> stretch(first, first + std::ptrdiff_t(std::min<std::size_t>(
+									    ns.size(), std::size_t(all.end() - first))));
+			ck_assert_msg(stretch == ns, "%s on CPU %u: not the recorded stretch", k.list, cpu);
+			ck_assert(double(ns.front()) / 1e9 >= from - jiffy && double(ns.back()) / 1e9 <= to + 2 * jiffy);
+		}
+	}
+	ck_assert_uint_gt(h["model"].size(), 10);
+	// A scenario's page draws statements, not a trace: no lane.
+	cli_result sc = run_timersim({"view", "docs/lab/scenarios/first-cascade.txt", "-o", dir + "/s.html"});
+	ck_assert_msg(sc.status == 0, "%s", sc.err.c_str());
+	ck_assert(!page_data(read_whole_file(dir + "/s.html")).contains("hrtimers"));
+}
+END_TEST
+
+// The lane keeps what lies in the window's jiffies, at most max_items
+// of it, and says it was truncated.
+START_TEST(view_lane_is_bounded)
+{
+	timersim::trace_clock clock;
+	clock.set_hz(250);
+	clock.observe(1000, 4'000'000'000ull);	// jiffy 1000 at 4 s: 4 ms a jiffy
+	timersim::replay_setup setup;
+	setup.cpus = 1;
+	setup.hz = 250;
+	setup.clock = &clock;
+	timersim::view_window window(1010, 1019, false);
+	timersim::view_hrlane lane(window, 5);
+	window.begin(setup);
+	lane.begin(setup);
+	timersim::cpu_activity a;
+	a.what = timersim::cpu_activity::kind::model_interrupt;
+	// Before the window (jiffy 1009), then one a jiffy from 1010 on.
+	a.start_ns = a.end_ns = 4'036'000'000ull;
+	lane.activity(a);
+	ck_assert_uint_eq(lane.items(), 0);
+	for (unsigned k = 0; k < 8; k++) {
+		a.start_ns = a.end_ns = 4'040'000'000ull + k * 4'000'000ull;
+		lane.activity(a);
+	}
+	ck_assert_uint_eq(lane.items(), 5);
+	ck_assert(lane.truncated());
+}
+END_TEST
+
 // Same input, same bytes; the --why answer changes no other output.
 START_TEST(same_input_same_bytes)
 {
@@ -366,6 +497,8 @@ int main()
 	tcase_add_test(tc, why_worked_by_hand);
 	tcase_add_test(tc, bundled_recording_counted_from_its_lines);
 	tcase_add_test(tc, same_input_same_bytes);
+	tcase_add_test(tc, view_lane_holds_the_window);
+	tcase_add_test(tc, view_lane_is_bounded);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
