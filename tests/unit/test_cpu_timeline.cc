@@ -445,6 +445,28 @@ START_TEST(view_lane_holds_the_window)
 }
 END_TEST
 
+// sleep-net in three formats of one recording: the timeline's hrtimer
+// columns add up to the same figures in each.
+START_TEST(same_counts_in_every_format)
+{
+	std::string dir = temp_subdir("cpu-timeline-formats");
+	std::map<std::string, std::uint64_t> first;
+	for (const char *f : {"tests/data/sleep-net.txt.gz", "tests/data/sleep-net.dat",
+			      "tests/data/sleep-net.trace-cmd-report.txt.gz"}) {
+		replay({"--timeline", dir + "/t.csv", "--interval", "1s", f});
+		auto rows = csv_rows(dir + "/t.csv");
+		std::map<std::string, std::uint64_t> sums;
+		for (const char *c : {"hrtimer_expiries", "interrupts", "interrupts_predicted", "wakeups_wheel",
+				      "wakeups_tick", "wakeups_hrtimer", "wakeups_none"})
+			sums[c] = column_sum(rows, c);
+		if (first.empty())
+			first = sums;
+		ck_assert_msg(sums == first, "%s differs", f);
+	}
+	ck_assert_uint_eq(first["interrupts"], 1441);	// its local_timer_entry lines
+}
+END_TEST
+
 // The lane keeps what lies in the window's jiffies, at most max_items
 // of it, and says it was truncated.
 START_TEST(view_lane_is_bounded)
@@ -499,6 +521,7 @@ int main()
 	tcase_add_test(tc, same_input_same_bytes);
 	tcase_add_test(tc, view_lane_holds_the_window);
 	tcase_add_test(tc, view_lane_is_bounded);
+	tcase_add_test(tc, same_counts_in_every_format);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
