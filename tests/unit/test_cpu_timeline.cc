@@ -151,7 +151,7 @@ START_TEST(perfetto_lanes_worked_by_hand)
 	std::string trace = fixture("cpu-timeline.txt");
 	std::string dir = temp_subdir("cpu-timeline-perfetto");
 	replay({"--perfetto", dir + "/p.json", trace});
-	ck_assert_str_eq(rules_broken(dir + "/p.json").c_str(), "");
+	ck_assert_msg(rules_broken(dir + "/p.json").empty(), "%s", rules_broken(dir + "/p.json").c_str());
 	auto lanes = lanes_of(dir + "/p.json");
 
 	// tid 3: the two recorded interrupts, entry to exit.
@@ -311,7 +311,7 @@ START_TEST(bundled_recording_counted_from_its_lines)
 
 	replay({"--perfetto", dir + "/p.json", "--timeline", dir + "/t.csv", "--interval", "1s", "--json",
 		dir + "/r.json", trace});
-	ck_assert_str_eq(rules_broken(dir + "/p.json").c_str(), "");
+	ck_assert_msg(rules_broken(dir + "/p.json").empty(), "%s", rules_broken(dir + "/p.json").c_str());
 	auto lanes = lanes_of(dir + "/p.json");
 	// The trace's first events may be the inside of a run begun before it:
 	// runs and callbacks are those with both ends recorded.
@@ -445,6 +445,29 @@ START_TEST(view_lane_holds_the_window)
 }
 END_TEST
 
+// measured-network-quiet runs soft hrtimers (tcp_pace_kick) in the
+// HRTIMER softirq: each run a slice on its lane, as many as the trace's
+// softirq_exit vec=8 lines, its callbacks on the softirq callbacks' lane.
+START_TEST(hrtimer_softirq_runs_on_their_lane)
+{
+	const std::string trace = "tests/data/measured-network-quiet.txt.gz";
+	std::string dir = temp_subdir("cpu-timeline-hrsoftirq");
+	replay({"--perfetto", dir + "/p.json", trace});
+	std::string text = gunzip(trace), page = read_whole_file(dir + "/p.json");
+	auto count = [](const std::string &in, const std::string &what) {
+		std::uint64_t n = 0;
+		for (std::size_t at = in.find(what); at != std::string::npos; at = in.find(what, at + 1))
+			n++;
+		return n;
+	};
+	const std::uint64_t runs = count(text, " softirq_exit: vec=8 ");
+	ck_assert_uint_gt(runs, 1000);
+	ck_assert_uint_eq(count(page, "\"tid\":6,\"ts\""), runs);
+	ck_assert_uint_gt(count(page, "\"cat\":\"hrtimer\",\"name\":\"tcp_pace_kick\",\"args\":{\"in\":\"HRTIMER softirq\"}"), 0);
+	ck_assert_msg(rules_broken(dir + "/p.json").empty(), "%s", rules_broken(dir + "/p.json").c_str());
+}
+END_TEST
+
 // sleep-net in three formats of one recording: the timeline's hrtimer
 // columns add up to the same figures in each.
 START_TEST(same_counts_in_every_format)
@@ -522,6 +545,7 @@ int main()
 	tcase_add_test(tc, view_lane_holds_the_window);
 	tcase_add_test(tc, view_lane_is_bounded);
 	tcase_add_test(tc, same_counts_in_every_format);
+	tcase_add_test(tc, hrtimer_softirq_runs_on_their_lane);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
