@@ -65,13 +65,20 @@ const char lines[] =
 	"          <idle>-0       [000] d.h.. 100.008006: hrtimer_expire_exit: hrtimer=00000000046cd983\n"
 	"          <idle>-0       [000] d.h.. 100.008007: local_timer_exit: vector=236\n";
 
-std::string fixture(const std::string &name, bool irq_events = true)
+// The lines, without the interrupt events or with the tick's callback
+// named as kernels before 6.9 name it.
+std::string fixture(const std::string &name, bool irq_events = true, const std::string &tick = "tick_nohz_handler")
 {
 	std::string body;
 	std::istringstream in(lines);
-	for (std::string line; std::getline(in, line);)
-		if (irq_events || line.find("local_timer_") == std::string::npos)
-			body += line + "\n";
+	for (std::string line; std::getline(in, line);) {
+		if (!irq_events && line.find("local_timer_") != std::string::npos)
+			continue;
+		for (std::size_t at = line.find("tick_nohz_handler"); at != std::string::npos;
+		     at = line.find("tick_nohz_handler", at + tick.size()))
+			line.replace(at, 17, tick);
+		body += line + "\n";
+	}
 	return write_temp(name, std::string(header) + body);
 }
 
@@ -200,6 +207,24 @@ START_TEST(perfetto_lanes_worked_by_hand)
 	ck_assert_msg(interrupts[0]["args"]["first"] == "tick_nohz_handler", "%s", interrupts[0]["args"]["first"].dump().c_str());
 	ck_assert_msg(expiries[0]["cat"] == "tick", "%s", expiries[0]["cat"].dump().c_str());
 	ck_assert_msg(expiries[1]["name"] == "hrtimer_wakeup", "%s", expiries[1]["name"].dump().c_str());
+}
+END_TEST
+
+// Before 6.9 the tick's hrtimer is tick_sched_timer: marked the same.
+START_TEST(tick_sched_timer_is_the_tick_before_69)
+{
+	std::string trace = fixture("cpu-timeline-69.txt", true, "tick_sched_timer");
+	std::string dir = temp_subdir("cpu-timeline-69");
+	cli_result r = replay({"--perfetto", dir + "/p.json", "--why", "0@100.004", trace});
+	auto lanes = lanes_of(dir + "/p.json");
+	ck_assert_uint_eq(lanes[4].size(), 3);
+	ck_assert_msg(lanes[4][0]["name"] == "tick_sched_timer", "%s", lanes[4][0].dump().c_str());
+	ck_assert_msg(lanes[4][0]["cat"] == "tick", "%s", lanes[4][0].dump().c_str());
+	ck_assert_msg(lanes[4][1]["cat"] == "hrtimer", "%s", lanes[4][1].dump().c_str());
+	ck_assert_msg(lanes[3][1]["args"]["cause"] == "tick", "%s", lanes[3][1].dump().c_str());
+	ck_assert(r.out.find("  ran        2 hrtimer expiries, first tick_sched_timer (the tick's hrtimer)\n"
+			     "  cause      the wheel: process_timeout, run by the TIMER softirq after the tick "
+			     "(tick_sched_timer)\n") != std::string::npos);
 }
 END_TEST
 
@@ -539,6 +564,7 @@ int main()
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, perfetto_lanes_worked_by_hand);
 	tcase_add_test(tc, timeline_columns_worked_by_hand);
+	tcase_add_test(tc, tick_sched_timer_is_the_tick_before_69);
 	tcase_add_test(tc, why_worked_by_hand);
 	tcase_add_test(tc, bundled_recording_counted_from_its_lines);
 	tcase_add_test(tc, same_input_same_bytes);
