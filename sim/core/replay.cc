@@ -170,9 +170,13 @@ void replay_driver::watch_cpus(const std::vector<scheme_run> &runs)
 				cpu_sinks_.push_back(s);
 	if (cpu_sinks_.empty())
 		return;
+	// The tick's hrtimer by its name, or the callback the tick model found
+	// by its rhythm (a trace that names callbacks by address).
+	const tick_identity tick = ticks_->summary().tick;
+	const std::uint32_t tick_id = tick.found() ? tick.function : 0;
 	cpu_timeline_ = std::make_unique<cpu_timeline>(
 		[this](std::uint32_t id) -> const std::string & { return functions_.name(id); },
-		[this](std::uint32_t id) { return is_tick_function(id); },
+		[this, tick_id](std::uint32_t id) { return (tick_id && id == tick_id) || is_tick_function(id); },
 		[this](const cpu_activity &a) {
 			for (replay_sink *s : cpu_sinks_)
 				s->activity(a);
