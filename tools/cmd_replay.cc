@@ -6,6 +6,7 @@
 #include "sim/output/output_file.h"
 #include "sim/output/perfetto.h"
 #include "sim/output/timeline.h"
+#include "sim/output/why_wake.h"
 #include "sim/whatif/hz_rescale.h"
 #include "sim/whatif/whatif.h"
 #include "tools/commands.h"
@@ -20,6 +21,7 @@ struct replay_args : trace_args {
 	std::string scheme = auto_scheme;
 	std::string expiry_log;
 	std::string timeline, interval, perfetto;
+	std::vector<std::string> why;
 };
 
 // --what-if-hz with hrtimer what-ifs: the side-by-side table shows no
@@ -44,6 +46,12 @@ int run_replay(const replay_args &a)
 	if (to_stdout > 1)
 		throw usage_error("only one output can go to stdout ('-')");
 	timeline_interval interval = a.interval.empty() ? timeline_interval{} : timeline_interval::parse(a.interval);
+	std::vector<why_query> why;
+	for (const std::string &spec : a.why)
+		why.push_back(why_query::parse(spec));
+	if (!why.empty() && to_stdout)
+		throw usage_error("--why prints its answer on stdout, after the text report: write the other "
+				  "outputs to files");
 	auto params = params_for(a, a.scheme, false);
 	check_scheme(a.scheme, a.replay, params);
 
@@ -64,6 +72,11 @@ int run_replay(const replay_args &a)
 	if (!a.perfetto.empty()) {
 		perfetto_sink = std::make_unique<perfetto_trace>(outputs.open(a.perfetto));
 		sinks.push_back(perfetto_sink.get());
+	}
+	std::unique_ptr<why_wake> why_sink;
+	if (!why.empty()) {
+		why_sink = std::make_unique<why_wake>(why);
+		sinks.push_back(why_sink.get());
 	}
 	auto progress = terminal_progress(a);
 	replay_options opt = replay_options_of(a);
@@ -87,7 +100,8 @@ int run_replay(const replay_args &a)
 		outputs.open(a.json).write(a.what_if_hz ? json_what_if(w, a.text.timing)
 							: json_report(r, a.text.timing));
 	if (!to_stdout)
-		outputs.open("-").write(a.what_if_hz ? what_if_table(w) + hrtimer_what_ifs_by_hz(w) : text_report(r, a.text));
+		outputs.open("-").write((a.what_if_hz ? what_if_table(w) + hrtimer_what_ifs_by_hz(w) : text_report(r, a.text)) +
+					(why_sink ? why_sink->text() : ""));
 	outputs.commit();
 	return 0;
 }
@@ -113,7 +127,9 @@ void add_replay(CLI::App &app, command_list &commands)
 		->check(non_empty("path"));
 	CLI::Option *tl = sub->add_option("--timeline", a->timeline,
 			"CSV per CPU and tick: cpu,jiffy,seconds,ticks,pending[,pending_LEVEL...],"
-			"enqueued,moved,cascades,expired,canceled,process_units,softirq_units,softirq_runs (README: Timelines; '-': stdout)")
+			"enqueued,moved,cascades,expired,canceled,process_units,softirq_units,softirq_runs,"
+			"hrtimer_expiries,interrupts,interrupts_predicted,wakeups_wheel,wakeups_tick,wakeups_hrtimer,"
+			"wakeups_none (README: Timelines; '-': stdout)")
 		->type_name("FILE")
 		->check(non_empty("path"));
 	sub->add_option("--interval", a->interval,
@@ -124,15 +140,26 @@ void add_replay(CLI::App &app, command_list &commands)
 		->needs(tl);
 	sub->add_option("--perfetto", a->perfetto,
 			"Chrome trace event JSON for ui.perfetto.dev or chrome://tracing: per CPU the "
-			"timer armings as slices, cascades, pending timers and moves as counters, simulated softirq runs as slices")
+			"timer armings as slices, cascades, pending timers and moves as counters, simulated softirq runs as slices; "
+			"beside them the recorded timer interrupts and callbacks, the measured softirq runs and the hrtimer model's "
+			"interrupts")
 		->type_name("FILE")
 		->check(non_empty("path"));
+	sub->add_option("--why", a->why,
+			"why did CPU wake at SECONDS (the trace's own time): the recorded timer interrupt "
+			"nearest it, the expiry it ran first (an hrtimer, or the tick and the wheel timer "
+			"it ran for), what the hrtimer model predicted, the measured time; after the text "
+			"report; repeatable")
+		->type_name("CPU@SECONDS")
+		->check(non_empty())
+		->allow_extra_args(false);
 	add_report_options(sub, *a);
 	sub->footer("examples:\n"
 		    "  timersim replay ../shared/traces/linux-3.6-scp_dest/trace.txt\n"
 		    "  timersim replay --scheme classic --param order=lifo trace.dat\n"
 		    "  timersim replay --drain --json report.json --expiry-log fired.csv trace.txt.gz\n"
-		    "  timersim replay --timeline ticks.csv --interval 1s --perfetto replay.json trace.dat");
+		    "  timersim replay --timeline ticks.csv --interval 1s --perfetto replay.json trace.dat\n"
+		    "  timersim replay --why 1@12.345678 trace.txt");
 	commands.push_back({sub, [a] { return run_replay(*a); }});
 }
 

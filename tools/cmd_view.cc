@@ -121,19 +121,22 @@ int run_view(view_args &a)
 	// around the worst tick the first pass found.
 	view_overview overview;
 	std::unique_ptr<view_window> window;
+	std::unique_ptr<view_hrlane> lane;
 	replay_report report;
 	if (a.has_from || a.has_to) {
 		window = std::make_unique<view_window>(a.from, a.to, true);
-		report = replay_into(a, opt, {&overview, window.get()});
+		lane = std::make_unique<view_hrlane>(*window);
+		report = replay_into(a, opt, {&overview, window.get(), lane.get()});
 	} else {
 		report = replay_into(a, opt, {&overview});
 		jiffies_t worst = overview.worst().jiffy;
 		jiffies_t first = overview.first();
 		jiffies_t from = worst > first + half_window ? worst - half_window : first;
 		window = std::make_unique<view_window>(from, worst + half_window, false);
-		replay_into(a, opt, {window.get()});
+		lane = std::make_unique<view_hrlane>(*window);
+		replay_into(a, opt, {window.get(), lane.get()});
 	}
-	write_output(a.output, view_html(report, overview, *window));
+	write_output(a.output, view_html(report, overview, *window, lane.get()));
 	return 0;
 }
 

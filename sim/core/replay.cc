@@ -11,6 +11,7 @@
 #include "sim/core/replay_engine.h"
 #include "sim/core/trace_clock.h"
 #include "sim/core/trace_shape.h"
+#include "sim/hrtimer/cpu_timeline.h"
 #include "sim/hrtimer/hr_replay.h"
 #include "sim/measured/cpu_time.h"
 #include "sim/ticks/tick_identity.h"
@@ -116,6 +117,8 @@ private:
 	// Throws when the work done (and `extra` units) passed --max-cost.
 	std::uint64_t check_cost(const replay_engine &e, const std::string &where, std::uint64_t extra = 0) const;
 	void measure(const sim_event &ev, std::vector<std::unique_ptr<replay_engine>> &engines);
+	void watch_cpus(const std::vector<scheme_run> &runs);
+	void tell_cpus(const sim_event &ev);
 	bool is_tick_function(std::uint32_t id);
 
 	trace_reader &reader_;
@@ -147,7 +150,55 @@ private:
 	std::vector<measured::softirq_run> timer_runs_;
 	std::vector<std::vector<measured::softirq_work>> run_work_;	// by engine
 	std::vector<std::int8_t> tick_function_;	// by callback id: -1 unknown, 0 no, 1 the tick's
+	// The CPU timeline of both halves, for the sinks that draw it: the
+	// model's calls and the run an event closed wait until the engines
+	// applied the event (a tick's row is then open).
+	std::unique_ptr<cpu_timeline> cpu_timeline_;
+	std::vector<replay_sink *> cpu_sinks_;
+	std::vector<std::pair<cpu_activity, std::uint32_t>> model_calls_;
+	bool closed_run_ = false;
+	measured::softirq_run last_closed_run_;
 };
+
+// The sinks that want the CPU timeline, each once.
+void replay_driver::watch_cpus(const std::vector<scheme_run> &runs)
+{
+	for (const scheme_run &run : runs)
+		for (replay_sink *s : run.sinks)
+			if (s->wants_activity() &&
+			    std::find(cpu_sinks_.begin(), cpu_sinks_.end(), s) == cpu_sinks_.end())
+				cpu_sinks_.push_back(s);
+	if (cpu_sinks_.empty())
+		return;
+	// The tick's hrtimer by its name, or the callback the tick model found
+	// by its rhythm (a trace that names callbacks by address).
+	const tick_identity tick = ticks_->summary().tick;
+	const std::uint32_t tick_id = tick.found() ? tick.function : 0;
+	cpu_timeline_ = std::make_unique<cpu_timeline>(
+		[this](std::uint32_t id) -> const std::string & { return functions_.name(id); },
+		[this, tick_id](std::uint32_t id) { return (tick_id && id == tick_id) || is_tick_function(id); },
+		[this](const cpu_activity &a) {
+			for (replay_sink *s : cpu_sinks_)
+				s->activity(a);
+		},
+		[this](const wakeup &w) {
+			for (replay_sink *s : cpu_sinks_)
+				s->woke(w);
+		});
+	hrtimers_->observe([this](cpu_activity &a, std::uint32_t function) { model_calls_.emplace_back(a, function); });
+}
+
+void replay_driver::tell_cpus(const sim_event &ev)
+{
+	for (auto &[a, function] : model_calls_)
+		cpu_timeline_->model(a, function);
+	model_calls_.clear();
+	if (closed_run_ && last_closed_run_.cpu < input_.cpus)
+		cpu_timeline_->softirq_closed(last_closed_run_);
+	closed_run_ = false;
+	if (ev.cpu < input_.cpus)
+		cpu_timeline_->add(ev);
+}
 
 bool replay_driver::is_tick_function(std::uint32_t id)
 {
@@ -193,6 +244,10 @@ void replay_driver::measure(const sim_event &ev, std::vector<std::unique_ptr<rep
 	m.function = ev.function;
 	m.tick = m.kind == cost_kind::callback_entry && ev.kind == event_kind::hrtimer && is_tick_function(ev.function);
 	const measured::softirq_run *run = measured_.add(m);
+	if (run && cpu_timeline_) {
+		closed_run_ = true;
+		last_closed_run_ = *run;
+	}
 	// A TIMER run closed: what each scheme did for that CPU since its
 	// last run is this run's work.
 	if (!run || run->vec != TIMER_SOFTIRQ || run->cpu >= input_.cpus)
@@ -304,6 +359,7 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 				  (names.size() == 1 ? " has" : " have") + " none");
 	}
 
+	watch_cpus(runs);
 	std::uint64_t since_progress = 0, since_cost_check = 0, cost_check_after = cost_check_every;
 	std::vector<std::uint64_t> checked_cost(engines.size(), 0);
 	// The tracer lost events before this one (a note, a CTF packet's
@@ -322,6 +378,8 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 			for (auto &e : engines)
 				e->apply(p);
 		}
+		if (cpu_timeline_)
+			tell_cpus(*ev);
 		if (opt_.max_cost && ++since_cost_check == cost_check_after) {
 			// The next check comes before the events, at twice the cost
 			// per event of these (it grows), could spend what is left:
@@ -348,6 +406,8 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 	if (progress_)
 		progress_->read(stream_.stats(), true);
 	check_symbols();
+	if (cpu_timeline_)
+		cpu_timeline_->finish();
 	measured_report_ = measured_.finish([this](std::uint32_t id) { return functions_.name(id); });
 	hrtimer_report_ = hrtimers_->finish([this](std::uint32_t id) { return functions_.name(id); });
 

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/core/cpu_activity.h"
 #include "sim/core/trace_clock.h"
 #include "sim/scheme/scheme.h"
 #include "sim/scheme/wheel_state.h"
@@ -190,6 +191,15 @@ public:
 	{
 		(void)cpu; (void)jiffy; (void)units; (void)expired; (void)wake;
 	}
+
+	// The CPU timeline of both halves (sim/core/cpu_activity.h), told only
+	// to sinks that want it (it costs a pass over the softirq, interrupt
+	// and expiry events). In trace order per CPU as far as the events
+	// settle: a wakeup comes at its CPU's next interrupt, an activity at
+	// its end; after the engines applied the event that settled it.
+	virtual bool wants_activity() const { return false; }
+	virtual void activity(const cpu_activity &a) { (void)a; }
+	virtual void woke(const wakeup &w) { (void)w; }
 
 	// The replay is over: `report` is complete. A sink that writes a file
 	// finishes it here; throwing output_error fails the run.

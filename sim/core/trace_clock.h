@@ -38,6 +38,23 @@ public:
 		return static_cast<double>(a.ts_ns) / 1e9 + delta / hz_;
 	}
 
+	// The jiffy in progress at trace time `ts_ns`: the inverse of
+	// seconds(), off the nearest pair at or before it (before the first:
+	// back from the first, not below jiffy 0).
+	std::uint64_t jiffy_of(std::uint64_t ts_ns) const
+	{
+		if (anchors_.empty())
+			return 0;
+		auto it = std::upper_bound(anchors_.begin(), anchors_.end(), ts_ns,
+					   [](std::uint64_t v, const anchor &a) { return v < a.ts_ns; });
+		const anchor &a = it == anchors_.begin() ? anchors_.front() : *(it - 1);
+		const std::uint64_t tick_ns = 1'000'000'000ull / hz_;
+		if (ts_ns >= a.ts_ns)
+			return a.j + (ts_ns - a.ts_ns) / tick_ns;
+		const std::uint64_t back = (a.ts_ns - ts_ns + tick_ns - 1) / tick_ns;
+		return a.j >= back ? a.j - back : 0;
+	}
+
 private:
 	struct anchor {
 		std::uint64_t j;

@@ -54,6 +54,15 @@ hr::hrtimer_restart hrtimer_replay::fired(hr::hrtimer *t, void *context)
 	if (self->crediting_) {
 		self->callback(s->function).wakeups++;
 		self->crediting_ = false;
+		self->irq_first_ = s->function;
+	}
+	self->irq_fired_++;
+	if (self->observe_) {
+		cpu_activity a;
+		a.what = cpu_activity::kind::model_expiry;
+		a.cpu = self->running_cpu_;
+		a.start_ns = a.end_ns = self->ts_of(self->machine_.now);
+		self->observe_(a, s->function);
 	}
 	// Periodic timers are re-armed by the recorded hrtimer_start that
 	// follows their expiry.
@@ -122,6 +131,11 @@ std::int64_t hrtimer_replay::mono_of(std::uint64_t ts_ns) const
 	return std::int64_t(ts_ns) + ts_to_mono_;
 }
 
+std::uint64_t hrtimer_replay::ts_of(std::int64_t mono) const
+{
+	return std::uint64_t(std::max<std::int64_t>(mono - ts_to_mono_, 0));
+}
+
 // Before the first expiry, the offset from the trace's timestamps to
 // CLOCK_MONOTONIC comes from the first MONOTONIC expiry ahead.
 void hrtimer_replay::find_offset(event_stream &ahead, const sim_event &ev)
@@ -166,13 +180,28 @@ void hrtimer_replay::run_interrupt(unsigned cpu, std::int64_t now, bool recorded
 	machine_.now = std::max<std::int64_t>(now, 0);
 	current_irq_ = next_irq_++;
 	running_cpu_ = cpu;
+	const std::int64_t deadline = c.base.dev.fires_at;
 	crediting_ = true;
+	irq_fired_ = 0;
+	irq_first_ = 0;
 	hr::hrtimer_interrupt(&c.base);
 	crediting_ = false;
 	// The softirq runs at the interrupt's exit.
 	if (c.base.softirq_pending)
 		hr::hrtimer_run_softirq(&c.base);
 	c.irq_id = current_irq_;
+	if (observe_) {
+		cpu_activity a;
+		a.what = cpu_activity::kind::model_interrupt;
+		a.cpu = cpu;
+		a.start_ns = a.end_ns = ts_of(machine_.now);
+		a.count = irq_fired_;
+		a.recorded = recorded;
+		a.predicted = due;
+		a.deadline_known = deadline != hr::KTIME_MAX;
+		a.deadline_ns = a.deadline_known ? ts_of(deadline) : 0;
+		observe_(a, irq_first_);
+	}
 }
 
 void hrtimer_replay::apply(const sim_event &ev, event_stream &ahead)

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "kernel/hrtimer.h"
+#include "sim/core/cpu_activity.h"
 #include "sim/hrtimer/hr_summary.h"
 #include "sim/hrtimer/hr_whatif.h"
 #include "sim/core/event_stream.h"
@@ -58,6 +59,13 @@ public:
 	// before the first event. `hz`: the recording's.
 	void set_what_ifs(const hr_what_if_options &opt, unsigned hz,
 			  std::function<std::string(std::uint32_t)> name_of);
+
+	// Told each interrupt the model runs and each hrtimer it runs in one
+	// (cpu_activity::model_interrupt, model_expiry; the first expiry's or
+	// the timer's callback as an interned id, for the caller to name), in
+	// the trace's ns. Unset (the default): nothing is told.
+	using model_fn = std::function<void(cpu_activity &, std::uint32_t function)>;
+	void observe(model_fn fn) { observe_ = std::move(fn); }
 
 private:
 	struct slot {
@@ -91,6 +99,7 @@ private:
 	slot &slot_of(std::uint64_t ptr);
 	void set_up(slot &s, const sim_event &ev, unsigned cpu);
 	std::int64_t mono_of(std::uint64_t ts_ns) const;
+	std::uint64_t ts_of(std::int64_t mono) const;
 	void catch_up(unsigned cpu, std::int64_t mono);
 	void run_interrupt(unsigned cpu, std::int64_t now, bool recorded);
 	void on_start(const sim_event &ev);
@@ -119,6 +128,9 @@ private:
 	std::unique_ptr<hr_what_ifs> what_ifs_;	// null unless asked for
 	std::uint64_t first_ts_ = 0, last_ts_ = 0;	// the trace's span, for them
 	bool seen_ts_ = false;
+	model_fn observe_;
+	std::uint32_t irq_fired_ = 0;		// hrtimers the running model interrupt ran
+	std::uint32_t irq_first_ = 0;		// ... its first one's callback
 };
 
 }  // namespace timersim

@@ -299,53 +299,67 @@ void perfetto_trace::end(const replay_report &)
 		return x.seq < y.seq;
 	});
 
+	lanes_.sort();
+
 	std::string buf = "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"trace\":" +
 			  json_string(setup_->path) + ",\"scheme\":" + json_string(setup_->scheme) +
 			  ",\"hz\":" + std::to_string(setup_->hz) + "},\n\"traceEvents\":[\n";
+	// Items joined by ",\n", the file written as it fills.
+	bool first = true;
+	auto emit = [&](const std::string &item) {
+		if (!first)
+			buf += ",\n";
+		first = false;
+		buf += item;
+		if (buf.size() >= (1u << 16)) {
+			out_.write(buf);
+			buf.clear();
+		}
+	};
 	for (unsigned cpu = 0; cpu < setup_->cpus; cpu++) {
 		std::string pid = std::to_string(cpu + 1);
-		buf += "{\"ph\":\"M\",\"pid\":" + pid + ",\"tid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"CPU " +
+		std::string meta = "{\"ph\":\"M\",\"pid\":" + pid + ",\"tid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"CPU " +
 		       std::to_string(cpu) + "\"}},\n";
-		buf += "{\"ph\":\"M\",\"pid\":" + pid + ",\"tid\":1,\"name\":\"process_sort_index\",\"args\":{\"sort_index\":" +
+		meta += "{\"ph\":\"M\",\"pid\":" + pid + ",\"tid\":1,\"name\":\"process_sort_index\",\"args\":{\"sort_index\":" +
 		       std::to_string(cpu) + "}},\n";
-		buf += "{\"ph\":\"M\",\"pid\":" + pid + ",\"tid\":1,\"name\":\"thread_name\",\"args\":{\"name\":\"softirq\"}}";
+		meta += "{\"ph\":\"M\",\"pid\":" + pid + ",\"tid\":1,\"name\":\"thread_name\",\"args\":{\"name\":\"softirq\"}}";
 		for (unsigned src = 0; src < slice_sources; src++)
 			if (source_used_[src])
-				buf += ",\n{\"ph\":\"M\",\"pid\":" + pid + ",\"tid\":" + std::to_string(2 + src) +
+				meta += ",\n{\"ph\":\"M\",\"pid\":" + pid + ",\"tid\":" + std::to_string(2 + src) +
 				       ",\"name\":\"thread_name\",\"args\":{\"name\":" +
 				       json_string(slice_source_name(static_cast<slice_source>(src))) + "}}";
-		buf += cpu + 1 < setup_->cpus || !events_.empty() ? ",\n" : "\n";
+		emit(meta);
+		lanes_.thread_names(cpu, cpu + 1, emit);
 	}
 	// A CPU's timestamps never go back, even where the trace clock's
 	// steps of 1/HZ overshoot its next anchor.
 	// A CPU's runs of one source never overlap: one starts where the
 	// previous ended at the earliest (several runs in one jiffy).
-	double ts_floor = 0;
-	double run_end[slice_sources] = {};
-	unsigned floor_cpu = ~0u;
-	for (std::size_t i = 0; i < events_.size(); i++) {
-		const event &e = events_[i];
-		if (e.cpu != floor_cpu) {
-			floor_cpu = e.cpu;
-			ts_floor = 0;
-			std::fill(std::begin(run_end), std::end(run_end), 0.0);
+	// The CPU timeline's events (at their own ns) go in between, in time.
+	std::string item;
+	std::size_t i = 0;
+	for (unsigned cpu = 0; cpu < setup_->cpus || i < events_.size(); cpu++) {
+		double ts_floor = 0;
+		double run_end[slice_sources] = {};
+		for (; i < events_.size() && events_[i].cpu == cpu; i++) {
+			const event &e = events_[i];
+			double ts = std::max(setup_->seconds(e.jiffy) * 1e6, ts_floor);
+			if (e.what == kind::run || e.what == kind::interrupt)
+				ts = std::max(ts, run_end[e.level]);
+			// As written, to the nanosecond: the next run starts at
+			// this one's printed end or later.
+			ts = std::round(ts * 1e3) / 1e3;
+			if (e.what == kind::run)
+				run_end[e.level] = ts + std::round(double(e.arming) / 1e3) / 1e3;
+			ts_floor = ts;
+			lanes_.write(cpu, cpu + 1, std::uint64_t(std::llround(ts * 1e3)), emit);
+			item.clear();
+			render(e, ts, item);
+			emit(item);
 		}
-		double ts = std::max(setup_->seconds(e.jiffy) * 1e6, ts_floor);
-		if (e.what == kind::run || e.what == kind::interrupt)
-			ts = std::max(ts, run_end[e.level]);
-		// As written, to the nanosecond: the next run starts at
-		// this one's printed end or later.
-		ts = std::round(ts * 1e3) / 1e3;
-		if (e.what == kind::run)
-			run_end[e.level] = ts + std::round(double(e.arming) / 1e3) / 1e3;
-		ts_floor = ts;
-		render(e, ts, buf);
-		buf += i + 1 < events_.size() ? ",\n" : "\n";
-		if (buf.size() >= (1u << 16)) {
-			out_.write(buf);
-			buf.clear();
-		}
+		lanes_.write(cpu, cpu + 1, ~std::uint64_t{0}, emit);
 	}
+	buf += "\n";
 	buf += "]}\n";
 	out_.write(buf);
 	events_.clear();

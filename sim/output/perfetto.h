@@ -20,6 +20,8 @@
 //       time: a slice is drawn `drawn_ns_per_unit` ns long per cost unit
 //       (compare --estimate gives calibrated times), and starts no earlier
 //       than the previous run of its CPU ended
+//   and beside them the CPU timeline of both halves, measured and modelled,
+//   at the trace's own ns (sim/output/perfetto_cpu.h: tids 3..8)
 //
 // Timestamps are trace microseconds of the jiffies (3 decimals), never
 // decreasing on a CPU's tracks: events are buffered and written sorted by
@@ -34,14 +36,14 @@
 #include "sim/core/interner.h"
 #include "sim/core/replay_sink.h"
 #include "sim/output/output_file.h"
+#include "sim/output/perfetto_cpu.h"
 #include "sim/output/pending_levels.h"
 
 namespace timersim {
 
 // Where a CPU's softirq slices come from: each source is a thread of its
-// own under the CPU's process (tid 2 + source). A second source (runs
-// measured in the trace) adds a value here, its name in slice_source_name()
-// and calls add_run().
+// own under the CPU's process (tid 2 + source). The runs measured in the
+// trace are drawn at their own ns by perfetto_cpu_lanes, not here.
 enum class slice_source : std::uint8_t { simulated };
 inline constexpr unsigned slice_sources = 1;
 const char *slice_source_name(slice_source s);
@@ -71,6 +73,9 @@ public:
 		      verdict v) override;
 	void softirq_run(unsigned cpu, jiffies_t jiffy, std::uint64_t units, std::uint64_t expired,
 			 const timer_ref *wake) override;
+	bool wants_activity() const override { return true; }
+	void activity(const cpu_activity &a) override { lanes_.add(a); }
+	void woke(const wakeup &w) override { lanes_.add(w); }
 	void end(const replay_report &report) override;
 
 private:
@@ -120,6 +125,7 @@ private:
 	std::vector<bool> tick_open_;
 	jiffies_t last_jiffy_ = 0;
 	bool source_used_[slice_sources] = {};
+	perfetto_cpu_lanes lanes_;
 };
 
 }  // namespace timersim

@@ -56,7 +56,9 @@ void timeline::begin(const replay_setup &setup)
 	buf_ = "cpu,jiffy,seconds,ticks,pending";
 	for (unsigned l = 1; l <= pending_.levels(); l++)
 		buf_ += ",pending_" + setup.level_names[l - 1];
-	buf_ += ",enqueued,moved,cascades,expired,canceled,process_units,softirq_units,softirq_runs\n";
+	buf_ += ",enqueued,moved,cascades,expired,canceled,process_units,softirq_units,softirq_runs"
+		",hrtimer_expiries,interrupts,interrupts_predicted,wakeups_wheel,wakeups_tick,wakeups_hrtimer,"
+		"wakeups_none\n";
 }
 
 timeline::row &timeline::at(unsigned cpu, jiffies_t jiffy)
@@ -83,8 +85,11 @@ void timeline::write(unsigned cpu, const row &r)
 		buf_ += ',';
 		append_number(buf_, l < r.pending.size() ? r.pending[l] : 0);
 	}
+	const auto wake = [&](wake_cause c) { return r.wakeups[static_cast<unsigned>(c)]; };
 	for (std::uint64_t v : {r.enqueued, r.moved, r.cascades, r.expired, r.canceled, r.process_units,
-				r.softirq_units, r.runs}) {
+				r.softirq_units, r.runs, r.hrtimer_expiries, r.interrupts, r.predicted,
+				wake(wake_cause::wheel), wake(wake_cause::tick), wake(wake_cause::hrtimer),
+				wake(wake_cause::none)}) {
 		buf_ += ',';
 		append_number(buf_, v);
 	}
@@ -212,6 +217,30 @@ void timeline::softirq_run(unsigned cpu, jiffies_t jiffy, std::uint64_t, std::ui
 			   const timer_ref *)
 {
 	at(cpu, jiffy).runs++;
+}
+
+timeline::row &timeline::at_ns(unsigned cpu, std::uint64_t ts_ns)
+{
+	return at(cpu, interval_ && setup_->clock ? setup_->clock->jiffy_of(ts_ns) : 0);
+}
+
+void timeline::activity(const cpu_activity &a)
+{
+	if (a.cpu >= open_.size())
+		return;
+	if (a.what == cpu_activity::kind::expiry && a.hrtimer)
+		at_ns(a.cpu, a.start_ns).hrtimer_expiries++;
+	else if (a.what == cpu_activity::kind::model_interrupt && a.predicted)
+		at_ns(a.cpu, a.start_ns).predicted++;
+}
+
+void timeline::woke(const wakeup &w)
+{
+	if (w.cpu >= open_.size())
+		return;
+	row &r = at_ns(w.cpu, w.entry_ns);
+	r.interrupts++;
+	r.wakeups[static_cast<unsigned>(w.cause)]++;
 }
 
 void timeline::end(const replay_report &)

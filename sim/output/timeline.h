@@ -3,8 +3,9 @@
 // CPU and interval:
 //
 //   cpu,jiffy,seconds,ticks,pending,pending_tv1,...,pending_tv5,enqueued,moved,cascades,expired,canceled,
-//       process_units,softirq_units,softirq_runs
-//   0,4295133440,964.721000,1,31,27,4,0,0,0,0,4,2,1,0,3,6,1
+//       process_units,softirq_units,softirq_runs,hrtimer_expiries,interrupts,interrupts_predicted,
+//       wakeups_wheel,wakeups_tick,wakeups_hrtimer,wakeups_none
+//   0,4295133440,964.721000,1,31,27,4,0,0,0,0,4,2,1,0,3,6,1,2,1,1,1,0,0,0
 //
 //   cpu        the base
 //   jiffy      the tick's jiffy (with --interval: the interval's first
@@ -27,6 +28,19 @@
 //              and bucket visits, next-expiry searches, idle catch-up)
 //   softirq_runs   simulated softirq runs: the scheme's ticks, each a
 //              simulated timer interrupt
+// and the CPU's hrtimer half and timer interrupts (sim/core/cpu_activity.h),
+// placed by their trace ns (per tick: in the row open on the CPU when they
+// are settled, which is the tick of their interrupt):
+//   hrtimer_expiries   recorded hrtimer expiries (entry and exit recorded)
+//   interrupts     recorded timer interrupts (without irq events: the
+//              groups of hard hrtimer expiries with one now)
+//   interrupts_predicted  interrupts of the hrtimer model's device (at a
+//              recorded interrupt or of its own)
+//   wakeups_wheel, wakeups_tick, wakeups_hrtimer, wakeups_none   the
+//              recorded interrupts by cause (wake_cause): the tick for a
+//              wheel timer, the tick alone, another hrtimer, no callback;
+//              they add up to `interrupts`
+// A row that holds only these (a CPU idle for the wheel) is a row too.
 //
 // Per tick, a row covers the tick and what happened on the base until its
 // next tick (the first row also what came before); rows come in simulation
@@ -81,6 +95,9 @@ public:
 		    const cost_counters &units) override;
 	void softirq_run(unsigned cpu, jiffies_t jiffy, std::uint64_t units, std::uint64_t expired,
 			 const timer_ref *wake) override;
+	bool wants_activity() const override { return true; }
+	void activity(const cpu_activity &a) override;
+	void woke(const wakeup &w) override;
 	void end(const replay_report &report) override;
 
 private:
@@ -89,16 +106,21 @@ private:
 		std::uint64_t ticks = 0, enqueued = 0, moved = 0, cascades = 0, expired = 0,
 			      canceled = 0;
 		std::uint64_t process_units = 0, softirq_units = 0, runs = 0;
+		std::uint64_t hrtimer_expiries = 0, interrupts = 0, predicted = 0;
+		std::uint64_t wakeups[4] = {};	// by wake_cause: none, hrtimer, tick, wheel
 		std::vector<std::uint64_t> pending;	// at the end of the row
 		bool empty() const
 		{
 			return !ticks && !enqueued && !moved && !cascades && !expired && !canceled &&
-			       !process_units && !softirq_units && !runs;
+			       !process_units && !softirq_units && !runs && !hrtimer_expiries &&
+			       !interrupts && !predicted;
 		}
 	};
 
 	// The row an event of `cpu` at `jiffy` counts in.
 	row &at(unsigned cpu, jiffies_t jiffy);
+	// ... an event of the CPU timeline at trace time `ts_ns`.
+	row &at_ns(unsigned cpu, std::uint64_t ts_ns);
 	void close(unsigned cpu);
 	void write(unsigned cpu, const row &r);
 	void flush_if_full();

@@ -193,7 +193,7 @@ std::string html_text(std::string_view s)
 }  // namespace
 
 std::string view_data(const replay_report &report, const view_overview &overview,
-		      const view_window &window)
+		      const view_window &window, const view_hrlane *lane)
 {
 	const replay_setup &setup = overview.setup();
 	std::string out;
@@ -222,19 +222,24 @@ std::string view_data(const replay_report &report, const view_overview &overview
 	p.nl();
 	write_window(p, window, overview);
 	p.nl();
+	if (lane) {
+		p.key("hrtimers");
+		lane->write(p);
+		p.nl();
+	}
 	p.key("report").raw(json_report(report, false));
 	p.close('}');
 	return out;
 }
 
 std::string view_html(const replay_report &report, const view_overview &overview,
-		      const view_window &window)
+		      const view_window &window, const view_hrlane *lane)
 {
 	return view_page_html("timersim view: " + report.input.path + " (" + report.scheme + ")",
-			      view_data(report, overview, window));
+			      view_data(report, overview, window, lane), lane ? view_hrlane_script : nullptr);
 }
 
-std::string view_page_html(const std::string &title, const std::string &data)
+std::string view_page_html(const std::string &title, const std::string &data, const char *more_script)
 {
 	std::string out;
 	out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>";
@@ -252,6 +257,10 @@ std::string view_page_html(const std::string &title, const std::string &data)
 	out += script_safe(data);
 	out += "</script>\n<script>\n";
 	out += view_script;
+	if (more_script) {
+		out += "</script>\n<script>\n";
+		out += more_script;
+	}
 	out += "</script>\n</body>\n</html>\n";
 	return out;
 }

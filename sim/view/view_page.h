@@ -22,6 +22,8 @@
 //                       ["M", id, cpu, base, level, slot, position, jiffy, clock],
 //                       ["C", cpu, level, count, jiffy], ["X", id, cpu, jiffy],
 //                       ["D", id, cpu, jiffy], ["Y", id, cpu, jiffy, verdict, simulated]]}
+//   hrtimers: the hrtimer lane of the window (sim/view/view_hrlane.h), on pages
+//             of a trace
 //
 // Levels are 1-based in events, as everywhere else; jiffies as the kernel
 // prints them. Same input, same bytes.
@@ -30,22 +32,27 @@
 #include <string>
 
 #include "sim/core/replay_report.h"
+#include "sim/view/view_hrlane.h"
 #include "sim/view/view_overview.h"
 #include "sim/view/view_window.h"
 
 namespace timersim {
 
 std::string view_data(const replay_report &report, const view_overview &overview,
-		      const view_window &window);
+		      const view_window &window, const view_hrlane *lane = nullptr);
 std::string view_html(const replay_report &report, const view_overview &overview,
-		      const view_window &window);
+		      const view_window &window, const view_hrlane *lane = nullptr);
 
 // The page around a data document (view_data(), or a scenario's:
-// sim/view/view_scenario.h), with the script and style inline.
-std::string view_page_html(const std::string &title, const std::string &data);
+// sim/view/view_scenario.h), with the script and style inline, and
+// `more_script` after the script (a trace's page: the hrtimer lane's).
+std::string view_page_html(const std::string &title, const std::string &data,
+			   const char *more_script = nullptr);
 
-// The page's script and style (view_script.cc, view_style.cc).
+// The page's script and style (view_script.cc, view_style.cc), and the
+// hrtimer lane's script (view_hrlane_script.cc).
 extern const char view_script[];
 extern const char view_style[];
+extern const char view_hrlane_script[];
 
 }  // namespace timersim

@@ -114,18 +114,32 @@ START_TEST(v48_view_opens_at_the_busiest_run)
 	std::string text = read_whole_file(csv);
 	std::string head = text.substr(0, text.find('\n'));
 	ck_assert_msg(head.find(",process_units,softirq_units,softirq_runs") != std::string::npos, "%s", head.c_str());
-	// The columns, counted from the end of each row.
+	// The columns, by their names in the header (more are appended after them).
+	auto fields = [](const std::string &line) {
+		std::vector<std::string> f;
+		std::size_t at = 0;
+		for (std::size_t comma; (comma = line.find(',', at)) != std::string::npos; at = comma + 1)
+			f.push_back(line.substr(at, comma - at));
+		f.push_back(line.substr(at));
+		return f;
+	};
+	std::vector<std::string> names = fields(head);
+	auto column = [&](const char *name) {
+		return std::size_t(std::find(names.begin(), names.end(), name) - names.begin());
+	};
+	const std::size_t c1 = column("process_units"), c2 = column("softirq_units"), c3 = column("softirq_runs");
+	ck_assert_uint_lt(c3, names.size());
 	std::uint64_t process = 0, softirq = 0, runs = 0, busiest_row = 0;
 	std::size_t from = text.find('\n') + 1;
 	while (from < text.size()) {
 		std::size_t to = text.find('\n', from);
-		std::string row = text.substr(from, to - from);
+		std::vector<std::string> row = fields(text.substr(from, to - from));
 		from = to + 1;
-		std::size_t c3 = row.rfind(','), c2 = row.rfind(',', c3 - 1), c1 = row.rfind(',', c2 - 1);
-		process += std::stoull(row.substr(c1 + 1, c2 - c1 - 1));
-		std::uint64_t s = std::stoull(row.substr(c2 + 1, c3 - c2 - 1));
+		ck_assert_uint_eq(row.size(), names.size());
+		process += std::stoull(row[c1]);
+		std::uint64_t s = std::stoull(row[c2]);
 		softirq += s;
-		runs += std::stoull(row.substr(c3 + 1));
+		runs += std::stoull(row[c3]);
 		busiest_row = std::max(busiest_row, s);
 	}
 	ck_assert_uint_eq(process, r["work"]["process"]["units"].get<std::uint64_t>());

@@ -104,13 +104,20 @@ START_TEST(replay_pictures_are_labelled_and_reproducible)
 	ck_assert_msg(r.status == 0, "plot: %s", r.err.c_str());
 	ck_assert(contains(read_whole_file(dir + "/c/work.svg"), "Work by context"));
 	// A timeline whose work columns are not counts is refused.
-	// Its header and first row, that row's softirq_units (the last field
-	// but one) made "x".
+	// Its header and first row, that row's softirq_units (found by the
+	// header's name: more columns follow it) made "x".
 	std::string text = read_whole_file(csv);
 	std::size_t row = text.find('\n') + 1;
+	std::string head = text.substr(0, row);
+	std::size_t column = 0;
+	for (std::size_t at = 0; at < head.find(",softirq_units,"); at = head.find(',', at) + 1)
+		column++;
 	std::string first = text.substr(row, text.find('\n', row) - row);
-	std::size_t last = first.rfind(','), before = first.rfind(',', last - 1);
-	std::string broken = text.substr(0, row) + first.substr(0, before + 1) + "x" + first.substr(last) + "\n";
+	std::size_t before = 0;
+	for (std::size_t n = 0; n < column; n++)
+		before = first.find(',', before) + 1;
+	std::size_t after = first.find(',', before);
+	std::string broken = head + first.substr(0, before) + "x" + first.substr(after) + "\n";
 	std::string bad_csv = write_temp("bad-work.csv", broken);
 	r = run_timersim({"plot", json, "--timeline", bad_csv, "-o", dir + "/d"});
 	ck_assert_msg(r.status == 2 && contains(r.err, "process_units, softirq_units: not counts"), "%s", r.err.c_str());
