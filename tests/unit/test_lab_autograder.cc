@@ -92,7 +92,9 @@ START_TEST(gradescope_results_json)
 	ck_assert_uint_eq(r["tests"].size(), expect.size());
 	for (std::size_t i = 0; i < expect.size(); i++) {
 		const json &t = r["tests"][i];
-		ck_assert_str_eq(t["name"].get<std::string>().c_str(), std::get<0>(expect[i]).c_str());
+		// Named first: Check keeps the pointers past the full expression.
+		const std::string name = t["name"].get<std::string>();
+		ck_assert_str_eq(name.c_str(), std::get<0>(expect[i]).c_str());
 		ck_assert_msg(t["score"] == std::get<1>(expect[i]) && t["max_score"] == std::get<2>(expect[i]),
 			      "%s: %s", std::get<0>(expect[i]).c_str(), t.dump().c_str());
 	}
