@@ -3,6 +3,9 @@
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 # One list for everything `make run`, `make test`, `make bench` and
 # `make fuzz` use, so a fresh machine is complete after one call.
+# --lab: only what `make lab` needs (a compiler, make, and the headers and
+# libraries of the lab's sources) -- no trace-cmd, babeltrace, clang or
+# chromium.
 set -euo pipefail
 
 PACKAGES=(
@@ -38,6 +41,16 @@ PACKAGES=(
 # that a broken set-up stops here with pkg-config's own words instead of as
 # link errors.
 PC_MODULES="zlib libzstd libtracecmd libtraceevent babeltrace babeltrace-ctf fmt libcrypto check benchmark"
+
+if [ "${1:-}" = --lab ]; then
+  PACKAGES=(
+    g++ make pkg-config
+    libcli11-dev libfmt-dev       # the command line and the text report
+    zlib1g-dev                    # gzip-compressed traces
+    nlohmann-json3-dev            # JSON of small inputs, model and calibration files
+  )
+  PC_MODULES="zlib fmt"           # the Makefile's LAB_PKGS
+fi
 
 verify() {
   pkg-config --exists $PC_MODULES && return 0
