@@ -1,9 +1,11 @@
 # timersim - GNU make build.
 #
 #   make run         install what is missing, build, replay the bundled trace
-#   make lab         the lab's quick build: build/lab/timersim (lab, step,
-#                    view, replay and compare of text traces), installing
-#                    only a compiler and four header/library packages
+#   make lab         the lab's quick build, build/lab/timersim (lab, step,
+#                    view, replay of text traces), installing only a
+#                    compiler and four header/library packages
+#   make check-lab   make lab, then the lab build against the full one
+#                    (scripts/check-lab-build.sh; CI runs it)
 #   make test        install what is missing, build, run every test
 #   make check-asan  the same tests, built with AddressSanitizer + UBSan
 #   make bench       Google Benchmark benches, JSON under build/bench/
@@ -61,11 +63,26 @@ OPT      := -O1 -g -fno-omit-frame-pointer $(SANFLAGS)
 WARN     += -Wno-maybe-uninitialized
 endif
 
+# The lab build (LAB=1, which `make lab` sets, into $(BUILD)/lab): -Og, not
+# -O2: its whole compile is then about a third less CPU (lab commands run
+# in milliseconds either way). -Og's flow analysis is coarser: its
+# maybe-uninitialized warnings are false positives as under the sanitizers.
+LAB      ?=
+ifneq ($(LAB),)
+OPT      := -Og
+WARN     += -Wno-maybe-uninitialized
+endif
+
 # Libraries, all through pkg-config. Their headers are system headers to us:
 # -isystem keeps -Werror about our own code only.
 LIB_PKGS  := zlib libzstd libtracecmd libtraceevent babeltrace babeltrace-ctf fmt libcrypto
 TEST_PKGS := check
 BENCH_PKGS := benchmark
+# The lab build reads text traces only (plain or gzip): zlib, and fmt for
+# the report.
+ifneq ($(LAB),)
+LIB_PKGS  := zlib fmt
+endif
 pkg_cflags = $(patsubst -I%,-isystem %,$(shell pkg-config --cflags $(1) 2>/dev/null))
 pkg_libs   = $(shell pkg-config --libs $(1) 2>/dev/null)
 
@@ -82,6 +99,23 @@ BENCH_SRCS  := $(sort $(wildcard tests/bench/*.cc))
 FUZZ_SRCS   := $(sort $(wildcard tests/fuzz/*.cc))
 TOOL_SRCS   := $(sort $(wildcard tools/*.cc))
 
+# The lab build: what an OS-course lab needs and no more -- the lab, step
+# and view commands and replay of text traces. It leaves out the binary
+# trace readers (trace.dat: ours and libtracecmd's; CTF: ours and
+# libbabeltrace's; tools/lab/binary_readers_left_out.cc refuses those files
+# instead, naming the full build), the generator, sweeps, estimates and the
+# hrtimer queue designs, and the subcommands that use them (tools/lab/app.cc
+# stands in for tools/app.cc). A source left out that the lab comes to need
+# is an undefined reference at its link (make check-lab links it).
+ifneq ($(LAB),)
+LAB_LEFT_OUT := sim/gen/% sim/sweep/% sim/estimate/% sim/hrtimer/queue_% sim/trace/trace_dat% \
+                sim/trace/ctf% sim/trace/libtracecmd% sim/trace/binary_% sim/trace/stderr_capture.cc
+SIM_SRCS    := $(filter-out $(LAB_LEFT_OUT),$(SIM_SRCS)) tools/lab/binary_readers_left_out.cc
+TOOL_SRCS   := tools/main.cc tools/numbers.cc tools/suggest.cc tools/trace_options.cc \
+               tools/cmd_replay.cc tools/cmd_lab.cc tools/cmd_step.cc tools/cmd_view.cc \
+               tools/lab/app.cc
+endif
+
 obj = $(patsubst %.cc,$(BUILD)/obj/%.o,$(1))
 
 LIB         := $(BUILD)/libtimersim.a
@@ -97,29 +131,6 @@ hash        := \#
 TOOLS_UNITY_TEXT := $(foreach f,$(TOOL_SRCS),$(hash)include "$(f)"\n)
 TOOL_OBJS   := $(BUILD)/obj/gen/tools_unity.o
 SUPPORT_OBJS := $(call obj,$(SUPPORT_SRCS))
-
-# The lab build (`make lab`): what an OS-course lab needs and no more -- the
-# lab, step and view commands, replay and compare of text traces. It leaves
-# out the binary trace readers (trace.dat: ours and libtracecmd's; CTF:
-# ours and libbabeltrace's; tools/lab/binary_readers_left_out.cc refuses
-# those files instead, naming the full build), the generator, the sweeps and
-# the hrtimer queue designs, and the subcommands that use them
-# (tools/lab/app.cc stands in for tools/app.cc). A source left out that the
-# lab comes to need is an undefined reference at its link (make test links
-# it). Its objects are the full build's, in $(BUILD)/obj: the same sources
-# with the same flags, so a machine with both builds compiles each once.
-LAB_TOOL_SRCS := tools/main.cc tools/numbers.cc tools/suggest.cc tools/trace_options.cc \
-                 tools/cmd_replay.cc tools/cmd_compare.cc tools/cmd_lab.cc tools/cmd_step.cc \
-                 tools/cmd_view.cc tools/lab/app.cc
-LAB_LEFT_OUT  := sim/gen/% sim/sweep/% sim/hrtimer/queue_% sim/trace/trace_dat% \
-                 sim/trace/ctf% sim/trace/libtracecmd% sim/trace/binary_% sim/trace/stderr_capture.cc
-LAB_SRCS      := $(filter-out $(LAB_LEFT_OUT),$(KERNEL_SRCS) $(SIM_SRCS)) \
-                 tools/lab/binary_readers_left_out.cc
-LAB_PKGS      := zlib fmt
-LAB_UNITY     := $(BUILD)/gen/lab_tools_unity.cc
-LAB_UNITY_TEXT := $(foreach f,$(LAB_TOOL_SRCS),$(hash)include "$(f)"\n)
-LAB_LIB       := $(BUILD)/lab/libtimersim.a
-LAB_TIMERSIM  := $(BUILD)/lab/timersim
 UNIT_BINS   := $(patsubst tests/unit/%.cc,$(BUILD)/tests/%,$(UNIT_SRCS))
 BENCH_BINS  := $(patsubst tests/bench/%.cc,$(BUILD)/bench/%,$(BENCH_SRCS))
 
@@ -127,7 +138,7 @@ DEFAULT_TRACE := tests/data/default-trace.txt.gz
 
 .PHONY: all deps run test check-asan bench bench-replay calibrate results results-check test-engines \
         cost-model fuzz fuzz-ci soak freestanding clean \
-        install lab _build _lab _test _bench _fuzz _install
+        install lab check-lab _build _test _bench _fuzz _install
 
 all: deps
 	$(Q)$(MAKE) --no-print-directory -j$(JOBS) _build
@@ -149,19 +160,25 @@ run: deps
 	$(Q)$(TIMERSIM) compare --schemes auto,classic $(DEFAULT_TRACE)
 
 # Installs only what the lab build needs (scripts/setup.sh --lab), then
-# builds $(LAB_TIMERSIM).
+# builds it: build/lab/timersim, objects of its own under build/lab.
 lab:
 	@echo "timersim: checking the Debian packages the lab needs (scripts/setup.sh --lab)"
 	$(Q)scripts/setup.sh --lab
-	@echo "timersim: building $(LAB_TIMERSIM) ($(words $(LAB_SRCS)) sources and the lab's tools/ as one unit, -j$(JOBS))"
-	$(Q)$(MAKE) --no-print-directory -j$(JOBS) _lab
-	@echo "timersim: built $(LAB_TIMERSIM) (text traces only; \`make\` builds the full build/timersim)"
+	@echo "timersim: building $(BUILD)/lab/timersim (the lab's sources, -Og, -j$(JOBS))"
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) BUILD=$(BUILD)/lab LAB=1 _build
+	@echo "timersim: built $(BUILD)/lab/timersim (text traces only; \`make\` builds the full $(TIMERSIM))"
+
+# The lab build against the full one: the libraries it links, the same
+# output for the lab's commands, the refusal of trace.dat and CTF. Not in
+# make test: the lab build compiles its sources again (-Og), minutes of CPU.
+check-lab: lab all
+	$(Q)scripts/check-lab-build.sh $(BUILD)/lab/timersim $(TIMERSIM)
 
 # The benches are built (not run) too: a bench that no longer compiles
 # against the interfaces it measures is a failure of the tree.
 test: deps
 	@echo "timersim: building $(TIMERSIM), $(words $(UNIT_BINS)) test and $(words $(BENCH_BINS)) bench binaries (-j$(JOBS))"
-	$(Q)$(MAKE) --no-print-directory -j$(JOBS) _build _tests _benches _lab
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) _build _tests _benches
 	@echo "timersim: running the tests"
 	$(Q)$(MAKE) --no-print-directory _test
 
@@ -233,13 +250,11 @@ install: all
 # ---- internal targets (assume deps are installed) -------------------------
 
 _build: $(TIMERSIM)
-_lab: $(LAB_TIMERSIM)
 _tests: $(UNIT_BINS)
 _benches: $(BENCH_BINS)
 
 _test:
 	$(Q)scripts/check-freestanding.sh
-	$(Q)$(if $(SANITIZE),,scripts/check-lab-build.sh $(LAB_TIMERSIM) $(TIMERSIM))
 	$(Q)TIMERSIM_BIN=$(TIMERSIM) scripts/run-tests.sh $(UNIT_BINS)
 
 _bench:
@@ -267,25 +282,6 @@ $(TIMERSIM): $(TOOL_OBJS) $(LIB)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD    $@")
 	$(Q)$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS)
-
-$(LAB_LIB): $(call obj,$(LAB_SRCS))
-	@mkdir -p $(dir $@)
-	$(Q)rm -f $@ && ar rcs $@ $^
-
-$(LAB_TIMERSIM): $(BUILD)/obj/gen/lab_tools_unity.o $(LAB_LIB)
-	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  LD    $@")
-	$(Q)$(CXX) $(LDFLAGS) -o $@ $^ $(call pkg_libs,$(LAB_PKGS))
-
-$(LAB_UNITY): FORCE
-	@mkdir -p $(dir $@)
-	@printf '$(LAB_UNITY_TEXT)' | sed 's/^ //' >$@.tmp
-	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
-
-$(BUILD)/obj/gen/lab_tools_unity.o: $(LAB_UNITY)
-	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  CXX   tools/*.cc of the lab (one unit)")
-	$(Q)$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c -o $@ $<
 
 $(TOOLS_UNITY): FORCE
 	@mkdir -p $(dir $@)

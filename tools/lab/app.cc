@@ -1,7 +1,7 @@
 // The command line of the lab build (`make lab`, build/lab/timersim): the
-// commands an OS-course lab uses -- lab, step, view -- and replay and
-// compare of text traces, without the subcommands whose sources the lab
-// does not need (gen, sweep, plot, cost-model, options-table). It stands
+// commands an OS-course lab uses -- lab, step, view -- and replay of text
+// traces, without the subcommands whose sources the lab does not need
+// (compare, gen, sweep, plot, cost-model, options-table). It stands
 // in for tools/app.cc; main.cc and the cmd_*.cc files are the full build's.
 #include "sim/core/version.h"
 #include "tools/commands.h"
@@ -18,10 +18,9 @@ void build(CLI::App &app, command_list &commands)
 	app.add_flag_callback("--list-schemes", [] {}, "print the scheme names and exit");
 	app.footer("Run 'timersim COMMAND --help' for a command's options and examples.\n"
 		   "This timersim was built by `make lab`: it reads text traces only; "
-		   "run `make` for the full build (trace.dat, CTF, gen, sweep, plot).");
+		   "run `make` for the full build (trace.dat, CTF, compare, gen, sweep, plot).");
 
 	add_replay(app, commands);
-	add_compare(app, commands);
 	add_lab(app, commands);
 	add_step(app, commands);
 	add_view(app, commands);
