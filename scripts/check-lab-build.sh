@@ -3,8 +3,8 @@
 # must need neither libtracecmd/libtraceevent nor libbabeltrace, must give
 # the full build's (FULL, build/timersim) output for the lab's commands --
 # a `lab` question with its answer, `step` and `view` of a handbook scenario,
-# replay of a text trace -- and must refuse a trace.dat file and a CTF trace
-# with exit 2, naming the full build. make test runs it.
+# replay of a text trace and lab 5's `step --trace` -- and must refuse a trace.dat file and a CTF trace
+# with exit 2, naming the full build. `make check-lab` runs it (CI does).
 #
 #   scripts/check-lab-build.sh LAB FULL
 set -uo pipefail
@@ -48,6 +48,7 @@ same lab place -s 7 -c
 same step --explain docs/lab/scenarios/first-cascade.txt
 same step --scheme v48 docs/lab/scenarios/four-eight.txt
 same replay --top 3 tests/data/default-trace.txt.gz
+same step --trace tests/data/default-trace.txt.gz --scheme v48 --from 4295061000 --to 4295061020
 
 # view writes a page: the two pages, byte for byte.
 if "$lab" view docs/lab/scenarios/boundaries.txt -o "$tmp/lab.html" &&
