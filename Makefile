@@ -104,12 +104,12 @@ TOOL_SRCS   := $(sort $(wildcard tools/*.cc))
 # and view commands and replay of text traces. It leaves out the binary
 # trace readers (trace.dat: ours and libtracecmd's; CTF: ours and
 # libbabeltrace's; tools/lab/binary_readers_left_out.cc refuses those files
-# instead, naming the full build), the generator, sweeps, estimates and the
-# hrtimer queue designs, and the subcommands that use them (tools/lab/app.cc
-# stands in for tools/app.cc). A source left out that the lab comes to need
+# instead, naming the full build), the generator, sweeps and estimates, and
+# the subcommands that use them (tools/lab/app.cc stands in for
+# tools/app.cc). A source left out that the lab comes to need
 # is an undefined reference at its link (make check-lab links it).
 ifneq ($(LAB),)
-LAB_LEFT_OUT := sim/gen/% sim/sweep/% sim/estimate/% sim/hrtimer/queue_% sim/trace/trace_dat% \
+LAB_LEFT_OUT := sim/gen/% sim/sweep/% sim/estimate/% sim/trace/trace_dat% \
                 sim/trace/ctf% sim/trace/libtracecmd% sim/trace/binary_% sim/trace/stderr_capture.cc
 SIM_SRCS    := $(filter-out $(LAB_LEFT_OUT),$(SIM_SRCS)) tools/lab/binary_readers_left_out.cc
 TOOL_SRCS   := tools/main.cc tools/numbers.cc tools/suggest.cc tools/trace_options.cc \
