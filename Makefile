@@ -65,8 +65,8 @@ endif
 
 # The lab build (LAB=1, which `make lab` sets, into $(BUILD)/lab): -Og, not
 # -O2, for a build a student waits for: from a fresh clone, ccache off,
-# 216 s of CPU where -O2 (and compare's sources) took 315 s; the lab's
-# commands run in milliseconds either way. -Og's flow analysis is coarser: its
+# 215 s of CPU, where -O2 took about 100 s more (docs/lab, "Quick start");
+# the lab's commands run in milliseconds either way. -Og's flow analysis is coarser: its
 # maybe-uninitialized warnings are false positives as under the sanitizers.
 LAB      ?=
 ifneq ($(LAB),)
