@@ -237,6 +237,9 @@ START_TEST(step_cli_explains_and_exits_2)
 	r = run_timersim({"step", bad});
 	ck_assert_int_eq(r.status, 2);
 	ck_assert_msg(contains(r.err, "bad.txt:2") && r.out.empty(), "%s", r.err.c_str());
+	// The view draws wheels: an hrtimer scenario is refused, not drawn empty.
+	r = run_timersim({"view", f, "-o", timersim::test::temp_subdir("c3") + "/v.html"});
+	ck_assert_msg(r.status == 2 && contains(r.err, "s.txt:1"), "%d %s", r.status, r.err.c_str());
 }
 END_TEST
 
