@@ -35,7 +35,7 @@ CLI::Validator kind_name()
 			lab::lab_kind k;
 			if (lab::parse_lab_kind(name, k))
 				return "";
-			return "unknown kind '" + name + "' (place, cascade, fire, next, wrap, v48, cost)";
+			return "unknown kind '" + name + "' (place, cascade, fire, next, wrap, v48, cost, coalesce)";
 		},
 		"");
 }
@@ -54,7 +54,7 @@ void check_variant(const lab::lab_request &req, bool compute)
 int run_lab(lab_args &a)
 {
 	if (a.kind.empty())
-		throw usage_error("lab: give a KIND (place, cascade, fire, next, wrap, v48, cost), or `lab check FILE`");
+		throw usage_error("lab: give a KIND (place, cascade, fire, next, wrap, v48, cost, coalesce), or `lab check FILE`");
 	lab::parse_lab_kind(a.kind, a.req.kind);
 	check_variant(a.req, a.req.compute || !a.json.empty());
 	if (!a.json.empty()) {
@@ -119,7 +119,7 @@ void add_lab(CLI::App &app, command_list &commands)
 	auto a = std::make_shared<lab_args>();
 	CLI::App *sub = app.add_subcommand("lab", "teaching lab: exercises on the timer wheels from a seed, "
 						  "answered by the wheels themselves (docs/lab/)");
-	sub->add_option("KIND", a->kind, "place, cascade, fire, next, wrap, v48 or cost")->check(kind_name());
+	sub->add_option("KIND", a->kind, "place, cascade, fire, next, wrap, v48, cost or coalesce")->check(kind_name());
 	sub->add_option("-s,--seed", a->req.seed,
 			"the seed of the first question (default 0); F1, F2, ...: the fixed, "
 			"hand-worked exercises")

@@ -114,7 +114,7 @@ int run_step(const step_args &a)
 void add_step(CLI::App &app, command_list &commands)
 {
 	auto a = std::make_shared<step_args>();
-	CLI::App *sub = app.add_subcommand("step", "run a scenario (add/mod/del/tick/run-to/show) or a window "
+	CLI::App *sub = app.add_subcommand("step", "run a scenario (add/mod/del/tick/run-to/show; hrstart/hrcancel/run-to-ns) or a window "
 						   "of a trace on one base, and picture the wheel after each step");
 	sub->add_option("SCENARIO", a->scenario, "the scenario file (see docs/lab/README.md)");
 	sub->add_option("--scheme", a->scheme, "the wheel: classic (2.6..4.7, cascading) or v48 (4.8+)")

@@ -91,7 +91,12 @@ int run_scenario_view(const view_args &a)
 		opt.word_bits = a.replay.word_bits;
 	if (a.app->get_option("--base-small")->count())
 		opt.base_small = true;
-	write_output(a.output, scenario_view_html(lab::read_scenario(a.trace), opt));
+	const lab::scenario s = lab::read_scenario(a.trace);
+	// The page draws a wheel; a scenario of hrtimers would show none of its statements.
+	if (s.is_hr())
+		throw input_error(a.trace, s.hr_ops.front().line,
+				  "a scenario of hrtimers: `timersim step` runs it; the view draws the wheel's scenarios");
+	write_output(a.output, scenario_view_html(s, opt));
 	return 0;
 }
 

@@ -85,7 +85,7 @@ exercise_ref parse_key(const std::vector<std::string> &w)
 		fail("an answer line is KIND ID [options] = ANSWER");
 	exercise_ref ref;
 	if (!parse_lab_kind(w[0], ref.kind))
-		fail("unknown kind '" + w[0] + "' (known: place, cascade, fire, next, wrap, v48, cost)");
+		fail("unknown kind '" + w[0] + "' (known: place, cascade, fire, next, wrap, v48, cost, coalesce)");
 	ref.id = w[1];
 	for (std::size_t i = 2; i < w.size(); i++) {
 		const std::string &o = w[i];

@@ -20,6 +20,7 @@ const kind_def &def_of(lab_kind k)
 	case lab_kind::wrap: return wrap_kind;
 	case lab_kind::v48: return v48_kind;
 	case lab_kind::cost: return cost_kind;
+	case lab_kind::coalesce: return coalesce_kind;
 	}
 	return place_kind;
 }
@@ -36,7 +37,8 @@ std::uint64_t stream_of(lab_kind k, std::uint64_t seed)
 const std::vector<lab_kind> &lab_kinds()
 {
 	static const std::vector<lab_kind> all = {lab_kind::place, lab_kind::cascade, lab_kind::fire, lab_kind::next,
-						  lab_kind::wrap,  lab_kind::v48,     lab_kind::cost};
+						  lab_kind::wrap,  lab_kind::v48,     lab_kind::cost,
+						  lab_kind::coalesce};
 	return all;
 }
 
@@ -80,6 +82,8 @@ exercise make_exercise(const exercise_ref &ref)
 		ex.ref.cfg.word_bits = 32;
 	if (ref.kind == lab_kind::v48)
 		ex.ref.cfg.base_small = false;
+	if (ref.kind == lab_kind::coalesce)	// hrtimers: no wheel
+		ex.ref.cfg = lab_config{};
 	// The wheel options must make a wheel.
 	wheel_setup check;
 	check.hz = ex.ref.cfg.hz;
@@ -203,6 +207,8 @@ std::string scenario_lines(const scenario &s)
 {
 	std::string out;
 	for (const scenario_op &op : s.ops)
+		out += "  " + op.text + "\n";
+	for (const hr_op &op : s.hr_ops)
 		out += "  " + op.text + "\n";
 	return out;
 }

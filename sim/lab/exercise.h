@@ -17,6 +17,7 @@
 //   wrap     initial=0xfffedb08 expires=0x00000a28 naive=no after=yes tv2[10] fires=0x00000a28
 //   v48      LVL2[17] gran=64 bucket_expiry=13312 fires=13312 late=40
 //   cost     work=2223 moves=1                          the classic wheel's work, cascade moves
+//   coalesce B@12000 A@12000 S@13000(softirq) next=16000   (hrtimers: runs, device)
 #pragma once
 
 #include <cstdint>
@@ -28,7 +29,7 @@
 
 namespace timersim::lab {
 
-enum class lab_kind : std::uint8_t { place, cascade, fire, next, wrap, v48, cost };
+enum class lab_kind : std::uint8_t { place, cascade, fire, next, wrap, v48, cost, coalesce };
 
 const std::vector<lab_kind> &lab_kinds();
 const char *lab_kind_name(lab_kind k);

@@ -25,7 +25,7 @@ struct kind_def {
 	std::vector<std::string> (*working)(const exercise &ex, const std::vector<step_record> &records);
 };
 
-extern const kind_def place_kind, cascade_kind, fire_kind, next_kind, wrap_kind, v48_kind, cost_kind;
+extern const kind_def place_kind, cascade_kind, fire_kind, next_kind, wrap_kind, v48_kind, cost_kind, coalesce_kind;
 
 // ---- shared by the kinds ----
 

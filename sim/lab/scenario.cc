@@ -120,6 +120,44 @@ public:
 		}
 	}
 
+	// A time of an hrtimer statement: N or +N ns, below max_hr_ns.
+	std::uint64_t hr_time(const std::string &w, const char *what, bool *relative) const
+	{
+		std::string v = w;
+		if (relative) {
+			*relative = !v.empty() && v[0] == '+';
+			if (*relative)
+				v.erase(0, 1);
+		}
+		const std::uint64_t n = number(v, what);
+		if (n >= max_hr_ns)
+			fail(std::string(what) + " " + shown(w) + " is beyond the lab's 10^18 ns");
+		return n;
+	}
+
+	void hr_start_statement(const std::vector<std::string> &w, hr_op &op) const
+	{
+		if (w.size() < 3)
+			fail("'hrstart' takes a timer name and a time: hrstart NAME SOFTEXPIRES [slack=NS] [soft] "
+			     "[period=NS]");
+		op.timer = name(w[1]);
+		op.value = hr_time(w[2], "time", &op.relative);
+		for (std::size_t i = 3; i < w.size(); i++) {
+			const std::string &o = w[i];
+			if (o == "soft")
+				op.soft = true;
+			else if (o.rfind("slack=", 0) == 0)
+				op.slack = hr_time(o.substr(6), "slack", nullptr);
+			else if (o.rfind("period=", 0) == 0) {
+				op.period = hr_time(o.substr(7), "period", nullptr);
+				if (!op.period)
+					fail("period=0 would restart the timer at the same time for ever: give a period of at "
+					     "least 1 ns");
+			} else
+				fail("unknown option '" + shown(o) + "' (known: slack=NS, soft, period=NS)");
+		}
+	}
+
 private:
 	const std::string &source_;
 	std::uint64_t line_;
@@ -171,9 +209,51 @@ void parse_line(scenario &s, std::uint64_t line_no, std::string_view line)
 		else
 			s.start = p.number(w[1], "start");
 	} else {
-		if (s.ops.size() >= max_scenario_statements)
+		if (s.ops.size() + s.hr_ops.size() >= max_scenario_statements)
 			p.fail("more than " + std::to_string(max_scenario_statements) +
 			       " statements: the lab runs at most that many");
+		const bool hr_verb = verb == "hrstart" || verb == "hrcancel" || verb == "run-to-ns";
+		// A scenario drives the wheel or the hrtimers; `show` belongs to
+		// whichever its other statements drive (shows before the first
+		// hrtimer statement move over to it).
+		if (hr_verb && !s.ops.empty()) {
+			for (const scenario_op &o : s.ops)
+				if (o.kind != op_kind::show)
+					p.fail("'" + verb + "' is an hrtimer statement, and line " + std::to_string(o.line) +
+					       " drives the wheel: a scenario holds one or the other");
+			for (const scenario_op &o : s.ops) {
+				hr_op h;
+				h.line = o.line;
+				h.text = "show";
+				s.hr_ops.push_back(h);
+			}
+			s.ops.clear();
+		}
+		if (hr_verb || (s.is_hr() && verb == "show")) {
+			hr_op op;
+			op.line = line_no;
+			if (verb == "hrstart") {
+				op.kind = hr_op_kind::start;
+				p.hr_start_statement(w, op);
+			} else if (verb == "hrcancel") {
+				p.arity(w, 2, 2, "a timer name: hrcancel NAME");
+				op.kind = hr_op_kind::cancel;
+				op.timer = p.name(w[1]);
+			} else if (verb == "run-to-ns") {
+				p.arity(w, 2, 2, "a time in ns: run-to-ns NS|+NS");
+				op.kind = hr_op_kind::run_to;
+				op.value = p.hr_time(w[1], "time", &op.relative);
+			} else {
+				p.arity(w, 1, 1, "no value");
+				op.kind = hr_op_kind::show;
+			}
+			op.text = render_hr_op(op);
+			s.hr_ops.push_back(std::move(op));
+			return;
+		}
+		if (s.is_hr())
+			p.fail("'" + shown(verb) + "' in a scenario of hrtimers (line " + std::to_string(s.hr_ops.front().line) +
+			       "): known there: hrstart, hrcancel, run-to-ns, show");
 		scenario_op op;
 		op.line = line_no;
 		if (verb == "add" || verb == "mod") {
@@ -198,8 +278,8 @@ void parse_line(scenario &s, std::uint64_t line_no, std::string_view line)
 			op.kind = op_kind::show;
 		} else {
 			p.fail("unknown statement '" + shown(verb) +
-			       "' (known: add, mod, del, tick, run-to, show; settings hz, word-bits, "
-			       "base-small, order, start)");
+			       "' (known: add, mod, del, tick, run-to, show; hrtimers: hrstart, hrcancel, "
+			       "run-to-ns; settings hz, word-bits, base-small, order, start)");
 		}
 		op.text = render_op(op);
 		s.ops.push_back(std::move(op));
@@ -250,7 +330,7 @@ scenario read_scenario(const std::string &path)
 bool looks_like_scenario(std::string_view text)
 {
 	static const char *const verbs[] = {"hz", "word-bits", "base-small", "order", "start", "add",
-					    "mod", "del", "tick", "run-to", "show"};
+					    "mod", "del", "tick", "run-to", "show", "hrstart", "hrcancel", "run-to-ns"};
 	while (!text.empty()) {
 		std::size_t eol = text.find('\n');
 		std::string_view line = text.substr(0, eol);
@@ -293,6 +373,27 @@ std::string render_op(const scenario_op &op)
 	return "";
 }
 
+std::string render_hr_op(const hr_op &op)
+{
+	const std::string at = (op.relative ? "+" : "") + std::to_string(op.value);
+	switch (op.kind) {
+	case hr_op_kind::start: {
+		std::string s = "hrstart " + op.timer + " " + at;
+		if (op.slack)
+			s += " slack=" + std::to_string(op.slack);
+		if (op.soft)
+			s += " soft";
+		if (op.period)
+			s += " period=" + std::to_string(op.period);
+		return s;
+	}
+	case hr_op_kind::cancel: return "hrcancel " + op.timer;
+	case hr_op_kind::run_to: return "run-to-ns " + at;
+	case hr_op_kind::show: return "show";
+	}
+	return "";
+}
+
 std::string render_scenario(const scenario &s)
 {
 	std::string out;
@@ -310,6 +411,8 @@ std::string render_scenario(const scenario &s)
 		out += "start " + std::to_string(*s.start) + "\n";
 	for (const auto &op : s.ops)
 		out += render_op(op) + "\n";
+	for (const auto &op : s.hr_ops)
+		out += render_hr_op(op) + "\n";
 	return out;
 }
 

@@ -19,6 +19,19 @@
 //   run-to 70000           process every jiffy up to and including 70000
 //   show                   when the CPU must wake (NOHZ next timer interrupt)
 //
+// hrtimer statements (one CPU's hrtimer_cpu_base, CLOCK_MONOTONIC, in ns;
+// a scenario holds these or the wheel's, not both; see sim/lab/hr_step.h):
+//   hrstart A 10000 slack=5000   hrtimer_start_range_ns(): A may run from
+//                          10000 (softexpires), must by 15000 (expires)
+//   hrstart B +2000 soft period=4000   relative to now (HRTIMER_MODE_REL);
+//                          soft: expires in HRTIMER_SOFTIRQ; period: the
+//                          callback forwards it by whole periods past
+//                          max(now, its expires) and restarts it
+//   hrcancel A             hrtimer_try_to_cancel()
+//   run-to-ns 20000        run to ns 20000 (or +N), every device interrupt
+//                          on the way
+//   show                   the time the device is programmed for
+//
 // Time: `now` is the jiffy the base processes next; a statement happens at
 // now. Numbers are decimal or 0x hex; absolute values are in the word
 // (a 32-bit kernel's jiffies wrap), `+N` / `-N` are relative to now.
@@ -47,6 +60,26 @@ struct scenario_op {
 	std::string text;		// the statement as written, without comment
 };
 
+// An hrtimer statement (the hr* ones, run-to-ns, and show in a scenario of
+// hrtimers); values in ns, below max_hr_ns.
+enum class hr_op_kind : std::uint8_t { start, cancel, run_to, show };
+
+struct hr_op {
+	hr_op_kind kind = hr_op_kind::show;
+	std::string timer;
+	std::uint64_t value = 0;	// start: softexpires (or its distance); run-to-ns: the time (or distance)
+	bool relative = false;		// +N: from now
+	std::uint64_t slack = 0;	// start: expires - softexpires
+	std::uint64_t period = 0;	// start: the callback restarts it this much later (0: once)
+	bool soft = false;		// start: HRTIMER_MODE_SOFT
+	std::uint64_t line = 0;
+	std::string text;
+};
+
+// Times of an hrtimer scenario stay below this (about 31 years of ns), so
+// that expires + slack and now + N never overflow a ktime_t.
+constexpr std::uint64_t max_hr_ns = 1000000000000000000ull;
+
 struct scenario {
 	std::string source;		// file name, for errors
 	std::optional<unsigned> hz;
@@ -56,6 +89,8 @@ struct scenario {
 	std::optional<std::uint64_t> start;
 	bool start_initial = false;	// start initial: INITIAL_JIFFIES of the HZ and width
 	std::vector<scenario_op> ops;
+	std::vector<hr_op> hr_ops;	// an hrtimer scenario's statements (then ops is empty)
+	bool is_hr() const { return !hr_ops.empty(); }
 };
 
 // A scenario is a small hand-written file: a longer line or a bigger file
@@ -79,6 +114,7 @@ bool looks_like_scenario(std::string_view text);
 
 // The statement's text, as parse_scenario() reads it back.
 std::string render_op(const scenario_op &op);
+std::string render_hr_op(const hr_op &op);
 // The whole scenario, settings first: parse_scenario(render_scenario(s))
 // gives the same settings and statements.
 std::string render_scenario(const scenario &s);

@@ -2,6 +2,7 @@
 
 #include "kernel/jiffies.h"
 #include "sim/lab/explain.h"
+#include "sim/lab/hr_step.h"
 #include "sim/lab/snapshot_json.h"
 #include "sim/report/json_writer.h"
 #include "sim/trace/reader.h"
@@ -270,6 +271,10 @@ std::string format_totals(const step_totals &t, const wheel_snapshot &last)
 
 void check_scenario(const scenario &s, const step_options &opt)
 {
+	if (s.is_hr()) {	// the hrtimer model, not a wheel (sim/lab/hr_step.h)
+		run_hr_scenario(s, [](const hr_record &) {});
+		return;
+	}
 	auto wheel = make_lab_wheel(resolve_setup(s, opt));
 	for (const scenario_op &op : s.ops)
 		run_op(op, s.source, *wheel, false);
@@ -277,6 +282,8 @@ void check_scenario(const scenario &s, const step_options &opt)
 
 void write_step_text(const scenario &s, const step_options &opt, const step_output &write)
 {
+	if (s.is_hr())
+		return write_hr_step_text(s, opt.explain, write);
 	auto wheel = make_lab_wheel(resolve_setup(s, opt));
 	write(format_header("timersim step " + s.source + " --scheme " + opt.scheme, *wheel));
 	step_totals totals;
@@ -289,6 +296,8 @@ void write_step_text(const scenario &s, const step_options &opt, const step_outp
 
 void write_step_json(const scenario &s, const step_options &opt, const step_output &write)
 {
+	if (s.is_hr())
+		return write_hr_step_json(s, write);
 	wheel_setup setup = resolve_setup(s, opt);
 	auto wheel = make_lab_wheel(setup);
 	// The writer keeps its nesting itself: its text is handed on and

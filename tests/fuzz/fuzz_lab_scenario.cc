@@ -6,6 +6,8 @@
 // stretches are skipped, so a step costs its timers, not its length; the
 // corpus keeps 2^32-jiffy ticks and run-to 2^64 - 1). input_error and
 // usage_error (a setting the lab has no wheel for) are the only ways out.
+// A scenario of hrtimers (hrstart, hrcancel, run-to-ns) runs on the
+// hrtimer model instead, bounded by its interrupt and callback caps.
 //
 // fuzz-sources: @sim
 // fuzz-pkgs: zlib libzstd libtracecmd libtraceevent babeltrace babeltrace-ctf fmt libcrypto
@@ -15,6 +17,7 @@
 #include <string_view>
 
 #include "sim/core/errors.h"
+#include "sim/lab/hr_step.h"
 #include "sim/lab/lab_wheel.h"
 #include "sim/lab/scenario.h"
 #include "sim/lab/step.h"
@@ -42,6 +45,14 @@ void run_on(const scenario &s, const char *scheme)
 
 }  // namespace
 
+static void run_hr(const scenario &s)
+{
+	try {
+		write_hr_step_text(s, true, [](std::string_view) {});
+	} catch (const input_error &) {
+	}
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
 	std::string_view text(reinterpret_cast<const char *>(data), size);
@@ -63,5 +74,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
 		__builtin_trap();
 	run_on(s, "classic");
 	run_on(s, "v48");
+	if (s.is_hr())
+		run_hr(s);
 	return 0;
 }

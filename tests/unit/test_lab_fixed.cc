@@ -61,6 +61,12 @@ const fixed_answer defaults[] = {
 	{lab_kind::v48, "F6", "LVL8[63] gran=16777216 bucket_expiry=1056964608 fires=1056964608 late=-1000"},
 	{lab_kind::cost, "F1", "work=2415 moves=0"},	// re-armed every 10: never cascades; 201 + 201 + 2002 jiffies + 11 cascade calls
 	{lab_kind::cost, "F2", "work=310 moves=1"},	// a 300-jiffy sleep cascades once; 1 + 1 + 1 + 302 jiffies + 5 calls
+	// hrtimers: worked step by step in tests/unit/test_lab_coalesce.cc.
+	{lab_kind::coalesce, "F1", "B@12000 A@12000 next=none"},	// A 10000..15000 runs in B's interrupt
+	{lab_kind::coalesce, "F2", "A@10000 C@15000 B@15000 next=none"},	// the walk stops at C
+	{lab_kind::coalesce, "F3", "H@9000 S@10000(softirq) next=20000"},	// softirq by S's expires
+	{lab_kind::coalesce, "F4", "next=12000"},	// cancelled next_timer: force reprogram
+	{lab_kind::coalesce, "F5", "T@4000 A@8000 T@8000 next=12000"},	// re-queued behind A
 };
 
 std::string answer(lab_kind kind, const char *id, lab_config cfg = {})
@@ -82,7 +88,7 @@ void expect(lab_kind kind, const char *id, const lab_config &cfg, const std::str
 
 START_TEST(fixed_answers_at_the_defaults)
 {
-	unsigned per_kind[7] = {};
+	unsigned per_kind[8] = {};
 	for (const fixed_answer &f : defaults) {
 		const std::string got = answer(f.kind, f.id);
 		ck_assert_msg(got == f.answer, "%s %s: %s, expected %s", lab_kind_name(f.kind), f.id, got.c_str(),
