@@ -10,7 +10,7 @@
 // The library readers (libtracecmd, libbabeltrace) are not fuzzed: they are
 // not instrumented, and only tests use them, on intact traces.
 //
-// fuzz-sources: sim/trace/trace_dat_file.cc sim/trace/trace_dat_pages.cc
+// fuzz-sources: sim/trace/trace_dat_file.cc sim/trace/trace_dat_pages.cc sim/trace/huge_pages.cc
 // fuzz-sources: sim/trace/ctf_metadata.cc sim/trace/ctf_tsdl.cc sim/trace/ctf_decode.cc
 // fuzz-sources: sim/trace/ctf_packets.cc sim/trace/ctf_streams.cc
 // fuzz-sources: sim/trace/symbols.cc sim/trace/binary_names.cc sim/trace/names.cc sim/trace/line_source.cc sim/trace/lost_events.cc sim/trace/irq_events.cc

@@ -7,7 +7,7 @@
 // fuzz-sources: sim/trace/text_reader.cc sim/trace/text_detect.cc sim/trace/ftrace_text.cc
 // fuzz-sources: sim/trace/trace_cmd_report.cc sim/trace/perf_script.cc sim/trace/names.cc
 // fuzz-sources: sim/trace/symbols.cc sim/trace/text_blocks.cc sim/trace/lost_events.cc sim/trace/irq_events.cc
-// fuzz-sources: sim/core/event_stream.cc sim/core/event_prefetch.cc sim/core/block_prefetch.cc
+// fuzz-sources: sim/core/event_stream.cc sim/core/event_prefetch.cc sim/core/block_prefetch.cc sim/core/chunk_arena.cc sim/trace/huge_pages.cc
 // fuzz-pkgs: zlib
 // fuzz-seed-lines: linux-3.6-scp_dest/trace.txt linux-6.18-http/trace.txt
 // fuzz-seed-lines: linux-6.18-http/trace-cmd-report.txt linux-6.18-tcp/perf-script.txt
