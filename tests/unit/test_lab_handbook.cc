@@ -8,11 +8,10 @@
 
 #include <algorithm>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include "tests/support/cli.h"
+#include "tests/support/shown_commands.h"
 
 #include "tests/support/check_main.h"
 
@@ -22,79 +21,11 @@ namespace {
 
 const std::string dir = "docs/lab";
 
-struct shown_command {
-	std::string file;
-	unsigned line = 0;
-	std::vector<std::string> args;
-	int exit_status = 0;
-	std::vector<std::string> expected;	// trimmed output lines, in order
-};
-
-std::string read_file(const std::string &path)
-{
-	std::ifstream in(path);
-	std::ostringstream s;
-	s << in.rdbuf();
-	return s.str();
-}
-
-std::string trim(const std::string &s)
-{
-	std::size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
-	return a == std::string::npos ? "" : s.substr(a, b - a + 1);
-}
-
 std::vector<std::string> markdown_files()
 {
 	std::vector<std::string> out;
-	if (DIR *d = opendir(dir.c_str())) {
-		while (dirent *e = readdir(d)) {
-			std::string n = e->d_name;
-			if (n.size() > 3 && n.substr(n.size() - 3) == ".md")
-				out.push_back(dir + "/" + n);
-		}
-		closedir(d);
-	}
-	std::sort(out.begin(), out.end());
-	return out;
-}
-
-std::vector<shown_command> commands_in(const std::string &file)
-{
-	std::vector<shown_command> out;
-	std::istringstream in(read_file(file));
-	std::string line;
-	bool fenced = false;
-	unsigned n = 0;
-	shown_command *cur = nullptr;
-	while (std::getline(in, line)) {
-		n++;
-		if (line.rfind("```", 0) == 0) {
-			fenced = !fenced;
-			cur = nullptr;
-			continue;
-		}
-		if (!fenced)
-			continue;
-		if (line.rfind("$ ", 0) == 0) {
-			shown_command c;
-			c.file = file;
-			c.line = n;
-			std::string cmd = line.substr(2);
-			if (std::size_t hash = cmd.find("# exits "); hash != std::string::npos) {
-				c.exit_status = std::stoi(cmd.substr(hash + 8));
-				cmd = cmd.substr(0, hash);
-			}
-			std::istringstream words(cmd);
-			for (std::string w; words >> w;)
-				c.args.push_back(w);
-			out.push_back(c);
-			cur = &out.back();
-			continue;
-		}
-		if (cur && trim(line) != "..." && !trim(line).empty())
-			cur->expected.push_back(trim(line));
-	}
+	for (const std::string &n : markdown_in(dir))
+		out.push_back(dir + "/" + n);
 	return out;
 }
 
@@ -107,26 +38,13 @@ START_TEST(every_handbook_command_runs_as_shown)
 	unsigned commands = 0;
 	std::string all_args;
 	for (const std::string &file : files) {
-		std::vector<shown_command> cmds = commands_in(file);
+		std::vector<shown_command> cmds = commands_in(file, read_text_file(file));
 		ck_assert_msg(!cmds.empty(), "%s shows no `$ timersim` command", file.c_str());
 		for (const shown_command &c : cmds) {
-			ck_assert_msg(c.args.size() >= 2 && c.args[0] == "timersim", "%s:%u: not a timersim command",
-				      c.file.c_str(), c.line);
-			std::vector<std::string> args(c.args.begin() + 1, c.args.end());
-			for (const std::string &a : args)
-				all_args += a + " ";
-			cli_result r = run_timersim(args);
-			ck_assert_msg(r.status == c.exit_status, "%s:%u: exit %d, the handbook says %d; stderr: %s",
-				      c.file.c_str(), c.line, r.status, c.exit_status, r.err.c_str());
-			// The shown lines, in order.
-			std::istringstream out(r.out);
-			std::string got;
-			std::size_t want = 0;
-			while (want < c.expected.size() && std::getline(out, got))
-				if (trim(got) == c.expected[want])
-					want++;
-			ck_assert_msg(want == c.expected.size(), "%s:%u: the output has no line '%s' (after the ones before it)",
-				      c.file.c_str(), c.line, want < c.expected.size() ? c.expected[want].c_str() : "");
+			for (std::size_t i = 1; i < c.args.size(); i++)
+				all_args += c.args[i] + " ";
+			const std::string wrong = run_shown(c, "the handbook");
+			ck_assert_msg(wrong.empty(), "%s:%u: %s", c.file.c_str(), c.line, wrong.c_str());
 			commands++;
 		}
 	}
@@ -148,7 +66,7 @@ END_TEST
 
 START_TEST(the_index_links_every_lab)
 {
-	std::string index = read_file(dir + "/README.md");
+	std::string index = read_text_file(dir + "/README.md");
 	for (const std::string &file : markdown_files()) {
 		std::string name = file.substr(dir.size() + 1);
 		if (name == "README.md")
