@@ -315,6 +315,9 @@ void replay_driver::set_up()
 	seen_j_.assign(in.cpus, false);
 	ticks_ = std::make_unique<tick_source>(stream_, functions_, opt_.ticks, in.hz, word_bits_,
 					       in.cpus, tick_prologue, opt_.ticks_why);
+	const tick_summary ticks = ticks_->summary();
+	if (ticks.tick.found())
+		hrtimers_->set_tick(ticks.tick.function, ticks.tick.tick_nsec);
 }
 
 std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &runs)

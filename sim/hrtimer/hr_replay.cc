@@ -162,6 +162,7 @@ void hrtimer_replay::find_offset(event_stream &ahead, const sim_event &ev)
 void hrtimer_replay::catch_up(unsigned cpu, std::int64_t mono)
 {
 	hr::hrtimer_cpu_base &b = cpus_[cpu].base;
+	stop_tick_untraced(cpu, mono - deadline_slack_ns - 1);
 	for (unsigned n = 0; n < max_catch_up && b.dev.fires_at != hr::KTIME_MAX &&
 			     b.dev.fires_at + deadline_slack_ns < mono;
 	     n++)
@@ -233,8 +234,10 @@ void hrtimer_replay::apply(const sim_event &ev, event_stream &ahead)
 		// An interrupt that ran no hard hrtimer (it raised the HRTIMER
 		// softirq, or its device fired early) is still the model's
 		// interrupt, at the time it was entered.
-		if (!c.irq_ran && offset_known_)
+		if (!c.irq_ran && offset_known_) {
+			stop_tick_untraced(ev.cpu, mono_of(c.irq_entry_ns));
 			run_interrupt(ev.cpu, mono_of(c.irq_entry_ns), true);
+		}
 		return;
 	case event_kind::softirq_entry:
 		if (ev.vec == HRTIMER_SOFTIRQ)
@@ -259,6 +262,7 @@ void hrtimer_replay::apply(const sim_event &ev, event_stream &ahead)
 		slot &s = slot_of(ev.timer);
 		if (ev.function)
 			s.function = ev.function;
+		s.seen = true;
 		set_up(s, ev, ev.cpu);
 		return;
 	}
@@ -289,19 +293,96 @@ void hrtimer_replay::on_start(const sim_event &ev)
 	}
 	sum_.starts++;
 	callback(s.function).starts++;
+	s.seen = true;
+	s.inferred = false;
+	note_tick(s, ev.cpu);
 	const std::uint64_t soft = ev.carries(EF_SOFTEXPIRES) ? ev.softexpires : ev.expires;
 	const std::int64_t delta = ev.expires >= soft ? std::int64_t(ev.expires - soft) : 0;
 	unsigned mode = hr::HRTIMER_MODE_ABS;
 	if (ev.carries(EF_HRTIMER_MODE) && (ev.hrtimer_mode & HRM_PINNED))
 		mode |= hr::HRTIMER_MODE_PINNED;
 	machine_.now = std::max<std::int64_t>(mono_of(ev.ts_ns), 0);
+	arm(s, ev.cpu, std::int64_t(soft), delta, mode, machine_.now);
+}
+
+// WHAT_IF_MONO: when the what-ifs are told it was armed (their lateness
+// counts from there).
+void hrtimer_replay::arm(slot &s, unsigned cpu, std::int64_t soft, std::int64_t delta, unsigned mode,
+			 std::int64_t what_if_mono)
+{
 	const std::uint32_t before = what_ifs_ ? hr_what_ifs::place_of(s.timer) : 0;
-	hr::hrtimer_start_range_ns(&cpus_[ev.cpu].base, &s.timer, std::int64_t(soft), delta, mode, nullptr);
+	hr::hrtimer_start_range_ns(&cpus_[cpu].base, &s.timer, soft, delta, mode, nullptr);
 	if (what_ifs_) {
 		what_ifs_->moved(s.id, before, hr_what_ifs::place_of(s.timer), s.timer.node.expires);
-		what_ifs_->start(s.id, ev.cpu, s.function, std::int64_t(soft), std::int64_t(soft) + delta, mode,
-				 machine_.now, machine_.offs_real);
+		what_ifs_->start(s.id, cpu, s.function, soft, soft + delta, mode, what_if_mono,
+				 machine_.offs_real);
 	}
+}
+
+void hrtimer_replay::remove(slot &s)
+{
+	const std::uint32_t before = what_ifs_ ? hr_what_ifs::place_of(s.timer) : 0;
+	hr::hrtimer_try_to_cancel(s.timer.base->cpu_base, &s.timer);
+	if (what_ifs_)
+		what_ifs_->moved(s.id, before, hr_what_ifs::place_of(s.timer), 0);
+}
+
+void hrtimer_replay::note_tick(slot &s, unsigned cpu)
+{
+	if (tick_function_ && s.function == tick_function_)
+		cpus_[cpu].tick = &s;
+}
+
+// S expires in the recording, but the model does not hold it: the kernel
+// armed it again without a trace event. The model is told so now, at the
+// latest moment the re-arm can have been made, for the time the expiry
+// shows: the tick's last grid point (TICK_NSEC steps from its traced
+// expiries), any other timer's `now` (its range is not known).
+void hrtimer_replay::rearm_untraced(slot &s, const sim_event &ev, bool realtime)
+{
+	if (!s.set_up) {
+		if (realtime)
+			s.clockid = hr::HR_CLOCK_REALTIME;
+		set_up(s, ev, ev.cpu);
+	}
+	std::int64_t at = std::int64_t(ev.now);
+	if (&s == cpus_[ev.cpu].tick && tick_nsec_) {
+		const std::int64_t step = std::int64_t(tick_nsec_);
+		const std::int64_t phase = s.timer.node.expires % step;
+		at -= ((at - phase) % step + step) % step;
+	}
+	s.inferred = true;
+	// Armed the device's minimum delta before that time, so that the
+	// device is programmed for it (one armed later would fire later).
+	// The what-ifs, which run free, are told it at the expiry: its
+	// lateness is not known.
+	const std::int64_t min_delta = cpus_[ev.cpu].base.dev.min_delta_ns;
+	const std::int64_t told = machine_.now;
+	machine_.now = std::max<std::int64_t>(told - (std::int64_t(ev.now) - at) - min_delta, 0);
+	arm(s, ev.cpu, at, 0, hr::HRTIMER_MODE_ABS | hr::HRTIMER_MODE_PINNED, told);
+}
+
+// The recording shows that CPU's tick did not run by DUE_BY although the
+// model holds it for then (time passed on the CPU, or its interrupt ran
+// other timers first): the kernel stopped or moved it, and logged no event
+// for it. The CPU's tick is known to re-arm untraced from now on, and the
+// model takes it off until its next recorded expiry.
+void hrtimer_replay::stop_tick_untraced(unsigned cpu, std::int64_t due_by)
+{
+	cpu_state &c = cpus_[cpu];
+	if (!c.tick || !hr::hrtimer_is_queued(&c.tick->timer) || c.tick->timer.node.expires > due_by)
+		return;
+	mark_tick_untraced(cpu);
+	remove(*c.tick);
+	sum_.tick_stops_inferred++;
+}
+
+void hrtimer_replay::mark_tick_untraced(unsigned cpu)
+{
+	if (cpus_[cpu].tick_untraced)
+		return;
+	cpus_[cpu].tick_untraced = true;
+	sum_.untraced_tick_cpus.push_back(cpu);
 }
 
 void hrtimer_replay::on_cancel(const sim_event &ev, event_stream &ahead)
@@ -329,18 +410,16 @@ void hrtimer_replay::on_cancel(const sim_event &ev, event_stream &ahead)
 	slot &s = slot_of(ev.timer);
 	sum_.cancels++;
 	callback(s.function).cancels++;
+	s.seen = true;
 	if (s.fired) {
 		s.fired = false;
 		sum_.simulated_only++;
 	}
 	if (s.set_up && hr::hrtimer_is_queued(&s.timer)) {
 		machine_.now = std::max<std::int64_t>(mono_of(ev.ts_ns), 0);
-		const std::uint32_t before = what_ifs_ ? hr_what_ifs::place_of(s.timer) : 0;
-		hr::hrtimer_try_to_cancel(s.timer.base->cpu_base, &s.timer);
-		if (what_ifs_) {
-			what_ifs_->moved(s.id, before, hr_what_ifs::place_of(s.timer), 0);
+		remove(s);
+		if (what_ifs_)
 			what_ifs_->cancel(s.id, machine_.now);
-		}
 	}
 }
 
@@ -350,6 +429,13 @@ void hrtimer_replay::on_expire(const sim_event &ev)
 	slot &s = slot_of(ev.timer);
 	if (ev.function)
 		s.function = ev.function;
+	note_tick(s, ev.cpu);
+	// Seen before, and the model holds it neither queued nor run: the
+	// kernel re-armed it without a trace event.
+	const bool untraced = s.seen && !s.fired && !(s.set_up && hr::hrtimer_is_queued(&s.timer));
+	s.seen = true;
+	if (untraced && &s == c.tick)
+		mark_tick_untraced(ev.cpu);
 	// The clock its base has (a REALTIME timer set up relative is a
 	// MONOTONIC one, as the kernel makes it).
 	const unsigned base = s.set_up ? s.timer.base->index % hr::HRTIMER_BASE_MONOTONIC_SOFT : 0;
@@ -364,6 +450,10 @@ void hrtimer_replay::on_expire(const sim_event &ev)
 		mono = std::int64_t(ev.now) - machine_.offs_real;
 		if (!sum_.realtime_samples)
 			mono = mono_of(ev.ts_ns);
+	}
+	if (untraced) {
+		machine_.now = std::max<std::int64_t>(mono, 0);
+		rearm_untraced(s, ev, realtime);
 	}
 	const bool soft = s.set_up ? s.soft : c.in_soft;
 	// Which recorded interrupt this expiry belongs to: the timer
@@ -384,7 +474,20 @@ void hrtimer_replay::on_expire(const sim_event &ev)
 		c.group_now = ev.now;
 		if (new_group) {
 			c.group_mono_now = 0;
+			// The kernel runs MONOTONIC's timers first, in expiry
+			// order: a tick due before this one would have run first.
+			if (&s != c.tick)
+				stop_tick_untraced(ev.cpu, base == hr::HRTIMER_BASE_MONOTONIC && s.set_up
+								    ? std::min(mono, s.timer.softexpires - 1)
+								    : mono);
 			run_interrupt(ev.cpu, mono, true);
+		} else if (untraced && hr::hrtimer_is_queued(&s.timer)) {
+			// Re-armed untraced into an interrupt already run: it
+			// runs in that interrupt.
+			remove(s);
+			s.fired = true;
+			s.fired_irq = c.irq_id;
+			s.fired_cpu = ev.cpu;
 		}
 	}
 	// A soft timer the model still holds, due by its softexpires: the
@@ -418,7 +521,11 @@ void hrtimer_replay::judge(slot *s, const sim_event &ev, unsigned cpu)
 	sum_.expiries++;
 	hrtimer_callback_figures &cb = callback(s->function);
 	cb.expiries++;
-	if (s->set_up) {
+	const bool inferred = s->inferred;
+	s->inferred = false;
+	if (inferred)
+		sum_.rearmed_untraced++;
+	if (s->set_up && !inferred) {
 		const std::int64_t late = std::int64_t(ev.now) - s->timer.softexpires;
 		if (late >= 0 && s->timer.softexpires) {
 			sum_.lateness_count++;
@@ -431,15 +538,14 @@ void hrtimer_replay::judge(slot *s, const sim_event &ev, unsigned cpu)
 		if (s->fired_irq == cpus_[cpu].irq_id && s->fired_cpu == cpu) {
 			sum_.same_interrupt++;
 			cb.same_interrupt++;
+			if (inferred)
+				sum_.rearmed_untraced_same++;
 		} else {
 			sum_.other_interrupt++;
 		}
 	} else if (s->set_up && hr::hrtimer_is_queued(&s->timer)) {
 		sum_.late++;
-		const std::uint32_t before = what_ifs_ ? hr_what_ifs::place_of(s->timer) : 0;
-		hr::hrtimer_try_to_cancel(s->timer.base->cpu_base, &s->timer);
-		if (what_ifs_)
-			what_ifs_->moved(s->id, before, hr_what_ifs::place_of(s->timer), 0);
+		remove(*s);
 	} else {
 		sum_.not_armed++;
 	}
@@ -448,6 +554,7 @@ void hrtimer_replay::judge(slot *s, const sim_event &ev, unsigned cpu)
 hrtimer_summary hrtimer_replay::finish(const std::function<std::string(std::uint32_t)> &name_of)
 {
 	hrtimer_summary r = sum_;
+	std::sort(r.untraced_tick_cpus.begin(), r.untraced_tick_cpus.end());
 	r.irq_events = irq_events_;
 	r.timers = slots_.size();
 	r.lateness_mean_ns = r.lateness_count ? lateness_sum_ / double(r.lateness_count) : 0;

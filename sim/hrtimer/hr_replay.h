@@ -11,6 +11,17 @@
 //   late             the model still held it: by its softexpires the
 //                    recorded interrupt came too early for it;
 //   not armed        the model never saw it started (armed before the trace).
+//
+// Re-arms the kernel made without a trace event: an expiry of a timer the
+// trace showed before, which the model does not hold (expired and not
+// re-started, or canceled), was armed again untraced (a timerfd's; on some
+// CPUs the tick's idle stop and restart log no hrtimer_start). The model is
+// told the re-arm at the expiry, at the latest moment it can have been
+// made, and the report counts these apart. On a CPU whose tick has been
+// seen so, the model also infers the tick's untraced stops: when the
+// recording shows the tick did not run at the time the model holds it for
+// (time passed on that CPU, or an interrupt ran other timers first), the
+// model's tick is taken off until its next recorded expiry.
 // A recorded interrupt is a local_timer_entry/exit (or the timer's
 // irq_handler) where the trace has them, else the hard expiries on one CPU
 // with one `now`. The model's interrupts are counted against them per CPU:
@@ -59,6 +70,14 @@ public:
 	// before the first event. `hz`: the recording's.
 	void set_what_ifs(const hr_what_if_options &opt, unsigned hz,
 			  std::function<std::string(std::uint32_t)> name_of);
+	// The tick's callback (interned) and TICK_NSEC, when the trace's tick
+	// was found (sim/ticks/tick_identity.h): its untraced re-arms are
+	// inferred on the tick's grid. Before the first event.
+	void set_tick(std::uint32_t function, std::uint64_t tick_nsec)
+	{
+		tick_function_ = function;
+		tick_nsec_ = tick_nsec;
+	}
 
 	// Told each interrupt the model runs and each hrtimer it runs in one
 	// (cpu_activity::model_interrupt, model_expiry; the first expiry's or
@@ -80,6 +99,8 @@ private:
 		bool fired = false;
 		std::uint64_t fired_irq = 0;	// the model interrupt that ran it
 		std::uint32_t fired_cpu = 0;
+		bool seen = false;		// an event of it came before
+		bool inferred = false;		// armed by inference: its expiry unknown
 	};
 	struct cpu_state {
 		kernel::hr::hrtimer_cpu_base base;
@@ -93,6 +114,8 @@ private:
 		std::uint64_t irq_id = 0;	// the model interrupt the recorded one matched
 		// The group's MONOTONIC now, for REALTIME's offset (0: none yet).
 		std::uint64_t group_mono_now = 0;
+		slot *tick = nullptr;		// this CPU's tick hrtimer, once seen
+		bool tick_untraced = false;	// ... seen re-armed without a trace event
 	};
 
 	static kernel::hr::hrtimer_restart fired(kernel::hr::hrtimer *t, void *context);
@@ -106,6 +129,13 @@ private:
 	void on_cancel(const sim_event &ev, event_stream &ahead);
 	void on_expire(const sim_event &ev);
 	void judge(slot *s, const sim_event &ev, unsigned cpu);
+	void note_tick(slot &s, unsigned cpu);
+	void rearm_untraced(slot &s, const sim_event &ev, bool realtime);
+	void arm(slot &s, unsigned cpu, std::int64_t soft, std::int64_t delta, unsigned mode,
+		 std::int64_t what_if_mono);
+	void stop_tick_untraced(unsigned cpu, std::int64_t due_by);
+	void mark_tick_untraced(unsigned cpu);
+	void remove(slot &s);
 	void find_offset(event_stream &ahead, const sim_event &ev);
 	hrtimer_callback_figures &callback(std::uint32_t function);
 
@@ -131,6 +161,8 @@ private:
 	model_fn observe_;
 	std::uint32_t irq_fired_ = 0;		// hrtimers the running model interrupt ran
 	std::uint32_t irq_first_ = 0;		// ... its first one's callback
+	std::uint32_t tick_function_ = 0;	// the tick's callback (0: not known)
+	std::uint64_t tick_nsec_ = 0;
 };
 
 }  // namespace timersim

@@ -70,6 +70,12 @@ struct hrtimer_summary {
 	std::uint64_t expiries = 0;		// recorded hrtimer_expire_entry
 	std::uint64_t same_interrupt = 0, other_interrupt = 0, late = 0, not_armed = 0;
 	std::uint64_t simulated_only = 0;	// the model ran it, the recording did not
+	// Expiries of timers re-armed without a trace event (hr_replay.h): the
+	// model was told the re-arm at the expiry; how many of them it ran in
+	// the same interrupt. Tick stops inferred on CPUs whose tick is so.
+	std::uint64_t rearmed_untraced = 0, rearmed_untraced_same = 0;
+	std::uint64_t tick_stops_inferred = 0;
+	std::vector<unsigned> untraced_tick_cpus;
 	// Recorded expiries' lateness behind softexpires (now - softexpires), ns.
 	std::uint64_t lateness_count = 0;
 	double lateness_mean_ns = 0;

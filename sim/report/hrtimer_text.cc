@@ -7,6 +7,38 @@
 
 namespace timersim {
 
+namespace {
+
+// The re-arms the kernel made with no event traced, apart: the model was
+// told them at the expiry, so the rate over the traced arms alone is the
+// one that tests it.
+std::string text_untraced_rearms(const hrtimer_summary &h)
+{
+	if (!h.rearmed_untraced && !h.tick_stops_inferred)
+		return "";
+	std::string out = "  untraced " + num(h.rearmed_untraced) +
+			  " expiries of timers re-armed with no event traced (told to the model at the "
+			  "expiry; " +
+			  num(h.rearmed_untraced_same) + " then in the same interrupt); over the traced arms " +
+			  num(h.same_interrupt - h.rearmed_untraced_same) + " of " +
+			  num(h.expiries - h.rearmed_untraced) + " (" +
+			  percent(h.same_interrupt - h.rearmed_untraced_same, h.expiries - h.rearmed_untraced) +
+			  ")\n";
+	if (!h.untraced_tick_cpus.empty()) {
+		const bool one = h.untraced_tick_cpus.size() == 1;
+		std::string cpus;
+		for (unsigned c : h.untraced_tick_cpus)
+			cpus += (cpus.empty() ? "" : ", ") + num(c);
+		out += std::string(one ? "           the tick of CPU " : "           the ticks of CPUs ") + cpus +
+		       (one ? " stops and restarts" : " stop and restart") + " with no event traced: " +
+		       num(h.tick_stops_inferred) +
+		       " stops inferred (the CPU went past the model's tick without it)\n";
+	}
+	return out;
+}
+
+}  // namespace
+
 std::string text_hrtimer_section(const hrtimer_summary &h, unsigned top)
 {
 	if (!h.present)
@@ -21,6 +53,7 @@ std::string text_hrtimer_section(const hrtimer_summary &h, unsigned top)
 	       num(h.other_interrupt) + " in another, " + num(h.late) + " not yet due in the model, " +
 	       num(h.not_armed) + " never armed in it; " + num(h.simulated_only) +
 	       " model expiries the recording did not make\n";
+	out += text_untraced_rearms(h);
 	if (h.lateness_count)
 		out += fmt::format("  lateness behind softexpires: mean {:.1f} us, max {:.1f} us\n",
 				   h.lateness_mean_ns / 1e3, double(h.lateness_max_ns) / 1e3);
@@ -84,6 +117,14 @@ void write_json_hrtimers(json_writer &w, const hrtimer_summary &h)
 	w.field("late", h.late);
 	w.field("not_armed", h.not_armed);
 	w.field("simulated_only", h.simulated_only);
+	w.field("rearmed_untraced", h.rearmed_untraced);
+	w.field("rearmed_untraced_same_interrupt", h.rearmed_untraced_same);
+	w.field("tick_stops_inferred", h.tick_stops_inferred);
+	w.key("untraced_tick_cpus");
+	w.begin_array();
+	for (unsigned c : h.untraced_tick_cpus)
+		w.value(std::uint64_t(c));
+	w.end_array();
 	w.key("lateness_mean_ns");
 	w.value_fixed(h.lateness_mean_ns, 1);
 	w.field("lateness_max_ns", std::uint64_t(h.lateness_max_ns));

@@ -207,6 +207,103 @@ START_TEST(a_stopped_tick_restarted_later_is_no_rearm)
 }
 END_TEST
 
+// ../shared/traces/linux-6.18-http, CPU 1 from 949.624628 s (its hrtimer
+// lines, and one wheel timer_start): CPU 1 logs no hrtimer_start when its
+// idle stops or restarts the tick. Worked by hand:
+//   949.636792  tick, first seen at an expiry: armed before the window;
+//   949.640793, 949.872804  armed by the traced starts: same interrupt
+//               (no event on CPU 1 in between: the model's tick waits);
+//   949.876795  expired at 949.872804 without a re-start, expires again:
+//               re-armed untraced, told to the model at the expiry, on the
+//               tick's grid (949852000000); CPU 1's tick is known so;
+//   949.968804  armed by the start at 949.876804: same interrupt;
+//   949.972798  re-armed untraced again;
+//   950.125168  the sleeper's interrupt, though the model's tick was due at
+//               949952000000 before it: the kernel would have run the tick
+//               first, so it had moved it: the first stop inferred;
+//   950.128798  re-armed untraced (after the inferred stop);
+//   950.464187  an event on CPU 1 long after the tick's 950108000000: the
+//               second stop inferred; 950.464798 re-armed untraced.
+// Nine expiries: eight in the same interrupt, four of them re-armed
+// untraced; one armed before the window. The model's device came due for
+// all eight.
+START_TEST(a_tick_stopped_and_restarted_untraced_is_inferred)
+{
+	std::string text = std::string(header_6) +
+	"         python3-13826   [001] d..1.   949.624628: hrtimer_start: hrtimer=0000000024e3d7eb function=hrtimer_wakeup expires=950100358915 softexpires=950099858916 mode=ABS was_armed=0\n"
+	"          <idle>-0       [001] d.h1.   949.636792: hrtimer_expire_entry: hrtimer=00000000d8040f62 function=tick_nohz_handler now=949612022611\n"
+	"          <idle>-0       [001] d.h1.   949.636799: hrtimer_expire_exit: hrtimer=00000000d8040f62\n"
+	"          <idle>-0       [001] d.h2.   949.636799: hrtimer_start: hrtimer=00000000d8040f62 function=tick_nohz_handler expires=949616000000 softexpires=949616000000 mode=ABS was_armed=0\n"
+	"          <idle>-0       [001] d.h1.   949.640793: hrtimer_expire_entry: hrtimer=00000000d8040f62 function=tick_nohz_handler now=949616022103\n"
+	"          <idle>-0       [001] d.h1.   949.640801: hrtimer_expire_exit: hrtimer=00000000d8040f62\n"
+	"          <idle>-0       [001] d.h2.   949.640801: hrtimer_start: hrtimer=00000000d8040f62 function=tick_nohz_handler expires=949620000000 softexpires=949620000000 mode=ABS was_armed=0\n"
+	"          <idle>-0       [001] d.h1.   949.872804: hrtimer_expire_entry: hrtimer=00000000d8040f62 function=tick_nohz_handler now=949848033692\n"
+	"          <idle>-0       [001] d.h1.   949.872810: hrtimer_expire_exit: hrtimer=00000000d8040f62\n"
+	"          <idle>-0       [001] d.h1.   949.876795: hrtimer_expire_entry: hrtimer=00000000d8040f62 function=tick_nohz_handler now=949852026889\n"
+	"          <idle>-0       [001] d.h1.   949.876803: hrtimer_expire_exit: hrtimer=00000000d8040f62\n"
+	"          <idle>-0       [001] d.h2.   949.876804: hrtimer_start: hrtimer=00000000d8040f62 function=tick_nohz_handler expires=949856000000 softexpires=949856000000 mode=ABS was_armed=0\n"
+	"          <idle>-0       [001] d.h1.   949.968804: hrtimer_expire_entry: hrtimer=00000000d8040f62 function=tick_nohz_handler now=949944036935\n"
+	"          <idle>-0       [001] d.h1.   949.968809: hrtimer_expire_exit: hrtimer=00000000d8040f62\n"
+	"     kworker/1:1-41      [001] d..3.   949.968843: hrtimer_cancel: hrtimer=00000000fde7be39\n"
+	"     kworker/1:1-41      [001] d..3.   949.968843: hrtimer_start: hrtimer=00000000fde7be39 function=dl_task_timer expires=950894077959 softexpires=950894077959 mode=ABS|HARD was_armed=0\n"
+	"          <idle>-0       [001] d.h1.   949.972798: hrtimer_expire_entry: hrtimer=00000000d8040f62 function=tick_nohz_handler now=949948026632\n"
+	"          <idle>-0       [001] d.h1.   949.972803: hrtimer_expire_exit: hrtimer=00000000d8040f62\n"
+	"          <idle>-0       [001] d.h2.   949.972804: hrtimer_start: hrtimer=00000000d8040f62 function=tick_nohz_handler expires=949952000000 softexpires=949952000000 mode=ABS was_armed=0\n"
+	"          <idle>-0       [001] d.h1.   950.125168: hrtimer_expire_entry: hrtimer=0000000024e3d7eb function=hrtimer_wakeup now=950100397882\n"
+	"          <idle>-0       [001] dNh1.   950.125179: hrtimer_expire_exit: hrtimer=0000000024e3d7eb\n"
+	"         python3-13826   [001] .....   950.125265: hrtimer_setup: hrtimer=00000000ce39ef92 clockid=CLOCK_MONOTONIC mode=ABS\n"
+	"         python3-13826   [001] d..1.   950.125266: hrtimer_start: hrtimer=00000000ce39ef92 function=hrtimer_wakeup expires=950600997577 softexpires=950600497578 mode=ABS was_armed=0\n"
+	"         python3-13826   [001] d..3.   950.125268: hrtimer_cancel: hrtimer=00000000fde7be39\n"
+	"         python3-13826   [001] d..3.   950.125268: hrtimer_start: hrtimer=00000000fde7be39 function=dl_task_timer expires=951050502586 softexpires=951050502586 mode=ABS|HARD was_armed=0\n"
+	"          <idle>-0       [001] d.h1.   950.128798: hrtimer_expire_entry: hrtimer=00000000d8040f62 function=tick_nohz_handler now=950104028530\n"
+	"          <idle>-0       [001] d.h1.   950.128806: hrtimer_expire_exit: hrtimer=00000000d8040f62\n"
+	"          <idle>-0       [001] d.h2.   950.128806: hrtimer_start: hrtimer=00000000d8040f62 function=tick_nohz_handler expires=950108000000 softexpires=950108000000 mode=ABS was_armed=0\n"
+	"          <idle>-0       [001] d.h2.   950.464057: timer_start: timer=00000000cb2e2867 function=mix_interrupt_randomness expires=4295129875 [timeout=0] bucket_expiry=4295129876 cpu=1 idx=20 flags=P\n"
+	"            curl-13868   [001] d..3.   950.464187: hrtimer_cancel: hrtimer=00000000fde7be39\n"
+	"            curl-13868   [001] d..3.   950.464188: hrtimer_start: hrtimer=00000000fde7be39 function=dl_task_timer expires=951389422224 softexpires=951389422224 mode=ABS|HARD was_armed=0\n"
+	"          <idle>-0       [001] d.h1.   950.464798: hrtimer_expire_entry: hrtimer=00000000d8040f62 function=tick_nohz_handler now=950440031314\n"
+	"          <idle>-0       [001] d.h1.   950.464805: hrtimer_expire_exit: hrtimer=00000000d8040f62\n";
+	json h = hrtimers_of("hruntracedtick.txt", text);
+	ck_assert_uint_eq(u(h, "expiries"), 9);
+	ck_assert_uint_eq(u(h, "same_interrupt"), 8);
+	ck_assert_uint_eq(u(h, "other_interrupt"), 0);
+	ck_assert_uint_eq(u(h, "not_armed"), 1);
+	ck_assert_uint_eq(u(h, "rearmed_untraced"), 4);
+	ck_assert_uint_eq(u(h, "rearmed_untraced_same_interrupt"), 4);
+	ck_assert_uint_eq(u(h, "tick_stops_inferred"), 2);
+	ck_assert(h["untraced_tick_cpus"] == json::array({1}));
+	const json &cpu1 = h["cpus"][1];
+	ck_assert_uint_eq(u(cpu1, "recorded_interrupts"), 9);
+	ck_assert_uint_eq(u(cpu1, "predicted_interrupts"), 8);
+	ck_assert_uint_eq(u(cpu1, "both"), 8);
+}
+END_TEST
+
+// The same recording, CPU 0: a timerfd's timer expires every second and no
+// hrtimer_start of it is ever traced. The first expiry: armed before the
+// trace; the second: re-armed untraced, at its `now` (its range unknown, so
+// no lateness is counted for it). No tick is involved (a wheel timer's
+// start between them makes it a timer trace).
+START_TEST(a_timer_rearmed_untraced_is_told_at_its_expiry)
+{
+	std::string text = std::string(header_6) +
+	"          <idle>-0       [000] d.h1.   949.636321: hrtimer_expire_entry: hrtimer=000000001bfb23e2 function=timerfd_tmrproc now=949611550371\n"
+	"          <idle>-0       [000] dNh1.   949.636331: hrtimer_expire_exit: hrtimer=000000001bfb23e2\n"
+	"          <idle>-0       [000] d.s2.   949.736807: timer_start: timer=00000000008935a6 function=tcp_orphan_update expires=4295129719 [timeout=25] bucket_expiry=4295129720 cpu=0 idx=56 flags=D\n"
+	"          <idle>-0       [000] d.h1.   950.636474: hrtimer_expire_entry: hrtimer=000000001bfb23e2 function=timerfd_tmrproc now=950611708593\n"
+	"          <idle>-0       [000] dNh1.   950.636479: hrtimer_expire_exit: hrtimer=000000001bfb23e2\n";
+	json h = hrtimers_of("hrtimerfd.txt", text);
+	ck_assert_uint_eq(u(h, "expiries"), 2);
+	ck_assert_uint_eq(u(h, "not_armed"), 1);
+	ck_assert_uint_eq(u(h, "rearmed_untraced"), 1);
+	ck_assert_uint_eq(u(h, "same_interrupt"), 1);
+	ck_assert_uint_eq(u(h, "tick_stops_inferred"), 0);
+	ck_assert(h["untraced_tick_cpus"].empty());
+	ck_assert_uint_eq(u(h, "lateness_max_ns"), 0);
+	ck_assert_uint_eq(u(h["cpus"][0], "predicted_interrupts"), 1);
+}
+END_TEST
+
 int main()
 {
 	Suite *s = suite_create("hrtimer_replay");
@@ -216,6 +313,8 @@ int main()
 	tcase_add_test(tc, a_36_rearm_is_logged_as_cancel_and_start);
 	tcase_add_test(tc, on_618_a_cancel_is_a_cancel);
 	tcase_add_test(tc, a_stopped_tick_restarted_later_is_no_rearm);
+	tcase_add_test(tc, a_tick_stopped_and_restarted_untraced_is_inferred);
+	tcase_add_test(tc, a_timer_rearmed_untraced_is_told_at_its_expiry);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
 }
