@@ -92,7 +92,10 @@ std::string lab_text(const lab_request &req)
 		out += "\n  Answer: " + s.answer + "\n  Working:\n";
 		for (const std::string &w : s.working)
 			out += "    " + w + "\n";
-		out += "  Scenario (save it and run: timersim step FILE --scheme " + ex.scheme + " --explain):\n";
+		// An hrtimer scenario runs through the hrtimer model, no wheel.
+		const std::string run = ex.sc.is_hr() ? "timersim step FILE --explain"
+						      : "timersim step FILE --scheme " + ex.scheme + " --explain";
+		out += "  Scenario (save it and run: " + run + "):\n";
 		out += indent_block(render_scenario(ex.sc), "    ");
 	}
 	if (!req.compute)

@@ -45,6 +45,21 @@ START_TEST(arguments_are_echoed_and_reproduce_the_problem)
 	// The question text is the same with and without -c.
 	std::string q = a.out.substr(a.out.find("Question 1"), a.out.find("  Answer as:") - a.out.find("Question 1"));
 	ck_assert(contains(c.out, q));
+	// An hrtimer exercise's scenario runs without a wheel: its hint names
+	// none, and the command it gives runs the scenario it prints.
+	cli_result hr = run_timersim({"lab", "coalesce", "-s", "3", "-c"});
+	ck_assert_int_eq(hr.status, 0);
+	ck_assert(contains(hr.out, "  Scenario (save it and run: timersim step FILE --explain):\n"));
+	ck_assert(!contains(hr.out, "--scheme"));
+	std::string scenario;
+	for (std::size_t at = hr.out.find("\n", hr.out.find("  Scenario (")) + 1; at < hr.out.size();) {
+		std::size_t end = hr.out.find('\n', at);
+		scenario += hr.out.substr(at + 4, end - at - 4) + "\n";
+		at = end + 1;
+	}
+	cli_result ran = run_timersim({"step", write_temp("coalesce3.txt", scenario), "--explain"});
+	ck_assert_msg(ran.status == 0, "%s", ran.err.c_str());
+	ck_assert(contains(ran.out, "interrupts"));
 	// wrap is always 32-bit, and says so.
 	cli_result w = run_timersim({"lab", "wrap"});
 	ck_assert(contains(w.out, "ARG word-bits 32\n"));
