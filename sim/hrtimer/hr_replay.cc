@@ -275,6 +275,28 @@ void hrtimer_replay::apply(const sim_event &ev, event_stream &ahead)
 	case hrtimer_event::expire_entry:
 		on_expire(ev);
 		return;
+	case hrtimer_event::start_expired: {
+		// hrtimer_start_range_ns_user() found the timer it had just
+		// queued first and already past its softexpires: the kernel
+		// takes it off without running it (the caller returns at once).
+		slot &s = slot_of(ev.timer);
+		sum_.starts_expired++;
+		if (s.set_up && hr::hrtimer_is_queued(&s.timer)) {
+			machine_.now = std::max<std::int64_t>(mono_of(ev.ts_ns), 0);
+			remove(s);
+		}
+		return;
+	}
+	case hrtimer_event::rearm: {
+		// The device programmed for next_event (CLOCK_MONOTONIC): is
+		// the model's set for the same time?
+		hrtimer_cpu_figures &f = figures_[ev.cpu];
+		sum_.rearm_events = true;
+		f.recorded_programs++;
+		if (c.base.dev.next_event == std::int64_t(ev.expires))
+			f.programs_matched++;
+		return;
+	}
 	default:
 		return;
 	}

@@ -14,6 +14,9 @@ struct hrtimer_cpu_figures {
 	std::uint64_t predicted_interrupts = 0;	// the model's device came due
 	std::uint64_t both = 0;			// recorded ones the model predicted
 	std::uint64_t device_programs = 0;
+	// hrtimer_rearm (2026 kernels): the device programmings the trace
+	// recorded, and those for the time the model's device was set to.
+	std::uint64_t recorded_programs = 0, programs_matched = 0;
 };
 
 struct hrtimer_callback_figures {
@@ -67,6 +70,10 @@ struct hrtimer_summary {
 	bool irq_events = false;	// interrupts known from irq events
 	std::uint64_t timers = 0, starts = 0, cancels = 0, rearms = 0;
 	std::uint64_t cancels_in_expiry = 0;	// the pre-2026 cancel before each expiry
+	// 2026 kernels: hrtimer_start_expired (a user timer started already
+	// expired, taken off again without running) and hrtimer_rearm.
+	std::uint64_t starts_expired = 0;
+	bool rearm_events = false;
 	std::uint64_t expiries = 0;		// recorded hrtimer_expire_entry
 	std::uint64_t same_interrupt = 0, other_interrupt = 0, late = 0, not_armed = 0;
 	std::uint64_t simulated_only = 0;	// the model ran it, the recording did not

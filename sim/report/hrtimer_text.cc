@@ -47,7 +47,9 @@ std::string text_hrtimer_section(const hrtimer_summary &h, unsigned top)
 			  "(clock bases, timerqueues, the clockevent device)\n";
 	out += "  events  " + num(h.timers) + " timers, " + num(h.starts) + " starts, " + num(h.cancels) +
 	       " cancels, " + num(h.rearms) + " re-arms (cancel + start), " + num(h.cancels_in_expiry) +
-	       " cancels that were part of an expiry\n";
+	       " cancels that were part of an expiry" +
+	       (h.starts_expired ? ", " + num(h.starts_expired) + " starts already expired (taken off unrun)" : "") +
+	       "\n";
 	out += "  fidelity " + num(h.expiries) + " recorded expiries: " + num(h.same_interrupt) +
 	       " run by the model in the same interrupt (" + percent(h.same_interrupt, h.expiries) + "), " +
 	       num(h.other_interrupt) + " in another, " + num(h.late) + " not yet due in the model, " +
@@ -62,24 +64,45 @@ std::string text_hrtimer_section(const hrtimer_summary &h, unsigned top)
 				   "spread {} ns)\n",
 				   h.realtime_offset_ns, h.realtime_samples, h.realtime_spread_ns);
 	text_table t("  ");
-	t.row({"interrupts", "recorded", "predicted", "both", "device programs"});
-	std::uint64_t rec = 0, pred = 0, both = 0, prog = 0;
+	// hrtimer_rearm (2026 kernels) records the device's programmings.
+	const bool rearms = h.rearm_events;
+	std::vector<std::string> head = {"interrupts", "recorded", "predicted", "both", "device programs"};
+	if (rearms) {
+		head.push_back("recorded programs");
+		head.push_back("same time");
+	}
+	t.row(head);
+	hrtimer_cpu_figures all;
+	auto row = [&](const std::string &name, const hrtimer_cpu_figures &f) {
+		std::vector<std::string> r = {name, num(f.recorded_interrupts), num(f.predicted_interrupts),
+					      num(f.both), num(f.device_programs)};
+		if (rearms) {
+			r.push_back(num(f.recorded_programs));
+			r.push_back(num(f.programs_matched));
+		}
+		t.row(r);
+	};
 	for (std::size_t c = 0; c < h.cpus.size(); c++) {
 		const hrtimer_cpu_figures &f = h.cpus[c];
-		t.row({"CPU " + num(c), num(f.recorded_interrupts), num(f.predicted_interrupts), num(f.both),
-		       num(f.device_programs)});
-		rec += f.recorded_interrupts;
-		pred += f.predicted_interrupts;
-		both += f.both;
-		prog += f.device_programs;
+		row("CPU " + num(c), f);
+		all.recorded_interrupts += f.recorded_interrupts;
+		all.predicted_interrupts += f.predicted_interrupts;
+		all.both += f.both;
+		all.device_programs += f.device_programs;
+		all.recorded_programs += f.recorded_programs;
+		all.programs_matched += f.programs_matched;
 	}
-	t.row({"all", num(rec), num(pred), num(both), num(prog)});
+	row("all", all);
 	out += t.render();
 	out += std::string("  (recorded: ") +
 	       (h.irq_events ? "the timer interrupts the trace recorded"
 			     : "runs of hard expiries with one now on a CPU; the trace has no timer "
 			       "interrupt events") +
-	       "; predicted: the model's device came due)\n";
+	       "; predicted: the model's device came due" +
+	       (rearms ? "; recorded programs: hrtimer_rearm, same time: the model's device was set for its "
+			 "next_event then"
+		       : "") +
+	       ")\n";
 	text_table cb("  ");
 	cb.row({"callback", "starts", "cancels", "expiries", "same interrupt", "model wakeups"});
 	for (std::size_t i = 0; i < h.callbacks.size() && i < top; i++) {
@@ -111,6 +134,8 @@ void write_json_hrtimers(json_writer &w, const hrtimer_summary &h)
 	w.field("cancels", h.cancels);
 	w.field("rearms", h.rearms);
 	w.field("cancels_in_expiry", h.cancels_in_expiry);
+	w.field("starts_expired", h.starts_expired);
+	w.field("rearm_events", h.rearm_events);
 	w.field("expiries", h.expiries);
 	w.field("same_interrupt", h.same_interrupt);
 	w.field("other_interrupt", h.other_interrupt);
@@ -142,6 +167,8 @@ void write_json_hrtimers(json_writer &w, const hrtimer_summary &h)
 		w.field("predicted_interrupts", f.predicted_interrupts);
 		w.field("both", f.both);
 		w.field("device_programs", f.device_programs);
+		w.field("recorded_programs", f.recorded_programs);
+		w.field("programs_matched", f.programs_matched);
 		w.end_object();
 	}
 	w.end_array();

@@ -304,6 +304,48 @@ START_TEST(a_timer_rearmed_untraced_is_told_at_its_expiry)
 }
 END_TEST
 
+// 2026 kernels (the hrtimer rework of February 2026): hrtimer_rearm
+// (`next_event=%llu deferred=%d`, CLOCK_MONOTONIC) is each programming of
+// the clockevent device; hrtimer_start_expired (`hrtimer=%p`, after its
+// hrtimer_start) is a user timer started already past its softexpires as
+// the first to expire: taken off again, its callback not run. Lines in
+// those formats on the 6.18 tick's, worked by hand (timestamps are
+// CLOCK_MONOTONIC here): the tick armed before the window (never armed);
+// re-started for 100.004 s, which the first rearm says; a sleep started
+// for 100.00085 s at 100.001 s, already past: taken off, the device set
+// back to the tick (the second rearm); the tick at 100.004 s in the same
+// interrupt, the sleep never run; the fourth rearm names a time the model
+// has no timer for. Four programmings recorded, three matched.
+START_TEST(the_2026_rearm_and_start_expired_events)
+{
+	std::string text = std::string(header_6) +
+	"          <idle>-0       [000] d.h1.   100.000010: hrtimer_expire_entry: hrtimer=00000000313ac2bd function=tick_nohz_handler now=100000010000\n"
+	"          <idle>-0       [000] d.h1.   100.000015: hrtimer_expire_exit: hrtimer=00000000313ac2bd\n"
+	"          <idle>-0       [000] d.h2.   100.000016: hrtimer_start: hrtimer=00000000313ac2bd function=tick_nohz_handler expires=100004000000 softexpires=100004000000 mode=ABS|PINNED|HARD was_armed=0\n"
+	"          <idle>-0       [000] d.h1.   100.000018: hrtimer_rearm: next_event=100004000000 deferred=1\n"
+	"           sleep-22541   [000] d..1.   100.001000: hrtimer_start: hrtimer=0000000024e3d7eb function=hrtimer_wakeup expires=100000900000 softexpires=100000850000 mode=ABS was_armed=0\n"
+	"           sleep-22541   [000] d..1.   100.001001: hrtimer_start_expired: hrtimer=0000000024e3d7eb\n"
+	"           sleep-22541   [000] d..1.   100.001002: hrtimer_rearm: next_event=100004000000 deferred=0\n"
+	"     rcu_preempt-15      [000] d..1.   100.002000: timer_start: timer=00000000315ef0ae function=process_timeout expires=4295129717 [timeout=1] bucket_expiry=4295129718 cpu=0 idx=54 flags=\n"
+	"          <idle>-0       [000] d.h1.   100.004010: hrtimer_expire_entry: hrtimer=00000000313ac2bd function=tick_nohz_handler now=100004010000\n"
+	"          <idle>-0       [000] d.h1.   100.004015: hrtimer_expire_exit: hrtimer=00000000313ac2bd\n"
+	"          <idle>-0       [000] d.h2.   100.004016: hrtimer_start: hrtimer=00000000313ac2bd function=tick_nohz_handler expires=100008000000 softexpires=100008000000 mode=ABS|PINNED|HARD was_armed=0\n"
+	"          <idle>-0       [000] d.h1.   100.004018: hrtimer_rearm: next_event=100008000000 deferred=1\n"
+	"          <idle>-0       [000] d.h1.   100.004020: hrtimer_rearm: next_event=100012000000 deferred=0\n";
+	json h = hrtimers_of("hr2026.txt", text);
+	ck_assert_uint_eq(u(h, "starts_expired"), 1);
+	ck_assert(h["rearm_events"].get<bool>());
+	ck_assert_uint_eq(u(h["cpus"][0], "recorded_programs"), 4);
+	ck_assert_uint_eq(u(h["cpus"][0], "programs_matched"), 3);
+	ck_assert_uint_eq(u(h, "expiries"), 2);
+	ck_assert_uint_eq(u(h, "same_interrupt"), 1);
+	ck_assert_uint_eq(u(h, "not_armed"), 1);
+	ck_assert_uint_eq(u(h, "simulated_only"), 0);
+	// The sleep never ran in the model: its only interrupt was the tick's.
+	ck_assert_uint_eq(u(h["cpus"][0], "predicted_interrupts"), 1);
+}
+END_TEST
+
 int main()
 {
 	Suite *s = suite_create("hrtimer_replay");
@@ -315,6 +357,7 @@ int main()
 	tcase_add_test(tc, a_stopped_tick_restarted_later_is_no_rearm);
 	tcase_add_test(tc, a_tick_stopped_and_restarted_untraced_is_inferred);
 	tcase_add_test(tc, a_timer_rearmed_untraced_is_told_at_its_expiry);
+	tcase_add_test(tc, the_2026_rearm_and_start_expired_events);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
 }
