@@ -13,31 +13,11 @@
 
 #include "sim/core/errors.h"
 #include "sim/gen/generator.h"
+#include "sim/gen/tracefs_header.h"
 
 namespace timersim::gen {
 
 namespace {
-
-const char header_tail[] =
-	"#\n"
-	"#                              _-----=> irqs-off\n"
-	"#                             / _----=> need-resched\n"
-	"#                            | / _---=> hardirq/softirq\n"
-	"#                            || / _--=> preempt-depth\n"
-	"#                            ||| /     delay\n"
-	"#           TASK-PID   CPU#  ||||    TIMESTAMP  FUNCTION\n"
-	"#              | |       |   ||||       |         |\n";
-
-const char header_tail_6[] =
-	"#\n"
-	"#                                _-----=> irqs-off/BH-disabled\n"
-	"#                               / _----=> need-resched\n"
-	"#                              | / _---=> hardirq/softirq\n"
-	"#                              || / _--=> preempt-depth\n"
-	"#                              ||| / _-=> migrate-disable\n"
-	"#                              |||| /     delay\n"
-	"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
-	"#              | |         |   |||||     |         |\n";
 
 // The flag block: the softirq column for what the timer softirq does,
 // irqs off under the base lock for mod_timer/del_timer.
@@ -113,9 +93,7 @@ std::uint64_t write_ftrace(const gen_options &opt, std::FILE *out)
 	}
 
 	generator g(opt);
-	std::fprintf(out, "# tracer: nop\n#\n# entries-in-buffer/entries-written: %" PRIu64 "/%" PRIu64
-		     "   #P:%u\n# generated: %s\n", count, count, opt.cpus, describe(opt).c_str());
-	std::fputs(opt.kernel == kernel_gen::linux6 ? header_tail_6 : header_tail, out);
+	std::fputs(tracefs_header(opt.kernel, count, opt.cpus, describe(opt)).c_str(), out);
 	while (g.step(buf)) {
 		for (const gen_event &ev : buf)
 			write_event(out, g.the_machine(), ev);

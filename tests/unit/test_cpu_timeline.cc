@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/core/trace_clock.h"
+#include "sim/gen/tracefs_header.h"
 #include "sim/view/view_hrlane.h"
 #include "sim/view/view_window.h"
 #include "tests/support/check_main.h"
@@ -23,19 +24,7 @@ using nlohmann::json;
 
 namespace {
 
-const char header[] =
-	"# tracer: nop\n"
-	"#\n"
-	"# entries-in-buffer/entries-written: 21/21   #P:1\n"
-	"#\n"
-	"#                                _-----=> irqs-off/BH-disabled\n"
-	"#                               / _----=> need-resched\n"
-	"#                              | / _---=> hardirq/softirq\n"
-	"#                              || / _--=> preempt-depth\n"
-	"#                              ||| / _-=> migrate-disable\n"
-	"#                              |||| /     delay\n"
-	"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
-	"#              | |         |   |||||     |         |\n";
+const std::string header = timersim::gen::tracefs_header(timersim::gen::kernel_gen::linux6, 21, 1);
 
 // CLOCK_MONOTONIC equals the trace clock here (each interrupt's now is the
 // timestamp of its first expiry). The tick is armed for 100.004 and a

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/gen/tracefs_header.h"
 #include "tests/support/check_main.h"
 #include "tests/support/cli.h"
 #include "tests/support/text_trace_util.h"
@@ -17,32 +18,10 @@ using nlohmann::json;
 
 namespace {
 
-// Raw tracefs text headers of the two kernels.
-const char header_6[] =
-	"# tracer: nop\n"
-	"#\n"
-	"# entries-in-buffer/entries-written: 93864/93864   #P:2\n"
-	"#\n"
-	"#                                _-----=> irqs-off/BH-disabled\n"
-	"#                               / _----=> need-resched\n"
-	"#                              | / _---=> hardirq/softirq\n"
-	"#                              || / _--=> preempt-depth\n"
-	"#                              ||| / _-=> migrate-disable\n"
-	"#                              |||| /     delay\n"
-	"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
-	"#              | |         |   |||||     |         |\n";
-const char header_3[] =
-	"# tracer: nop\n"
-	"#\n"
-	"# entries-in-buffer/entries-written: 63621/63621   #P:1\n"
-	"#\n"
-	"#                              _-----=> irqs-off\n"
-	"#                             / _----=> need-resched\n"
-	"#                            | / _---=> hardirq/softirq\n"
-	"#                            || / _--=> preempt-depth\n"
-	"#                            ||| /     delay\n"
-	"#           TASK-PID   CPU#  ||||    TIMESTAMP  FUNCTION\n"
-	"#              | |       |   ||||       |         |\n";
+// Raw tracefs text headers of the two kernels, counts as in the recordings
+// these lines come from.
+const std::string header_6 = timersim::gen::tracefs_header(timersim::gen::kernel_gen::linux6, 93864, 2);
+const std::string header_3 = timersim::gen::tracefs_header(timersim::gen::kernel_gen::linux3, 63621, 1);
 
 json hrtimers_of(const std::string &name, const std::string &text)
 {

@@ -17,11 +17,6 @@ using nlohmann::json;
 
 namespace {
 
-const char header[] =
-	"# tracer: nop\n#\n# entries-in-buffer/entries-written: 1/1   #P:1\n#\n"
-	"#           TASK-PID   CPU#  ||||    TIMESTAMP  FUNCTION\n"
-	"#              | |       |   ||||       |         |\n";
-
 // Two sleepers on CPU 0 (timestamps = CLOCK_MONOTONIC), each with the
 // default 50 us of slack: A [1.000, 1.050] ms after 1000 s, B [1.100,
 // 1.150]. The ranges do not overlap: the device runs A at 1.050 and B at
@@ -32,7 +27,7 @@ const char header[] =
 //                 late, B 100 us: mean 150, p99 (nearest rank of 2) 200.
 //                 The recording's expiry of A at 1.050 comes before the
 //                 model ran it: it runs on to 1.200 (ran_ahead 1).
-const std::string two_sleepers = std::string(header) +
+const std::string two_sleepers = ftrace_text(
 	"          <idle>-0     [000] d.h1.  999.999000: timer_start: timer=00000000b5199443 function=process_timeout expires=4298510228 [timeout=1] bucket_expiry=4298510229 cpu=0 idx=21 flags=\n"
 	"          <idle>-0     [000] d.h1.  1000.000000: hrtimer_start: hrtimer=00000000000000a1 function=hrtimer_wakeup expires=1000001050000 softexpires=1000001000000 mode=ABS was_armed=0\n"
 	"          <idle>-0     [000] d.h1.  1000.000010: hrtimer_start: hrtimer=00000000000000b2 function=hrtimer_wakeup expires=1000001150000 softexpires=1000001100000 mode=ABS was_armed=0\n"
@@ -43,7 +38,7 @@ const std::string two_sleepers = std::string(header) +
 	"          <idle>-0     [000] d.h1.  1000.001150: local_timer_entry: vector=236\n"
 	"          <idle>-0     [000] d.h1.  1000.001150: hrtimer_expire_entry: hrtimer=00000000000000b2 function=hrtimer_wakeup now=1000001150000\n"
 	"          <idle>-0     [000] d.h1.  1000.001151: hrtimer_expire_exit: hrtimer=00000000000000b2\n"
-	"          <idle>-0     [000] d.h1.  1000.001152: local_timer_exit: vector=236\n";
+	"          <idle>-0     [000] d.h1.  1000.001152: local_timer_exit: vector=236\n");
 
 // The tick (tick_nohz_handler, on the 4 ms grid of HZ 250) due at 4 ms and
 // a sleeper due at 2 ms without slack; the tick is re-armed for 8 ms after
@@ -53,7 +48,7 @@ const std::string two_sleepers = std::string(header) +
 //                    both: 1 interrupt; lateness 2000 us and 0, mean 1000,
 //                    p99 and max 2000. The trace spans the jiffies 250000
 //                    and 250001 (4 ms each) on one CPU: 2 ticks.
-const std::string tick_and_sleeper = std::string(header) +
+const std::string tick_and_sleeper = ftrace_text(
 	"          <idle>-0     [000] d.h1.  999.999000: timer_start: timer=00000000b5199443 function=process_timeout expires=4298510228 [timeout=1] bucket_expiry=4298510229 cpu=0 idx=21 flags=\n"
 	"          <idle>-0     [000] d.h1.  1000.000000: hrtimer_start: hrtimer=0000000000000071 function=tick_nohz_handler expires=1000004000000 softexpires=1000004000000 mode=ABS was_armed=0\n"
 	"          <idle>-0     [000] d.h1.  1000.000100: hrtimer_start: hrtimer=00000000000000a1 function=hrtimer_wakeup expires=1000002000000 softexpires=1000002000000 mode=ABS was_armed=0\n"
@@ -65,7 +60,7 @@ const std::string tick_and_sleeper = std::string(header) +
 	"          <idle>-0     [000] d.h1.  1000.004000: hrtimer_expire_entry: hrtimer=0000000000000071 function=tick_nohz_handler now=1000004000000\n"
 	"          <idle>-0     [000] d.h1.  1000.004001: hrtimer_expire_exit: hrtimer=0000000000000071\n"
 	"          <idle>-0     [000] d.h1.  1000.004001: hrtimer_start: hrtimer=0000000000000071 function=tick_nohz_handler expires=1000008000000 softexpires=1000008000000 mode=ABS was_armed=0\n"
-	"          <idle>-0     [000] d.h1.  1000.004002: local_timer_exit: vector=236\n";
+	"          <idle>-0     [000] d.h1.  1000.004002: local_timer_exit: vector=236\n");
 
 json hrtimers_of(const std::string &name, const std::string &text, std::vector<std::string> flags)
 {
