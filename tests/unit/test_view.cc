@@ -18,6 +18,7 @@
 #include "sim/core/replay.h"
 #include "sim/trace/reader.h"
 #include "sim/view/view_overview.h"
+#include "tests/support/browser.h"
 #include "tests/support/cli.h"
 #include "tests/support/paths.h"
 #include "tests/support/text_trace_util.h"
@@ -31,7 +32,6 @@ using namespace timersim::test;
 namespace {
 
 const char default_trace[] = "tests/data/default-trace.txt.gz";
-const char chromium[] = "/usr/bin/chromium";
 
 bool contains(const std::string &hay, const std::string &needle)
 {
@@ -42,22 +42,6 @@ std::uint64_t file_size(const std::string &path)
 {
 	struct stat st;
 	return stat(path.c_str(), &st) == 0 ? st.st_size : 0;
-}
-
-std::string run_capture(const std::string &cmd, int &status)
-{
-	std::string out;
-	FILE *p = popen(cmd.c_str(), "r");
-	if (!p) {
-		status = -1;
-		return out;
-	}
-	char buf[4096];
-	std::size_t n;
-	while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-		out.append(buf, n);
-	status = pclose(p);
-	return out;
 }
 
 // What the page must show at each tick of one CPU in the window, written

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/browser.h"
 #include "tests/support/cli.h"
 #include "tests/support/paths.h"
 #include "tests/support/text_trace_util.h"
@@ -30,7 +31,6 @@ using namespace timersim::test;
 
 namespace {
 
-const char chromium[] = "/usr/bin/chromium";
 const char first_cascade[] = "docs/lab/scenarios/first-cascade.txt";
 const char default_trace[] = "tests/data/default-trace.txt.gz";
 
@@ -47,22 +47,6 @@ bool have_chromium()
 	skip_note(std::string(chromium) + " is not installed (scripts/setup.sh installs Debian's chromium): "
 				"the page's links not opened in a browser");
 	return false;
-}
-
-std::string run_capture(const std::string &cmd, int &status)
-{
-	std::string out;
-	FILE *p = popen(cmd.c_str(), "r");
-	if (!p) {
-		status = -1;
-		return out;
-	}
-	char buf[4096];
-	std::size_t n;
-	while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-		out.append(buf, n);
-	status = pclose(p);
-	return out;
 }
 
 std::string absolute(const std::string &path)
