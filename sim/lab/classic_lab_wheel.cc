@@ -81,15 +81,8 @@ public:
 			throw lab_error("add: timer " + name + " is already pending (add_timer() would BUG); use mod");
 
 		const Word at = static_cast<Word>(now_);
-		Word e = static_cast<Word>(expires);
 		std::string why;
-		if (opt.round != rounding::none) {
-			bool up = opt.round == rounding::round_up;
-			Word r = up ? kernel::round_jiffies_up<Word>(e, setup_.hz, at)
-				    : kernel::round_jiffies<Word>(e, setup_.hz, at);
-			why = explain_round(up, e, setup_.hz, at, r) + "\n";
-			e = r;
-		}
+		Word e = rounded_expires<Word>(opt.round, static_cast<Word>(expires), setup_.hz, at, why);
 		jiffies_ = at;
 		t->slack = opt.slack;
 		arming_ = {expires, static_cast<std::uint64_t>(e), kernel::timer_pending(t), why, false,

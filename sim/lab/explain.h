@@ -12,6 +12,7 @@
 
 #include "kernel/classic_wheel.h"
 #include "kernel/v48_wheel.h"
+#include "sim/lab/lab_wheel.h"
 
 namespace timersim::lab {
 
@@ -61,6 +62,21 @@ std::string explain_slack(int slack, std::uint64_t requested, std::uint64_t jiff
 
 // round_jiffies() / round_jiffies_up() of `j` at `hz` on CPU 0.
 std::string explain_round(bool up, std::uint64_t j, unsigned hz, std::uint64_t now, std::uint64_t result);
+
+// EXPIRES through round_jiffies() (or round_jiffies_up()) at jiffy NOW, as
+// a statement's `round` (`round-up`) asks, in the wheel's word; WHY gets
+// explain_round()'s line. Unchanged, and WHY untouched, without either.
+// (kernel/jiffies.h decides; this only hands it the statement.)
+template <class Word>
+Word rounded_expires(rounding round, Word expires, unsigned hz, Word now, std::string &why)
+{
+	if (round == rounding::none)
+		return expires;
+	bool up = round == rounding::round_up;
+	Word r = up ? kernel::round_jiffies_up<Word>(expires, hz, now) : kernel::round_jiffies<Word>(expires, hz, now);
+	why = explain_round(up, expires, hz, now, r) + "\n";
+	return r;
+}
 
 // The numbers of a v48 geometry, read off kernel/v48_wheel.h.
 struct v48_shape {
