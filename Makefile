@@ -267,11 +267,14 @@ _fuzz:
 # Installs $(TIMERSIM) as it is (no rebuild: tests install the binary
 # they test, e.g. BUILD=build/asan).
 INSTALL_SCRIPTS := scripts/plot.py scripts/plot-sweep.py
+# Imported by both, not run: installed beside them, not executable.
+INSTALL_MODULES := scripts/plot_shared.py
 _install:
 	$(Q)install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/timersim $(DESTDIR)$(PREFIX)/share/man/man1
 	$(Q)scripts/man-page.py $(TIMERSIM) > $(BUILD)/timersim.1.tmp && mv $(BUILD)/timersim.1.tmp $(BUILD)/timersim.1
 	$(Q)install -m 0755 $(TIMERSIM) $(DESTDIR)$(PREFIX)/bin/timersim
 	$(Q)install -m 0755 $(INSTALL_SCRIPTS) $(DESTDIR)$(PREFIX)/share/timersim/
+	$(Q)install -m 0644 $(INSTALL_MODULES) $(DESTDIR)$(PREFIX)/share/timersim/
 	$(Q)install -m 0644 $(BUILD)/timersim.1 $(DESTDIR)$(PREFIX)/share/man/man1/timersim.1
 	$(Q)echo "  INSTALL $(DESTDIR)$(PREFIX)/bin/timersim, share/timersim/, share/man/man1/timersim.1"
 

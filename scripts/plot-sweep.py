@@ -29,6 +29,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+import plot_shared  # noqa: E402
+
 
 CSV_LIMIT = 1 << 30
 LINE_LIMIT = 65536
@@ -40,29 +42,18 @@ def bad(msg):
 
 
 def plain(text, limit=48):
-    """A value as drawn: one line, cut with an ellipsis, `$` escaped."""
-    text = "".join(ch if ch.isprintable() else "?" for ch in str(text))
-    if len(text) > limit:
-        text = text[:limit - 1] + "\u2026"
-    return text.replace("$", "\\$")
+    return plot_shared.plain(text, limit)
 
 
 def csv_lines(fh, path):
-    total, n = 0, 0
-    while True:
-        raw = fh.readline(LINE_LIMIT + 1)
-        if not raw:
-            return
-        n += 1
-        total += len(raw)
-        if len(raw) > LINE_LIMIT:
-            bad("%s: line %d: longer than %d bytes: not a merged sweep CSV" % (path, n, LINE_LIMIT))
-        if total > CSV_LIMIT:
-            bad("%s: larger than %d MiB: not a merged sweep CSV" % (path, CSV_LIMIT >> 20))
-        try:
-            yield raw.decode("utf-8")
-        except UnicodeDecodeError:
-            bad("%s: line %d: not UTF-8 text" % (path, n))
+    try:
+        yield from plot_shared.bounded_lines(fh, LINE_LIMIT, CSV_LIMIT)
+    except plot_shared.line_too_long as e:
+        bad("%s: line %d: longer than %d bytes: not a merged sweep CSV" % (path, e.line, LINE_LIMIT))
+    except plot_shared.file_too_large:
+        bad("%s: larger than %d MiB: not a merged sweep CSV" % (path, CSV_LIMIT >> 20))
+    except plot_shared.not_utf8 as e:
+        bad("%s: line %d: not UTF-8 text" % (path, e.line))
 
 
 def number(v):

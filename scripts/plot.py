@@ -44,6 +44,13 @@ import sys
 import tempfile
 import warnings
 
+try:
+    import plot_shared
+except ImportError:
+    print("timersim: plot.py needs plot_shared.py beside it (make install puts both in share/timersim)",
+          file=sys.stderr)
+    sys.exit(1)
+
 REPORT_LIMIT = 64 << 20         # bytes; a report is kilobytes to a few MB
 TIMELINE_LIMIT = 1 << 30        # bytes; a timeline row is under 300 bytes
 LINE_LIMIT = 4096               # bytes of one timeline line
@@ -98,14 +105,7 @@ def save(fig, out, name, written):
 
 
 def plain(text, limit=NAME_LIMIT):
-    """A name as drawn: one line (control characters as '?'), cut with an
-    ellipsis, and every `$` escaped - names come from traces, and
-    `$\\frac{a}{$` is a callback's name, not a formula for mathtext (which
-    the log-scale tick labels need, so it stays on)."""
-    text = "".join(ch if ch.isprintable() else "?" for ch in str(text))
-    if len(text) > limit:
-        text = text[:limit - 1] + "\u2026"
-    return text.replace("$", "\\$")
+    return plot_shared.plain(text, limit)
 
 
 def label(r):
@@ -175,21 +175,14 @@ def plot_callbacks(r, out, prefix, written, top=TOP_CALLBACKS):
 
 def timeline_lines(fh, path):
     """The lines of a timeline, decoded, each and all of them bounded."""
-    total, n = 0, 0
-    while True:
-        raw = fh.readline(LINE_LIMIT + 1)
-        if not raw:
-            return
-        n += 1
-        total += len(raw)
-        if len(raw) > LINE_LIMIT:
-            bad("%s: line %d: longer than %d bytes: not a timersim --timeline CSV" % (path, n, LINE_LIMIT))
-        if total > TIMELINE_LIMIT:
-            bad("%s: larger than %d MiB: coarsen it with replay --interval" % (path, TIMELINE_LIMIT >> 20))
-        try:
-            yield raw.decode("utf-8")
-        except UnicodeDecodeError as e:
-            bad("%s: line %d: not UTF-8 text (byte %d of the line)" % (path, n, e.start + 1))
+    try:
+        yield from plot_shared.bounded_lines(fh, LINE_LIMIT, TIMELINE_LIMIT)
+    except plot_shared.line_too_long as e:
+        bad("%s: line %d: longer than %d bytes: not a timersim --timeline CSV" % (path, e.line, LINE_LIMIT))
+    except plot_shared.file_too_large:
+        bad("%s: larger than %d MiB: coarsen it with replay --interval" % (path, TIMELINE_LIMIT >> 20))
+    except plot_shared.not_utf8 as e:
+        bad("%s: line %d: not UTF-8 text (byte %d of the line)" % (path, e.line, e.byte))
 
 
 class moves_series:

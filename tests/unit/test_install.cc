@@ -62,6 +62,8 @@ START_TEST(install_puts_everything_where_the_binary_finds_it)
 	ck_assert(executable(usr + "/bin/timersim"));
 	ck_assert(executable(usr + "/share/timersim/plot.py"));
 	ck_assert(executable(usr + "/share/timersim/plot-sweep.py"));
+	// What both import, beside them.
+	ck_assert(access((usr + "/share/timersim/plot_shared.py").c_str(), R_OK) == 0);
 	const std::string page = usr + "/share/man/man1/timersim.1";
 	ck_assert(access(page.c_str(), R_OK) == 0);
 
