@@ -94,12 +94,9 @@ std::string json_of(const measured::cost_model &m, const std::vector<recording> 
 		w.begin_object();
 		w.field("term", measured::model_term_name(k));
 		w.field("fitted", bool(m.fitted[k]));
-		w.key("ns");
-		w.value_fixed(m.ns[k], 3);
-		w.key("low");
-		w.value_fixed(m.low[k], 3);
-		w.key("high");
-		w.value_fixed(m.high[k], 3);
+		w.field_fixed("ns", m.ns[k], 3);
+		w.field_fixed("low", m.low[k], 3);
+		w.field_fixed("high", m.high[k], 3);
 		w.end_object();
 	}
 	w.end_array();
@@ -115,18 +112,12 @@ std::string json_of(const measured::cost_model &m, const std::vector<recording> 
 		w.field("scheme", r.scheme);
 		w.field("fitted_on", r.fitted_on);
 		w.field("runs", k.runs);
-		w.key("measured_ns");
-		w.value_fixed(k.measured_ns, 0);
-		w.key("predicted_ns");
-		w.value_fixed(k.predicted_ns, 0);
-		w.key("predicted_low_ns");
-		w.value_fixed(k.predicted_low_ns, 0);
-		w.key("predicted_high_ns");
-		w.value_fixed(k.predicted_high_ns, 0);
-		w.key("median_abs_error_ns");
-		w.value_fixed(k.median_abs_error_ns, 1);
-		w.key("p90_abs_error_ns");
-		w.value_fixed(k.p90_abs_error_ns, 1);
+		w.field_fixed("measured_ns", k.measured_ns, 0);
+		w.field_fixed("predicted_ns", k.predicted_ns, 0);
+		w.field_fixed("predicted_low_ns", k.predicted_low_ns, 0);
+		w.field_fixed("predicted_high_ns", k.predicted_high_ns, 0);
+		w.field_fixed("median_abs_error_ns", k.median_abs_error_ns, 1);
+		w.field_fixed("p90_abs_error_ns", k.p90_abs_error_ns, 1);
 		w.end_object();
 	}
 	w.end_array();

@@ -125,14 +125,10 @@ std::string json_compare_estimated(const std::vector<replay_report> &reports, bo
 		w.field("units", e.units);
 		w.field("process_units", e.process_units);
 		w.field("softirq_units", e.softirq_units);
-		w.key("ns_per_unit");
-		w.value_fixed(e.ns_per_unit, 3);
-		w.key("process_ns");
-		w.value_fixed(e.process_ns, 3);
-		w.key("softirq_ns");
-		w.value_fixed(e.softirq_ns, 3);
-		w.key("total_ns");
-		w.value_fixed(e.total_ns, 3);
+		w.field_fixed("ns_per_unit", e.ns_per_unit, 3);
+		w.field_fixed("process_ns", e.process_ns, 3);
+		w.field_fixed("softirq_ns", e.softirq_ns, 3);
+		w.field_fixed("total_ns", e.total_ns, 3);
 		w.end_object();
 	}
 	w.end_array();

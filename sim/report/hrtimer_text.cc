@@ -150,12 +150,10 @@ void write_json_hrtimers(json_writer &w, const hrtimer_summary &h)
 	for (unsigned c : h.untraced_tick_cpus)
 		w.value(std::uint64_t(c));
 	w.end_array();
-	w.key("lateness_mean_ns");
-	w.value_fixed(h.lateness_mean_ns, 1);
+	w.field_fixed("lateness_mean_ns", h.lateness_mean_ns, 1);
 	w.field("lateness_max_ns", std::uint64_t(h.lateness_max_ns));
 	w.field("realtime_samples", h.realtime_samples);
-	w.key("realtime_offset_ns");
-	w.value_fixed(double(h.realtime_offset_ns), 0);
+	w.field_fixed("realtime_offset_ns", double(h.realtime_offset_ns), 0);
 	w.field("realtime_spread_ns", std::uint64_t(h.realtime_spread_ns));
 	w.key("cpus");
 	w.begin_array();

@@ -71,8 +71,7 @@ void side_json(json_writer &w, const char *key, const hrtimer_what_if_side &s)
 	w.begin_object();
 	w.field("interrupts", s.interrupts);
 	w.field("expiries", s.expiries);
-	w.key("lateness_mean_ns");
-	w.value_fixed(s.lateness.mean_ns, 1);
+	w.field_fixed("lateness_mean_ns", s.lateness.mean_ns, 1);
 	w.field("lateness_p99_ns", std::uint64_t(s.lateness.p99_ns));
 	w.field("lateness_max_ns", std::uint64_t(s.lateness.max_ns));
 	w.end_object();

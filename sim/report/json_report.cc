@@ -64,10 +64,8 @@ void write_input(json_writer &w, const input_summary &in)
 	w.field("word_bits_inferred", in.word_bits_inferred);
 	w.field("first_jiffies", in.first_jiffies);
 	w.field("last_jiffies", in.last_jiffies);
-	w.key("first_seconds");
-	w.value_fixed(in.first_seconds, 6);
-	w.key("last_seconds");
-	w.value_fixed(in.last_seconds, 6);
+	w.field_fixed("first_seconds", in.first_seconds, 6);
+	w.field_fixed("last_seconds", in.last_seconds, 6);
 	w.field("kernel", in.kernel);
 	w.field("kernel_scheme", in.kernel_scheme);
 	w.end_object();
@@ -127,8 +125,7 @@ void write_cascade(json_writer &w, const cascade_summary &c)
 	w.field("moved_then_rearmed", c.moved_then_rearmed);
 	w.field("max_moved_in_one_tick", c.max_moved_in_one_tick);
 	w.field("max_moved_jiffy", c.max_moved_jiffy);
-	w.key("max_moved_seconds");
-	w.value_fixed(c.max_moved_seconds, 6);
+	w.field_fixed("max_moved_seconds", c.max_moved_seconds, 6);
 	w.field("max_moved_cpu", c.max_moved_cpu);
 	w.key("levels");
 	w.begin_array();
@@ -170,8 +167,7 @@ void write_fidelity(json_writer &w, const fidelity_summary &f)
 	w.field("late", f.late);
 	w.field("unmatched", f.unmatched);
 	w.field("simulated_only", f.simulated_only);
-	w.key("exact_fraction");
-	w.value_fixed(f.compared ? static_cast<double>(f.exact) / f.compared : 0.0, 6);
+	w.field_fixed("exact_fraction", f.compared ? static_cast<double>(f.exact) / f.compared : 0.0, 6);
 	w.key("misses");
 	w.begin_object();
 	for (const auto &[why, n] : f.misses)
@@ -250,10 +246,8 @@ void write_costs(json_writer &w, const replay_report &r, bool timing)
 	w.field("key_comparisons", r.costs.key_comparisons);
 	w.field("peak_scheme_bytes", r.peak_scheme_bytes);
 	if (timing) {
-		w.key("wall_seconds");
-		w.value_fixed(r.wall_seconds, 6);
-		w.key("ns_per_event");
-		w.value_fixed(r.input.events ? r.wall_seconds * 1e9 / r.input.events : 0.0, 1);
+		w.field_fixed("wall_seconds", r.wall_seconds, 6);
+		w.field_fixed("ns_per_event", r.input.events ? r.wall_seconds * 1e9 / r.input.events : 0.0, 1);
 	}
 	w.end_object();
 }
@@ -301,17 +295,14 @@ void write_functions(json_writer &w, const replay_report &r)
 		w.field("softirq_units", f.softirq_units);
 		w.field("wakeups", f.wakeups);
 		// Its share of the scheme's softirq work (modelled, cost units).
-		w.key("softirq_share");
-		w.value_fixed(softirq_units ? double(f.softirq_units) / double(softirq_units) : 0.0, 6);
+		w.field_fixed("softirq_share", softirq_units ? double(f.softirq_units) / double(softirq_units) : 0.0, 6);
 		if (f.measured_ns) {
 			w.key("measured");
 			w.begin_object();
-			w.key("ns");
-			w.value_fixed(*f.measured_ns, 0);
+			w.field_fixed("ns", *f.measured_ns, 0);
 			// Of the TIMER softirq time the trace measured.
 			if (timer_ns) {
-				w.key("share_of_timer_softirq");
-				w.value_fixed(*f.measured_ns / double(timer_ns), 6);
+				w.field_fixed("share_of_timer_softirq", *f.measured_ns / double(timer_ns), 6);
 			}
 			w.end_object();
 		} else {

@@ -34,6 +34,12 @@ public:
 		key(k);
 		value(v);
 	}
+	// key(k), then value_fixed(v, decimals).
+	void field_fixed(std::string_view k, double v, int decimals)
+	{
+		key(k);
+		value_fixed(v, decimals);
+	}
 
 private:
 	void open(char c);

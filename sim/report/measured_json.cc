@@ -12,8 +12,7 @@ void durations(json_writer &w, const measured::duration_stats &d)
 {
 	w.field("count", d.count);
 	w.field("total_ns", d.total_ns);
-	w.key("mean_ns");
-	w.value_fixed(d.mean_ns(), 1);
+	w.field_fixed("mean_ns", d.mean_ns(), 1);
 	w.field("p50_ns", d.p50_ns);
 	w.field("p99_ns", d.p99_ns);
 	w.field("max_ns", d.max_ns);
@@ -43,8 +42,7 @@ void interrupts(json_writer &w, const measured::interrupt_stats &s, bool recorde
 	}
 	w.begin_object();
 	durations(w, s.timer);
-	w.key("per_second");
-	w.value_fixed(seconds > 0 ? double(s.timer.count) / seconds : 0.0, 3);
+	w.field_fixed("per_second", seconds > 0 ? double(s.timer.count) / seconds : 0.0, 3);
 	w.field("other_interrupts", s.other_count);
 	w.field("other_interrupts_ns", s.other_ns);
 	w.end_object();
@@ -118,12 +116,9 @@ void write_json_modelled(json_writer &w, const replay_report &r)
 		w.value(s);
 	w.end_array();
 	w.field("runs", c.runs);
-	w.key("softirq_overhead_ns");
-	w.value_fixed(c.softirq.ns, 0);
-	w.key("softirq_overhead_low_ns");
-	w.value_fixed(c.softirq.low, 0);
-	w.key("softirq_overhead_high_ns");
-	w.value_fixed(c.softirq.high, 0);
+	w.field_fixed("softirq_overhead_ns", c.softirq.ns, 0);
+	w.field_fixed("softirq_overhead_low_ns", c.softirq.low, 0);
+	w.field_fixed("softirq_overhead_high_ns", c.softirq.high, 0);
 	w.key("unfitted_terms");
 	w.begin_array();
 	for (const std::string &t : c.softirq.unfitted)
@@ -135,14 +130,10 @@ void write_json_modelled(json_writer &w, const replay_report &r)
 	} else {
 		w.begin_object();
 		w.field("runs", c.check.runs);
-		w.key("median_abs_error_ns");
-		w.value_fixed(c.check.median_abs_error_ns, 1);
-		w.key("p90_abs_error_ns");
-		w.value_fixed(c.check.p90_abs_error_ns, 1);
-		w.key("predicted_ns");
-		w.value_fixed(c.check.predicted_ns, 0);
-		w.key("measured_ns");
-		w.value_fixed(c.check.measured_ns, 0);
+		w.field_fixed("median_abs_error_ns", c.check.median_abs_error_ns, 1);
+		w.field_fixed("p90_abs_error_ns", c.check.p90_abs_error_ns, 1);
+		w.field_fixed("predicted_ns", c.check.predicted_ns, 0);
+		w.field_fixed("measured_ns", c.check.measured_ns, 0);
 		w.end_object();
 	}
 	w.end_object();
