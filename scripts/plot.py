@@ -359,13 +359,6 @@ def plot_what_if(sides, out, written):
     save(fig, out, "what-if", written)
 
 
-# t(0.975, df), df = 1..30, as scripts/plot-sweep.py and merge --summary.
-T95 = [12.706204736432, 4.302652729911, 3.182446305284, 2.776445105198, 2.570581836615,
-       2.446911848792, 2.364624251010, 2.306004135033, 2.262157162741, 2.228138851965,
-       2.200985160083, 2.178812829663, 2.160368656461, 2.144786687917, 2.131449545559,
-       2.119905299221, 2.109815577833, 2.100922040241, 2.093024054408, 2.085963447266,
-       2.079613844728, 2.073873067904, 2.068657610419, 2.063898561628, 2.059538552753,
-       2.055529438643, 2.051830516480, 2.048407141795, 2.045229642133, 2.042272456301]
 SWEEP_WHAT = ["input_kind", "input", "kernel", "params", "hz", "recorded_hz", "geometry", "expiries", "cpus",
               "scale", "seconds"]
 SWEEP_CELLS = 60                # cell groups drawn
@@ -414,7 +407,7 @@ def plot_sweep(rows, path, out, written):
             h = 0.0
             if n > 1:
                 sd = (sum((v - m) ** 2 for v in vals) / (n - 1)) ** 0.5
-                h = (T95[n - 2] if n - 1 <= 30 else 1.96) * sd / n ** 0.5
+                h = plot_shared.t95(n - 1) * sd / n ** 0.5
             xs.append(i + (k - len(schemes) / 2 + 0.5) * w)
             means.append(m)
             errs.append(h)
