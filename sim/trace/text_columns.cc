@@ -33,7 +33,7 @@ bool is_cpu_token(std::string_view tok)
 }
 
 // After the CPU column: [flag block] TIMESTAMP: ... Fills the rest of H.
-bool find_timestamp(std::string_view after, line_head &h)
+bool find_timestamp(std::string_view after, line_head &h, const char *limit)
 {
 	std::string_view s = skip_blanks(after);
 	const char *between = s.data();
@@ -44,7 +44,7 @@ bool find_timestamp(std::string_view after, line_head &h)
 			return false;	// a later [NNN]: the one before was in the task name
 		if (tok.back() != ':')
 			continue;
-		if (!parse_timestamp(tok.substr(0, tok.size() - 1), h.ts_ns))
+		if (!parse_timestamp(tok.substr(0, tok.size() - 1), h.ts_ns, limit))
 			return false;
 		h.between = std::string_view(between, tok_start - between);
 		h.rest = s;
@@ -76,7 +76,7 @@ bool split_line_head(std::string_view line, line_head &h, line_context &ctx)
 		if (!past)
 			continue;
 		had_cpu = true;
-		if (find_timestamp(line.substr(past), h)) {
+		if (find_timestamp(line.substr(past), h, ctx.limit)) {
 			h.task = line.substr(0, lb);
 			return true;
 		}

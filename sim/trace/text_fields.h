@@ -110,6 +110,10 @@ bool parse_pointer(std::string_view s, std::uint64_t &v, std::uint8_t *digits = 
 // "SECONDS.FRACTION" with 1 to 9 decimals (6 by default, 9 with perf --ns),
 // exactly, in ns. A bare integer (trace_clock counter, x86-tsc) is taken as is.
 bool parse_timestamp(std::string_view s, std::uint64_t &ns);
+// The same, LIMIT as for the scanners (text_scan.h): where 24 bytes are
+// readable from S's start, SECONDS.FRACTION with up to 8 decimals is read
+// eight digits at a time.
+bool parse_timestamp(std::string_view s, std::uint64_t &ns, const char *limit);
 
 // timer_flag bits of a raw timer->flags value (flags=0x%08x, 4.2-4.10).
 std::uint32_t normalise_raw_timer_flags(std::uint32_t raw);

@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 #include <string_view>
@@ -236,6 +237,48 @@ inline bool hex16(const char *p, std::uint64_t &v)
 	return ec == std::errc() && stop == end;
 #endif
 }
+
+// Eight bytes at a time in a 64-bit word (SWAR), for the long numbers of
+// a line: timestamps, hrtimer ns, jiffies. Little-endian only (the first
+// byte is the word's low byte); elsewhere the callers' loops do it.
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define TIMERSIM_SWAR_DIGITS 1
+
+namespace swar {
+
+inline std::uint64_t load8(const char *p)
+{
+	std::uint64_t w;
+	std::memcpy(&w, p, sizeof w);
+	return w;
+}
+
+// How many of W's bytes, from the first, are digits '0'..'9' (0 to 8).
+// A byte's high bit in the mask says "not a digit"; the borrow or carry
+// of such a byte may mark the bytes after it, never one before.
+inline unsigned leading_digits(std::uint64_t w)
+{
+	std::uint64_t not_digit = ((w + 0x4646464646464646u) | (w - 0x3030303030303030u)) &
+				  0x8080808080808080u;
+	return not_digit ? unsigned(__builtin_ctzll(not_digit)) >> 3 : 8;
+}
+
+// The value of W's first N bytes (1 to 8, all digits): the bytes after
+// them are shifted out, zeros (leading zero digits) come in before them,
+// and the digits are summed in pairs, fours, eights (fast_float's
+// parse_eight_digits_unrolled).
+inline std::uint32_t digits_value(std::uint64_t w, unsigned n)
+{
+	w -= 0x3030303030303030u;
+	w <<= 8 * (8 - n);
+	w = w * 10 + (w >> 8);
+	w = (((w & 0x000000ff000000ffu) * 0x000f424000000064u) +
+	     (((w >> 16) & 0x000000ff000000ffu) * 0x0000271000000001u)) >> 32;
+	return std::uint32_t(w);
+}
+
+}  // namespace swar
+#endif
 
 #if defined(__SSE2__)
 // Bit i set: P[i] is a lower-case hex digit, of the 16 bytes at P (the

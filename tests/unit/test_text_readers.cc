@@ -199,6 +199,21 @@ START_TEST(fast_paths_agree_with_the_standard)
 			c = "0123456789.9"[next() % 12];
 		a = b = 7;
 		expect(parse_timestamp(ts, a) == reference_timestamp(ts, b) && a == b, "timestamp", ts);
+		// SECONDS.FRACTION of every width around the word-at-a-time
+		// parse's (up to 10 and 8 digits), with room to read past it
+		// that holds digits (the worst case for it).
+		std::string st(next() % 13, '0');
+		for (char &c : st)
+			c = char('0' + next() % 10);
+		st += '.';
+		st += std::to_string(next() % 10000000000ull).substr(0, next() % 11);
+		for (const std::string &t : {s, ts, st}) {
+			std::string room = t + std::string(24, '9');
+			a = b = 7;
+			expect(parse_timestamp(std::string_view(room.data(), t.size()), a,
+					       room.data() + room.size()) == reference_timestamp(t, b) &&
+				       a == b, "timestamp read past its end", t);
+		}
 		if (s.size() == 16) {
 			a = b = 7;
 			expect(parse_pointer(s, a) == reference_number(s, b, 16) && a == b, "pointer", s);
