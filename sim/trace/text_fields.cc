@@ -16,13 +16,14 @@ namespace timersim {
 namespace {
 
 // All of S as one number in BASE, or false with V untouched (from_chars
-// alone would leave the value of a leading part in it).
+// alone would leave the value of a leading part in it). LIMIT as for the
+// scanners (text_scan.h).
 template <class T>
-bool parse_whole(std::string_view s, T &v, int base = 10)
+bool parse_whole(std::string_view s, T &v, int base = 10, const char *limit = nullptr)
 {
 	const char *end = s.data() + s.size();
 	T x;
-	auto [stop, ec] = base == 10 ? decimal_prefix(s.data(), end, x)
+	auto [stop, ec] = base == 10 ? decimal_prefix(s.data(), end, x, limit)
 				     : std::from_chars(s.data(), end, x, base);
 	if (ec != std::errc() || stop != end)
 		return false;
@@ -345,7 +346,7 @@ template <auto member>
 line_verdict take_number(const payload_field &f, std::string_view v, trace_event &ev,
 			 line_context &ctx)
 {
-	if (!parse_whole(v, ev.*member))
+	if (!parse_whole(v, ev.*member, 10, ctx.limit))
 		return bad_value(ctx, ev, f.key, "a number", v);
 	return line_verdict::event;
 }
@@ -407,7 +408,7 @@ line_verdict take_timeout(const payload_field &f, std::string_view tok, trace_ev
 	if (!tok.starts_with("[timeout=") || tok.back() != ']')
 		return bad_value(ctx, ev, f.shown, "closed by ']'", tok);
 	std::string_view v = tok.substr(9, tok.size() - 10);
-	if (!parse_i64(v, ev.timeout))
+	if (!parse_whole(v, ev.timeout, 10, ctx.limit))
 		return bad_value(ctx, ev, f.key, "a number", v);
 	return line_verdict::event;
 }
@@ -556,7 +557,7 @@ void parse_hrtimer_payload(std::string_view rest, trace_event &ev, line_context 
 		switch (key.size()) {	// by length first: most keys are none of these
 		case 3:
 			if (key == "now")
-				parse_u64(v, ev.now);
+				parse_whole(v, ev.now, 10, ctx.limit);
 			break;
 		case 4:
 			// "ABS": two starts in three (a 6.18 recording's).
@@ -567,7 +568,7 @@ void parse_hrtimer_payload(std::string_view rest, trace_event &ev, line_context 
 			if (key == "hrtimer")
 				parse_pointer(v, ev.timer, &ev.timer_digits);
 			else if (key == "expires")
-				parse_u64(v, ev.expires);
+				parse_whole(v, ev.expires, 10, ctx.limit);
 			else if (key == "clockid" && parse_clockid(v, ev.clockid))
 				ev.has |= EF_CLOCKID;
 			break;
@@ -589,7 +590,7 @@ void parse_hrtimer_payload(std::string_view rest, trace_event &ev, line_context 
 				parse_u64(v, ev.expires);
 			break;
 		case 11:
-			if (key == "softexpires" && parse_u64(v, ev.softexpires))
+			if (key == "softexpires" && parse_whole(v, ev.softexpires, 10, ctx.limit))
 				ev.has |= EF_SOFTEXPIRES;
 			break;
 		}
@@ -616,7 +617,7 @@ line_verdict parse_irq_payload(std::string_view rest, trace_event &ev, line_cont
 		std::string_view key = t.text.substr(0, t.eq), v = t.text.substr(t.eq + 1);
 		if (key == want) {
 			std::int64_t n;
-			if (!parse_i64(v, n) || n < 0 || n > 0xffffffffll)
+			if (!parse_whole(v, n, 10, ctx.limit) || n < 0 || n > 0xffffffffll)
 				return bad_value(ctx, ev, key, "a number", v);
 			ev.vec = std::uint32_t(n);
 			ev.has |= EF_VEC;

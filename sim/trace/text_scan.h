@@ -184,14 +184,96 @@ inline token_scan scan_token(const char *p, const char *end, const char *limit =
 	return t;
 }
 
+// Eight bytes at a time in a 64-bit word (SWAR), for the long numbers of
+// a line: timestamps, hrtimer ns, jiffies. Little-endian only (the first
+// byte is the word's low byte); elsewhere the callers' loops do it.
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define TIMERSIM_SWAR_DIGITS 1
+
+namespace swar {
+
+inline std::uint64_t load8(const char *p)
+{
+	std::uint64_t w;
+	std::memcpy(&w, p, sizeof w);
+	return w;
+}
+
+// How many of W's bytes, from the first, are digits '0'..'9' (0 to 8).
+// A byte's high bit in the mask says "not a digit"; the borrow or carry
+// of such a byte may mark the bytes after it, never one before.
+inline unsigned leading_digits(std::uint64_t w)
+{
+	std::uint64_t not_digit = ((w + 0x4646464646464646u) | (w - 0x3030303030303030u)) &
+				  0x8080808080808080u;
+	return not_digit ? unsigned(__builtin_ctzll(not_digit)) >> 3 : 8;
+}
+
+// The value of W's first N bytes (1 to 8, all digits): the bytes after
+// them are shifted out, zeros (leading zero digits) come in before them,
+// and the digits are summed in pairs, fours, eights (fast_float's
+// parse_eight_digits_unrolled).
+[[gnu::always_inline]] inline std::uint32_t digits_value(std::uint64_t w, unsigned n)
+{
+	w -= 0x3030303030303030u;
+	w <<= 8 * (8 - n);
+	w = w * 10 + (w >> 8);
+	w = (((w & 0x000000ff000000ffu) * 0x000f424000000064u) +
+	     (((w >> 16) & 0x000000ff000000ffu) * 0x0000271000000001u)) >> 32;
+	return std::uint32_t(w);
+}
+
+constexpr std::uint64_t pow10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+				    100000000};
+
+// The number of the N (1 to 19) digits whose words are W.
+[[gnu::always_inline]] inline std::uint64_t digits_value(const std::uint64_t (&w)[3], unsigned n)
+{
+	if (n <= 8)
+		return digits_value(w[0], n);
+	std::uint64_t x = digits_value(w[0], 8);
+	if (n <= 16)
+		return x * pow10[n - 8] + digits_value(w[1], n - 8);
+	x = x * pow10[8] + digits_value(w[1], 8);
+	return x * pow10[n - 16] + digits_value(w[2], n - 16);
+}
+
+}  // namespace swar
+#endif
+
 // std::from_chars in base 10 for the number at the front of [P, END), with
 // a plain loop first for what cannot overflow T (up to digits10 digits, no
-// sign): the common case by far, in half the work. Anything else (a sign,
+// sign): the common case by far, in half the work; with LIMIT (24 bytes
+// readable at P) and 8 bytes or more to END, that case in words of eight
+// digits (jiffies and ns are 10 to 16 digits). Anything else (a sign,
 // more digits, no digit) gets the standard's answer.
 template <class T>
-std::from_chars_result decimal_prefix(const char *p, const char *end, T &v)
+std::from_chars_result decimal_prefix(const char *p, const char *end, T &v,
+				      const char *limit = nullptr)
 {
 	constexpr int safe = std::numeric_limits<T>::digits10;
+#ifdef TIMERSIM_SWAR_DIGITS
+	if (limit && end - p >= 8 && limit - p >= 24) {	// shorter: the loop is cheaper
+		std::uint64_t w[3] = {swar::load8(p), 0, 0};
+		unsigned n = swar::leading_digits(w[0]);
+		if (n == 8) {
+			w[1] = swar::load8(p + 8);
+			n += swar::leading_digits(w[1]);
+			if (n == 16) {
+				w[2] = swar::load8(p + 16);
+				n += swar::leading_digits(w[2]);
+			}
+		}
+		if (n > std::size_t(end - p))	// digits past END are not the number's
+			n = unsigned(end - p);
+		if (n && n <= unsigned(safe)) {
+			v = static_cast<T>(swar::digits_value(w, n));
+			return {p + n, std::errc()};
+		}
+	}
+#else
+	(void)limit;
+#endif
 	const char *stop = end - p > safe ? p + safe : end;
 	const char *q = p;
 	std::make_unsigned_t<T> x = 0;
@@ -237,48 +319,6 @@ inline bool hex16(const char *p, std::uint64_t &v)
 	return ec == std::errc() && stop == end;
 #endif
 }
-
-// Eight bytes at a time in a 64-bit word (SWAR), for the long numbers of
-// a line: timestamps, hrtimer ns, jiffies. Little-endian only (the first
-// byte is the word's low byte); elsewhere the callers' loops do it.
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define TIMERSIM_SWAR_DIGITS 1
-
-namespace swar {
-
-inline std::uint64_t load8(const char *p)
-{
-	std::uint64_t w;
-	std::memcpy(&w, p, sizeof w);
-	return w;
-}
-
-// How many of W's bytes, from the first, are digits '0'..'9' (0 to 8).
-// A byte's high bit in the mask says "not a digit"; the borrow or carry
-// of such a byte may mark the bytes after it, never one before.
-inline unsigned leading_digits(std::uint64_t w)
-{
-	std::uint64_t not_digit = ((w + 0x4646464646464646u) | (w - 0x3030303030303030u)) &
-				  0x8080808080808080u;
-	return not_digit ? unsigned(__builtin_ctzll(not_digit)) >> 3 : 8;
-}
-
-// The value of W's first N bytes (1 to 8, all digits): the bytes after
-// them are shifted out, zeros (leading zero digits) come in before them,
-// and the digits are summed in pairs, fours, eights (fast_float's
-// parse_eight_digits_unrolled).
-inline std::uint32_t digits_value(std::uint64_t w, unsigned n)
-{
-	w -= 0x3030303030303030u;
-	w <<= 8 * (8 - n);
-	w = w * 10 + (w >> 8);
-	w = (((w & 0x000000ff000000ffu) * 0x000f424000000064u) +
-	     (((w >> 16) & 0x000000ff000000ffu) * 0x0000271000000001u)) >> 32;
-	return std::uint32_t(w);
-}
-
-}  // namespace swar
-#endif
 
 #if defined(__SSE2__)
 // Bit i set: P[i] is a lower-case hex digit, of the 16 bytes at P (the

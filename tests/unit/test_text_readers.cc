@@ -207,6 +207,23 @@ START_TEST(fast_paths_agree_with_the_standard)
 			c = char('0' + next() % 10);
 		st += '.';
 		st += std::to_string(next() % 10000000000ull).substr(0, next() % 11);
+		// Numbers read in words of eight digits, with digits past their
+		// end: the same as the byte loops'.
+		std::string digits = std::to_string(next()).substr(0, next() % 21) + s;
+		for (const std::string &t : {s, digits}) {
+			std::string room = t + std::string(24, '9');
+			const char *b = room.data(), *e = b + t.size(), *limit = b + room.size();
+			std::uint64_t u = 7, u2 = 7;
+			std::int64_t i = 7, i2 = 7;
+			std::uint32_t w = 7, w2 = 7;
+			auto r1 = decimal_prefix(b, e, u, limit), r2 = decimal_prefix(b, e, u2);
+			auto r3 = decimal_prefix(b, e, i, limit), r4 = decimal_prefix(b, e, i2);
+			auto r5 = decimal_prefix(b, e, w, limit), r6 = decimal_prefix(b, e, w2);
+			expect(r1.ptr == r2.ptr && r1.ec == r2.ec && u == u2 && r3.ptr == r4.ptr &&
+				       r3.ec == r4.ec && i == i2 && r5.ptr == r6.ptr && r5.ec == r6.ec &&
+				       w == w2,
+			       "decimal read past its end", t);
+		}
 		for (const std::string &t : {s, ts, st}) {
 			std::string room = t + std::string(24, '9');
 			a = b = 7;
