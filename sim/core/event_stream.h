@@ -112,10 +112,14 @@ public:
 	// on several threads (sim/core/block_prefetch.h).
 	enum class reading { on_demand, background, blocks };
 	// The constants of the window: events per chunk, and how many
-	// chunks a background reader may fill ahead of the replay.
+	// chunks a background reader may fill ahead of the replay. 64 (3 MB
+	// of events, 16 text blocks): with 8 (two blocks) the block worker
+	// stopped while the replay thread had its work, and the replay
+	// thread, the bottleneck, then parsed a third of the blocks itself
+	// (an eighth with 64; the 1 GB bench trace).
 	static constexpr unsigned chunk_bits = 9;
 	static constexpr std::size_t chunk_events = std::size_t{1} << chunk_bits;
-	static constexpr std::size_t background_chunks = 8;
+	static constexpr std::size_t background_chunks = 64;
 
 	// BLOCK: the size of the blocks when reading in blocks.
 	event_stream(trace_reader &reader, interner &functions, reading mode = reading::on_demand,
