@@ -17,7 +17,11 @@ line_source::line_source(std::string name, std::size_t buffer)
 	: name_(std::move(name)), cap_(buffer)
 {
 	if (cap_) {
-		buf_.reset(new char[cap_ + read_slack]());
+		// Only the slack is zeroed: what a read fills is touched when it
+		// fills it (a megabyte zeroed up front is 256 page faults, most of
+		// a small binary trace's sniff).
+		buf_.reset(new char[cap_ + read_slack]);
+		std::memset(buf_.get() + cap_, 0, read_slack);
 		pos_ = end_ = buf_.get();
 	}
 }
@@ -183,9 +187,12 @@ std::string_view line_source::head(std::size_t max)
 		end_ = pos_ + keep;
 		stray_at_ = nullptr;
 	}
-	while (!eof_ && std::size_t(end_ - pos_) < std::min(max, cap_)) {
+	const std::size_t want = std::min(max, cap_);
+	while (!eof_ && std::size_t(end_ - pos_) < want) {
+		// No more than the head is read: a binary trace only sniffed
+		// here is read by its own reader.
 		char *dst = buf_.get() + (end_ - buf_.get());
-		std::size_t got = fill(dst, cap_ - (end_ - pos_));
+		std::size_t got = fill(dst, want - (end_ - pos_));
 		if (!got)
 			eof_ = true;
 		end_ += got;
