@@ -19,7 +19,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <deque>
 #include <endian.h>
 #include <fcntl.h>
 #include <future>
@@ -29,6 +28,7 @@
 
 #include "sim/trace/binary_fields.h"
 #include "sim/trace/binary_names.h"
+#include "sim/trace/huge_ring.h"
 #include "sim/trace/irq_events.h"
 #include "sim/trace/reader.h"
 #include "sim/trace/symbols.h"
@@ -119,7 +119,7 @@ private:
 	std::vector<std::int64_t> read_events_;	// per CPU id as the kernel counted, -1 unknown
 	unsigned release_ = 0;
 	tdat_field type_;			// common_type: the event id
-	std::deque<pending> queue_;
+	huge_ring<pending> queue_{max_ahead};	// at most max_ahead: read_ahead(), next()
 	symbol_table symbols_;		// reader_options::symbols
 	tdat_kallsyms kallsyms_;	// the file's own, read on first use
 	std::future<tdat_kallsyms> loading_;	// ... on a second thread
