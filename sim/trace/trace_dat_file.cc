@@ -678,7 +678,11 @@ const tdat_field *tdat_event::find(std::string_view n) const
 
 tdat_bytes::tdat_bytes(std::size_t n) : n_(n)
 {
-	if (n < huge_page_bytes / 2) {
+	// From 128 KiB (where malloc would map anyway): a huge page's one
+	// fault costs about ten small ones on a virtual machine, and the 6.18
+	// recording's compressed kallsyms (1 MB, just under the half huge
+	// page this took before) were 250 faults.
+	if (n < std::size_t{128} << 10) {
 		p_ = static_cast<char *>(std::malloc(n ? n : 1));
 		if (!p_)
 			throw std::bad_alloc();

@@ -92,10 +92,10 @@ struct trace_dat_file {
 	bool data_compressed = false;	// v7: CPU data in compressed chunks
 };
 
-// Bytes of a part of the file, read or inflated. Large ones live in
-// anonymous memory backed by 2 MiB transparent huge pages where the kernel
-// offers them: a 5 MB kallsyms then takes a few page faults instead of
-// 1,300, and no byte is zero-filled twice.
+// Bytes of a part of the file, read or inflated. Those of 128 KiB or more
+// live in anonymous memory backed by 2 MiB transparent huge pages where the
+// kernel offers them: a 5 MB kallsyms then takes a few page faults instead
+// of 1,300, and no byte is zero-filled twice.
 class tdat_bytes {
 public:
 	tdat_bytes() = default;
