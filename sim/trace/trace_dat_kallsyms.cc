@@ -63,9 +63,9 @@ tdat_kallsyms::tdat_kallsyms(tdat_bytes text, std::size_t skip, std::size_t len,
 	const char *p = body_.data(), *end = p + body_.size();
 	while (width_ < body_.size() && lower_hex(body_[width_]))
 		width_++;
-	ordered_ = (width_ == 8 || width_ == 16) && body_.size() < UINT32_MAX;
-	starts_.reserve(body_.size() / 32);
+	ordered_ = width_ == 8 || width_ == 16;
 	std::uint64_t prev_hi = 0, prev_lo = 0;
+	bool any = false;
 	while (ordered_ && p < end) {
 		// Past the address, the type and a blank: a line is longer.
 		const char *from = p + std::min<std::size_t>(width_ + 2, end - p);
@@ -78,27 +78,30 @@ tdat_kallsyms::tdat_kallsyms(tdat_bytes text, std::size_t skip, std::size_t len,
 			break;
 		prev_hi = hi;
 		prev_lo = lo;
-		starts_.push_back(static_cast<std::uint32_t>(p - body_.data()));
+		any = true;
 		p = eol + 1;
 	}
-	ordered_ = ordered_ && p >= end;
-	if (!ordered_ || starts_.empty()) {
-		ordered_ = false;
-		starts_.clear();
+	ordered_ = ordered_ && p >= end && any;
+	if (!ordered_)
 		table_.load_text(body_, origin_);
-	}
 }
 
-std::string_view tdat_kallsyms::address_of(std::size_t line) const
+std::size_t tdat_kallsyms::line_after(std::size_t at) const
 {
-	return body_.substr(starts_[line], width_);
+	std::size_t nl = body_.find('\n', at);
+	return nl == body_.npos ? body_.size() : nl + 1;
+}
+
+std::size_t tdat_kallsyms::line_holding(std::size_t at) const
+{
+	std::size_t nl = at ? body_.rfind('\n', at - 1) : body_.npos;
+	return nl == body_.npos ? 0 : nl + 1;
 }
 
 // Lines FIRST..LAST, whole.
 std::string_view tdat_kallsyms::lines(std::size_t first, std::size_t last) const
 {
-	std::size_t end = last + 1 < starts_.size() ? starts_[last + 1] : body_.size();
-	return body_.substr(starts_[first], end - starts_[first]);
+	return body_.substr(first, line_after(last) - first);
 }
 
 std::string_view tdat_kallsyms::lookup(std::uint64_t addr)
@@ -109,32 +112,39 @@ std::string_view tdat_kallsyms::lookup(std::uint64_t addr)
 	std::snprintf(want, sizeof(want), "%0*llx", static_cast<int>(width_),
 		      static_cast<unsigned long long>(addr));
 	std::string_view target(want);
-	// The last line at or below ADDR (every line, when ADDR is wider).
-	std::size_t lo = 0, hi = starts_.size();
-	if (target.size() == width_) {
-		while (lo < hi) {
-			std::size_t mid = lo + (hi - lo) / 2;
-			if (address_of(mid) <= target)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+	// The last line at or below ADDR (the last line of all, when ADDR is
+	// wider). LO starts a line at or below it; no line starting at HI or
+	// after is.
+	std::size_t last;
+	if (target.size() != width_) {
+		last = line_holding(body_.size() - 1);
 	} else {
-		lo = starts_.size();
+		if (address_of(0) > target)
+			return {};
+		std::size_t lo = 0, hi = body_.size();
+		while (line_after(lo) < hi) {
+			std::size_t mid = lo + (hi - lo) / 2;
+			std::size_t at = line_after(mid - 1);	// the first line start from MID on
+			if (at >= hi)
+				hi = mid;
+			else if (address_of(at) <= target)
+				lo = at;
+			else
+				hi = at;
+		}
+		last = lo;
 	}
-	if (!lo)
-		return {};
-	const std::size_t last = lo - 1;
 	// Back to the start of its run of equal addresses, then by more runs
 	// (twice as many lines each time) until the window holds a text
 	// symbol.
 	std::size_t first = last, span = 1;
 	for (;;) {
-		while (first > 0 && address_of(first - 1) == address_of(first))
-			first--;
+		while (first > 0 && address_of(line_holding(first - 1)) == address_of(first))
+			first = line_holding(first - 1);
 		if (table_.load_text(lines(first, last), origin_) || first == 0)
 			break;
-		first = first > span ? first - span : 0;
+		for (std::size_t i = 0; i < span && first > 0; i++)
+			first = line_holding(first - 1);
 		span *= 2;
 	}
 	return table_.lookup(addr);
