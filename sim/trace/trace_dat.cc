@@ -17,8 +17,10 @@
 // timer_start are not stored by the kernel: its print format derives them
 // from `now` and `flags`, and so do we (binary_fields.h).
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstring>
+#include <deque>
 #include <endian.h>
 #include <fcntl.h>
 #include <future>
@@ -41,12 +43,18 @@ namespace timersim {
 
 namespace {
 
-// Per event id: its kind and where the fields we read are.
+// Where an event's fields we read are, by binary_slot.
+using event_slots = std::array<const tdat_field *, BS_COUNT>;
+
+// Per event id: its kind and where the fields we read are. A file
+// describes every event of its kernel (a 6.18 one some 2,300, ids up to as
+// many), a replay reads a dozen: the slots are kept apart for those, and
+// the table of all is 40 bytes an id (it was 192, 100 page faults).
 struct event_info {
 	bool known = false;
 	event_kind kind = event_kind::other;
 	std::string_view name;
-	const tdat_field *slot[BS_COUNT] = {};
+	const event_slots *slot = nullptr;	// when kind is not other
 	const tdat_field *irq_name = nullptr;	// irq_handler_entry's __data_loc name
 };
 
@@ -112,6 +120,7 @@ private:
 	trace_dat_file file_;
 	int fd_ = -1;
 	std::vector<event_info> infos_;		// by event id
+	std::deque<event_slots> slots_;		// of the events of the kinds read (they stay put)
 	std::vector<std::unique_ptr<tdat_cpu_reader>> cpus_;
 	std::vector<bool> live_;		// the CPU reader stands on a record
 	std::uint64_t damaged_ = 0;		// pages and chunks given up, all CPUs
@@ -164,9 +173,14 @@ trace_dat_reader::trace_dat_reader(trace_dat_file file, std::future<tdat_kallsym
 		i.known = true;
 		i.name = e.name;
 		i.kind = event_kind_of(e.name);
+		if (i.kind == event_kind::other)
+			continue;
+		event_slots &slot = slots_.emplace_back();
+		slot.fill(nullptr);
+		i.slot = &slot;
 		for (int k = 0; k < BS_COUNT; k++)
 			if (binary_slot_read(i.kind, binary_slot(k)))
-				i.slot[k] = e.find(binary_slot_names[k]);
+				slot[k] = e.find(binary_slot_names[k]);
 		if (i.kind == event_kind::irq_entry)
 			if (const tdat_field *f = e.find("name"); f && f->data_loc && f->size == 4)
 				i.irq_name = f;
@@ -272,7 +286,7 @@ void trace_dat_reader::decode(const tdat_cpu_reader &r, pending &p)
 	if (ei.kind == event_kind::other)
 		return;
 	for (int k = 0; k < BS_COUNT; k++)
-		if (const tdat_field *f = ei.slot[k]) {
+		if (const tdat_field *f = (*ei.slot)[k]) {
 			p.v.set(binary_slot(k), number(r, *f));
 			if (k == BS_TIMER || k == BS_HRTIMER)
 				p.v.timer_bits = 8 * f->size;
