@@ -58,6 +58,14 @@ void tick_grid_fit::jiffies_at(std::uint64_t ts_ns, std::uint64_t raw)
 
 tick_grid tick_grid_fit::fit() const
 {
+	return fit([this](const pair_sink &vote) {
+		for (const jiffies_pair &p : pairs_)
+			vote(p.ts_ns, p.raw);
+	});
+}
+
+tick_grid tick_grid_fit::fit(const std::function<void(const pair_sink &)> &pairs) const
+{
 	tick_grid g;
 	if (!tick_nsec_ || !have_delta_ || (phase_votes_.empty() && !have_entry_))
 		return g;
@@ -79,13 +87,13 @@ tick_grid tick_grid_fit::fit() const
 	}
 
 	std::map<std::uint64_t, std::uint64_t> votes;
-	for (const jiffies_pair &p : pairs_) {
-		std::uint64_t mono = p.ts_ns - static_cast<std::uint64_t>(delta_);
+	pairs([&](std::uint64_t ts_ns, std::uint64_t raw) {
+		std::uint64_t mono = ts_ns - static_cast<std::uint64_t>(delta_);
 		if (mono < g.phase)
-			continue;
-		votes[(p.raw - g.line(mono)) & word_mask_]++;
+			return;
+		votes[(raw - g.line(mono)) & word_mask_]++;
 		g.pairs++;
-	}
+	});
 	for (const auto &[offset, n] : votes)
 		if (n > g.agreeing) {
 			g.agreeing = n;
@@ -102,8 +110,9 @@ tick_grid fit_tick_grid(event_stream &stream, const tick_identity &tick, unsigne
 			std::size_t max_events)
 {
 	tick_grid_fit fit(tick.tick_nsec, word_bits);
-	for (std::size_t i = 0; i < max_events; i++) {
-		const sim_event *ev = stream.peek(i);
+	std::size_t events = 0;
+	for (; events < max_events; events++) {
+		const sim_event *ev = stream.peek(events);
 		if (!ev)
 			break;
 		bool is_tick = tick.found() && ev->function == tick.function;
@@ -112,11 +121,15 @@ tick_grid fit_tick_grid(event_stream &stream, const tick_identity &tick, unsigne
 		else if (ev->hrtimer == hrtimer_op::expire_entry && is_tick &&
 			 ev->carries(EF_TIMESTAMP))
 			fit.tick_expiry(ev->ts_ns, ev->now);
-		std::uint64_t raw;
-		if (ev->carries(EF_TIMESTAMP) && event_jiffies(*ev, raw))
-			fit.jiffies_at(ev->ts_ns, raw);
 	}
-	return fit.fit();
+	return fit.fit([&](const tick_grid_fit::pair_sink &vote) {
+		for (std::size_t i = 0; i < events; i++) {
+			const sim_event *ev = stream.peek(i);
+			std::uint64_t raw;
+			if (ev->carries(EF_TIMESTAMP) && event_jiffies(*ev, raw))
+				vote(ev->ts_ns, raw);
+		}
+	});
 }
 
 }  // namespace timersim

@@ -27,6 +27,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -80,6 +81,10 @@ public:
 	// (no tick expiry, no jiffies pair after one) or the pairs disagree
 	// (no offset has more than half of the votes).
 	tick_grid fit() const;
+	// The same from pairs not kept here: PAIRS calls its argument with
+	// each (ts_ns, raw), as jiffies_at() would have been called.
+	using pair_sink = std::function<void(std::uint64_t ts_ns, std::uint64_t raw)>;
+	tick_grid fit(const std::function<void(const pair_sink &)> &pairs) const;
 
 private:
 	std::uint64_t tick_nsec_;
@@ -103,7 +108,9 @@ struct tick_identity;
 
 // Fits the grid from up to `max_events` events ahead in `stream` (not
 // consumed): the tick's re-arms and expiries, and the events that carry
-// jiffies.
+// jiffies. The jiffies pairs are read from the stream again once the
+// phase is known, not kept (a prologue's 65,536 of them were 1 MB, 170
+// page faults on a VM).
 tick_grid fit_tick_grid(event_stream &stream, const tick_identity &tick, unsigned word_bits,
 			std::size_t max_events);
 
