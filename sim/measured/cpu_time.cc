@@ -21,13 +21,12 @@ bool is_timer_vec(std::uint32_t vec)
 	return vec == std::uint32_t(softirq_vec::timer) || vec == std::uint32_t(softirq_vec::hrtimer);
 }
 
-// Nearest rank: the smallest sample with at least p% of the samples at or
-// below it.
-std::uint64_t rank(const std::vector<std::uint64_t> &sorted, unsigned percent)
+// Nearest rank: the index of the smallest sample with at least p% of the
+// samples at or below it, in N samples in order.
+std::size_t rank_index(std::size_t n, unsigned percent)
 {
-	std::size_t n = sorted.size();
 	std::size_t r = (n * percent + 99) / 100;
-	return sorted[r ? r - 1 : 0];
+	return r ? r - 1 : 0;
 }
 
 }  // namespace
@@ -37,13 +36,20 @@ duration_stats summarise(std::vector<std::uint64_t> &samples)
 	duration_stats s;
 	if (samples.empty())
 		return s;
-	std::sort(samples.begin(), samples.end());
-	s.count = samples.size();
+	// The ranks by selection, not a sort: the same values in linear time
+	// (sorting the runs' durations was 3% of a small CTF replay).
+	const std::size_t n = samples.size();
+	s.count = n;
 	for (std::uint64_t v : samples)
 		s.total_ns += v;
-	s.max_ns = samples.back();
-	s.p50_ns = rank(samples, 50);
-	s.p99_ns = rank(samples, 99);
+	const auto first = samples.begin();
+	const std::size_t p99 = rank_index(n, 99), p50 = rank_index(n, 50);
+	std::nth_element(first, first + p99, samples.end());
+	s.p99_ns = samples[p99];
+	s.max_ns = *std::max_element(first + p99, samples.end());
+	if (p50 < p99)
+		std::nth_element(first, first + p50, first + p99);
+	s.p50_ns = samples[p50];
 	return s;
 }
 

@@ -192,7 +192,7 @@ private:
 // The callbacks of `r`, most own time first (ties in name order).
 std::vector<std::pair<std::string, const callback_cost *>> callbacks_by_time(const cost_report &r);
 
-// Order statistics of `samples` (sorted in place): nearest-rank p50/p99.
+// Order statistics of `samples` (reordered in place): nearest-rank p50/p99.
 duration_stats summarise(std::vector<std::uint64_t> &samples);
 
 }  // namespace timersim::measured
