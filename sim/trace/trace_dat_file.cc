@@ -167,6 +167,20 @@ public:
 		return s;
 	}
 
+	// The same as a view: into the inflated part itself, or (read from
+	// the file) into SCRATCH. A 6.x file's 2,300 event formats were each
+	// copied into a string of their own.
+	std::string_view text_view(std::uint64_t n, const char *what, std::string &scratch)
+	{
+		if (!buf_) {
+			scratch = text(n, what);
+			return scratch;
+		}
+		std::uint64_t at = pos;
+		skip(n, what);
+		return std::string_view(buf_ + at, n);
+	}
+
 	void skip(std::uint64_t n, const char *what)
 	{
 		if (n > left())
@@ -232,7 +246,7 @@ bool parse_field(std::string_view line, tdat_field &f)
 }
 
 // One event format: name and id always, fields when WANT_FIELDS.
-void parse_format(cursor &c, const std::string &text, const std::string &system, bool want_fields,
+void parse_format(cursor &c, std::string_view text, const std::string &system, bool want_fields,
 		  trace_dat_file &out, std::uint64_t at)
 {
 	std::string_view s(text);
@@ -274,13 +288,14 @@ void parse_format(cursor &c, const std::string &text, const std::string &system,
 // COUNT formats of SYSTEM: 8-byte size, then the text.
 void parse_formats(cursor &c, std::uint64_t count, const std::string &system, trace_dat_file &out)
 {
+	std::string scratch;
 	for (; count; count--) {
 		std::uint64_t at = c.pos;
 		std::uint64_t size = c.number(8, "event format size");
 		// The timer events, and the softirq and interrupt events that
 		// measure what the timer code cost.
 		bool fields = system == "timer" || system == "irq" || system == "irq_vectors";
-		parse_format(c, c.text(size, "event format"), system, fields, out, at);
+		parse_format(c, c.text_view(size, "event format", scratch), system, fields, out, at);
 	}
 }
 
