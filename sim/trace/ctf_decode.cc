@@ -238,6 +238,55 @@ void walk_struct(const type &t, bit_cursor &c, const frame *up, std::uint64_t *v
 
 }  // namespace
 
+header_plan plan_header(const type &t)
+{
+	if (t.kind != type_kind::structure || t.flat || t.fields.size() != 2)
+		return {};
+	const type &id = *t.fields[0].t, &v = *t.fields[1].t;
+	if (id.kind != type_kind::integer || v.kind != type_kind::variant || v.ref.levels ||
+	    v.ref.index || !v.tag || v.option_of_range.size() > v.tag->labels.size())
+		return {};
+	for (const field &o : v.fields)
+		if (o.t->kind != type_kind::structure || !o.t->flat)
+			return {};
+	return {&t};
+}
+
+void read_header(const header_plan &p, bit_cursor &c, std::uint64_t *vals, header_fields &header)
+{
+	const type &t = *p.t;
+	align_to(c, t.align);
+	const field &idf = t.fields[0];
+	vals[0] = read_number(*idf.t, c);
+	if (idf.role != field_role::none)
+		capture(header, idf, vals[0]);
+	vals[1] = 0;
+	// walk_variant(), the tag being this struct's first field.
+	const type &v = *t.fields[1].t;
+	const auto tag = static_cast<std::int64_t>(vals[0]);
+	const std::size_t n = v.option_of_range.size();
+	for (std::size_t i = 0; i < n; i++) {
+		const enum_range &r = v.tag->labels[i];
+		if (tag < r.lo || tag > r.hi)
+			continue;
+		int opt = v.option_of_range[i];
+		if (opt < 0)
+			break;
+		// walk_struct() of a flat struct.
+		const type &o = *v.fields[opt].t;
+		align_to(c, o.align);
+		need(c, o.fixed_bits);
+		const std::uint64_t at = c.pos;
+		for (const field &f : o.fields)
+			if (f.role != field_role::none)
+				capture(header, f, extend(load_bits(c.base, at + f.offset, f.t->size,
+								    f.t->big_endian), *f.t));
+		c.pos = at + o.fixed_bits;
+		return;
+	}
+	c.fail("variant tag value " + std::to_string(tag) + " selects no option: damaged data");
+}
+
 void read_struct(const type &t, bit_cursor &c, std::uint64_t *vals, std::uint64_t *starts,
 		 header_fields *header)
 {

@@ -302,7 +302,14 @@ bool packet_reader::next()
 	const std::uint64_t start = cur_.pos;
 	header_fields h;
 	if (const type *eh = class_->event_header.get()) {
-		read_struct(*eh, cur_, header_.data(), nullptr, &h);
+		if (eh != planned_) {
+			header_plan_ = plan_header(*eh);
+			planned_ = eh;
+		}
+		if (header_plan_.t)
+			read_header(header_plan_, cur_, header_.data(), h);
+		else
+			read_struct(*eh, cur_, header_.data(), nullptr, &h);
 		if (h.has_ts) {
 			if (h.ts_bits >= 64) {
 				cycles_ = h.ts;

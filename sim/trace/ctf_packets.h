@@ -88,6 +88,8 @@ private:
 	std::string clock_name_;
 	std::uint64_t discarded_ = 0;	// the stream's events_discarded so far
 	std::vector<std::uint64_t> header_, context_, payload_, scratch_, starts_, payload_starts_;
+	const type *planned_ = nullptr;	// the event header HEADER_PLAN_ is for
+	header_plan header_plan_;
 };
 
 }  // namespace timersim::ctf
