@@ -38,6 +38,7 @@ recording replay_runs(const std::string &path)
 	auto reader = open_trace(path, trace_format::auto_detect, reader_options{});
 	replay_options opt;
 	opt.scheme = auto_scheme;
+	opt.keep_runs = true;
 	replay_report r = replay_trace(*reader, path, opt, {}, nullptr);
 	if (!r.measured.softirqs_recorded || r.timer_runs.empty())
 		throw input_error(path, 0, "no TIMER softirq run recorded (the model is fitted on "

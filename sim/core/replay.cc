@@ -256,6 +256,11 @@ void replay_driver::measure(const sim_event &ev, std::vector<std::unique_ptr<rep
 	// last run is this run's work.
 	if (!run || run->vec != TIMER_SOFTIRQ || run->cpu >= input_.cpus)
 		return;
+	if (!opt_.keep_runs && !opt_.cost_model) {
+		for (auto &e : engines)
+			e->take_softirq_work(run->cpu);	// the next run's work starts here
+		return;
+	}
 	if (timer_runs_.empty())
 		reserve_runs(engines.size());
 	timer_runs_.push_back(*run);

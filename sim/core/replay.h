@@ -75,6 +75,11 @@ struct replay_options {
 	// --cost-model: the fitted model of a TIMER softirq run's overhead;
 	// each report then carries what it predicts for its scheme.
 	std::shared_ptr<const measured::cost_model> cost_model;
+	// The report keeps every recorded TIMER softirq run and what each
+	// scheme did in it (timer_runs, run_work): what `cost-model` fits and
+	// --cost-model checks (kept then too). Otherwise only their totals: a
+	// run's record is 112 bytes a scheme and nothing reads it.
+	bool keep_runs = false;
 	// --what-if-hr-slack, --what-if-highres, --hr-queues: the hrtimer
 	// what-ifs, reported in the hrtimers section.
 	hr_what_if_options hr_what_if;
