@@ -90,17 +90,20 @@ sniffed sniff_file(const std::string &path, bool binary_ok, bool lenient = false
 	s.text = line_source::open_file(path);
 	if (lenient)
 		s.text->tolerate_cut();
-	std::string_view head = s.text->head(detect_head_bytes);
 	if (binary_ok && !s.text->compressed()) {
-		if (has_prefix(head, "\x17\x08\x44tracing"sv))
+		// The binary formats by their magic alone: their own readers
+		// read them (the text head was 16 page faults of a trace.dat).
+		std::string_view magic = s.text->head(64);
+		if (has_prefix(magic, "\x17\x08\x44tracing"sv))
 			s.format = trace_format::trace_dat;
-		else if (is_ctf_file(head) && exists(parent_dir(path) + "/metadata"))
+		else if (is_ctf_file(magic) && exists(parent_dir(path) + "/metadata"))
 			s.format = trace_format::ctf;
 		if (s.format != trace_format::auto_detect) {
 			s.text.reset();
 			return s;
 		}
 	}
+	std::string_view head = s.text->head(detect_head_bytes);
 	if (is_perf_data(head))
 		throw input_error(path, 0, "a perf.data file (perf record's binary output), which "
 				  "this tool does not read: run `perf script -i " + path +
