@@ -17,11 +17,12 @@
 // re-started, or canceled), was armed again untraced (a timerfd's; on some
 // CPUs the tick's idle stop and restart log no hrtimer_start). The model is
 // told the re-arm at the expiry, at the latest moment it can have been
-// made, and the report counts these apart. On a CPU whose tick has been
-// seen so, the model also infers the tick's untraced stops: when the
-// recording shows the tick did not run at the time the model holds it for
-// (time passed on that CPU, or an interrupt ran other timers first), the
-// model's tick is taken off until its next recorded expiry.
+// made, and the report counts these apart. The model also infers the
+// tick's untraced stops, on any CPU: when the recording shows the tick did
+// not run at the time the model holds it for (time passed on that CPU, or
+// an interrupt ran other timers first), the model's tick is taken off
+// until its next recorded expiry, and the CPU is listed as one whose tick
+// re-arms untraced.
 // A recorded interrupt is a local_timer_entry/exit (or the timer's
 // irq_handler) where the trace has them, else the hard expiries on one CPU
 // with one `now`. The model's interrupts are counted against them per CPU:
@@ -115,7 +116,7 @@ private:
 		// The group's MONOTONIC now, for REALTIME's offset (0: none yet).
 		std::uint64_t group_mono_now = 0;
 		slot *tick = nullptr;		// this CPU's tick hrtimer, once seen
-		bool tick_untraced = false;	// ... seen re-armed without a trace event
+		bool tick_untraced = false;	// ... listed in untraced_tick_cpus
 	};
 
 	static kernel::hr::hrtimer_restart fired(kernel::hr::hrtimer *t, void *context);
