@@ -18,12 +18,14 @@ shared=${TIMERSIM_SHARED:-../shared}/traces
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# One run of "$@": "wall cpu" in seconds, appended to file $1.
+# One run of "$@": "wall cpu" in seconds, appended to file $1, to the
+# microsecond (scripts/timed.py: /usr/bin/time's 10 ms steps were a third
+# of a 30 ms replay).
 timed() {
   local log=$1; shift
-  /usr/bin/time -f '%e %U %S' -o "$tmp/time" "$@" >"$tmp/stdout" 2>"$tmp/stderr" ||
+  scripts/timed.py "$tmp/stdout" "$tmp/stderr" "$@" >"$tmp/time" ||
     { echo "bench-peers: '$*' failed:" >&2; cat "$tmp/stderr" >&2; exit 1; }
-  awk '{ printf "%s %.3f\n", $1, $2 + $3 }' "$tmp/time" >>"$log"
+  awk '{ printf "%s %.6f\n", $1, $2 + $3 }' "$tmp/time" >>"$log"
 }
 
 median() {	# column $2 of file $1
@@ -50,7 +52,7 @@ compare_with() {	# NAME GOAL PEER-COMMAND... -- TRACE
   awk -v n="$name" -v peer="${peer[*]}" -v g="$goal" -v r="$runs" \
       -v ow="$(median "$tmp/ours" 1)" -v oc="$(median "$tmp/ours" 2)" \
       -v tw="$(median "$tmp/theirs" 1)" -v tc="$(median "$tmp/theirs" 2)" 'BEGIN {
-    printf "%-10s timersim replay %.3f s wall, %.3f s CPU; %s %.3f s wall, %.3f s CPU: %.1fx wall, %.1fx CPU (goal >= %sx; medians of %d in turns)\n",
+    printf "%-10s timersim replay %.4f s wall, %.4f s CPU; %s %.4f s wall, %.4f s CPU: %.1fx wall, %.1fx CPU (goal >= %sx; medians of %d in turns)\n",
            n, ow, oc, peer, tw, tc, tw / ow, tc / oc, g, r }'
 }
 

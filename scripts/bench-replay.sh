@@ -29,8 +29,8 @@ for scheme in ${SCHEMES:-classic}; do
   for ticks in ${TICKS:-recorded every-jiffy}; do
     : >build/bench-replay.times
     for ((i = -1; i < runs; i++)); do
-      /usr/bin/time -f '%e %U %S %M' -o build/bench-replay.time \
-        "$bin" replay --scheme "$scheme" --ticks "$ticks" "$trace" --json build/bench-replay.json >build/bench-replay.out
+      scripts/timed.py build/bench-replay.out build/bench-replay.err \
+        "$bin" replay --scheme "$scheme" --ticks "$ticks" "$trace" --json build/bench-replay.json >build/bench-replay.time
       ((i < 0)) || cat build/bench-replay.time >>build/bench-replay.times
     done
     # The median run by wall time.
@@ -49,8 +49,8 @@ cruns=${COMPARE_RUNS:-3}
 : >build/bench-compare.replay; : >build/bench-compare.compare
 for ((i = 0; i < cruns; i++)); do
   for what in replay compare; do
-    if ! /usr/bin/time -f '%e %U %S' -o build/bench-compare.time \
-        "$bin" "$what" "$trace" >build/bench-compare.out 2>build/bench-compare.err; then
+    if ! scripts/timed.py build/bench-compare.out build/bench-compare.err \
+        "$bin" "$what" "$trace" >build/bench-compare.time; then
       echo "bench-replay: timersim $what $trace failed:" >&2; cat build/bench-compare.err >&2; exit 1
     fi
     awk '{ printf "%s %.3f\n", $1, $2 + $3 }' build/bench-compare.time >>"build/bench-compare.$what"
