@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -26,8 +27,9 @@ struct command {
 using command_list = std::vector<command>;
 
 // The app with every subcommand (tools/app.cc): main parses and runs it;
-// the option-parser fuzz target parses it.
-void build(CLI::App &app, command_list &commands);
+// the option-parser fuzz target parses it. Given the command line's first
+// word, and it names a subcommand: that subcommand only (main's start-up).
+void build(CLI::App &app, command_list &commands, std::string_view first_word = {});
 
 void add_replay(CLI::App &app, command_list &commands);
 void add_compare(CLI::App &app, command_list &commands);

@@ -90,7 +90,7 @@ int run(int argc, char **argv)
 		     "tv1..tv5 wheel and the other timer schemes, and report what each costs",
 		     "timersim");
 	cli::command_list commands;
-	cli::build(app, commands);
+	cli::build(app, commands, argc > 1 ? argv[1] : "");
 
 	// --list-schemes needs no subcommand.
 	for (int i = 1; i < argc; i++)
