@@ -8,6 +8,7 @@
 // The flag block has 4 columns up to about 5.15, 5 after, more on
 // PREEMPT_RT, none with options/irq-info off; options/record-tgid adds a
 // "(TGID)" column after TASK-PID. text_columns.cc copes with all of them.
+#include "sim/trace/ftrace_fast.h"
 #include "sim/trace/text_columns.h"
 #include "sim/trace/text_reader.h"
 
@@ -40,6 +41,12 @@ line_verdict parse_line(std::string_view line, trace_event &ev, line_context &ct
 		note_header(s, ctx);
 		return line_verdict::skip;
 	}
+	// Nine lines in ten of a timer trace have the common shape; the rest,
+	// and every line it is unsure of, get the general parse.
+	if (parse_common_ftrace_line(s, ev, ctx))
+		return line_verdict::event;
+	static constexpr trace_event blank{};
+	ev = blank;
 	line_verdict v = parse_event_line(s, ev, name_style::bare, ctx);
 	return v == line_verdict::bad && take_lost_events_note(s, ctx) ? line_verdict::skip : v;
 }

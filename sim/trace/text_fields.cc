@@ -290,6 +290,8 @@ bool is_bare_hex_address(std::string_view s)
 	return true;
 }
 
+}  // namespace
+
 // The callback as given; a bare hex address gets its 0x so that an address
 // reads the same from every rendering. With a symbol file, an address that
 // the kernel could not name (%pf prints hex then) is named from it.
@@ -317,6 +319,8 @@ std::string_view function_value(std::string_view v, line_context &ctx)
 	return ctx.function;
 }
 
+namespace {
+
 struct payload_field;
 using take_value = line_verdict (*)(const payload_field &f, std::string_view v,
 				    trace_event &ev, line_context &ctx);
@@ -338,9 +342,6 @@ constexpr std::uint32_t any_timer_event =
 	kind_bit(event_kind::timer_cancel) | kind_bit(event_kind::timer_expire_entry) |
 	kind_bit(event_kind::timer_expire_exit);
 
-// Optional fields whose presence trace_event::has reports (flags: only
-// where the rendering's names are the kernel's own, see take_flags).
-constexpr std::uint32_t reported_keys = K_TIMEOUT | K_CPU | K_IDX | K_BASECLK | K_BUCKET_EXPIRY;
 
 template <auto member>
 line_verdict take_number(const payload_field &f, std::string_view v, trace_event &ev,
@@ -684,7 +685,7 @@ line_verdict parse_payload(std::string_view payload, trace_event &ev, line_conte
 		if (f->take(*f, value, ev, ctx) != line_verdict::event)
 			return line_verdict::bad;
 	}
-	ev.has |= ctx.keys & reported_keys;
+	ev.has |= ctx.keys & reported_payload_keys;
 	return check_keys(ev, ctx);
 }
 

@@ -39,6 +39,10 @@ enum payload_key : std::uint32_t {
 	K_NOW = 1u << 11,
 	K_IS_IDLE = 1u << 12,
 };
+// The optional keys whose presence trace_event::has reports (flags=: only
+// where the rendering's names are the kernel's own, see take_flags).
+constexpr std::uint32_t reported_payload_keys = K_TIMEOUT | K_CPU | K_IDX | K_BASECLK |
+						K_BUCKET_EXPIRY;
 // "expires=", "[timeout=]", ...: the name of KEYS' first key in the order
 // the kernel prints them.
 const char *payload_key_name(std::uint32_t keys);
@@ -120,6 +124,11 @@ std::uint32_t normalise_raw_timer_flags(std::uint32_t raw);
 // timer_flag bits of "M|D|P|I" (any subset, possibly empty). False for an
 // unknown name.
 bool parse_timer_flag_names(std::string_view s, std::uint32_t &flags);
+
+// A function= value as trace_event::function holds it: a bare hex address
+// gets its 0x, and with ctx.symbols an address is named from them. May be
+// a view of ctx.function.
+std::string_view function_value(std::string_view v, line_context &ctx);
 
 // Event name -> kind: the timer_* events, any hrtimer_*, the softirq and
 // hard-interrupt events (irq_events.h), else other.

@@ -1,0 +1,304 @@
+// One pass over the common tracefs line (ftrace_fast.h). Each test that
+// fails returns false, and the general parse reads the line from its start:
+// nothing here needs to word a message.
+#include "sim/trace/ftrace_fast.h"
+
+#include "sim/trace/irq_events.h"
+#include "sim/trace/text_event_names.h"
+
+namespace timersim {
+
+namespace {
+
+// ---- the head: [CPU] FLAGS SECONDS.FRACTION:
+
+// The CPU column "[NNN] " at LB (the line's first '['), as
+// split_line_head reads it: 1 to 9 digits. The byte after it, or null.
+const char *cpu_column(const char *lb, const char *end, std::uint32_t &cpu)
+{
+	const char *p = lb + 1, *digits = p;
+	std::uint32_t x = 0;
+	while (p < end && p - digits < 9 && is_digit(*p))
+		x = x * 10 + unsigned(*p++ - '0');
+	if (p == digits || end - p < 2 || *p != ']' || !is_blank(p[1]))
+		return nullptr;
+	cpu = x;
+	return p + 1;
+}
+
+// The timestamp token after the CPU column: the first token, or the second
+// when the first is the flag block (none with options/irq-info off). Sets
+// TS; returns the token's end, or null. A token that could be a later CPU
+// column ('[' first) is left to split_line_head, which judges task names
+// holding "[NNN]".
+const char *timestamp_token(const char *p, const char *end, const char *limit, std::uint64_t &ts)
+{
+	for (int n = 0; n < 2; n++) {
+		p = skip_blank(p, end, limit);
+		const char *e = find_blank(p, end, limit);
+		if (e == p || *p == '[')
+			return nullptr;
+		if (e[-1] == ':')
+			return parse_timestamp(std::string_view(p, e - 1 - p), ts, limit) ? e
+											  : nullptr;
+		p = e;
+	}
+	return nullptr;
+}
+
+// ---- the payload, key by key in the kernel's order
+
+// [P, END) starts with K's text. LIMIT as for the scanners (text_scan.h):
+// with 16 bytes readable at P, in one block.
+bool key_at(const char *p, const char *end, const layout_key &k, const char *limit)
+{
+	if (end - p < k.size)
+		return false;
+#if defined(__SSE2__)
+	if (limit && limit - p >= 16) {
+		__m128i same = _mm_cmpeq_epi8(scan_detail::load16(p), scan_detail::load16(k.text));
+		unsigned want = (1u << k.size) - 1;
+		return (unsigned(_mm_movemask_epi8(same)) & want) == want;
+	}
+#else
+	(void)limit;
+#endif
+	for (std::size_t i = 0; i < k.size; i++)
+		if (p[i] != k.text[i])
+			return false;
+	return true;
+}
+
+// mode= as the kernel words it (4.16+): ABS or REL, then |PINNED, |SOFT,
+// |HARD. Anything else (numbers, the enum's names) is parse_hrtimer_mode's.
+bool kernel_hrtimer_mode(std::string_view v, std::uint32_t &mode)
+{
+	if (v.size() < 3 || (v[0] != 'A' && v[0] != 'R') ||
+	    (v.substr(0, 3) != "ABS" && v.substr(0, 3) != "REL"))
+		return false;
+	std::uint32_t m = v[0] == 'R' ? std::uint32_t(HRM_REL) : 0;
+	for (v.remove_prefix(3); !v.empty();) {
+		if (v[0] != '|')
+			return false;
+		v.remove_prefix(1);
+		if (v.starts_with("HARD"))
+			m |= HRM_HARD, v.remove_prefix(4);
+		else if (v.starts_with("SOFT"))
+			m |= HRM_SOFT, v.remove_prefix(4);
+		else if (v.starts_with("PINNED"))
+			m |= HRM_PINNED, v.remove_prefix(6);
+		else
+			return false;
+		if (!v.empty() && v[0] != '|')
+			return false;
+	}
+	mode = m;
+	return true;
+}
+
+bool ends_token(const char *p, const char *end) { return p == end || is_blank(*p); }
+
+// A decimal value at P that fills its token, P left after it.
+template <class T>
+bool take_decimal(const char *&p, const char *end, T &v, const char *limit)
+{
+	T x;
+	auto [stop, ec] = decimal_prefix(p, end, x, limit);
+	if (ec != std::errc() || !ends_token(stop, end))
+		return false;
+	v = x;
+	p = stop;
+	return true;
+}
+
+bool take_pointer(const char *&p, const char *end, trace_event &ev, const char *limit)
+{
+	// %p of a 64-bit kernel: 16 digits, no 0x, the case of nearly all.
+	if (end - p >= 16 && ends_token(p + 16, end) && hex16(p, ev.timer)) {
+		ev.timer_digits = 16;
+		p += 16;
+		return true;
+	}
+	const char *e = find_blank(p, end, limit);
+	if (!parse_pointer(std::string_view(p, e - p), ev.timer, &ev.timer_digits))
+		return false;
+	p = e;
+	return true;
+}
+
+// flags= of timer_start, as take_flags in text_fields.cc reads it.
+bool take_flags(std::string_view v, trace_event &ev, const line_context &ctx)
+{
+	if (v.size() > 2 && v[0] == '0' && v[1] == 'x') {
+		std::uint64_t raw;
+		if (!parse_pointer(v, raw) || raw > 0xffffffffu)
+			return false;
+		ev.flags = normalise_raw_timer_flags(std::uint32_t(raw));
+		ev.has |= EF_FLAGS;
+		return true;
+	}
+	std::uint32_t names;
+	if (!parse_timer_flag_names(v, names))
+		return false;
+	if (ctx.dialect.trust_flag_names) {
+		ev.flags = names;
+		ev.has |= EF_FLAGS;
+	}
+	return true;
+}
+
+// The value of K at P (just past "key="), P left at its token's end. The
+// fields as parse_payload sets them when they read cleanly; false where it
+// would find them bad or pass them over.
+bool take_value(payload_order_key k, const char *&p, const char *end, trace_event &ev,
+		line_context &ctx)
+{
+	const char *limit = ctx.limit;
+	switch (k) {
+	case payload_order_key::timer:
+	case payload_order_key::hrtimer:
+		return take_pointer(p, end, ev, limit);
+	case payload_order_key::expires:
+		return take_decimal(p, end, ev.expires, limit);
+	case payload_order_key::now:
+		return take_decimal(p, end, ev.now, limit);
+	case payload_order_key::baseclk:
+		return take_decimal(p, end, ev.baseclk, limit);
+	case payload_order_key::bucket_expiry:
+		return take_decimal(p, end, ev.bucket_expiry, limit);
+	case payload_order_key::cpu:
+		return take_decimal(p, end, ev.target_cpu, limit);
+	case payload_order_key::idx:
+		return take_decimal(p, end, ev.idx, limit);
+	case payload_order_key::softexpires:
+		if (!take_decimal(p, end, ev.softexpires, limit))
+			return false;
+		ev.has |= EF_SOFTEXPIRES;
+		return true;
+	case payload_order_key::timeout: {	// "[timeout=%ld]"
+		std::int64_t t;
+		auto [stop, ec] = decimal_prefix(p, end, t, limit);
+		if (ec != std::errc() || stop == end || *stop != ']' || !ends_token(stop + 1, end))
+			return false;
+		ev.timeout = t;
+		p = stop + 1;
+		return true;
+	}
+	case payload_order_key::vec:
+	case payload_order_key::vector: {
+		std::int64_t n;
+		if (!take_decimal(p, end, n, limit) || n < 0 || n > 0xffffffffll)
+			return false;
+		ev.vec = std::uint32_t(n);
+		ev.has |= EF_VEC;
+		return true;
+	}
+	case payload_order_key::was_armed: {
+		std::uint32_t armed;
+		if (!take_decimal(p, end, armed, limit))
+			return false;
+		ev.was_armed = armed != 0;
+		ev.has |= EF_WAS_ARMED;
+		return true;
+	}
+	default:
+		break;
+	}
+	// The values that are words: the whole token.
+	const char *e = find_blank(p, end, limit);
+	std::string_view v(p, e - p);
+	p = e;
+	switch (k) {
+	case payload_order_key::function:
+		if (v.empty())
+			return false;
+		ev.function = function_value(v, ctx);
+		return true;
+	case payload_order_key::flags:
+		return take_flags(v, ev, ctx);
+	case payload_order_key::mode:
+		if (!kernel_hrtimer_mode(v, ev.hrtimer_mode) &&
+		    !parse_hrtimer_mode(v, ev.hrtimer_mode))
+			return false;
+		ev.has |= EF_HRTIMER_MODE;
+		return true;
+	case payload_order_key::clockid:
+		if (v == "CLOCK_MONOTONIC")	// nearly every hrtimer's
+			ev.clockid = 1;
+		else if (!parse_clockid(v, ev.clockid))
+			return false;
+		ev.has |= EF_CLOCKID;
+		return true;
+	default:
+		return false;
+	}
+}
+
+// The payload at P as LAYOUT lists its keys: each one blank apart, none
+// other, nothing after the last (but after the number of a softirq or
+// vector event, which is all the general parse reads of those).
+bool payload_in_order(const char *p, const char *end, const payload_layout &layout,
+		      trace_event &ev, line_context &ctx)
+{
+	std::uint32_t keys = 0;
+	for (std::size_t i = 0; i < layout.size; i++) {
+		const layout_key &k = layout.keys[i];
+		if (!key_at(p, end, k, ctx.limit)) {
+			if (k.optional)
+				continue;
+			return false;
+		}
+		p += k.size;
+		if (!take_value(k.key, p, end, ev, ctx))
+			return false;
+		keys |= k.bit;
+		if (layout.rest_ignored)
+			return true;
+		if (p != end) {
+			if (*p != ' ' || ++p == end || is_blank(*p))
+				return false;
+		}
+	}
+	if (p != end)
+		return false;
+	if (!is_timer_event(ev.kind))
+		return true;
+	// check_keys's rule: 4.11+ prints cpu= idx= flags= together.
+	constexpr std::uint32_t group = K_CPU | K_IDX | K_FLAGS;
+	if ((keys & (K_CPU | K_IDX)) && (keys & group) != group)
+		return false;
+	ctx.keys = keys;
+	ev.has |= keys & reported_payload_keys;
+	return true;
+}
+
+}  // namespace
+
+bool parse_common_ftrace_line(std::string_view line, trace_event &ev, line_context &ctx)
+{
+	const char *begin = line.data(), *end = begin + line.size(), *limit = ctx.limit;
+	const char *lb = find_byte(begin, end, '[');
+	if (lb == begin || lb == end || !is_blank(lb[-1]))
+		return false;
+	std::uint32_t cpu;
+	const char *p = cpu_column(lb, end, cpu);
+	if (!p || !(p = timestamp_token(p, end, limit, ev.ts_ns)))
+		return false;
+	const char *name = skip_blank(p, end, limit);
+	p = find_blank(name, end, limit);
+	if (p - name < 2 || p[-1] != ':')
+		return false;
+	const known_event_name *k = known_event_named(name, std::size_t(p - 1 - name), limit);
+	if (!k)
+		return false;
+	ev.name = std::string_view(name, k->name.size());
+	ev.kind = k->kind;
+	ev.hrtimer = k->hrtimer;
+	ev.timer_interrupt = k->timer_interrupt;
+	ev.cpu = cpu;
+	ev.has |= EF_TIMESTAMP;
+	ctx.keys = 0;
+	return payload_in_order(skip_blank(p, end, limit), end, *k->layout, ev, ctx);
+}
+
+}  // namespace timersim

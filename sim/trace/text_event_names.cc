@@ -1,0 +1,177 @@
+// The known events' names and payload layouts (text_event_names.h), found
+// by a hash perfect on the table (checked at compile time).
+#include "sim/trace/text_event_names.h"
+
+#include <iterator>
+
+#include "sim/trace/text_fields.h"
+#include "sim/trace/text_scan.h"
+
+namespace timersim {
+
+namespace {
+
+using pk = payload_order_key;
+
+struct key_info {
+	std::string_view text;
+	std::uint32_t bit;
+};
+// In payload_order_key's order.
+constexpr key_info key_infos[] = {
+	{"timer=", K_TIMER}, {"hrtimer=", 0}, {"function=", K_FUNCTION},
+	{"expires=", K_EXPIRES}, {"[timeout=", K_TIMEOUT}, {"now=", K_NOW},
+	{"baseclk=", K_BASECLK}, {"bucket_expiry=", K_BUCKET_EXPIRY}, {"cpu=", K_CPU},
+	{"idx=", K_IDX}, {"flags=", K_FLAGS}, {"softexpires=", 0}, {"mode=", 0},
+	{"was_armed=", 0}, {"clockid=", 0}, {"vec=", 0}, {"vector=", 0},
+};
+
+constexpr layout_key key_of(pk k, bool optional = false)
+{
+	layout_key l{k, optional, 0, key_infos[std::size_t(k)].bit, {}};
+	std::string_view text = key_infos[std::size_t(k)].text;
+	l.size = static_cast<std::uint8_t>(text.size());
+	for (std::size_t c = 0; c < text.size() && c < 16; c++)
+		l.text[c] = text[c];
+	return l;
+}
+constexpr bool keys_fit()
+{
+	for (const key_info &k : key_infos)
+		if (k.text.size() >= 16)
+			return false;
+	return true;
+}
+static_assert(keys_fit(), "a payload key of 16 bytes or more: key_at compares one block");
+
+constexpr layout_key maybe(pk k) { return key_of(k, true); }
+
+constexpr payload_layout timer_only{{key_of(pk::timer)}, 1, false};
+constexpr payload_layout timer_start{
+	{key_of(pk::timer), key_of(pk::function), key_of(pk::expires), maybe(pk::timeout),
+	 maybe(pk::bucket_expiry), maybe(pk::cpu), maybe(pk::idx), maybe(pk::flags)},
+	8, false};
+constexpr payload_layout timer_expire_entry{
+	{key_of(pk::timer), key_of(pk::function), key_of(pk::now), maybe(pk::baseclk)}, 4, false};
+constexpr payload_layout hrtimer_only{{key_of(pk::hrtimer)}, 1, false};
+constexpr payload_layout hrtimer_init{
+	{key_of(pk::hrtimer), key_of(pk::clockid), key_of(pk::mode)}, 3, false};
+constexpr payload_layout hrtimer_start{
+	{key_of(pk::hrtimer), key_of(pk::function), key_of(pk::expires), key_of(pk::softexpires),
+	 key_of(pk::mode), maybe(pk::was_armed)},
+	6, false};
+constexpr payload_layout hrtimer_expire_entry{
+	{key_of(pk::hrtimer), key_of(pk::function), key_of(pk::now)}, 3, false};
+constexpr payload_layout softirq{{key_of(pk::vec)}, 1, true};
+constexpr payload_layout vector{{key_of(pk::vector)}, 1, true};
+
+using ek = event_kind;
+using he = hrtimer_event;
+
+// The x86 vectors as irq_events.cc lists them.
+#define X86_VECTOR(v) {v "_entry", ek::irq_entry, he::none, false, &vector}, \
+		      {v "_exit", ek::irq_exit, he::none, false, &vector}
+
+constexpr known_event_name known_events[] = {
+	{"timer_init", ek::timer_init, he::none, false, &timer_only},
+	{"timer_start", ek::timer_start, he::none, false, &timer_start},
+	{"timer_cancel", ek::timer_cancel, he::none, false, &timer_only},
+	{"timer_expire_entry", ek::timer_expire_entry, he::none, false, &timer_expire_entry},
+	{"timer_expire_exit", ek::timer_expire_exit, he::none, false, &timer_only},
+	{"hrtimer_init", ek::hrtimer, he::init, false, &hrtimer_init},
+	{"hrtimer_setup", ek::hrtimer, he::init, false, &hrtimer_init},
+	{"hrtimer_start", ek::hrtimer, he::start, false, &hrtimer_start},
+	{"hrtimer_cancel", ek::hrtimer, he::cancel, false, &hrtimer_only},
+	{"hrtimer_expire_entry", ek::hrtimer, he::expire_entry, false, &hrtimer_expire_entry},
+	{"hrtimer_expire_exit", ek::hrtimer, he::expire_exit, false, &hrtimer_only},
+	{"softirq_entry", ek::softirq_entry, he::none, false, &softirq},
+	{"softirq_exit", ek::softirq_exit, he::none, false, &softirq},
+	{"softirq_raise", ek::softirq_raise, he::none, false, &softirq},
+	{"local_timer_entry", ek::irq_entry, he::none, true, &vector},
+	{"local_timer_exit", ek::irq_exit, he::none, true, &vector},
+	X86_VECTOR("reschedule"),
+	X86_VECTOR("call_function"),
+	X86_VECTOR("call_function_single"),
+	X86_VECTOR("spurious_apic"),
+	X86_VECTOR("error_apic"),
+	X86_VECTOR("x86_platform_ipi"),
+	X86_VECTOR("irq_work"),
+	X86_VECTOR("deferred_error_apic"),
+	X86_VECTOR("thermal_apic"),
+	X86_VECTOR("threshold_apic"),
+	X86_VECTOR("reboot"),
+};
+#undef X86_VECTOR
+
+constexpr std::size_t shortest = 10, longest = 32;	// names outside are not known
+constexpr std::size_t name_slots = 64;
+// Length, second and last-but-one letters: perfect on the table.
+constexpr std::size_t name_slot(const char *name, std::size_t size)
+{
+	return (size * 4 + unsigned(static_cast<unsigned char>(name[1])) * 18 +
+		unsigned(static_cast<unsigned char>(name[size - 2])) * 25) % name_slots;
+}
+
+struct name_index {
+	signed char event[name_slots];
+	char padded[std::size(known_events)][longest];
+	bool perfect = true;
+	constexpr name_index() : event(), padded()
+	{
+		for (auto &e : event)
+			e = -1;
+		for (std::size_t i = 0; i < std::size(known_events); i++) {
+			std::string_view n = known_events[i].name;
+			perfect = perfect && n.size() >= shortest && n.size() < longest;
+			if (n.size() < shortest)
+				continue;
+			std::size_t slot = name_slot(n.data(), n.size());
+			perfect = perfect && event[slot] < 0;
+			event[slot] = static_cast<signed char>(i);
+			for (std::size_t c = 0; c < n.size(); c++)
+				padded[i][c] = n[c];
+		}
+	}
+};
+constexpr name_index name_index_of_table;
+static_assert(name_index_of_table.perfect,
+	      "two known events share a name_slot, or a name is too short or long: change name_slot()");
+
+#if defined(__SSE2__)
+// Bit i set: P[i] == Q[i], of the 16 bytes at each.
+unsigned same_bytes(const char *p, const char *q)
+{
+	return unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(scan_detail::load16(p),
+							 scan_detail::load16(q))));
+}
+#endif
+
+}  // namespace
+
+const known_event_name *known_event_named(const char *name, std::size_t size, const char *limit)
+{
+	if (size < shortest || size >= longest)
+		return nullptr;
+	int i = name_index_of_table.event[name_slot(name, size)];
+	if (i < 0 || known_events[i].name.size() != size)
+		return nullptr;
+	const char *want = name_index_of_table.padded[i];
+#if defined(__SSE2__)
+	if (limit && limit - name >= 32) {
+		std::uint32_t same = same_bytes(name, want) | same_bytes(name + 16, want + 16) << 16;
+		std::uint32_t mask = (1u << size) - 1;
+		return (same & mask) == mask ? &known_events[i] : nullptr;
+	}
+#else
+	(void)limit;
+#endif
+	for (std::size_t c = 0; c < size; c++)
+		if (name[c] != want[c])
+			return nullptr;
+	return &known_events[i];
+}
+
+std::size_t known_event_count() { return std::size(known_events); }
+const known_event_name &known_event_at(std::size_t i) { return known_events[i]; }
+
+}  // namespace timersim
