@@ -10,20 +10,46 @@ namespace timersim {
 
 namespace {
 
+bool ends_token(const char *p, const char *end) { return p == end || is_blank(*p); }
+
 // ---- the head: [CPU] FLAGS SECONDS.FRACTION:
 
 // The CPU column "[NNN] " at LB (the line's first '['), as
 // split_line_head reads it: 1 to 9 digits. The byte after it, or null.
 const char *cpu_column(const char *lb, const char *end, std::uint32_t &cpu)
 {
+	// "[%03d]": three digits below a thousand CPUs.
+	if (end - lb >= 6 && is_digit(lb[1]) && is_digit(lb[2]) && is_digit(lb[3]) &&
+	    lb[4] == ']' && is_blank(lb[5])) {
+		cpu = unsigned(lb[1] - '0') * 100 + unsigned(lb[2] - '0') * 10 + unsigned(lb[3] - '0');
+		return lb + 5;
+	}
 	const char *p = lb + 1, *digits = p;
+	const char *stop = end - p > 9 ? p + 9 : end;
 	std::uint32_t x = 0;
-	while (p < end && p - digits < 9 && is_digit(*p))
+	while (p < stop && is_digit(*p))
 		x = x * 10 + unsigned(*p++ - '0');
 	if (p == digits || end - p < 2 || *p != ']' || !is_blank(p[1]))
 		return nullptr;
 	cpu = x;
 	return p + 1;
+}
+
+// The timestamp token at P, a SECONDS.FRACTION: as parse_timestamp reads
+// it. Its end, or null.
+const char *timestamp_at(const char *p, const char *end, const char *limit, std::uint64_t &ts)
+{
+#ifdef TIMERSIM_SWAR_DIGITS
+	if (limit && limit - p >= 24) {
+		std::size_t n = seconds_fraction(p, ts);
+		if (n && std::size_t(end - p) > n && p[n] == ':' && ends_token(p + n + 1, end))
+			return p + n + 1;
+	}
+#endif
+	const char *e = find_blank(p, end, limit);
+	if (e == p || e[-1] != ':')
+		return nullptr;
+	return parse_timestamp(std::string_view(p, e - 1 - p), ts, limit) ? e : nullptr;
 }
 
 // The timestamp token after the CPU column: the first token, or the second
@@ -33,17 +59,16 @@ const char *cpu_column(const char *lb, const char *end, std::uint32_t &cpu)
 // holding "[NNN]".
 const char *timestamp_token(const char *p, const char *end, const char *limit, std::uint64_t &ts)
 {
-	for (int n = 0; n < 2; n++) {
-		p = skip_blank(p, end, limit);
-		const char *e = find_blank(p, end, limit);
-		if (e == p || *p == '[')
-			return nullptr;
-		if (e[-1] == ':')
-			return parse_timestamp(std::string_view(p, e - 1 - p), ts, limit) ? e
-											  : nullptr;
-		p = e;
-	}
-	return nullptr;
+	p = skip_blank(p, end, limit);
+	const char *e = find_blank(p, end, limit);
+	if (e == p || *p == '[')
+		return nullptr;
+	if (e[-1] == ':')	// no flag block
+		return parse_timestamp(std::string_view(p, e - 1 - p), ts, limit) ? e : nullptr;
+	p = skip_blank(e, end, limit);
+	if (p == end || *p == '[')
+		return nullptr;
+	return timestamp_at(p, end, limit, ts);
 }
 
 // ---- the payload, key by key in the kernel's order
@@ -95,8 +120,6 @@ bool kernel_hrtimer_mode(std::string_view v, std::uint32_t &mode)
 	mode = m;
 	return true;
 }
-
-bool ends_token(const char *p, const char *end) { return p == end || is_blank(*p); }
 
 // A decimal value at P that fills its token, P left after it.
 template <class T>

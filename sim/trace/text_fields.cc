@@ -103,26 +103,15 @@ bool short_timestamp(std::string_view s, std::uint64_t &ns)
 
 #ifdef TIMERSIM_SWAR_DIGITS
 // SECONDS.FRACTION, 1 to 10 digits and 1 to 8, from words of eight bytes
-// read at P (24 bytes readable there). False for anything else, which the
+// read at S (24 bytes readable there). False for anything else, which the
 // byte loops judge: the same value whenever this one is true.
 bool swar_timestamp(std::string_view s, std::uint64_t &ns)
 {
-	const char *p = s.data();
-	std::uint64_t head = swar::load8(p);
-	unsigned sec = swar::leading_digits(head);
-	if (sec == 8)
-		sec += std::min(swar::leading_digits(swar::load8(p + 8)), 3u);
-	if (sec == 0 || sec > 10 || sec >= s.size() || p[sec] != '.')
+	std::uint64_t v;
+	std::size_t n = seconds_fraction(s.data(), v);
+	if (!n || n != s.size())
 		return false;
-	std::size_t frac = s.size() - sec - 1;
-	std::uint64_t tail = swar::load8(p + sec + 1);
-	if (frac == 0 || frac > 8 || swar::leading_digits(tail) < frac)
-		return false;
-	std::uint64_t seconds = sec <= 8 ? swar::digits_value(head, sec)
-					 : std::uint64_t(swar::digits_value(head, sec - 8)) * 100000000u +
-					   swar::digits_value(swar::load8(p + sec - 8), 8);
-	ns = seconds * 1000000000u + std::uint64_t(swar::digits_value(tail, unsigned(frac))) *
-					     pow10_down[frac];
+	ns = v;
 	return true;
 }
 #endif

@@ -241,18 +241,40 @@ constexpr std::uint64_t pow10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10
 }  // namespace swar
 #endif
 
-// std::from_chars in base 10 for the number at the front of [P, END), with
-// a plain loop first for what cannot overflow T (up to digits10 digits, no
-// sign): the common case by far, in half the work; with LIMIT (24 bytes
-// readable at P) and 8 bytes or more to END, that case in words of eight
-// digits (jiffies and ns are 10 to 16 digits). Anything else (a sign,
-// more digits, no digit) gets the standard's answer.
+// decimal_prefix without the word-at-a-time case: a plain loop for what
+// cannot overflow T (up to digits10 digits, no sign), else the standard's
+// answer (a sign, more digits, no digit).
 template <class T>
-std::from_chars_result decimal_prefix(const char *p, const char *end, T &v,
-				      const char *limit = nullptr)
+std::from_chars_result decimal_prefix_loop(const char *p, const char *end, T &v)
 {
 	constexpr int safe = std::numeric_limits<T>::digits10;
+	const char *stop = end - p > safe ? p + safe : end;
+	const char *q = p;
+	std::make_unsigned_t<T> x = 0;
+	for (; q < stop; q++) {
+		unsigned d = unsigned(static_cast<unsigned char>(*q)) - '0';
+		if (d > 9)
+			break;
+		x = static_cast<std::make_unsigned_t<T>>(x * 10 + d);
+	}
+	if (q != p && (q == end || unsigned(static_cast<unsigned char>(*q)) - '0' > 9)) {
+		v = static_cast<T>(x);
+		return {q, std::errc()};
+	}
+	return std::from_chars(p, end, v);
+}
+
+// std::from_chars in base 10 for the number at the front of [P, END), in
+// half the work (decimal_prefix_loop); with LIMIT (24 bytes readable at P)
+// and 8 bytes or more to END, in words of eight digits (jiffies and ns are
+// 10 to 16 digits). Inline: a line has several numbers, and the call cost
+// a third of the word case.
+template <class T>
+[[gnu::always_inline]] inline std::from_chars_result decimal_prefix(const char *p, const char *end,
+								     T &v, const char *limit = nullptr)
+{
 #ifdef TIMERSIM_SWAR_DIGITS
+	constexpr int safe = std::numeric_limits<T>::digits10;
 	if (limit && end - p >= 8 && limit - p >= 24) {	// shorter: the loop is cheaper
 		std::uint64_t w[3] = {swar::load8(p), 0, 0};
 		unsigned n = swar::leading_digits(w[0]);
@@ -274,21 +296,32 @@ std::from_chars_result decimal_prefix(const char *p, const char *end, T &v,
 #else
 	(void)limit;
 #endif
-	const char *stop = end - p > safe ? p + safe : end;
-	const char *q = p;
-	std::make_unsigned_t<T> x = 0;
-	for (; q < stop; q++) {
-		unsigned d = unsigned(static_cast<unsigned char>(*q)) - '0';
-		if (d > 9)
-			break;
-		x = static_cast<std::make_unsigned_t<T>>(x * 10 + d);
-	}
-	if (q != p && (q == end || unsigned(static_cast<unsigned char>(*q)) - '0' > 9)) {
-		v = static_cast<T>(x);
-		return {q, std::errc()};
-	}
-	return std::from_chars(p, end, v);
+	return decimal_prefix_loop(p, end, v);
 }
+
+#ifdef TIMERSIM_SWAR_DIGITS
+// SECONDS.FRACTION at P (24 bytes readable there), 1 to 10 digits and 1 to
+// 8: its value in ns and its length, or 0 when P holds none (or a longer
+// fraction). Timestamps are 13 to 17 bytes: three words.
+inline std::size_t seconds_fraction(const char *p, std::uint64_t &ns)
+{
+	std::uint64_t head = swar::load8(p);
+	unsigned sec = swar::leading_digits(head);
+	if (sec == 8)	// 11 here: too long
+		sec += std::min(swar::leading_digits(swar::load8(p + 8)), 3u);
+	if (sec == 0 || sec > 10 || p[sec] != '.')
+		return 0;
+	std::uint64_t tail = swar::load8(p + sec + 1);
+	unsigned frac = swar::leading_digits(tail);
+	if (frac == 0 || (frac == 8 && is_digit(p[sec + 9])))
+		return 0;
+	std::uint64_t seconds = sec <= 8 ? swar::digits_value(head, sec)
+					 : std::uint64_t(swar::digits_value(head, sec - 8)) * 100000000u +
+					   swar::digits_value(swar::load8(p + sec - 8), 8);
+	ns = seconds * 1000000000u + std::uint64_t(swar::digits_value(tail, frac)) * swar::pow10[9 - frac];
+	return sec + 1 + frac;
+}
+#endif
 
 // The 16 hex digits at P as a number, or false when one is not a hex digit.
 // Kernel pointers are 16 digits (%p on 64-bit): this is the hot case of
