@@ -3,6 +3,8 @@
 // nothing here needs to word a message.
 #include "sim/trace/ftrace_fast.h"
 
+#include <iterator>
+
 #include "sim/trace/irq_events.h"
 #include "sim/trace/text_event_names.h"
 
@@ -59,6 +61,11 @@ const char *timestamp_at(const char *p, const char *end, const char *limit, std:
 // holding "[NNN]".
 const char *timestamp_token(const char *p, const char *end, const char *limit, std::uint64_t &ts)
 {
+	// The flag block of 5.15+ ("d.h1."), one blank apart: at once.
+	if (end - p >= 8 && p[0] == ' ' && !is_blank(p[1]) && p[1] != '[' && !is_blank(p[2]) &&
+	    !is_blank(p[3]) && !is_blank(p[4]) && !is_blank(p[5]) && p[5] != ':' && p[6] == ' ' &&
+	    !is_blank(p[7]) && p[7] != '[')
+		return timestamp_at(p + 7, end, limit, ts);
 	p = skip_blank(p, end, limit);
 	const char *e = find_blank(p, end, limit);
 	if (e == p || *p == '[')
@@ -75,7 +82,8 @@ const char *timestamp_token(const char *p, const char *end, const char *limit, s
 
 // [P, END) starts with K's text. LIMIT as for the scanners (text_scan.h):
 // with 16 bytes readable at P, in one block.
-bool key_at(const char *p, const char *end, const layout_key &k, const char *limit)
+[[gnu::always_inline]] inline bool key_at(const char *p, const char *end, const layout_key &k,
+					  const char *limit)
 {
 	if (end - p < k.size)
 		return false;
@@ -123,7 +131,8 @@ bool kernel_hrtimer_mode(std::string_view v, std::uint32_t &mode)
 
 // A decimal value at P that fills its token, P left after it.
 template <class T>
-bool take_decimal(const char *&p, const char *end, T &v, const char *limit)
+[[gnu::always_inline]] inline bool take_decimal(const char *&p, const char *end, T &v,
+						const char *limit)
 {
 	T x;
 	auto [stop, ec] = decimal_prefix(p, end, x, limit);
@@ -134,7 +143,8 @@ bool take_decimal(const char *&p, const char *end, T &v, const char *limit)
 	return true;
 }
 
-bool take_pointer(const char *&p, const char *end, trace_event &ev, const char *limit)
+[[gnu::always_inline]] inline bool take_pointer(const char *&p, const char *end, trace_event &ev,
+						const char *limit)
 {
 	// %p of a 64-bit kernel: 16 digits, no 0x, the case of nearly all.
 	if (end - p >= 16 && ends_token(p + 16, end) && hex16(p, ev.timer)) {
@@ -173,8 +183,8 @@ bool take_flags(std::string_view v, trace_event &ev, const line_context &ctx)
 // The value of K at P (just past "key="), P left at its token's end. The
 // fields as parse_payload sets them when they read cleanly; false where it
 // would find them bad or pass them over.
-bool take_value(payload_order_key k, const char *&p, const char *end, trace_event &ev,
-		line_context &ctx)
+[[gnu::always_inline]] inline bool take_value(payload_order_key k, const char *&p, const char *end,
+					      trace_event &ev, line_context &ctx)
 {
 	const char *limit = ctx.limit;
 	switch (k) {
@@ -257,31 +267,45 @@ bool take_value(payload_order_key k, const char *&p, const char *end, trace_even
 	}
 }
 
-// The payload at P as LAYOUT lists its keys: each one blank apart, none
-// other, nothing after the last (but after the number of a softirq or
-// vector event, which is all the general parse reads of those).
-bool payload_in_order(const char *p, const char *end, const payload_layout &layout,
-		      trace_event &ev, line_context &ctx)
+// Keys I and on of layout L at P, each one blank apart, P left after the
+// last one read. KEYS: their payload_key bits. Unrolled per layout (the
+// keys' texts and value parsers known at compile time): a line has six.
+template <event_layout L, std::size_t I>
+[[gnu::always_inline]] inline bool take_keys(const char *&p, const char *end, trace_event &ev,
+					     line_context &ctx, std::uint32_t &keys)
+{
+	constexpr const payload_layout &layout = payload_layouts[std::size_t(L)];
+	if constexpr (I == layout.size) {
+		return true;
+	} else {
+		constexpr const layout_key &k = layout.keys[I];
+		if (key_at(p, end, k, ctx.limit)) {
+			p += k.size;
+			if (!take_value(k.key, p, end, ev, ctx))
+				return false;
+			keys |= k.bit;
+			if constexpr (layout.rest_ignored)
+				return true;
+			if (p != end && (*p != ' ' || ++p == end || is_blank(*p)))
+				return false;
+		} else if constexpr (!k.optional) {
+			return false;
+		}
+		return take_keys<L, I + 1>(p, end, ev, ctx, keys);
+	}
+}
+
+// The payload at P as layout L lists its keys: none other, nothing after
+// the last (but after the number of a softirq or vector event, which is
+// all the general parse reads of those).
+template <event_layout L>
+bool payload_as(const char *p, const char *end, trace_event &ev, line_context &ctx)
 {
 	std::uint32_t keys = 0;
-	for (std::size_t i = 0; i < layout.size; i++) {
-		const layout_key &k = layout.keys[i];
-		if (!key_at(p, end, k, ctx.limit)) {
-			if (k.optional)
-				continue;
-			return false;
-		}
-		p += k.size;
-		if (!take_value(k.key, p, end, ev, ctx))
-			return false;
-		keys |= k.bit;
-		if (layout.rest_ignored)
-			return true;
-		if (p != end) {
-			if (*p != ' ' || ++p == end || is_blank(*p))
-				return false;
-		}
-	}
+	if (!take_keys<L, 0>(p, end, ev, ctx, keys))
+		return false;
+	if constexpr (payload_layouts[std::size_t(L)].rest_ignored)
+		return true;
 	if (p != end)
 		return false;
 	if (!is_timer_event(ev.kind))
@@ -294,6 +318,22 @@ bool payload_in_order(const char *p, const char *end, const payload_layout &layo
 	ev.has |= keys & reported_payload_keys;
 	return true;
 }
+
+using payload_parser = bool (*)(const char *p, const char *end, trace_event &ev,
+				line_context &ctx);
+// In event_layout's order.
+constexpr payload_parser payload_parsers[] = {
+	payload_as<event_layout::timer_only>,
+	payload_as<event_layout::timer_start>,
+	payload_as<event_layout::timer_expire_entry>,
+	payload_as<event_layout::hrtimer_only>,
+	payload_as<event_layout::hrtimer_init>,
+	payload_as<event_layout::hrtimer_start>,
+	payload_as<event_layout::hrtimer_expire_entry>,
+	payload_as<event_layout::softirq>,
+	payload_as<event_layout::vector>,
+};
+static_assert(std::size(payload_parsers) == std::size(payload_layouts));
 
 }  // namespace
 
@@ -321,7 +361,7 @@ bool parse_common_ftrace_line(std::string_view line, trace_event &ev, line_conte
 	ev.cpu = cpu;
 	ev.has |= EF_TIMESTAMP;
 	ctx.keys = 0;
-	return payload_in_order(skip_blank(p, end, limit), end, *k->layout, ev, ctx);
+	return payload_parsers[std::size_t(k->layout)](skip_blank(p, end, limit), end, ev, ctx);
 }
 
 }  // namespace timersim

@@ -11,84 +11,31 @@ namespace timersim {
 
 namespace {
 
-using pk = payload_order_key;
-
-struct key_info {
-	std::string_view text;
-	std::uint32_t bit;
-};
-// In payload_order_key's order.
-constexpr key_info key_infos[] = {
-	{"timer=", K_TIMER}, {"hrtimer=", 0}, {"function=", K_FUNCTION},
-	{"expires=", K_EXPIRES}, {"[timeout=", K_TIMEOUT}, {"now=", K_NOW},
-	{"baseclk=", K_BASECLK}, {"bucket_expiry=", K_BUCKET_EXPIRY}, {"cpu=", K_CPU},
-	{"idx=", K_IDX}, {"flags=", K_FLAGS}, {"softexpires=", 0}, {"mode=", 0},
-	{"was_armed=", 0}, {"clockid=", 0}, {"vec=", 0}, {"vector=", 0},
-};
-
-constexpr layout_key key_of(pk k, bool optional = false)
-{
-	layout_key l{k, optional, 0, key_infos[std::size_t(k)].bit, {}};
-	std::string_view text = key_infos[std::size_t(k)].text;
-	l.size = static_cast<std::uint8_t>(text.size());
-	for (std::size_t c = 0; c < text.size() && c < 16; c++)
-		l.text[c] = text[c];
-	return l;
-}
-constexpr bool keys_fit()
-{
-	for (const key_info &k : key_infos)
-		if (k.text.size() >= 16)
-			return false;
-	return true;
-}
-static_assert(keys_fit(), "a payload key of 16 bytes or more: key_at compares one block");
-
-constexpr layout_key maybe(pk k) { return key_of(k, true); }
-
-constexpr payload_layout timer_only{{key_of(pk::timer)}, 1, false};
-constexpr payload_layout timer_start{
-	{key_of(pk::timer), key_of(pk::function), key_of(pk::expires), maybe(pk::timeout),
-	 maybe(pk::bucket_expiry), maybe(pk::cpu), maybe(pk::idx), maybe(pk::flags)},
-	8, false};
-constexpr payload_layout timer_expire_entry{
-	{key_of(pk::timer), key_of(pk::function), key_of(pk::now), maybe(pk::baseclk)}, 4, false};
-constexpr payload_layout hrtimer_only{{key_of(pk::hrtimer)}, 1, false};
-constexpr payload_layout hrtimer_init{
-	{key_of(pk::hrtimer), key_of(pk::clockid), key_of(pk::mode)}, 3, false};
-constexpr payload_layout hrtimer_start{
-	{key_of(pk::hrtimer), key_of(pk::function), key_of(pk::expires), key_of(pk::softexpires),
-	 key_of(pk::mode), maybe(pk::was_armed)},
-	6, false};
-constexpr payload_layout hrtimer_expire_entry{
-	{key_of(pk::hrtimer), key_of(pk::function), key_of(pk::now)}, 3, false};
-constexpr payload_layout softirq{{key_of(pk::vec)}, 1, true};
-constexpr payload_layout vector{{key_of(pk::vector)}, 1, true};
-
+using el = event_layout;
 using ek = event_kind;
 using he = hrtimer_event;
 
 // The x86 vectors as irq_events.cc lists them.
-#define X86_VECTOR(v) {v "_entry", ek::irq_entry, he::none, false, &vector}, \
-		      {v "_exit", ek::irq_exit, he::none, false, &vector}
+#define X86_VECTOR(v) {v "_entry", ek::irq_entry, he::none, false, el::vector}, \
+		      {v "_exit", ek::irq_exit, he::none, false, el::vector}
 
 constexpr known_event_name known_events[] = {
-	{"timer_init", ek::timer_init, he::none, false, &timer_only},
-	{"timer_start", ek::timer_start, he::none, false, &timer_start},
-	{"timer_cancel", ek::timer_cancel, he::none, false, &timer_only},
-	{"timer_expire_entry", ek::timer_expire_entry, he::none, false, &timer_expire_entry},
-	{"timer_expire_exit", ek::timer_expire_exit, he::none, false, &timer_only},
-	{"hrtimer_init", ek::hrtimer, he::init, false, &hrtimer_init},
-	{"hrtimer_setup", ek::hrtimer, he::init, false, &hrtimer_init},
-	{"hrtimer_start", ek::hrtimer, he::start, false, &hrtimer_start},
-	{"hrtimer_cancel", ek::hrtimer, he::cancel, false, &hrtimer_only},
-	{"hrtimer_expire_entry", ek::hrtimer, he::expire_entry, false, &hrtimer_expire_entry},
-	{"hrtimer_expire_exit", ek::hrtimer, he::expire_exit, false, &hrtimer_only},
-	{"softirq_entry", ek::softirq_entry, he::none, false, &softirq},
-	{"softirq_exit", ek::softirq_exit, he::none, false, &softirq},
-	{"softirq_raise", ek::softirq_raise, he::none, false, &softirq},
-	{"local_timer_entry", ek::irq_entry, he::none, true, &vector},
-	{"local_timer_exit", ek::irq_exit, he::none, true, &vector},
+	{"timer_init", ek::timer_init, he::none, false, el::timer_only},
+	{"timer_start", ek::timer_start, he::none, false, el::timer_start},
+	{"timer_cancel", ek::timer_cancel, he::none, false, el::timer_only},
+	{"timer_expire_entry", ek::timer_expire_entry, he::none, false, el::timer_expire_entry},
+	{"timer_expire_exit", ek::timer_expire_exit, he::none, false, el::timer_only},
+	{"hrtimer_init", ek::hrtimer, he::init, false, el::hrtimer_init},
+	{"hrtimer_setup", ek::hrtimer, he::init, false, el::hrtimer_init},
+	{"hrtimer_start", ek::hrtimer, he::start, false, el::hrtimer_start},
+	{"hrtimer_cancel", ek::hrtimer, he::cancel, false, el::hrtimer_only},
+	{"hrtimer_expire_entry", ek::hrtimer, he::expire_entry, false, el::hrtimer_expire_entry},
+	{"hrtimer_expire_exit", ek::hrtimer, he::expire_exit, false, el::hrtimer_only},
+	{"softirq_entry", ek::softirq_entry, he::none, false, el::softirq},
+	{"softirq_exit", ek::softirq_exit, he::none, false, el::softirq},
+	{"softirq_raise", ek::softirq_raise, he::none, false, el::softirq},
+	{"local_timer_entry", ek::irq_entry, he::none, true, el::vector},
+	{"local_timer_exit", ek::irq_exit, he::none, true, el::vector},
 	X86_VECTOR("reschedule"),
 	X86_VECTOR("call_function"),
 	X86_VECTOR("call_function_single"),

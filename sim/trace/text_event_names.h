@@ -22,6 +22,7 @@
 #include <string_view>
 
 #include "sim/trace/event.h"
+#include "sim/trace/text_fields.h"
 
 namespace timersim {
 
@@ -48,12 +49,102 @@ struct payload_layout {
 	bool rest_ignored;	// after the first key: the general parse reads no further
 };
 
+// The layouts of the table above.
+enum class event_layout : std::uint8_t {
+	timer_only, timer_start, timer_expire_entry, hrtimer_only, hrtimer_init, hrtimer_start,
+	hrtimer_expire_entry, softirq, vector,
+};
+
+namespace layout_detail {
+
+using pk = payload_order_key;
+
+struct key_info {
+	std::string_view text;
+	std::uint32_t bit;
+};
+// In payload_order_key's order.
+inline constexpr key_info key_infos[] = {
+	{"timer=", K_TIMER}, {"hrtimer=", 0}, {"function=", K_FUNCTION},
+	{"expires=", K_EXPIRES}, {"[timeout=", K_TIMEOUT}, {"now=", K_NOW},
+	{"baseclk=", K_BASECLK}, {"bucket_expiry=", K_BUCKET_EXPIRY}, {"cpu=", K_CPU},
+	{"idx=", K_IDX}, {"flags=", K_FLAGS}, {"softexpires=", 0}, {"mode=", 0},
+	{"was_armed=", 0}, {"clockid=", 0}, {"vec=", 0}, {"vector=", 0},
+};
+
+constexpr layout_key key_of(pk k, bool optional = false)
+{
+	layout_key l{k, optional, 0, key_infos[std::size_t(k)].bit, {}};
+	std::string_view text = key_infos[std::size_t(k)].text;
+	l.size = static_cast<std::uint8_t>(text.size());
+	for (std::size_t c = 0; c < text.size() && c < 16; c++)
+		l.text[c] = text[c];
+	return l;
+}
+constexpr layout_key maybe(pk k) { return key_of(k, true); }
+
+constexpr bool keys_fit()
+{
+	for (const key_info &k : key_infos)
+		if (k.text.size() >= 16)
+			return false;
+	return true;
+}
+static_assert(keys_fit(), "a payload key of 16 bytes or more: a key is compared in one block");
+
+}  // namespace layout_detail
+
+// In event_layout's order.
+inline constexpr payload_layout payload_layouts[] = {
+	// timer_only
+	{{layout_detail::key_of(layout_detail::pk::timer)}, 1, false},
+	// timer_start
+	{{layout_detail::key_of(layout_detail::pk::timer),
+	  layout_detail::key_of(layout_detail::pk::function),
+	  layout_detail::key_of(layout_detail::pk::expires),
+	  layout_detail::maybe(layout_detail::pk::timeout),
+	  layout_detail::maybe(layout_detail::pk::bucket_expiry),
+	  layout_detail::maybe(layout_detail::pk::cpu), layout_detail::maybe(layout_detail::pk::idx),
+	  layout_detail::maybe(layout_detail::pk::flags)},
+	 8, false},
+	// timer_expire_entry
+	{{layout_detail::key_of(layout_detail::pk::timer),
+	  layout_detail::key_of(layout_detail::pk::function),
+	  layout_detail::key_of(layout_detail::pk::now),
+	  layout_detail::maybe(layout_detail::pk::baseclk)},
+	 4, false},
+	// hrtimer_only
+	{{layout_detail::key_of(layout_detail::pk::hrtimer)}, 1, false},
+	// hrtimer_init
+	{{layout_detail::key_of(layout_detail::pk::hrtimer),
+	  layout_detail::key_of(layout_detail::pk::clockid),
+	  layout_detail::key_of(layout_detail::pk::mode)},
+	 3, false},
+	// hrtimer_start
+	{{layout_detail::key_of(layout_detail::pk::hrtimer),
+	  layout_detail::key_of(layout_detail::pk::function),
+	  layout_detail::key_of(layout_detail::pk::expires),
+	  layout_detail::key_of(layout_detail::pk::softexpires),
+	  layout_detail::key_of(layout_detail::pk::mode),
+	  layout_detail::maybe(layout_detail::pk::was_armed)},
+	 6, false},
+	// hrtimer_expire_entry
+	{{layout_detail::key_of(layout_detail::pk::hrtimer),
+	  layout_detail::key_of(layout_detail::pk::function),
+	  layout_detail::key_of(layout_detail::pk::now)},
+	 3, false},
+	// softirq
+	{{layout_detail::key_of(layout_detail::pk::vec)}, 1, true},
+	// vector
+	{{layout_detail::key_of(layout_detail::pk::vector)}, 1, true},
+};
+
 struct known_event_name {
 	std::string_view name;
 	event_kind kind;
 	hrtimer_event hrtimer;		// hrtimer_event_of(name)
 	bool timer_interrupt;		// local_timer_entry/exit
-	const payload_layout *layout;
+	event_layout layout;
 };
 
 // The event NAME (SIZE bytes at NAME) is, or null. LIMIT as for the

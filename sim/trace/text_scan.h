@@ -303,7 +303,7 @@ template <class T>
 // SECONDS.FRACTION at P (24 bytes readable there), 1 to 10 digits and 1 to
 // 8: its value in ns and its length, or 0 when P holds none (or a longer
 // fraction). Timestamps are 13 to 17 bytes: three words.
-inline std::size_t seconds_fraction(const char *p, std::uint64_t &ns)
+[[gnu::always_inline]] inline std::size_t seconds_fraction(const char *p, std::uint64_t &ns)
 {
 	std::uint64_t head = swar::load8(p);
 	unsigned sec = swar::leading_digits(head);
