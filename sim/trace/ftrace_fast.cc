@@ -143,6 +143,30 @@ template <class T>
 	return true;
 }
 
+// A small decimal (a CPU, a wheel index, a vector) at P, P left after it:
+// for up to four digits a byte loop, cheaper than decimal_prefix's words;
+// past them, or with a sign, decimal_prefix_loop, whose answer it is.
+template <class T>
+[[gnu::always_inline]] inline bool take_small(const char *&p, const char *end, T &v)
+{
+	const char *q = p;
+	unsigned x = 0;
+	for (int n = 0; n < 4 && q < end && is_digit(*q); n++, q++)
+		x = x * 10 + unsigned(*q - '0');
+	if (q != p && ends_token(q, end)) {
+		v = static_cast<T>(x);
+		p = q;
+		return true;
+	}
+	T y;
+	auto [stop, ec] = decimal_prefix_loop(p, end, y);
+	if (ec != std::errc() || !ends_token(stop, end))
+		return false;
+	v = y;
+	p = stop;
+	return true;
+}
+
 [[gnu::always_inline]] inline bool take_pointer(const char *&p, const char *end, trace_event &ev,
 						const char *limit)
 {
@@ -200,17 +224,25 @@ bool take_flags(std::string_view v, trace_event &ev, const line_context &ctx)
 	case payload_order_key::bucket_expiry:
 		return take_decimal(p, end, ev.bucket_expiry, limit);
 	case payload_order_key::cpu:
-		return take_decimal(p, end, ev.target_cpu, limit);
+		return take_small(p, end, ev.target_cpu);
 	case payload_order_key::idx:
-		return take_decimal(p, end, ev.idx, limit);
+		return take_small(p, end, ev.idx);
 	case payload_order_key::softexpires:
 		if (!take_decimal(p, end, ev.softexpires, limit))
 			return false;
 		ev.has |= EF_SOFTEXPIRES;
 		return true;
-	case payload_order_key::timeout: {	// "[timeout=%ld]"
-		std::int64_t t;
-		auto [stop, ec] = decimal_prefix(p, end, t, limit);
+	case payload_order_key::timeout: {	// "[timeout=%ld]", a few jiffies mostly
+		const char *stop = p;
+		std::int64_t t = 0;
+		for (int n = 0; n < 4 && stop < end && is_digit(*stop); n++, stop++)
+			t = t * 10 + (*stop - '0');
+		std::errc ec{};
+		if (stop == p || stop == end || *stop != ']') {
+			auto r = decimal_prefix(p, end, t, limit);
+			stop = r.ptr;
+			ec = r.ec;
+		}
 		if (ec != std::errc() || stop == end || *stop != ']' || !ends_token(stop + 1, end))
 			return false;
 		ev.timeout = t;
@@ -220,7 +252,7 @@ bool take_flags(std::string_view v, trace_event &ev, const line_context &ctx)
 	case payload_order_key::vec:
 	case payload_order_key::vector: {
 		std::int64_t n;
-		if (!take_decimal(p, end, n, limit) || n < 0 || n > 0xffffffffll)
+		if (!take_small(p, end, n) || n < 0 || n > 0xffffffffll)
 			return false;
 		ev.vec = std::uint32_t(n);
 		ev.has |= EF_VEC;
@@ -228,7 +260,7 @@ bool take_flags(std::string_view v, trace_event &ev, const line_context &ctx)
 	}
 	case payload_order_key::was_armed: {
 		std::uint32_t armed;
-		if (!take_decimal(p, end, armed, limit))
+		if (!take_small(p, end, armed))
 			return false;
 		ev.was_armed = armed != 0;
 		ev.has |= EF_WAS_ARMED;
@@ -342,6 +374,13 @@ bool parse_common_ftrace_line(std::string_view line, trace_event &ev, line_conte
 	const char *begin = line.data(), *end = begin + line.size(), *limit = ctx.limit;
 	const char *lb = find_byte(begin, end, '[');
 	if (lb == begin || lb == end || !is_blank(lb[-1]))
+		return false;
+	// The general parse starts at the first non-blank, and a '[' there is
+	// no CPU column: the task name must stand before it.
+	const char *before = lb - 1;
+	while (before > begin && is_blank(before[-1]))
+		before--;
+	if (before == begin)
 		return false;
 	std::uint32_t cpu;
 	const char *p = cpu_column(lb, end, cpu);

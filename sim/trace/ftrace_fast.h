@@ -14,7 +14,7 @@
 // Anything else, and every value that does not read cleanly, is left to
 // the general parse, which stays the one judge of odd lines: their errors,
 // skips and messages are its own. What this parse accepts it fills exactly
-// as parse_event_line(line, ev, name_style::bare, ctx) would.
+// as parse_event_line(skip_blanks(line), ev, name_style::bare, ctx) would.
 #pragma once
 
 #include <string_view>
@@ -24,8 +24,8 @@
 
 namespace timersim {
 
-// LINE (blanks in front skipped), EV blank. True: an event, EV and
-// ctx.keys set as the general parse sets them. False: not a line of the
+// LINE as read (blanks in front included; not a '#' header), EV blank.
+// True: an event, EV and ctx.keys set as the general parse sets them. False: not a line of the
 // common shape; EV and ctx.keys may hold parts of it (reset EV before the
 // general parse).
 bool parse_common_ftrace_line(std::string_view line, trace_event &ev, line_context &ctx);

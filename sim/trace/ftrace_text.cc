@@ -33,6 +33,14 @@ void note_header(std::string_view line, line_context &ctx)
 
 line_verdict parse_line(std::string_view line, trace_event &ev, line_context &ctx)
 {
+	// Nine lines in ten of a timer trace have the common shape; the rest,
+	// and every line it is unsure of, get the general parse.
+	if (!line.empty() && line[0] != '#') {
+		if (parse_common_ftrace_line(line, ev, ctx))
+			return line_verdict::event;
+		static constexpr trace_event blank{};
+		ev = blank;
+	}
 	std::string_view s = skip_blanks(line);
 	if (s.empty())
 		return line_verdict::skip;
@@ -41,12 +49,6 @@ line_verdict parse_line(std::string_view line, trace_event &ev, line_context &ct
 		note_header(s, ctx);
 		return line_verdict::skip;
 	}
-	// Nine lines in ten of a timer trace have the common shape; the rest,
-	// and every line it is unsure of, get the general parse.
-	if (parse_common_ftrace_line(s, ev, ctx))
-		return line_verdict::event;
-	static constexpr trace_event blank{};
-	ev = blank;
 	line_verdict v = parse_event_line(s, ev, name_style::bare, ctx);
 	return v == line_verdict::bad && take_lost_events_note(s, ctx) ? line_verdict::skip : v;
 }

@@ -62,12 +62,16 @@ const char *const common_lines[] = {
 	"python3-30255   [001] dNH1. 15129.995004: call_function_single_exit: vector=251",
 	"<idle>-0 [000] 15129.995004: irq_work_entry: vector=246",	// irq-info off
 	"bash-1 [001] ..... 123456789: timer_cancel: timer=00000000b5199443",	// x86-tsc clock
+	"            bash-30251   [001] ..... 1.000001: timer_cancel: timer=00000000b5199443",
+	"bash-1 [001] d..1. 1.000001: timer_start: timer=00000000b5199443 function=f "
+	"expires=10 [timeout=123456] bucket_expiry=11 cpu=123456 idx=7 flags=",
 };
 
 // Lines only the general parse reads: a '[' in the task name, two blanks between keys.
 const char *const general_lines[] = {
 	"a [b] c-1 [001] ..... 1.000001: timer_cancel: timer=00000000b5199443",
 	"a [7] c-1 [001] ..... 1.000001: timer_cancel: timer=00000000b5199443",
+	"   [7] c-1 [001] ..... 1.000001: timer_cancel: timer=00000000b5199443",
 	"bash-1 [001] ..... 1.000001: timer_expire_entry: timer=00000000b5199443  "
 	"function=f now=5",
 };
@@ -114,7 +118,11 @@ both_parses parse_both(const std::string &line, bool with_limit = true)
 	fast_ctx.limit = general_ctx.limit = limit;
 	r.fast_took = parse_common_ftrace_line(s, r.fast, fast_ctx);
 	r.fast_keys = fast_ctx.keys;
-	r.general_verdict = parse_event_line(s, r.general, name_style::bare, general_ctx);
+	// As the ftrace reader's parse_line hands a line to parse_event_line.
+	std::string_view from_task = skip_blanks(s);
+	r.general_verdict = from_task.empty() || s[0] == '#'
+				    ? line_verdict::skip
+				    : parse_event_line(from_task, r.general, name_style::bare, general_ctx);
 	r.general_keys = general_ctx.keys;
 	r.reason = general_ctx.reason;
 	return r;
