@@ -277,7 +277,13 @@ bool take_flags(std::string_view v, trace_event &ev, const line_context &ctx)
 	case payload_order_key::function:
 		if (v.empty())
 			return false;
-		ev.function = function_value(v, ctx);
+		// A symbol (its first letter no hex digit) as it stands: nearly
+		// every callback; function_value judges the others.
+		ev.function = !ctx.dialect.strip_function_offset && v.size() > 2 &&
+					      !(is_digit(v[0]) || (v[0] >= 'a' && v[0] <= 'f') ||
+						(v[0] >= 'A' && v[0] <= 'F'))
+				      ? v
+				      : function_value(v, ctx);
 		return true;
 	case payload_order_key::flags:
 		return take_flags(v, ev, ctx);
@@ -318,7 +324,9 @@ template <event_layout L, std::size_t I>
 			keys |= k.bit;
 			if constexpr (layout.rest_ignored)
 				return true;
-			if (p != end && (*p != ' ' || ++p == end || is_blank(*p)))
+			// One blank; a second one fails the next key, or the
+			// end (trailing blanks the general parse passes over too).
+			if (p != end && *p++ != ' ')
 				return false;
 		} else if constexpr (!k.optional) {
 			return false;

@@ -151,19 +151,6 @@ bool is_text_format(trace_format fmt)
 
 }  // namespace
 
-line_verdict judge_line(const text_rendering &r, const line_source &src, std::string_view line,
-			trace_event &ev, line_context &ctx)
-{
-	if (src.overlong())
-		return ctx.reject(overlong_reason(line.size()));
-	if (src.stray_line_end())
-		return ctx.reject(src.stray_line_end());
-	line_verdict v = r.parse(line, ev, ctx);
-	if (v == line_verdict::bad && !src.terminated())
-		note_cut_short(ctx.reason);
-	return v;
-}
-
 std::string overlong_reason(std::size_t size)
 {
 	return "line longer than the " + std::to_string(size) + "-byte read buffer";

@@ -31,17 +31,29 @@ extern const text_rendering ftrace_rendering;		// ftrace_text.cc
 extern const text_rendering trace_cmd_report_rendering;	// trace_cmd_report.cc
 extern const text_rendering perf_script_rendering;	// perf_script.cc
 
-// The parts of the reader's judgement of a line that need no other line
-// (the text reader and the block-parallel reading of text_blocks.h share
-// them): an overlong line, a stray line end, then the rendering's parser
-// (a line it finds bad without its newline is said to be cut short).
-line_verdict judge_line(const text_rendering &r, const line_source &src, std::string_view line,
-			trace_event &ev, line_context &ctx);
 // Why a line of SIZE bytes, cut to the read buffer, is bad.
 std::string overlong_reason(std::size_t size);
 // A bad last line without its newline is said to be cut short (by its
 // parse or by the keys it lacks; not when overlong or mixing line ends).
 void note_cut_short(std::string &reason);
+
+// The parts of the reader's judgement of a line that need no other line
+// (the text reader and the block-parallel reading of text_blocks.h share
+// them): an overlong line, a stray line end, then the rendering's parser
+// (a line it finds bad without its newline is said to be cut short).
+// Inline: it runs once a line, around a parse of a few hundred instructions.
+inline line_verdict judge_line(const text_rendering &r, const line_source &src,
+			       std::string_view line, trace_event &ev, line_context &ctx)
+{
+	if (src.overlong()) [[unlikely]]
+		return ctx.reject(overlong_reason(line.size()));
+	if (src.stray_line_end()) [[unlikely]]
+		return ctx.reject(src.stray_line_end());
+	line_verdict v = r.parse(line, ev, ctx);
+	if (v == line_verdict::bad && !src.terminated())
+		note_cut_short(ctx.reason);
+	return v;
+}
 
 // The fields a kernel prints for an event do not change within a trace, so
 // an event that lacks one the first event of its kind had (a [timeout=],
