@@ -37,13 +37,40 @@ const char *cpu_column(const char *lb, const char *end, std::uint32_t &cpu)
 	return p + 1;
 }
 
+#ifdef TIMERSIM_SWAR_DIGITS
+// SECONDS.FRACTION at P (24 bytes readable there) with up to 7 digits of
+// seconds, as seconds_fraction reads it, the seconds from CTX's last
+// timestamp when they are the same text. Its length, or 0.
+[[gnu::always_inline]] inline std::size_t cached_seconds_fraction(const char *p, std::uint64_t &ns,
+								  line_context &ctx)
+{
+	std::uint64_t head = swar::load8(p);
+	unsigned sec = swar::leading_digits(head);
+	if (sec == 0 || sec > 7 || p[sec] != '.')
+		return seconds_fraction(p, ns);
+	std::uint64_t text = head & (~std::uint64_t(0) >> (8 * (7 - sec)));	// with its '.'
+	if (text != ctx.seconds_text) {
+		ctx.seconds_text = text;
+		ctx.seconds_ns = std::uint64_t(swar::digits_value(head, sec)) * 1000000000u;
+	}
+	std::uint64_t tail = swar::load8(p + sec + 1);
+	unsigned frac = swar::leading_digits(tail);
+	if (frac == 0 || (frac == 8 && is_digit(p[sec + 9])))
+		return 0;
+	ns = ctx.seconds_ns + std::uint64_t(swar::digits_value(tail, frac)) * swar::pow10[9 - frac];
+	return sec + 1 + frac;
+}
+#endif
+
 // The timestamp token at P, a SECONDS.FRACTION: as parse_timestamp reads
 // it. Its end, or null.
-const char *timestamp_at(const char *p, const char *end, const char *limit, std::uint64_t &ts)
+[[gnu::always_inline]] inline const char *timestamp_at(const char *p, const char *end,
+						       std::uint64_t &ts, line_context &ctx)
 {
+	const char *limit = ctx.limit;
 #ifdef TIMERSIM_SWAR_DIGITS
 	if (limit && limit - p >= 24) {
-		std::size_t n = seconds_fraction(p, ts);
+		std::size_t n = cached_seconds_fraction(p, ts, ctx);
 		if (n && std::size_t(end - p) > n && p[n] == ':' && ends_token(p + n + 1, end))
 			return p + n + 1;
 	}
@@ -59,23 +86,27 @@ const char *timestamp_at(const char *p, const char *end, const char *limit, std:
 // TS; returns the token's end, or null. A token that could be a later CPU
 // column ('[' first) is left to split_line_head, which judges task names
 // holding "[NNN]".
-const char *timestamp_token(const char *p, const char *end, const char *limit, std::uint64_t &ts)
+const char *timestamp_token(const char *p, const char *end, std::uint64_t &ts, line_context &ctx)
 {
+	const char *limit = ctx.limit;
 	// The flag block of 5.15+ ("d.h1."), one blank apart: at once.
 	if (end - p >= 8 && p[0] == ' ' && !is_blank(p[1]) && p[1] != '[' && !is_blank(p[2]) &&
 	    !is_blank(p[3]) && !is_blank(p[4]) && !is_blank(p[5]) && p[5] != ':' && p[6] == ' ' &&
-	    !is_blank(p[7]) && p[7] != '[')
-		return timestamp_at(p + 7, end, limit, ts);
-	p = skip_blank(p, end, limit);
-	const char *e = find_blank(p, end, limit);
-	if (e == p || *p == '[')
-		return nullptr;
-	if (e[-1] == ':')	// no flag block
-		return parse_timestamp(std::string_view(p, e - 1 - p), ts, limit) ? e : nullptr;
-	p = skip_blank(e, end, limit);
-	if (p == end || *p == '[')
-		return nullptr;
-	return timestamp_at(p, end, limit, ts);
+	    !is_blank(p[7]) && p[7] != '[') {
+		p += 7;
+	} else {
+		p = skip_blank(p, end, limit);
+		const char *e = find_blank(p, end, limit);
+		if (e == p || *p == '[')
+			return nullptr;
+		if (e[-1] == ':')	// no flag block
+			return parse_timestamp(std::string_view(p, e - 1 - p), ts, limit) ? e
+											  : nullptr;
+		p = skip_blank(e, end, limit);
+		if (p == end || *p == '[')
+			return nullptr;
+	}
+	return timestamp_at(p, end, ts, ctx);
 }
 
 // ---- the payload, key by key in the kernel's order
@@ -392,7 +423,7 @@ bool parse_common_ftrace_line(std::string_view line, trace_event &ev, line_conte
 		return false;
 	std::uint32_t cpu;
 	const char *p = cpu_column(lb, end, cpu);
-	if (!p || !(p = timestamp_token(p, end, limit, ev.ts_ns)))
+	if (!p || !(p = timestamp_token(p, end, ev.ts_ns, ctx)))
 		return false;
 	const char *name = skip_blank(p, end, limit);
 	p = find_blank(name, end, limit);

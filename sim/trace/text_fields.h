@@ -75,6 +75,10 @@ struct line_context {
 	bool lost_note = false;
 	std::uint32_t lost_cpu = 0;
 	std::uint64_t lost_events = 0;
+	// ftrace_fast.cc: the seconds of the last timestamp read, as text (its
+	// first word up to the '.', the rest zeroed) and in ns. A trace's
+	// timestamps share them for a second at a time.
+	std::uint64_t seconds_text = 0, seconds_ns = 0;
 
 	line_verdict reject(std::string_view why)
 	{

@@ -230,6 +230,33 @@ START_TEST(odd_heads_go_the_general_way)
 }
 END_TEST
 
+// The seconds of one timestamp are kept for the next (line_context): a
+// change of seconds, of their width, of the fraction's, is read afresh.
+START_TEST(timestamps_in_a_row_read_as_alone)
+{
+	const char *const stamps[] = {"15129.988533", "15129.988534", "15129.5", "15130.988534",
+				      "15131.0", "5131.0", "1.000000001", "1.000001", "2.99999999",
+				      "1234567.1", "12345678.1", "1234567890.123456", "1234567.1"};
+	std::string text;
+	for (const char *ts : stamps)
+		text += std::string("bash-1 [001] ..... ") + ts +
+			": timer_cancel: timer=00000000b5199443\n";
+	text.append(64, '\0');
+	line_context ctx;
+	ctx.limit = text.data() + text.size();
+	std::size_t at = 0;
+	for (const char *ts : stamps) {
+		std::size_t nl = text.find('\n', at);
+		trace_event ev;
+		ck_assert(parse_common_ftrace_line(std::string_view(text.data() + at, nl - at), ev, ctx));
+		std::uint64_t want;
+		ck_assert(parse_timestamp(ts, want));
+		ck_assert_msg(ev.ts_ns == want, "%s: %llu", ts, (unsigned long long)ev.ts_ns);
+		at = nl + 1;
+	}
+}
+END_TEST
+
 START_TEST(keys_out_of_order_go_the_general_way)
 {
 	const std::string in_order =
@@ -298,6 +325,7 @@ static Suite *ftrace_fast_suite()
 	tcase_add_test(t, common_lines_parse_as_the_general_parse_does);
 	tcase_add_test(t, cut_and_changed_lines_agree_or_are_left);
 	tcase_add_test(t, odd_heads_go_the_general_way);
+	tcase_add_test(t, timestamps_in_a_row_read_as_alone);
 	tcase_add_test(t, keys_out_of_order_go_the_general_way);
 	tcase_add_test(t, cut_payloads_keep_the_general_messages);
 	suite_add_tcase(s, t);
