@@ -100,6 +100,7 @@ void expect_same_event(const trace_event &a, const trace_event &b, const char *l
 // LINE as the two parses read it, the line's memory followed by zeros as
 // in the readers' buffers (LIMIT may reach past it).
 struct both_parses {
+	std::vector<char> buf;		// the line: the events' views point into it
 	trace_event fast, general;
 	bool fast_took = false;
 	line_verdict general_verdict = line_verdict::skip;
@@ -109,11 +110,12 @@ struct both_parses {
 
 both_parses parse_both(const std::string &line, bool with_limit = true)
 {
-	std::vector<char> buf(line.begin(), line.end());
+	both_parses r;
+	std::vector<char> &buf = r.buf;
+	buf.assign(line.begin(), line.end());
 	buf.resize(line.size() + 64, '\0');
 	std::string_view s(buf.data(), line.size());
 	const char *limit = with_limit ? buf.data() + buf.size() : nullptr;
-	both_parses r;
 	line_context fast_ctx, general_ctx;
 	fast_ctx.limit = general_ctx.limit = limit;
 	r.fast_took = parse_common_ftrace_line(s, r.fast, fast_ctx);
@@ -142,10 +144,12 @@ void expect_agreement(const std::string &line, bool with_limit = true)
 		   line.c_str());
 }
 
-// The ftrace reader's verdict of LINE and, when bad, why.
-line_verdict ftrace_verdict(const std::string &line, trace_event &ev, std::string &reason)
+// The ftrace reader's verdict of LINE and, when bad, why. EV's views
+// point into BUF.
+line_verdict ftrace_verdict(const std::string &line, trace_event &ev, std::string &reason,
+			    std::vector<char> &buf)
 {
-	std::vector<char> buf(line.begin(), line.end());
+	buf.assign(line.begin(), line.end());
 	buf.resize(line.size() + 64, '\0');
 	line_context ctx;
 	ctx.dialect = ftrace_rendering.dialect;
@@ -224,7 +228,8 @@ START_TEST(odd_heads_go_the_general_way)
 		ck_assert_msg(r.general_verdict == line_verdict::event, "%s", line);
 		trace_event ev;
 		std::string reason;
-		ck_assert_msg(ftrace_verdict(line, ev, reason) == line_verdict::event, "%s", line);
+		std::vector<char> buf;
+		ck_assert_msg(ftrace_verdict(line, ev, reason, buf) == line_verdict::event, "%s", line);
 		expect_same_event(ev, r.general, line);
 	}
 }
@@ -270,7 +275,8 @@ START_TEST(keys_out_of_order_go_the_general_way)
 	ck_assert(!b.fast_took);
 	trace_event ev;
 	std::string reason;
-	ck_assert(ftrace_verdict(swapped, ev, reason) == line_verdict::event);
+	std::vector<char> buf;
+	ck_assert(ftrace_verdict(swapped, ev, reason, buf) == line_verdict::event);
 	ck_assert_uint_eq(ev.now, 4298674735u);
 	ck_assert_uint_eq(ev.baseclk, 4298674736u);
 	// A key of a newer kernel, in the middle: the general parse passes over it.
@@ -278,7 +284,7 @@ START_TEST(keys_out_of_order_go_the_general_way)
 		"bash-1 [003] ..s1. 1.000001: hrtimer_start: hrtimer=00000000326470d6 "
 		"function=f expires=10 softexpires=9 shiny=1 mode=ABS";
 	ck_assert(!parse_both(newer).fast_took);
-	ck_assert(ftrace_verdict(newer, ev, reason) == line_verdict::event);
+	ck_assert(ftrace_verdict(newer, ev, reason, buf) == line_verdict::event);
 	ck_assert(ev.carries(EF_HRTIMER_MODE));
 	ck_assert_uint_eq(ev.softexpires, 9);
 }
@@ -310,7 +316,8 @@ START_TEST(cut_payloads_keep_the_general_messages)
 		ck_assert_msg(!parse_both(c.line).fast_took, "taken: %s", c.line);
 		trace_event ev;
 		std::string reason;
-		ck_assert_msg(ftrace_verdict(c.line, ev, reason) == line_verdict::bad, "%s", c.line);
+		std::vector<char> buf;
+		ck_assert_msg(ftrace_verdict(c.line, ev, reason, buf) == line_verdict::bad, "%s", c.line);
 		ck_assert_str_eq(reason.c_str(), c.reason);
 	}
 }
