@@ -22,25 +22,11 @@ std::uint64_t &cost_accounting::level_slot(std::vector<std::uint64_t> &v, unsign
 	return v[std::min<std::size_t>(level, v.size() - 1)];
 }
 
-cost_accounting::function_acc &cost_accounting::fn(std::uint32_t id)
-{
-	if (fns_.size() <= id)
-		fns_.resize(id + 1);
-	return fns_[id];
-}
-
 function_fidelity &cost_accounting::fn_fidelity(std::uint32_t id)
 {
 	if (fn_fidelity_.size() <= id)
 		fn_fidelity_.resize(id + 1);
 	return fn_fidelity_[id];
-}
-
-cost_accounting::arming &cost_accounting::arm(timer_id t)
-{
-	if (armings_.size() <= t)
-		armings_.resize(t + 1);
-	return armings_[t];
 }
 
 // Moves spent on an arming that then ended without firing were wasted.

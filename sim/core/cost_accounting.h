@@ -54,9 +54,20 @@ private:
 
 	void end_arming(timer_id t, arming_end how);
 	void close_tick(unsigned cpu);
-	function_acc &fn(std::uint32_t id);
+	// By id, grown on a new one: inline, as every event asks one of them.
+	function_acc &fn(std::uint32_t id)
+	{
+		if (id >= fns_.size()) [[unlikely]]
+			fns_.resize(std::size_t(id) + 1);
+		return fns_[id];
+	}
 	function_fidelity &fn_fidelity(std::uint32_t id);
-	arming &arm(timer_id t);
+	arming &arm(timer_id t)
+	{
+		if (t >= armings_.size()) [[unlikely]]
+			armings_.resize(std::size_t(t) + 1);
+		return armings_[t];
+	}
 	std::uint64_t &level_slot(std::vector<std::uint64_t> &v, unsigned level);
 
 	const replay_setup *setup_ = nullptr;

@@ -34,7 +34,7 @@ void replay_engine::begin(const replay_setup &setup, jiffies_t start)
 	base_metered_.assign(setup_.cpus, {});
 	for (unsigned cpu = 0; per_base_meter_ && cpu < setup_.cpus; cpu++)
 		scheme_->costs_on(cpu, base_metered_[cpu]);
-	touched_.assign(setup_.cpus, false);
+	touched_.assign(setup_.cpus, 0);
 	touched_list_.clear();
 	split_[0] = split_[1] = {};
 	run_ = {};
@@ -291,9 +291,10 @@ miss_reason replay_engine::why_missed(const timer_rec &rec, jiffies_t recorded,
 	return miss_reason::unexplained;
 }
 
-// The driver's id for the event's timer (prepared_event::timer): a new
-// one is the next, and gets its record here.
-timer_id replay_engine::timer_of(const prepared_event &p)
+// The driver's id for the event's timer (prepared_event::timer), when
+// this engine has no record of it yet: a new one is the next, and gets its
+// record here.
+timer_id replay_engine::new_timer(const prepared_event &p)
 {
 	if (p.timer == timers_.size())
 		timers_.emplace_back().ptr = p.ev->timer;
@@ -362,7 +363,7 @@ cost_counters replay_engine::take_work()
 	}
 	cost_counters units, now;
 	for (unsigned cpu : touched_list_) {
-		touched_[cpu] = false;
+		touched_[cpu] = 0;
 		scheme_->costs_on(cpu, now);
 		units += now.since(base_metered_[cpu]);
 		base_metered_[cpu] = now;

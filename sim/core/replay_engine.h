@@ -162,7 +162,7 @@ private:
 	void touch(unsigned cpu)
 	{
 		if (per_base_meter_ && !touched_[cpu]) {
-			touched_[cpu] = true;
+			touched_[cpu] = 1;
 			touched_list_.push_back(cpu);
 		}
 	}
@@ -186,7 +186,15 @@ private:
 			touch(cpu);
 	}
 
-	timer_id timer_of(const prepared_event &p);
+	// Inline: every timer event asks, and all but a timer's first find
+	// its record there.
+	timer_id timer_of(const prepared_event &p)
+	{
+		if (p.timer < timers_.size()) [[likely]]
+			return p.timer;
+		return new_timer(p);
+	}
+	timer_id new_timer(const prepared_event &p);
 	timer_ref ref(timer_id t) const;
 	void advance(unsigned cpu, jiffies_t upto);
 	void book_softirq_work(unsigned cpu, const cost_counters &before, const cost_counters &now,
@@ -234,7 +242,9 @@ private:
 	bool per_base_meter_ = false;	// read per base (costs_on), not costs()
 	bool draining_ = false;		// in drain(): not tick-driven either
 	std::vector<cost_counters> base_metered_;	// per base, at the last credit
-	std::vector<bool> touched_;		// per base, since the last credit
+	// Per base, since the last credit: bytes, not bits (touch() is
+	// called several times an event).
+	std::vector<std::uint8_t> touched_;
 	std::vector<unsigned> touched_list_;
 	cost_counters split_[2];	// by work_context
 	struct softirq_run_state {
