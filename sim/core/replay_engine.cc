@@ -35,7 +35,8 @@ void replay_engine::begin(const replay_setup &setup, jiffies_t start)
 	for (unsigned cpu = 0; per_base_meter_ && cpu < setup_.cpus; cpu++)
 		scheme_->costs_on(cpu, base_metered_[cpu]);
 	touched_.assign(setup_.cpus, 0);
-	touched_list_.clear();
+	touched_list_.assign(setup_.cpus, 0);
+	touched_count_ = 0;
 	split_[0] = split_[1] = {};
 	run_ = {};
 	scheme_->set_tick_driven(setup_.tick_driven);
@@ -362,13 +363,14 @@ cost_counters replay_engine::take_work()
 		return units;
 	}
 	cost_counters units, now;
-	for (unsigned cpu : touched_list_) {
+	for (unsigned i = 0; i < touched_count_; i++) {
+		const unsigned cpu = touched_list_[i];
 		touched_[cpu] = 0;
 		scheme_->costs_on(cpu, now);
 		units += now.since(base_metered_[cpu]);
 		base_metered_[cpu] = now;
 	}
-	touched_list_.clear();
+	touched_count_ = 0;
 	return units;
 }
 

@@ -163,7 +163,7 @@ private:
 	{
 		if (per_base_meter_ && !touched_[cpu]) {
 			touched_[cpu] = 1;
-			touched_list_.push_back(cpu);
+			touched_list_[touched_count_++] = cpu;
 		}
 	}
 	// Before a start or cancel on these bases: work they did that no
@@ -245,7 +245,10 @@ private:
 	// Per base, since the last credit: bytes, not bits (touch() is
 	// called several times an event).
 	std::vector<std::uint8_t> touched_;
+	// The touched bases, each once: room for every base, so that touch()
+	// (several an event) is small enough to inline.
 	std::vector<unsigned> touched_list_;
+	unsigned touched_count_ = 0;
 	cost_counters split_[2];	// by work_context
 	struct softirq_run_state {
 		bool open = false;

@@ -35,10 +35,12 @@ constexpr std::uint64_t cancel_partner_within_ns = 200'000;
 
 hrtimer_replay::hrtimer_replay(unsigned cpus)
 {
-	cpus_.resize(cpus);
+	cpu_store_.resize(cpus);
+	for (cpu_state &c : cpu_store_)
+		cpus_.push_back(&c);
 	figures_.resize(cpus);
 	for (unsigned c = 0; c < cpus; c++)
-		hr::hrtimer_cpu_base_init(&cpus_[c].base, &machine_, c, hr::hrtimer_generation::soft_bases,
+		hr::hrtimer_cpu_base_init(&cpus_[c]->base, &machine_, c, hr::hrtimer_generation::soft_bases,
 					  true);
 }
 
@@ -82,11 +84,12 @@ hrtimer_replay::slot &hrtimer_replay::slot_of(std::uint64_t ptr)
 	std::uint32_t id = ids_.find_or_add(
 		flat_ids::mix(ptr), [](std::uint32_t) { return true; }, fresh);
 	if (fresh) {
-		slots_.emplace_back();
-		slots_.back().ptr = ptr;
-		slots_.back().id = id;
+		slot &s = slot_store_.emplace_back();
+		s.ptr = ptr;
+		s.id = id;
+		slots_.push_back(&s);
 	}
-	return slots_[id];
+	return *slots_[id];
 }
 
 void hrtimer_replay::set_what_ifs(const hr_what_if_options &opt, unsigned hz,
@@ -117,7 +120,7 @@ void hrtimer_replay::set_up(slot &s, const sim_event &ev, unsigned cpu)
 	else if (ev.hrtimer == hrtimer_event::start && ev.expires > epoch_sized)
 		clockid = hr::HR_CLOCK_REALTIME;
 	s.clockid = clockid;
-	hr::hrtimer_setup(&s.timer, &fired, this, clockid, mode, &cpus_[cpu].base);
+	hr::hrtimer_setup(&s.timer, &fired, this, clockid, mode, &cpus_[cpu]->base);
 	s.soft = s.timer.is_soft;
 	s.set_up = true;
 	if (what_ifs_) {
@@ -161,7 +164,7 @@ void hrtimer_replay::find_offset(event_stream &ahead, const sim_event &ev)
 // interrupt came for it): it fires, as the kernel's would have.
 void hrtimer_replay::catch_up(unsigned cpu, std::int64_t mono)
 {
-	hr::hrtimer_cpu_base &b = cpus_[cpu].base;
+	hr::hrtimer_cpu_base &b = cpus_[cpu]->base;
 	stop_tick_untraced(cpu, mono - deadline_slack_ns - 1);
 	for (unsigned n = 0; n < max_catch_up && b.dev.fires_at != hr::KTIME_MAX &&
 			     b.dev.fires_at + deadline_slack_ns < mono;
@@ -171,7 +174,7 @@ void hrtimer_replay::catch_up(unsigned cpu, std::int64_t mono)
 
 void hrtimer_replay::run_interrupt(unsigned cpu, std::int64_t now, bool recorded)
 {
-	cpu_state &c = cpus_[cpu];
+	cpu_state &c = *cpus_[cpu];
 	hrtimer_cpu_figures &f = figures_[cpu];
 	const bool due = c.base.dev.fires_at != hr::KTIME_MAX && c.base.dev.fires_at <= now;
 	if (due)
@@ -213,7 +216,7 @@ void hrtimer_replay::apply(const sim_event &ev, event_stream &ahead)
 		first_ts_ = ev.ts_ns;
 	seen_ts_ = true;
 	last_ts_ = ev.ts_ns;
-	cpu_state &c = cpus_[ev.cpu];
+	cpu_state &c = *cpus_[ev.cpu];
 	switch (ev.kind) {
 	case event_kind::irq_entry:
 		if (!ev.timer_interrupt)
@@ -333,7 +336,7 @@ void hrtimer_replay::arm(slot &s, unsigned cpu, std::int64_t soft, std::int64_t 
 			 std::int64_t what_if_mono)
 {
 	const std::uint32_t before = what_ifs_ ? hr_what_ifs::place_of(s.timer) : 0;
-	hr::hrtimer_start_range_ns(&cpus_[cpu].base, &s.timer, soft, delta, mode, nullptr);
+	hr::hrtimer_start_range_ns(&cpus_[cpu]->base, &s.timer, soft, delta, mode, nullptr);
 	if (what_ifs_) {
 		what_ifs_->moved(s.id, before, hr_what_ifs::place_of(s.timer), s.timer.node.expires);
 		what_ifs_->start(s.id, cpu, s.function, soft, soft + delta, mode, what_if_mono,
@@ -352,7 +355,7 @@ void hrtimer_replay::remove(slot &s)
 void hrtimer_replay::note_tick(slot &s, unsigned cpu)
 {
 	if (tick_function_ && s.function == tick_function_)
-		cpus_[cpu].tick = &s;
+		cpus_[cpu]->tick = &s;
 }
 
 // S expires in the recording, but the model does not hold it: the kernel
@@ -368,7 +371,7 @@ void hrtimer_replay::rearm_untraced(slot &s, const sim_event &ev, bool realtime)
 		set_up(s, ev, ev.cpu);
 	}
 	std::int64_t at = std::int64_t(ev.now);
-	if (&s == cpus_[ev.cpu].tick && tick_nsec_) {
+	if (&s == cpus_[ev.cpu]->tick && tick_nsec_) {
 		const std::int64_t step = std::int64_t(tick_nsec_);
 		const std::int64_t phase = s.timer.node.expires % step;
 		at -= ((at - phase) % step + step) % step;
@@ -378,7 +381,7 @@ void hrtimer_replay::rearm_untraced(slot &s, const sim_event &ev, bool realtime)
 	// device is programmed for it (one armed later would fire later).
 	// The what-ifs, which run free, are told it at the expiry: its
 	// lateness is not known.
-	const std::int64_t min_delta = cpus_[ev.cpu].base.dev.min_delta_ns;
+	const std::int64_t min_delta = cpus_[ev.cpu]->base.dev.min_delta_ns;
 	const std::int64_t told = machine_.now;
 	machine_.now = std::max<std::int64_t>(told - (std::int64_t(ev.now) - at) - min_delta, 0);
 	arm(s, ev.cpu, at, 0, hr::HRTIMER_MODE_ABS | hr::HRTIMER_MODE_PINNED, told);
@@ -391,7 +394,7 @@ void hrtimer_replay::rearm_untraced(slot &s, const sim_event &ev, bool realtime)
 // model takes it off until its next recorded expiry.
 void hrtimer_replay::stop_tick_untraced(unsigned cpu, std::int64_t due_by)
 {
-	cpu_state &c = cpus_[cpu];
+	cpu_state &c = *cpus_[cpu];
 	if (!c.tick || !hr::hrtimer_is_queued(&c.tick->timer) || c.tick->timer.node.expires > due_by)
 		return;
 	mark_tick_untraced(cpu);
@@ -401,9 +404,9 @@ void hrtimer_replay::stop_tick_untraced(unsigned cpu, std::int64_t due_by)
 
 void hrtimer_replay::mark_tick_untraced(unsigned cpu)
 {
-	if (cpus_[cpu].tick_untraced)
+	if (cpus_[cpu]->tick_untraced)
 		return;
-	cpus_[cpu].tick_untraced = true;
+	cpus_[cpu]->tick_untraced = true;
 	sum_.untraced_tick_cpus.push_back(cpu);
 }
 
@@ -447,7 +450,7 @@ void hrtimer_replay::on_cancel(const sim_event &ev, event_stream &ahead)
 
 void hrtimer_replay::on_expire(const sim_event &ev)
 {
-	cpu_state &c = cpus_[ev.cpu];
+	cpu_state &c = *cpus_[ev.cpu];
 	slot &s = slot_of(ev.timer);
 	if (ev.function)
 		s.function = ev.function;
@@ -557,7 +560,7 @@ void hrtimer_replay::judge(slot *s, const sim_event &ev, unsigned cpu)
 	}
 	if (s->fired) {
 		s->fired = false;
-		if (s->fired_irq == cpus_[cpu].irq_id && s->fired_cpu == cpu) {
+		if (s->fired_irq == cpus_[cpu]->irq_id && s->fired_cpu == cpu) {
 			sum_.same_interrupt++;
 			cb.same_interrupt++;
 			if (inferred)
@@ -585,7 +588,7 @@ hrtimer_summary hrtimer_replay::finish(const std::function<std::string(std::uint
 		r.realtime_spread_ns = realtime_max_ - realtime_min_;
 	}
 	for (std::size_t c = 0; c < cpus_.size(); c++) {
-		const hr::hrtimer_cpu_base &b = cpus_[c].base;
+		const hr::hrtimer_cpu_base &b = cpus_[c]->base;
 		hrtimer_cpu_figures f = figures_[c];
 		f.device_programs = b.dev.programs;
 		r.cpus.push_back(f);

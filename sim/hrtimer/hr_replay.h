@@ -141,8 +141,13 @@ private:
 	hrtimer_callback_figures &callback(std::uint32_t function);
 
 	kernel::hr::hrtimer_machine machine_;
-	std::deque<cpu_state> cpus_;
-	std::deque<slot> slots_;
+	// Where the kernel model's pointers lead, so never moved; found
+	// through the vectors beside them (a deque's index was a tenth of
+	// the hrtimer replay's instructions).
+	std::deque<cpu_state> cpu_store_;
+	std::deque<slot> slot_store_;
+	std::vector<cpu_state *> cpus_;	// by CPU, into cpu_store_
+	std::vector<slot *> slots_;	// by id, into slot_store_
 	flat_ids ids_;
 	std::vector<hrtimer_callback_figures> by_function_;	// by interned id
 	std::vector<hrtimer_cpu_figures> figures_;
