@@ -305,12 +305,6 @@ timer_id replay_engine::new_timer(const prepared_event &p)
 	return p.timer;
 }
 
-timer_ref replay_engine::ref(timer_id t) const
-{
-	const timer_rec &rec = timers_[t];
-	return {t, rec.ptr, rec.function, names_.name(rec.function)};
-}
-
 void replay_engine::advance(unsigned cpu, jiffies_t upto)
 {
 	// Most advances before a start find the base there already: no
@@ -423,18 +417,16 @@ void replay_engine::advance_before(unsigned cpu, jiffies_t j)
 }
 
 // A simulated expiry that no recorded expiry claimed before the timer was
-// armed again (or the trace ended).
-void replay_engine::close_fire(timer_id t, jiffies_t now, miss_reason at_end)
+// armed again (or the trace ended): close_fire() found one.
+void replay_engine::judge_fire(timer_id t, jiffies_t now, miss_reason at_end)
 {
 	timer_rec &rec = timers_[t];
-	if (rec.fired_unmatched) {
-		// Re-armed or canceled by the kernel at `now`: in the jiffy it
-		// fell due, a race with the tick; later, unexplained.
-		miss_reason why = at_end != miss_reason::unexplained ? at_end
-			: now <= rec.fired_at + 1 ? miss_reason::canceled_as_due
-						  : miss_reason::unexplained;
-		judge(t, rec.base, rec.fired_at, rec.fired_at, verdict::simulated_only, why);
-	}
+	// Re-armed or canceled by the kernel at `now`: in the jiffy it fell
+	// due, a race with the tick; later, unexplained.
+	miss_reason why = at_end != miss_reason::unexplained ? at_end
+		: now <= rec.fired_at + 1 ? miss_reason::canceled_as_due
+					  : miss_reason::unexplained;
+	judge(t, rec.base, rec.fired_at, rec.fired_at, verdict::simulated_only, why);
 	rec.fired_unmatched = false;
 }
 

@@ -195,13 +195,23 @@ private:
 		return new_timer(p);
 	}
 	timer_id new_timer(const prepared_event &p);
-	timer_ref ref(timer_id t) const;
+	timer_ref ref(timer_id t) const
+	{
+		const timer_rec &rec = timers_[t];
+		return {t, rec.ptr, rec.function, names_.name(rec.function)};
+	}
 	void advance(unsigned cpu, jiffies_t upto);
 	void book_softirq_work(unsigned cpu, const cost_counters &before, const cost_counters &now,
 			       std::uint64_t expiries_before);
 	cost_counters softirq_meter(unsigned cpu, unsigned remote_base, bool with_idle) const;
 	void advance_before(unsigned cpu, jiffies_t j);
-	void close_fire(timer_id t, jiffies_t now, miss_reason at_end = miss_reason::unexplained);
+	// Inline: every start asks, and few timers have a fire to close.
+	void close_fire(timer_id t, jiffies_t now, miss_reason at_end = miss_reason::unexplained)
+	{
+		if (timers_[t].fired_unmatched)
+			judge_fire(t, now, at_end);
+	}
+	void judge_fire(timer_id t, jiffies_t now, miss_reason at_end);
 	void judge(timer_id t, unsigned cpu, jiffies_t recorded, jiffies_t simulated, verdict v,
 		   miss_reason closed = miss_reason::unexplained);
 	miss_reason why_missed(const timer_rec &rec, jiffies_t recorded, jiffies_t simulated,
