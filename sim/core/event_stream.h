@@ -13,6 +13,7 @@
 // a reader's error surfaces at the same event.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 #include <memory>
@@ -136,6 +137,27 @@ public:
 	{
 		std::uint64_t seq = head_ + ahead;
 		return seq < tail_ ? at(seq) : peek_slow(seq);
+	}
+	// Calls visit(event, i) for the events i = first .. last positions
+	// ahead, in order, until it returns false or the trace ends: what a
+	// loop of peek(i) does, reading at the same points, but walking each
+	// chunk's events as an array (the look-aheads after a cancel or a tick
+	// take tens of events each).
+	template <typename Visit>
+	void scan_ahead(std::size_t first, std::size_t last, Visit &&visit)
+	{
+		for (std::size_t i = first; i <= last;) {
+			const std::uint64_t seq = head_ + i;
+			if (seq >= tail_ && !peek_slow(seq))
+				return;
+			const sim_event *e = at(seq);
+			const std::uint64_t n = std::min<std::uint64_t>(
+				std::min<std::uint64_t>(chunk_events - (seq & chunk_mask), tail_ - seq),
+				std::uint64_t(last - i) + 1);
+			for (const sim_event *end = e + n; e != end; ++e, ++i)
+				if (!visit(*e, i))
+					return;
+		}
 	}
 	void pop()
 	{

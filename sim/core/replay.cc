@@ -628,19 +628,17 @@ bool replay_driver::prepare(const sim_event &ev, prepared_event &p)
 
 cancel_role replay_driver::classify_cancel(const sim_event &ev)
 {
-	for (std::size_t i = 1; i <= cancel_lookahead; i++) {
-		const sim_event *next = stream_.peek(i);
-		if (!next)
-			break;
-		if (next->cpu != ev.cpu || !next->is_timer_event())
-			continue;
-		if (next->timer == ev.timer && next->kind == event_kind::timer_expire_entry)
-			return cancel_role::part_of_expiry;
-		if (next->timer == ev.timer && next->kind == event_kind::timer_start)
-			return cancel_role::part_of_rearm;
-		break;
-	}
-	return cancel_role::plain;
+	cancel_role role = cancel_role::plain;
+	stream_.scan_ahead(1, cancel_lookahead, [&](const sim_event &next, std::size_t) {
+		if (next.cpu != ev.cpu || !next.is_timer_event())
+			return true;
+		if (next.timer == ev.timer && next.kind == event_kind::timer_expire_entry)
+			role = cancel_role::part_of_expiry;
+		else if (next.timer == ev.timer && next.kind == event_kind::timer_start)
+			role = cancel_role::part_of_rearm;
+		return false;
+	});
+	return role;
 }
 
 bool replay_driver::check_cpu(const sim_event &ev, unsigned cpu)

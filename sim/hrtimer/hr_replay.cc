@@ -413,24 +413,29 @@ void hrtimer_replay::mark_tick_untraced(unsigned cpu)
 void hrtimer_replay::on_cancel(const sim_event &ev, event_stream &ahead)
 {
 	// What the cancel is part of: the next event of this timer on this CPU.
-	for (std::size_t i = 1; i <= cancel_lookahead; i++) {
-		const sim_event *n = ahead.peek(i);
-		if (!n || (n->carries(EF_TIMESTAMP) && n->ts_ns > ev.ts_ns + cancel_partner_within_ns))
-			break;
-		if (n->cpu != ev.cpu || n->kind != event_kind::hrtimer || n->timer != ev.timer)
-			continue;
-		if (n->hrtimer == hrtimer_event::expire_entry) {
-			sum_.cancels_in_expiry++;	// __run_hrtimer's removal
-			return;
-		}
+	enum class partner { none, expiry, rearm } found = partner::none;
+	const std::uint64_t within = ev.ts_ns + cancel_partner_within_ns;
+	ahead.scan_ahead(1, cancel_lookahead, [&](const sim_event &n, std::size_t) {
+		if (n.carries(EF_TIMESTAMP) && n.ts_ns > within)
+			return false;
+		if (n.cpu != ev.cpu || n.kind != event_kind::hrtimer || n.timer != ev.timer)
+			return true;
+		if (n.hrtimer == hrtimer_event::expire_entry)
+			found = partner::expiry;
 		// A re-arm logged as cancel + start, on kernels whose start does
 		// not print was_armed (those that do log a re-arm as one start:
 		// a cancel before such a start is a cancel).
-		if (n->hrtimer == hrtimer_event::start && !n->carries(EF_WAS_ARMED)) {
-			sum_.rearms++;			// the start removes and re-queues it
-			return;
-		}
-		break;
+		else if (n.hrtimer == hrtimer_event::start && !n.carries(EF_WAS_ARMED))
+			found = partner::rearm;
+		return false;
+	});
+	if (found == partner::expiry) {
+		sum_.cancels_in_expiry++;	// __run_hrtimer's removal
+		return;
+	}
+	if (found == partner::rearm) {
+		sum_.rearms++;			// the start removes and re-queues it
+		return;
 	}
 	slot &s = slot_of(ev.timer);
 	sum_.cancels++;

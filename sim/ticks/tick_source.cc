@@ -70,28 +70,24 @@ tick_run tick_source::run(const sim_event &ev, event_stream &stream,
 
 	std::optional<jiffies_t> seen;
 	bool other_first = false;
-	for (std::size_t i = 1; i <= softirq_lookahead; i++) {
-		const sim_event *next = stream.peek(i);
-		if (!next)
-			break;
-		if (is_tick(*next)) {
-			if (next->cpu == ev.cpu)
-				break;
-			other_first = other_first || g.line(next->now) >= line;
-			continue;
+	stream.scan_ahead(1, softirq_lookahead, [&](const sim_event &next, std::size_t) {
+		if (is_tick(next)) {
+			if (next.cpu == ev.cpu)
+				return false;
+			other_first = other_first || g.line(next.now) >= line;
+			return true;
 		}
-		if (next->cpu != ev.cpu)
-			continue;
-		if (next->kind == event_kind::timer_expire_entry) {
-			seen = unwrap(next->now);
-			break;
+		if (next.cpu != ev.cpu)
+			return true;
+		if (next.kind == event_kind::timer_expire_entry) {
+			seen = unwrap(next.now);
+			return false;
 		}
 		// The CPU went on to other timer work first: this tick's
 		// softirq, if it ran, fired nothing.
-		if (next->kind == event_kind::timer_start || next->kind == event_kind::timer_init ||
-		    next->kind == event_kind::timer_base_idle)
-			break;
-	}
+		return !(next.kind == event_kind::timer_start || next.kind == event_kind::timer_init ||
+			 next.kind == event_kind::timer_base_idle);
+	});
 	return model_.tick(ev.cpu, grid, seen, other_first);
 }
 

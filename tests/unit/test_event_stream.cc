@@ -4,6 +4,7 @@
 // stable; read on demand and by the background reader alike, which also
 // surfaces a reader's error at the same event.
 
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -114,6 +115,42 @@ START_TEST(popping_while_looking_ahead_keeps_the_order)
 }
 END_TEST
 
+// scan_ahead() walks chunks as arrays: it must visit the very events
+// peek(i) gives, in order, with their positions, across chunk borders and
+// up to the end of the trace, and stop where the visitor says so.
+START_TEST(scan_ahead_visits_what_peek_gives)
+{
+	std::string text = trace_text();
+	auto reader = make_text_reader_from_memory(text, "window.txt", trace_format::ftrace, {});
+	interner names;
+	event_stream stream(*reader, names, modes[_i]);
+
+	for (unsigned i = 0; i < events; i += 37) {
+		// From 1 to a window of 1100 (past two chunk borders), or past
+		// the end of the trace; stopping at a timer number in the
+		// window's middle on every other step.
+		const std::size_t last = 1100;
+		const std::uint64_t stop_at = i % 2 ? i + 1 + 600 : 0;
+		std::vector<const sim_event *> seen;
+		std::size_t expect = 1;
+		stream.scan_ahead(1, last, [&](const sim_event &e, std::size_t at) {
+			ck_assert_uint_eq(at, expect);
+			expect++;
+			seen.push_back(&e);
+			return e.timer != stop_at;
+		});
+		std::size_t want = std::min<std::size_t>(last, events - i - 1);
+		if (stop_at && stop_at <= events)
+			want = std::min<std::size_t>(want, 600);
+		ck_assert_uint_eq(seen.size(), want);
+		for (std::size_t k = 0; k < seen.size(); k++)
+			ck_assert_ptr_eq(seen[k], stream.peek(k + 1));
+		for (unsigned n = 0; n < 37 && stream.peek(0); n++)
+			stream.pop();
+	}
+}
+END_TEST
+
 // A malformed line 1500 events in: every event before it is handed out,
 // the error comes when the stream is asked for the next one, not before.
 START_TEST(a_reader_error_surfaces_at_its_event)
@@ -214,6 +251,7 @@ int main()
 	TCase *tc = tcase_create("window");
 	tcase_add_loop_test(tc, look_ahead_keeps_buffered_events_in_place, 0, 2);
 	tcase_add_loop_test(tc, popping_while_looking_ahead_keeps_the_order, 0, 2);
+	tcase_add_loop_test(tc, scan_ahead_visits_what_peek_gives, 0, 2);
 	tcase_add_loop_test(tc, a_reader_error_surfaces_at_its_event, 0, 2);
 	tcase_add_test(tc, background_ids_are_the_on_demand_ones);
 	tcase_add_test(tc, a_stream_left_early_stops_its_reader);
