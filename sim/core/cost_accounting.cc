@@ -177,18 +177,6 @@ void cost_accounting::missed(const timer_ref &, unsigned, verdict, miss_reason w
 	misses_[static_cast<unsigned>(why)]++;
 }
 
-void cost_accounting::worked(const timer_ref *t, unsigned, jiffies_t, work_context ctx,
-			     const cost_counters &units)
-{
-	const std::uint64_t n = units.total();
-	if (!t) {
-		work_.softirq_unattributed += n;
-		return;
-	}
-	function_acc &a = fn(t->function);
-	(ctx == work_context::process ? a.process_units : a.softirq_units) += n;
-}
-
 void cost_accounting::softirq_run(unsigned, jiffies_t, std::uint64_t, std::uint64_t,
 				  const timer_ref *wake)
 {

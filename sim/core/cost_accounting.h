@@ -32,8 +32,18 @@ public:
 	void fidelity(const timer_ref &t, unsigned cpu, jiffies_t recorded, jiffies_t simulated,
 		      verdict v) override;
 	void missed(const timer_ref &t, unsigned cpu, verdict v, miss_reason why) override;
-	void worked(const timer_ref *t, unsigned cpu, jiffies_t jiffy, work_context ctx,
-		    const cost_counters &units) override;
+	// Inline: the engine credits work at nearly every event.
+	void worked(const timer_ref *t, unsigned, jiffies_t, work_context ctx,
+		    const cost_counters &units) override
+	{
+		const std::uint64_t n = units.total();
+		if (!t) {
+			work_.softirq_unattributed += n;
+			return;
+		}
+		function_acc &a = fn(t->function);
+		(ctx == work_context::process ? a.process_units : a.softirq_units) += n;
+	}
 	void softirq_run(unsigned cpu, jiffies_t jiffy, std::uint64_t units, std::uint64_t expired,
 			 const timer_ref *wake) override;
 

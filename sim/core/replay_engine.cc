@@ -34,6 +34,8 @@ void replay_engine::begin(const replay_setup &setup, jiffies_t start)
 	base_metered_.assign(setup_.cpus, {});
 	for (unsigned cpu = 0; per_base_meter_ && cpu < setup_.cpus; cpu++)
 		scheme_->costs_on(cpu, base_metered_[cpu]);
+	epoch_ = 0;
+	read_epoch_.assign(setup_.cpus, ~std::uint64_t{0});	// read again at first
 	touched_.assign(setup_.cpus, 0);
 	touched_list_.assign(setup_.cpus, 0);
 	touched_count_ = 0;
@@ -98,6 +100,7 @@ void replay_engine::on_start(const prepared_event &p)
 
 	settle(p.base, rec.base, p.jiffies);	// and where it was pending, if it was
 	bool rearm = scheme_->start(id, p.base, p.expires, ev.flags);
+	scheme_worked();
 	const unsigned level = scheme_->placed_level();
 	rec.base = p.base;
 	rec.expires = p.expires;
@@ -127,6 +130,7 @@ void replay_engine::on_cancel(const prepared_event &p)
 		advance_before(rec.base, p.jiffies);
 	settle(rec.base, rec.base, p.jiffies);
 	const bool was = scheme_->cancel(id);
+	scheme_worked();
 	timer_ref t = ref(id);
 	credit(work_context::process, &t, rec.base, p.jiffies);
 	if (was)
@@ -167,6 +171,7 @@ void replay_engine::on_expire_entry(const prepared_event &p)
 		// softirq did that work.
 		touch(timers_[id].base);
 		scheme_->cancel(id);
+		scheme_worked();
 		timer_ref t = ref(id);
 		credit(work_context::softirq, &t, ev.cpu, now);
 		judge(id, ev.cpu, now, now, verdict::late);
@@ -193,6 +198,7 @@ void replay_engine::on_base_idle(const prepared_event &p)
 	// A base that wakes catches up (v48 runs what fell due meanwhile).
 	touch(p.base);
 	scheme_->set_idle(p.base, p.ev->is_idle, p.jiffies);
+	scheme_worked();
 	softirq_done();
 }
 
@@ -224,6 +230,7 @@ void replay_engine::run_softirq(unsigned cpu, jiffies_t limit, jiffies_t label,
 			advancing_ = other;
 			touch(other);
 			scheme_->advance_remote(other, limit);
+			scheme_worked();
 			touch(other);
 		}
 	softirq_done();
@@ -315,6 +322,7 @@ void replay_engine::advance(unsigned cpu, jiffies_t upto)
 	touch(cpu);
 	if (in_run_) {
 		scheme_->advance(cpu, upto);
+		scheme_worked();
 		touch(cpu);
 		softirq_done();
 		return;
@@ -323,6 +331,7 @@ void replay_engine::advance(unsigned cpu, jiffies_t upto)
 	const cost_counters before = softirq_meter(cpu, cpu, false);
 	const std::uint64_t expiries = all_softirq_work_.expiries;
 	scheme_->advance(cpu, upto);
+	scheme_worked();
 	// A credit inside the advance (a tick, an expiry) read the base:
 	// what it did since is read again.
 	touch(cpu);
@@ -346,20 +355,15 @@ void replay_engine::book_softirq_work(unsigned cpu, const cost_counters &before,
 	all_softirq_work_ += d;
 }
 
-cost_counters replay_engine::take_work()
+cost_counters replay_engine::take_base_work()
 {
-	if (!per_base_meter_) {
-		const cost_counters &now = scheme_->costs();
-		if (now == metered_)
-			return {};
-		const cost_counters units = now.since(metered_);
-		metered_ = now;
-		return units;
-	}
 	cost_counters units, now;
 	for (unsigned i = 0; i < touched_count_; i++) {
 		const unsigned cpu = touched_list_[i];
 		touched_[cpu] = 0;
+		if (read_epoch_[cpu] == epoch_)
+			continue;	// no work since: the same again
+		read_epoch_[cpu] = epoch_;
 		scheme_->costs_on(cpu, now);
 		units += now.since(base_metered_[cpu]);
 		base_metered_[cpu] = now;
@@ -432,8 +436,12 @@ void replay_engine::judge_fire(timer_id t, jiffies_t now, miss_reason at_end)
 
 // ---- what the scheme reports --------------------------------------------------
 
+// Each comes in the middle of the scheme's work: its costs may have grown
+// since the last read (scheme_worked()).
+
 void replay_engine::moved(timer_id t, unsigned from_level)
 {
+	scheme_worked();
 	timer_ref r = ref(t);
 	unsigned cpu = advancing_;
 	timer_rec &rec = timers_[t];
@@ -448,12 +456,14 @@ void replay_engine::moved(timer_id t, unsigned from_level)
 
 void replay_engine::cascaded(unsigned level, std::uint32_t count)
 {
+	scheme_worked();
 	unsigned cpu = advancing_;
 	tell([&](replay_sink &s) { s.cascaded(cpu, tick_jiffy_[cpu], level, count); });
 }
 
 void replay_engine::tick(unsigned cpu, jiffies_t jiffy)
 {
+	scheme_worked();
 	touch(cpu);
 	softirq_done();
 	run_ = {true, false, cpu, jiffy, 0, 0, 0};
@@ -463,6 +473,7 @@ void replay_engine::tick(unsigned cpu, jiffies_t jiffy)
 
 void replay_engine::idle_ticks(unsigned cpu, jiffies_t first, std::uint64_t count)
 {
+	scheme_worked();
 	touch(cpu);
 	softirq_done();
 	tick_jiffy_[cpu] = first;
@@ -471,11 +482,13 @@ void replay_engine::idle_ticks(unsigned cpu, jiffies_t first, std::uint64_t coun
 
 void replay_engine::empty_cascades(unsigned level, std::uint64_t calls)
 {
+	scheme_worked();
 	tell([&](replay_sink &s) { s.empty_cascades(level, calls); });
 }
 
 void replay_engine::expired(timer_id t, unsigned cpu, jiffies_t jiffy)
 {
+	scheme_worked();
 	if (in_run_)
 		jiffy = run_label_;
 	close_fire(t, jiffy);
@@ -509,6 +522,7 @@ bool replay_engine::drain(jiffies_t limit, jiffies_t now, const std::function<vo
 	touch_all();
 	for (unsigned cpu = 0; cpu < setup_.cpus; cpu++)
 		scheme_->set_idle(cpu, false, now);
+	scheme_worked();
 	bool all = true;
 	std::uint64_t guarded_idle = 0;
 	for (unsigned cpu = 0; cpu < setup_.cpus; cpu++) {

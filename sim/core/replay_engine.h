@@ -158,7 +158,28 @@ private:
 	// The work since the last credit. A scheme that keeps its costs per
 	// base (scheme_reporting::costs_on) is read on the bases touched since
 	// then, not on all of them: with many CPUs that is most of the cost.
-	cost_counters take_work();
+	cost_counters take_work()
+	{
+		return per_base_meter_ ? take_base_work() : take_scheme_work();
+	}
+	// costs() since the last credit: inline, as nearly every event of
+	// every scheme of a compare credits work. Counters only grow, so a
+	// zero total is no change (and skipped_idle alone is kept for later).
+	cost_counters take_scheme_work()
+	{
+		const cost_counters &now = scheme_->costs();
+		const cost_counters units = now.since(metered_);
+		if (!units.total())
+			return {};
+		metered_ = now;
+		return units;
+	}
+	cost_counters take_base_work();
+	// The scheme's costs may have grown: called after each call that can
+	// change them (start, cancel, advance, set_idle). A base read since
+	// the last such call reads the same again: take_base_work() skips it
+	// (a start's settle() reads the bases the last event's credit read).
+	void scheme_worked() { epoch_++; }
 	void touch(unsigned cpu)
 	{
 		if (per_base_meter_ && !touched_[cpu]) {
@@ -252,6 +273,8 @@ private:
 	bool per_base_meter_ = false;	// read per base (costs_on), not costs()
 	bool draining_ = false;		// in drain(): not tick-driven either
 	std::vector<cost_counters> base_metered_;	// per base, at the last credit
+	std::uint64_t epoch_ = 0;			// scheme_worked() calls
+	std::vector<std::uint64_t> read_epoch_;	// per base, epoch_ at its last read
 	// Per base, since the last credit: bytes, not bits (touch() is
 	// called several times an event).
 	std::vector<std::uint8_t> touched_;

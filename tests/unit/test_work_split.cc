@@ -133,6 +133,37 @@ START_TEST(wheels_visit_no_slot_in_process_context)
 }
 END_TEST
 
+// v48 meters its work per CPU, and the engine reads a CPU's meter again
+// only after the scheme worked (replay_engine::scheme_worked()): starts
+// one after another on one CPU, and expiries one after another in one
+// softirq run, must each still be credited with their own work. Each
+// start enqueues (an insertion, a comparison), each expiry detaches (a
+// removal), so no callback may go without process or softirq units.
+START_TEST(v48_credits_each_start_and_expiry_its_own_work)
+{
+	const unsigned long long J = 4295000000ull;
+	std::string body = start(100000000, "ffff0000000000a0", "fn_a", J + 10, 10) +
+			   start(100000001, "ffff0000000000b0", "fn_b", J + 10, 10) +
+			   start(100000002, "ffff0000000000c0", "fn_c", J + 10, 10);
+	std::string t = write_temp("v48-meter.txt", ftrace_text(body));
+	for (const char *ticks : {"every-jiffy", "auto"}) {
+		json r = replay_json({"replay", "--scheme", "v48", "--hz", "250", "--ticks", ticks,
+				      "--own-expiries", "--drain", "--json", "-", t});
+		ck_assert_uint_eq(r["functions"].size(), 3);
+		std::uint64_t process = 0, softirq = 0;
+		for (const json &f : r["functions"]) {
+			ck_assert_msg(f["process_units"].get<std::uint64_t>() >= 2 &&
+					      f["softirq_units"].get<std::uint64_t>() >= 1,
+				      "%s: %s", ticks, f.dump().c_str());
+			process += f["process_units"].get<std::uint64_t>();
+			softirq += f["softirq_units"].get<std::uint64_t>();
+		}
+		ck_assert_uint_eq(process, r["work"]["process"]["units"].get<std::uint64_t>());
+		ck_assert_uint_eq(r["work"]["softirq"]["removals"].get<std::uint64_t>(), 3);
+	}
+}
+END_TEST
+
 // compare --estimate: the heap's process-context sifts are not softirq
 // time, and the last column is each scheme's softirq time as a multiple of
 // the first's (heap4 with 4x classic's softirq units at the same ns/unit
@@ -190,6 +221,7 @@ int main()
 	tcase_add_test(tc, heap_sifts_of_start_and_cancel_are_process_context);
 	tcase_add_test(tc, split_adds_up_for_every_scheme);
 	tcase_add_test(tc, wheels_visit_no_slot_in_process_context);
+	tcase_add_test(tc, v48_credits_each_start_and_expiry_its_own_work);
 	tcase_add_test(tc, estimate_columns_read_in_the_natural_direction);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
