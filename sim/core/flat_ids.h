@@ -47,7 +47,8 @@ private:
 	};
 
 	std::uint64_t slot_of(std::uint64_t hash) const { return (hash >> 7) & mask_; }
-	void grow()
+	// Out of line: rare, and inlined it made every look-up save registers.
+	[[gnu::noinline]] void grow()
 	{
 		std::vector<slot> old;
 		old.swap(slots_);

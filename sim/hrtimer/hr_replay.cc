@@ -83,13 +83,18 @@ hrtimer_replay::slot &hrtimer_replay::slot_of(std::uint64_t ptr)
 	bool fresh;
 	std::uint32_t id = ids_.find_or_add(
 		flat_ids::mix(ptr), [](std::uint32_t) { return true; }, fresh);
-	if (fresh) {
-		slot &s = slot_store_.emplace_back();
-		s.ptr = ptr;
-		s.id = id;
-		slots_.push_back(&s);
-	}
+	if (fresh) [[unlikely]]
+		return new_slot(ptr, id);
 	return *slots_[id];
+}
+
+hrtimer_replay::slot &hrtimer_replay::new_slot(std::uint64_t ptr, std::uint32_t id)
+{
+	slot &s = slot_store_.emplace_back();
+	s.ptr = ptr;
+	s.id = id;
+	slots_.push_back(&s);
+	return s;
 }
 
 void hrtimer_replay::set_what_ifs(const hr_what_if_options &opt, unsigned hz,

@@ -121,6 +121,8 @@ private:
 
 	static kernel::hr::hrtimer_restart fired(kernel::hr::hrtimer *t, void *context);
 	slot &slot_of(std::uint64_t ptr);
+	// Out of line: a timer's first event only (slot_of() stays small).
+	[[gnu::noinline]] slot &new_slot(std::uint64_t ptr, std::uint32_t id);
 	void set_up(slot &s, const sim_event &ev, unsigned cpu);
 	std::int64_t mono_of(std::uint64_t ts_ns) const;
 	std::uint64_t ts_of(std::int64_t mono) const;
