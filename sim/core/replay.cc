@@ -110,8 +110,28 @@ private:
 	bool prepare(const sim_event &ev, prepared_event &p);
 	timer_id timer_id_of(const sim_event &ev);
 	cancel_role classify_cancel(const sim_event &ev);
-	bool check_cpu(const sim_event &ev, unsigned cpu);
-	bool note_jiffies(const sim_event &ev, jiffies_t j);
+	// Inline where they pass (nearly every event); the messages of a
+	// rejection out of line.
+	bool check_cpu(const sim_event &ev, unsigned cpu)
+	{
+		return cpu < input_.cpus || reject_cpu(ev, cpu);
+	}
+	[[gnu::noinline, gnu::cold]] bool reject_cpu(const sim_event &ev, unsigned cpu);
+	bool note_jiffies(const sim_event &ev, jiffies_t j)
+	{
+		if ((seen_j_[ev.cpu] && j < last_j_[ev.cpu]) ||
+		    (seen_any_j_ && j > cur_ && j - cur_ > max_jiffies_leap)) [[unlikely]]
+			return reject_jiffies(ev, j);
+		seen_any_j_ = true;
+		seen_j_[ev.cpu] = true;
+		last_j_[ev.cpu] = j;
+		if (ev.carries(EF_TIMESTAMP))
+			clock_.observe(j, ev.ts_ns);
+		if (j > cur_)
+			cur_ = j;
+		return true;
+	}
+	[[gnu::noinline, gnu::cold]] bool reject_jiffies(const sim_event &ev, jiffies_t j);
 	bool reject(const sim_event &ev, const std::string &reason);
 	jiffies_t unwrap(std::uint64_t raw) const;
 	std::uint64_t narrow(jiffies_t j) const { return j & word_mask_; }
@@ -148,7 +168,7 @@ private:
 	jiffies_t cur_ = 0;		// latest jiffies seen on any CPU
 	bool seen_any_j_ = false;
 	std::vector<jiffies_t> last_j_;	// per CPU, for the monotonic check
-	std::vector<bool> seen_j_;
+	std::vector<std::uint8_t> seen_j_;	// per CPU: bytes, read at every event with jiffies
 	std::uint64_t rejected_ = 0;	// events skipped by --lenient semantic checks
 	measured::cpu_time measured_;	// what the recording machine spent, from its events
 	measured::cost_report measured_report_;
@@ -644,10 +664,8 @@ cancel_role replay_driver::classify_cancel(const sim_event &ev)
 	return role;
 }
 
-bool replay_driver::check_cpu(const sim_event &ev, unsigned cpu)
+bool replay_driver::reject_cpu(const sim_event &ev, unsigned cpu)
 {
-	if (cpu < input_.cpus)
-		return true;
 	std::string n = std::to_string(input_.cpus);
 	std::string bound = opt_.cpus ? "--cpus " + n
 		: stream_.declared_cpus() ? "the " + n + " CPUs the trace declares"
@@ -657,23 +675,14 @@ bool replay_driver::check_cpu(const sim_event &ev, unsigned cpu)
 				  (opt_.cpus ? "" : " (give --cpus)"));
 }
 
-bool replay_driver::note_jiffies(const sim_event &ev, jiffies_t j)
+bool replay_driver::reject_jiffies(const sim_event &ev, jiffies_t j)
 {
 	if (seen_j_[ev.cpu] && j < last_j_[ev.cpu])
 		return reject(ev, "jiffies go backwards on CPU " + std::to_string(ev.cpu) + ": " +
 					  std::to_string(narrow(j)) + " after " +
 					  std::to_string(narrow(last_j_[ev.cpu])));
-	if (seen_any_j_ && j > cur_ && j - cur_ > max_jiffies_leap)
-		return reject(ev, "jiffies leap forward by " + std::to_string(j - cur_) + " to " +
-					  std::to_string(narrow(j)) + " (corrupt value?)");
-	seen_any_j_ = true;
-	seen_j_[ev.cpu] = true;
-	last_j_[ev.cpu] = j;
-	if (ev.carries(EF_TIMESTAMP))
-		clock_.observe(j, ev.ts_ns);
-	if (j > cur_)
-		cur_ = j;
-	return true;
+	return reject(ev, "jiffies leap forward by " + std::to_string(j - cur_) + " to " +
+				  std::to_string(narrow(j)) + " (corrupt value?)");
 }
 
 std::uint64_t replay_driver::check_cost(const replay_engine &e, const std::string &where,
