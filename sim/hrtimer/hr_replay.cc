@@ -71,13 +71,6 @@ hr::hrtimer_restart hrtimer_replay::fired(hr::hrtimer *t, void *context)
 	return hr::HRTIMER_NORESTART;
 }
 
-hrtimer_callback_figures &hrtimer_replay::callback(std::uint32_t function)
-{
-	if (by_function_.size() <= function)
-		by_function_.resize(std::size_t(function) + 1);
-	return by_function_[function];
-}
-
 hrtimer_replay::slot &hrtimer_replay::slot_of(std::uint64_t ptr)
 {
 	bool fresh;
@@ -396,14 +389,12 @@ void hrtimer_replay::rearm_untraced(slot &s, const sim_event &ev, bool realtime)
 // model holds it for then (time passed on the CPU, or its interrupt ran
 // other timers first): the kernel stopped or moved it, and logged no event
 // for it. The CPU's tick is known to re-arm untraced from now on, and the
-// model takes it off until its next recorded expiry.
-void hrtimer_replay::stop_tick_untraced(unsigned cpu, std::int64_t due_by)
+// model takes it off until its next recorded expiry (stop_tick_untraced()
+// found it queued and due by DUE_BY).
+void hrtimer_replay::stop_tick(unsigned cpu)
 {
-	cpu_state &c = *cpus_[cpu];
-	if (!c.tick || !hr::hrtimer_is_queued(&c.tick->timer) || c.tick->timer.node.expires > due_by)
-		return;
 	mark_tick_untraced(cpu);
-	remove(*c.tick);
+	remove(*cpus_[cpu]->tick);
 	sum_.tick_stops_inferred++;
 }
 

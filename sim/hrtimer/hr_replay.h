@@ -136,11 +136,25 @@ private:
 	void rearm_untraced(slot &s, const sim_event &ev, bool realtime);
 	void arm(slot &s, unsigned cpu, std::int64_t soft, std::int64_t delta, unsigned mode,
 		 std::int64_t what_if_mono);
-	void stop_tick_untraced(unsigned cpu, std::int64_t due_by);
+	// Inline: asked at every hrtimer event; the tick is rarely found
+	// stopped.
+	void stop_tick_untraced(unsigned cpu, std::int64_t due_by)
+	{
+		const cpu_state &c = *cpus_[cpu];
+		if (c.tick && kernel::hr::hrtimer_is_queued(&c.tick->timer) &&
+		    c.tick->timer.node.expires <= due_by)
+			stop_tick(cpu);
+	}
+	void stop_tick(unsigned cpu);
 	void mark_tick_untraced(unsigned cpu);
 	void remove(slot &s);
 	void find_offset(event_stream &ahead, const sim_event &ev);
-	hrtimer_callback_figures &callback(std::uint32_t function);
+	hrtimer_callback_figures &callback(std::uint32_t function)
+	{
+		if (function >= by_function_.size()) [[unlikely]]
+			by_function_.resize(std::size_t(function) + 1);
+		return by_function_[function];
+	}
 
 	kernel::hr::hrtimer_machine machine_;
 	// Where the kernel model's pointers lead, so never moved; found
