@@ -245,6 +245,33 @@ START_TEST(interned_ids_are_dense_and_stable)
 }
 END_TEST
 
+// The interner's inline comparison (hashes of different names hardly ever
+// meet, so it is checked directly): equal bytes of every length up to five
+// words, and a difference in any one byte found, in the words it reads
+// twice too.
+START_TEST(interner_compares_every_byte)
+{
+	std::string a(40, 'x'), b;
+	for (std::size_t n = 0; n <= a.size(); n++) {
+		for (std::size_t i = 0; i < n; i++)
+			a[i] = char('a' + (i * 7 + n) % 26);
+		b = a;
+		ck_assert(interner::same_bytes(a.data(), b.data(), n));
+		for (std::size_t at = 0; at < n; at++) {
+			b[at] ^= 0x20;
+			ck_assert_msg(!interner::same_bytes(a.data(), b.data(), n), "length %zu, byte %zu", n, at);
+			b[at] = a[at];
+		}
+		// Bytes past N are not compared.
+		if (n < b.size()) {
+			b[n] ^= 1;
+			ck_assert(interner::same_bytes(a.data(), b.data(), n));
+			b[n] = a[n];
+		}
+	}
+}
+END_TEST
+
 int main()
 {
 	Suite *s = suite_create("event_stream");
@@ -256,6 +283,7 @@ int main()
 	tcase_add_test(tc, background_ids_are_the_on_demand_ones);
 	tcase_add_test(tc, a_stream_left_early_stops_its_reader);
 	tcase_add_test(tc, interned_ids_are_dense_and_stable);
+	tcase_add_test(tc, interner_compares_every_byte);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
 }
