@@ -195,9 +195,13 @@ private:
 	{
 		if (!per_base_meter_)
 			return;
-		touch(cpu);
-		touch(other);
-		credit(work_context::softirq, nullptr, cpu, jiffy);
+		// Read both, unless nothing waits to be read: the last credit
+		// read both and the scheme has not worked since (mostly so).
+		if (touched_count_ || read_epoch_[cpu] != epoch_ || read_epoch_[other] != epoch_) {
+			touch(cpu);
+			touch(other);
+			credit(work_context::softirq, nullptr, cpu, jiffy);
+		}
 		touch(cpu);
 		touch(other);
 	}
