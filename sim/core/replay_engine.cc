@@ -56,7 +56,12 @@ void replay_engine::apply(const prepared_event &p)
 		on_start(p);
 		break;
 	case event_kind::timer_cancel:
-		on_cancel(p);
+		// Most are part of an expiry or a re-arm: nothing to do but
+		// know the timer (here, without a call).
+		if (p.role == cancel_role::plain)
+			on_cancel(p);
+		else
+			timer_of(p);
 		break;
 	case event_kind::timer_expire_entry:
 		on_expire_entry(p);
@@ -112,11 +117,10 @@ void replay_engine::on_start(const prepared_event &p)
 	});
 }
 
+// A plain cancel (apply() takes the others).
 void replay_engine::on_cancel(const prepared_event &p)
 {
 	timer_id id = timer_of(p);
-	if (p.role != cancel_role::plain)
-		return;
 	timer_rec &rec = timers_[id];
 	rec.late_callback = false;
 	rec.seen_epoch = loss_epoch_;
