@@ -18,6 +18,10 @@ namespace timersim::gen {
 
 namespace {
 
+// Named: sim/gen is compiled as one unit (Makefile, LIB_UNITS), and each
+// kind has its own make() and steps.
+namespace kind_adversarial {
+
 enum step : std::uint8_t { round_start, waste };
 
 class adversarial final : public source {
@@ -84,6 +88,8 @@ std::unique_ptr<source> make(const workload_params &p, const source_context &ctx
 	return std::make_unique<adversarial>(p, ctx);
 }
 
+}  // namespace kind_adversarial
+
 }  // namespace
 
 const kind_info adversarial_kind = {
@@ -99,7 +105,7 @@ const kind_info adversarial_kind = {
 		{"fn", "adversary_fn", "callback name"},
 		{"task", "adversary", "task name in the trace"},
 	},
-	make,
+	kind_adversarial::make,
 };
 
 }  // namespace timersim::gen

@@ -12,6 +12,10 @@ namespace timersim::gen {
 
 namespace {
 
+// Named: sim/gen is compiled as one unit (Makefile, LIB_UNITS), and each
+// kind has its own make() and steps.
+namespace kind_bursts {
+
 enum step : std::uint8_t { burst, done };
 
 class bursts final : public source {
@@ -80,6 +84,8 @@ std::unique_ptr<source> make(const workload_params &p, const source_context &ctx
 	return std::make_unique<bursts>(p, ctx);
 }
 
+}  // namespace kind_bursts
+
 }  // namespace
 
 const kind_info bursts_kind = {
@@ -95,7 +101,7 @@ const kind_info bursts_kind = {
 		{"fn", "burst_timeout_fn", "callback name"},
 		{"task", "app", "task name in the trace"},
 	},
-	make,
+	kind_bursts::make,
 };
 
 }  // namespace timersim::gen

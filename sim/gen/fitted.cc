@@ -19,6 +19,10 @@ namespace timersim::gen {
 
 namespace {
 
+// Named: sim/gen is compiled as one unit (Makefile, LIB_UNITS), and each
+// kind has its own make() and steps.
+namespace kind_fitted {
+
 enum step : std::uint8_t { arrive, opening, rearm, cancel };
 
 struct chain {
@@ -129,6 +133,8 @@ std::unique_ptr<source> make(const workload_params &p, const source_context &ctx
 	return std::make_unique<fitted>(p, ctx);
 }
 
+}  // namespace kind_fitted
+
 }  // namespace
 
 const kind_info fitted_kind = {
@@ -149,7 +155,7 @@ const kind_info fitted_kind = {
 		{"cpu", "any", "the CPU of every chain, or any"},
 		{"task", "app", "task name in the trace"},
 	},
-	make,
+	kind_fitted::make,
 };
 
 }  // namespace timersim::gen

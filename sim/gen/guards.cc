@@ -12,6 +12,10 @@ namespace timersim::gen {
 
 namespace {
 
+// Named: sim/gen is compiled as one unit (Makefile, LIB_UNITS), and each
+// kind has its own make() and steps.
+namespace kind_guards {
+
 enum step : std::uint8_t { populate, refresh, end };
 
 struct guard {
@@ -96,6 +100,8 @@ std::unique_ptr<source> make(const workload_params &p, const source_context &ctx
 	return std::make_unique<guards>(p, ctx);
 }
 
+}  // namespace kind_guards
+
 }  // namespace
 
 const kind_info guards_kind = {
@@ -111,7 +117,7 @@ const kind_info guards_kind = {
 		{"fn", "death_by_timeout", "callback name"},
 		{"task", "conntrack", "task name in the trace"},
 	},
-	make,
+	kind_guards::make,
 };
 
 }  // namespace timersim::gen

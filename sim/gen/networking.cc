@@ -35,6 +35,10 @@ namespace timersim::gen {
 
 namespace {
 
+// Named: sim/gen is compiled as one unit (Makefile, LIB_UNITS), and each
+// kind has its own make() and steps.
+namespace kind_networking {
+
 enum step : std::uint8_t { arrive, send, receive, ack_piggybacked, acked };
 
 struct connection {
@@ -180,6 +184,8 @@ std::unique_ptr<source> make(const workload_params &p, const source_context &ctx
 	return std::make_unique<networking>(p, ctx);
 }
 
+}  // namespace kind_networking
+
 }  // namespace
 
 const kind_info networking_kind = {
@@ -202,7 +208,7 @@ const kind_info networking_kind = {
 		{"fn_keepalive", "tcp_keepalive_timer", "callback name of the keepalive timer"},
 		{"task", "nginx", "task name in the trace"},
 	},
-	make,
+	kind_networking::make,
 };
 
 }  // namespace timersim::gen

@@ -14,6 +14,10 @@ namespace timersim::gen {
 
 namespace {
 
+// Named: sim/gen is compiled as one unit (Makefile, LIB_UNITS), and each
+// kind has its own make() and steps.
+namespace kind_oneshot {
+
 enum step : std::uint8_t { arrive, wake };
 
 class oneshot final : public source {
@@ -93,6 +97,8 @@ std::unique_ptr<source> make_exponential(const workload_params &p, const source_
 	return std::make_unique<oneshot>(oneshot::exponential, p, ctx);
 }
 
+}  // namespace kind_oneshot
+
 }  // namespace
 
 const kind_info lognormal_kind = {
@@ -107,7 +113,7 @@ const kind_info lognormal_kind = {
 		{"fn", "process_timeout", "callback name"},
 		{"task", "app", "task name in the trace"},
 	},
-	make_lognormal,
+	kind_oneshot::make_lognormal,
 };
 
 const kind_info exponential_kind = {
@@ -121,7 +127,7 @@ const kind_info exponential_kind = {
 		{"fn", "process_timeout", "callback name"},
 		{"task", "app", "task name in the trace"},
 	},
-	make_exponential,
+	kind_oneshot::make_exponential,
 };
 
 }  // namespace timersim::gen

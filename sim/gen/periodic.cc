@@ -8,6 +8,10 @@ namespace timersim::gen {
 
 namespace {
 
+// Named: sim/gen is compiled as one unit (Makefile, LIB_UNITS), and each
+// kind has its own make().
+namespace kind_periodic {
+
 class periodic final : public source {
 public:
 	periodic(const workload_params &p, const source_context &ctx)
@@ -50,6 +54,8 @@ std::unique_ptr<source> make(const workload_params &p, const source_context &ctx
 	return std::make_unique<periodic>(p, ctx);
 }
 
+}  // namespace kind_periodic
+
 }  // namespace
 
 const kind_info periodic_kind = {
@@ -63,7 +69,7 @@ const kind_info periodic_kind = {
 		{"fn", "delayed_work_timer_fn", "callback name"},
 		{"task", "kworker", "task name in the trace"},
 	},
-	make,
+	kind_periodic::make,
 };
 
 }  // namespace timersim::gen

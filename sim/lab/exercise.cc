@@ -139,8 +139,6 @@ solution solve(const exercise &ex)
 
 // ---- shared by the kinds ----
 
-std::string num(std::uint64_t v) { return std::to_string(v); }
-
 scenario scenario_for(const lab_config &cfg)
 {
 	scenario s;

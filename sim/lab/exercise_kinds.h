@@ -52,6 +52,4 @@ std::string scenario_lines(const scenario &s);
 // The `why` of an event as working lines.
 void add_why(std::vector<std::string> &working, const wheel_event &e, const std::string &indent = "  ");
 
-std::string num(std::uint64_t v);
-
 }  // namespace timersim::lab

@@ -4,9 +4,9 @@
 
 namespace timersim::lab {
 
-namespace {
-
 std::string num(std::uint64_t v) { return std::to_string(v); }
+
+namespace {
 
 std::uint64_t word_mask(unsigned word_bits)
 {

@@ -108,4 +108,7 @@ v48_shape v48_shape_of(unsigned word_bits)
 std::string explain_v48_place(const v48_shape &g, std::uint64_t clk, std::uint64_t expires, unsigned lvl,
 			      unsigned bucket, std::uint64_t bucket_expiry);
 
+// A number in the lab's text: decimal.
+std::string num(std::uint64_t v);
+
 }  // namespace timersim::lab

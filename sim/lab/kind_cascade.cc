@@ -8,6 +8,10 @@ namespace timersim::lab {
 
 namespace {
 
+// Named: sim/lab/kind_*.cc are compiled as one unit (Makefile, LIB_UNITS),
+// and each kind has its own make, answer and working.
+namespace kind_cascade {
+
 struct cascade_case {
 	std::uint64_t start;
 	std::uint64_t jiffy;			// the jiffy asked about
@@ -123,8 +127,10 @@ std::vector<std::string> working(const exercise &ex, const std::vector<step_reco
 	return w;
 }
 
+}  // namespace kind_cascade
+
 }  // namespace
 
-const kind_def cascade_kind = {lab_kind::cascade, "cascade", 3, make, answer, working};
+const kind_def cascade_kind = {lab_kind::cascade, "cascade", 3, kind_cascade::make, kind_cascade::answer, kind_cascade::working};
 
 }  // namespace timersim::lab

@@ -12,6 +12,10 @@ namespace timersim::lab {
 
 namespace {
 
+// Named: sim/lab/kind_*.cc are compiled as one unit (Makefile, LIB_UNITS),
+// and each kind has its own make, answer and working.
+namespace kind_coalesce {
+
 constexpr std::uint64_t us = 1000;
 
 hr_op hr_start(const std::string &name, std::uint64_t soft, std::uint64_t slack, bool is_soft = false,
@@ -163,8 +167,10 @@ std::vector<std::string> working(const exercise &ex, const std::vector<step_reco
 	return w;
 }
 
+}  // namespace kind_coalesce
+
 }  // namespace
 
-const kind_def coalesce_kind = {lab_kind::coalesce, "coalesce", 5, make, answer, working};
+const kind_def coalesce_kind = {lab_kind::coalesce, "coalesce", 5, kind_coalesce::make, kind_coalesce::answer, kind_coalesce::working};
 
 }  // namespace timersim::lab

@@ -16,6 +16,10 @@ namespace timersim::lab {
 
 namespace {
 
+// Named: sim/lab/kind_*.cc are compiled as one unit (Makefile, LIB_UNITS),
+// and each kind has its own make, answer and working.
+namespace kind_cost {
+
 const std::vector<std::string> &compared()
 {
 	static const std::vector<std::string> schemes = {"classic", "v48", "hashed", "heap", "list"};
@@ -191,8 +195,10 @@ std::vector<std::string> working(const exercise &ex, const std::vector<step_reco
 	return w;
 }
 
+}  // namespace kind_cost
+
 }  // namespace
 
-const kind_def cost_kind = {lab_kind::cost, "cost", 2, make, answer, working};
+const kind_def cost_kind = {lab_kind::cost, "cost", 2, kind_cost::make, kind_cost::answer, kind_cost::working};
 
 }  // namespace timersim::lab

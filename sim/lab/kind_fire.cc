@@ -9,6 +9,10 @@ namespace timersim::lab {
 
 namespace {
 
+// Named: sim/lab/kind_*.cc are compiled as one unit (Makefile, LIB_UNITS),
+// and each kind has its own make, answer and working.
+namespace kind_fire {
+
 scenario_op with_slack(scenario_op op, int slack)
 {
 	op.arm.slack = slack;
@@ -167,8 +171,10 @@ std::vector<std::string> working(const exercise &, const std::vector<step_record
 	return w;
 }
 
+}  // namespace kind_fire
+
 }  // namespace
 
-const kind_def fire_kind = {lab_kind::fire, "fire", 7, make, answer, working};
+const kind_def fire_kind = {lab_kind::fire, "fire", 7, kind_fire::make, kind_fire::answer, kind_fire::working};
 
 }  // namespace timersim::lab

@@ -7,6 +7,10 @@ namespace timersim::lab {
 
 namespace {
 
+// Named: sim/lab/kind_*.cc are compiled as one unit (Makefile, LIB_UNITS),
+// and each kind has its own make, answer and working.
+namespace kind_next {
+
 scenario_op deferrable(scenario_op op)
 {
 	op.arm.deferrable = true;
@@ -110,8 +114,10 @@ std::vector<std::string> working(const exercise &, const std::vector<step_record
 	return w;
 }
 
+}  // namespace kind_next
+
 }  // namespace
 
-const kind_def next_kind = {lab_kind::next, "next", 4, make, answer, working};
+const kind_def next_kind = {lab_kind::next, "next", 4, kind_next::make, kind_next::answer, kind_next::working};
 
 }  // namespace timersim::lab

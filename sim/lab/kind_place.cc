@@ -6,6 +6,10 @@ namespace timersim::lab {
 
 namespace {
 
+// Named: sim/lab/kind_*.cc are compiled as one unit (Makefile, LIB_UNITS),
+// and each kind has its own make, answer and working.
+namespace kind_place {
+
 struct place_case {
 	std::uint64_t tj;
 	std::uint64_t idx;	// expires - tj, in the word (may wrap: past)
@@ -96,8 +100,10 @@ std::vector<std::string> working(const exercise &, const std::vector<step_record
 	return w;
 }
 
+}  // namespace kind_place
+
 }  // namespace
 
-const kind_def place_kind = {lab_kind::place, "place", 10, make, answer, working};
+const kind_def place_kind = {lab_kind::place, "place", 10, kind_place::make, kind_place::answer, kind_place::working};
 
 }  // namespace timersim::lab

@@ -7,6 +7,10 @@ namespace timersim::lab {
 
 namespace {
 
+// Named: sim/lab/kind_*.cc are compiled as one unit (Makefile, LIB_UNITS),
+// and each kind has its own make, answer and working.
+namespace kind_v48 {
+
 v48_shape shape_for(const lab_config &cfg)
 {
 	return kernel::v48::lvl_depth_for_hz(cfg.hz) == 9
@@ -113,8 +117,10 @@ std::vector<std::string> working(const exercise &, const std::vector<step_record
 	return w;
 }
 
+}  // namespace kind_v48
+
 }  // namespace
 
-const kind_def v48_kind = {lab_kind::v48, "v48", 6, make, answer, working};
+const kind_def v48_kind = {lab_kind::v48, "v48", 6, kind_v48::make, kind_v48::answer, kind_v48::working};
 
 }  // namespace timersim::lab

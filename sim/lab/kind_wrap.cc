@@ -8,6 +8,10 @@ namespace timersim::lab {
 
 namespace {
 
+// Named: sim/lab/kind_*.cc are compiled as one unit (Makefile, LIB_UNITS),
+// and each kind has its own make, answer and working.
+namespace kind_wrap {
+
 struct wrap_case {
 	std::uint64_t after_boot;	// jiffies since boot when A is armed
 	std::int64_t timeout;		// expires = jiffies + timeout (negative: a past deadline)
@@ -99,8 +103,10 @@ std::vector<std::string> working(const exercise &ex, const std::vector<step_reco
 	return w;
 }
 
+}  // namespace kind_wrap
+
 }  // namespace
 
-const kind_def wrap_kind = {lab_kind::wrap, "wrap", 4, make, answer, working};
+const kind_def wrap_kind = {lab_kind::wrap, "wrap", 4, kind_wrap::make, kind_wrap::answer, kind_wrap::working};
 
 }  // namespace timersim::lab

@@ -18,8 +18,6 @@ constexpr std::uint64_t max_run = std::uint64_t{1} << 32;
 // countable in 64 bits.
 constexpr std::uint64_t last_jiffy = ~std::uint64_t{0} - 1;
 
-std::string num(std::uint64_t v) { return std::to_string(v); }
-
 std::string place(const std::string &level, unsigned slot) { return level + "[" + num(slot) + "]"; }
 
 [[noreturn]] void fail(const std::string &source, std::uint64_t line, const std::string &reason)

@@ -16,8 +16,6 @@ namespace timersim::lab {
 
 namespace {
 
-std::string num(std::uint64_t v) { return std::to_string(v); }
-
 // A callback name as a scenario timer name: letters, digits, _ . - :
 std::string name_from(std::string_view function)
 {
