@@ -147,12 +147,10 @@ SUPPORT_OBJS := $(call obj,$(SUPPORT_SRCS))
 # namespace's `make`, `num`, ...): those go to different units. The LAB=1
 # build makes its units of the sources it keeps. The fuzz targets
 # (scripts/fuzz.sh) and `make freestanding` still compile single sources.
-LIB_UNITS   := sweep_runs sweep_cells lab_wheels lab_steps lab_kinds \
-               trace_ctf trace_dat trace_text trace_lines scheme_classic scheme_v48 \
-               gen core view_page view_scenario report_text report_json output \
-               hrtimer measured whatif ticks estimate kernel
-unit_sweep_runs     := sim/sweep/cell_run.cc sim/sweep/spec.cc sim/sweep/emit.cc sim/sweep/digest.cc
-unit_sweep_cells    := sim/sweep/%
+LIB_UNITS   := sweep lab_kinds trace_ctf core scheme_classic lab_wheels trace_text \
+               lab_steps scheme_v48 measured gen trace_dat hrtimer output report \
+               ticks_whatif view_page view_scenario kernel
+unit_sweep          := sim/sweep/%
 # lab: hr_step.cc has its own num() overloads, which lab::num (explain.h)
 # would make ambiguous; classic_ and v48_lab_wheel.cc share local names.
 unit_lab_wheels     := sim/lab/v48_lab_wheel.cc sim/lab/trace_window.cc sim/lab/step.cc sim/lab/explain.cc
@@ -161,17 +159,14 @@ unit_lab_steps      := sim/lab/%
 # trace: ctf.cc, trace_dat.cc and trace_dat_libtracecmd.cc apart; so
 # ftrace_text.cc, perf_script.cc and trace_cmd_report.cc; line_source.cc
 # and open.cc; ctf_metadata.cc and ctf_packets.cc; trace_dat_pages.cc and
-# libtracecmd_hooks.cc.
-unit_trace_ctf      := sim/trace/ctf.cc sim/trace/ctf_babeltrace.cc sim/trace/ctf_decode.cc \
-                       sim/trace/ctf_metadata.cc sim/trace/ctf_streams.cc sim/trace/ctf_tsdl.cc \
-                       sim/trace/binary_%
+# libtracecmd_hooks.cc. trace_ctf takes the rest.
 unit_trace_dat      := sim/trace/trace_dat.cc sim/trace/trace_dat_file.cc sim/trace/trace_dat_kallsyms.cc \
                        sim/trace/trace_dat_pages.cc sim/trace/ctf_packets.cc sim/trace/trace_cmd_report.cc \
                        sim/trace/stderr_capture.cc sim/trace/huge_pages.cc
 unit_trace_text     := sim/trace/trace_dat_libtracecmd.cc sim/trace/libtracecmd_hooks.cc \
                        sim/trace/ftrace_text.cc sim/trace/line_source.cc sim/trace/small_input.cc \
                        sim/trace/text_reader.cc
-unit_trace_lines    := sim/trace/%
+unit_trace_ctf      := sim/trace/%
 # scheme: classic.cc and v48.cc apart, hashed.cc and kafka.cc too.
 unit_scheme_classic := sim/scheme/classic.cc sim/scheme/hashed.cc sim/scheme/heap.cc sim/scheme/lists.cc \
                        sim/scheme/params.cc
@@ -182,17 +177,12 @@ unit_core           := sim/core/%
 # `using namespace lab` last in its unit.
 unit_view_scenario  := sim/view/view_hrlane.cc sim/view/view_hrlane_script.cc sim/view/view_scenario.cc
 unit_view_page      := sim/view/%
-# report: hrtimer_whatif_text.cc's us(double) and measured_text.cc's
-# us(uint64_t) apart.
-unit_report_text    := sim/report/text_report.cc sim/report/hrtimer_whatif_text.cc \
-                       sim/report/compare_table.cc sim/report/json_writer.cc sim/report/json_report.cc
-unit_report_json    := sim/report/%
+unit_report         := sim/report/%
 unit_output         := sim/output/%
 unit_hrtimer        := sim/hrtimer/%
-unit_measured       := sim/measured/%
-unit_whatif         := sim/whatif/%
-unit_ticks          := sim/ticks/%
-unit_estimate       := sim/estimate/%
+# Small folders together where that saved CPU (the headers they share).
+unit_measured       := sim/measured/% sim/estimate/%
+unit_ticks_whatif   := sim/ticks/% sim/whatif/%
 unit_kernel         := kernel/%
 
 # Each source to the unit that names it, a folder's catch-all (`dir/%`)
@@ -206,7 +196,6 @@ unit_catch_all = $(filter %/%,$(unit_$(1)))
 $(foreach u,$(LIB_UNITS),$(if $(call unit_catch_all,$(u)),,$(eval $(call take_unit,$(u)))))
 $(foreach u,$(LIB_UNITS),$(if $(call unit_catch_all,$(u)),$(eval $(call take_unit,$(u)))))
 unit_dir_name = $(subst /,_,$(patsubst %/,%,$(1)))
-$(foreach d,$(sort $(dir $(unit_left))),$(eval unit_dir_$(call unit_dir_name,$(d)) := $(d)%.cc))
 $(foreach d,$(sort $(dir $(unit_left))),$(eval LIB_UNITS += dir_$(call unit_dir_name,$(d))) \
 	$(eval unit_dir_$(call unit_dir_name,$(d))_srcs := $(foreach f,$(unit_left),$(if $(filter $(d),$(dir $(f))),$(f)))))
 # Units left empty (the LAB=1 build leaves out whole units) are dropped.

@@ -10,13 +10,13 @@ namespace timersim {
 
 namespace {
 
-std::string us(double ns) { return fmt::format("{:.1f}", ns / 1e3); }
+std::string micros(double ns) { return fmt::format("{:.1f}", ns / 1e3); }
 
 std::string what_if_label(const hrtimer_what_if &w)
 {
 	if (w.name == "highres")
 		return "highres off";
-	return w.setting == "exact" ? "exact" : "slack " + us(double(std::stoll(w.setting))) + " us";
+	return w.setting == "exact" ? "exact" : "slack " + micros(double(std::stoll(w.setting))) + " us";
 }
 
 std::string heading(const hrtimer_what_if &w)
@@ -47,19 +47,19 @@ std::string what_if_block(const hrtimer_what_if &w)
 	};
 	row("interrupts", [](const hrtimer_what_if_side &s) { return num(s.interrupts); });
 	row("expiries", [](const hrtimer_what_if_side &s) { return num(s.expiries); });
-	row("lateness mean us", [](const hrtimer_what_if_side &s) { return us(s.lateness.mean_ns); });
-	row("lateness p99 us", [](const hrtimer_what_if_side &s) { return us(double(s.lateness.p99_ns)); });
-	row("lateness max us", [](const hrtimer_what_if_side &s) { return us(double(s.lateness.max_ns)); });
+	row("lateness mean us", [](const hrtimer_what_if_side &s) { return micros(s.lateness.mean_ns); });
+	row("lateness p99 us", [](const hrtimer_what_if_side &s) { return micros(double(s.lateness.p99_ns)); });
+	row("lateness max us", [](const hrtimer_what_if_side &s) { return micros(double(s.lateness.max_ns)); });
 	out += t.render();
 	const std::int64_t saved = std::int64_t(w.what_if.interrupts) - std::int64_t(w.model.interrupts);
 	const double later = w.what_if.lateness.mean_ns - w.model.lateness.mean_ns;
 	if (w.name == "highres")
 		out += fmt::format("    highres off: {} interrupts ({} ticks the trace spans on its CPUs), {} us "
 				   "mean lateness\n",
-				   signed_num(saved), num(w.ticks), (later >= 0 ? "+" : "") + us(later));
+				   signed_num(saved), num(w.ticks), (later >= 0 ? "+" : "") + micros(later));
 	else
 		out += fmt::format("    {}: {} interrupts, {} us mean lateness\n", what_if_label(w), signed_num(saved),
-				   (later >= 0 ? "+" : "") + us(later));
+				   (later >= 0 ? "+" : "") + micros(later));
 	out += "    (model: the hrtimer model run free on the recorded starts and cancels; " + num(w.ran_ahead) +
 	       " recorded expiries came before the what-if ran the timer: it ran on to it first)\n";
 	return out;
