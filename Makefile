@@ -26,7 +26,8 @@
 #
 # Out-of-tree build in $(BUILD); header dependencies come from -MMD.
 # Sources are found by wildcard: a new file in kernel/, sim/, tests/unit/,
-# tests/bench/ or tests/fuzz/ needs no edit here.
+# tests/bench/ or tests/fuzz/ needs no edit here (a kernel/ or sim/ one
+# joins a unit of its folder: see LIB_UNITS).
 
 BUILD    ?= build
 PREFIX   ?= /usr/local
@@ -66,6 +67,7 @@ endif
 # The lab build (LAB=1, which `make lab` sets, into $(BUILD)/lab): -Og, not
 # -O2, for a build a student waits for: from a fresh clone, ccache off,
 # 215 s of CPU, where -O2 took about 100 s more (docs/lab, "Quick start");
+# 107 s since the units of LIB_UNITS (a loaded machine);
 # the lab's commands run in milliseconds either way. -Og's flow analysis is coarser: its
 # maybe-uninitialized warnings are false positives as under the sanitizers.
 LAB      ?=
@@ -134,19 +136,22 @@ hash        := \#
 TOOLS_UNITY_TEXT := $(foreach f,$(TOOL_SRCS),$(hash)include "$(f)"\n)
 TOOL_OBJS   := $(BUILD)/obj/gen/tools_unity.o
 SUPPORT_OBJS := $(call obj,$(SUPPORT_SRCS))
-# kernel/ and sim/ are compiled as unity units too, each #including a few
-# sources (of one folder) and parsing the headers they share once: from a
-# fresh clone the library cost 398 s of CPU as one unit per source, about
-# half of it the same standard and project headers parsed again. A unit
-# below is a list of sources (patterns; `dir/%` takes the folder's sources
-# that no other unit names; a source named by none, e.g. a new folder's,
-# goes to a unit of its folder), listed from the longest compile to the shortest: make -j starts
-# them in this order after tools/, so that the last to start are short.
-# Folders are split where one unit would outlast tools/' (about 25 s)
-# and where two sources have file-local names alike (an anonymous
-# namespace's `make`, `num`, ...): those go to different units. The LAB=1
-# build makes its units of the sources it keeps. The fuzz targets
-# (scripts/fuzz.sh) and `make freestanding` still compile single sources.
+# kernel/ and sim/ are compiled as unity units too, each #including the
+# sources of a folder (or of a part of one) and parsing the headers they
+# share once: from a fresh clone, build/timersim cost about 400 s of CPU
+# with a unit per library source and 200 s so (ccache off, a loaded 2-core
+# machine); about half had been the same headers parsed again. A unit below
+# is a list of sources (make patterns; `dir/%` takes what the folder's other
+# units leave; a source named by none, e.g. a new folder's, goes to a unit of
+# its folder), listed from the longest compile (about 15 s) to the shortest:
+# make -j starts them in this order beside tools/ (about 27 s), so that the
+# two cores finish together. Sources in one unit share their file-local
+# names: alike ones (two anonymous namespaces' `make`) fail to compile, and
+# a file-local overload could change which function another file's call
+# picks, so files with such names go to different units (or name them
+# apart). The LAB=1 build makes its units of the sources it keeps. The fuzz
+# targets (scripts/fuzz.sh) and `make freestanding` still compile single
+# sources.
 LIB_UNITS   := sweep lab_kinds trace_ctf core scheme_classic lab_wheels trace_text \
                lab_steps scheme_v48 measured gen trace_dat hrtimer output report \
                ticks_whatif view_page view_scenario kernel
@@ -229,7 +234,7 @@ deps:
 # The bundled trace through the recording kernel's own wheel (with its
 # fidelity), then that wheel and the classic cascading one side by side.
 run: deps
-	@echo "timersim: building $(TIMERSIM) ($(words $(KERNEL_SRCS) $(SIM_SRCS)) library sources and tools/ as one unit, -j$(JOBS))"
+	@echo "timersim: building $(TIMERSIM) ($(words $(KERNEL_SRCS) $(SIM_SRCS)) library sources in $(words $(LIB_UNITS)) units, tools/ as one, -j$(JOBS))"
 	$(Q)$(MAKE) --no-print-directory -j$(JOBS) _build
 	@echo "timersim: replaying $(DEFAULT_TRACE)"
 	$(Q)$(TIMERSIM) replay --top 5 $(DEFAULT_TRACE)
