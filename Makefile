@@ -390,7 +390,7 @@ $(BUILD)/obj/gen/tools_unity.o: $(TOOLS_UNITY)
 $(BUILD)/obj/gen/lib_%.o: CXXFLAGS += -Wno-subobject-linkage
 $(BUILD)/obj/gen/lib_%.o: $(BUILD)/gen/lib_%.cc
 	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  CXX   $(unit_$*_srcs:.cc=) (one unit)")
+	@$(if $(Q),echo "  CXX   $< ($(words $(unit_$*_srcs)) sources of $(patsubst %/,%,$(sort $(dir $(unit_$*_srcs)))))")
 	$(Q)$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c -o $@ $<
 
 
