@@ -16,6 +16,22 @@ bool ends_token(const char *p, const char *end) { return p == end || is_blank(*p
 
 // ---- the head: [CPU] FLAGS SECONDS.FRACTION:
 
+// Whether a non-blank stands in [BEGIN, LB - 1): the general parse starts
+// at the first non-blank, and a '[' there is no CPU column (the task name
+// must stand before it). The task's "-PID" is padded to eight columns
+// ("%-7d "): a non-blank is in the 16 bytes before LB - 1 but for odd lines.
+[[gnu::always_inline]] inline bool stands_after_task(const char *begin, const char *lb)
+{
+	const char *before = lb - 1;
+#if defined(__SSE2__)
+	if (before - begin >= 16 && scan_detail::blank_bits(scan_detail::load16(before - 16)) != 0xffffu)
+		return true;
+#endif
+	while (before > begin && is_blank(before[-1]))
+		before--;
+	return before != begin;
+}
+
 // The CPU column "[NNN] " at LB (the line's first '['), as
 // split_line_head reads it: 1 to 9 digits. The byte after it, or null.
 const char *cpu_column(const char *lb, const char *end, std::uint32_t &cpu)
@@ -416,20 +432,14 @@ bool parse_common_ftrace_line(std::string_view line, trace_event &ev, line_conte
 		return false;
 	// The general parse starts at the first non-blank, and a '[' there is
 	// no CPU column: the task name must stand before it.
-	const char *before = lb - 1;
-	while (before > begin && is_blank(before[-1]))
-		before--;
-	if (before == begin)
+	if (!stands_after_task(begin, lb))
 		return false;
 	std::uint32_t cpu;
 	const char *p = cpu_column(lb, end, cpu);
 	if (!p || !(p = timestamp_token(p, end, ev.ts_ns, ctx)))
 		return false;
 	const char *name = skip_blank(p, end, limit);
-	p = find_blank(name, end, limit);
-	if (p - name < 2 || p[-1] != ':')
-		return false;
-	const known_event_name *k = known_event_named(name, std::size_t(p - 1 - name), limit);
+	const known_event_name *k = known_event_token(name, end, limit, p);
 	if (!k)
 		return false;
 	ev.name = std::string_view(name, k->name.size());

@@ -118,6 +118,43 @@ const known_event_name *known_event_named(const char *name, std::size_t size, co
 	return &known_events[i];
 }
 
+const known_event_name *known_event_token(const char *name, const char *end,
+					  const char *limit, const char *&token_end)
+{
+#if defined(__SSE2__)
+	if (limit && limit - name > 32) {
+		__m128i lo = scan_detail::load16(name), hi = scan_detail::load16(name + 16);
+		__m128i colon = _mm_set1_epi8(':');
+		std::uint32_t colons = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(lo, colon))) |
+				       unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(hi, colon))) << 16;
+		std::size_t size = colons ? std::size_t(__builtin_ctz(colons)) : 32;
+		// No ':' in reach, or past END: the general way below.
+		if (size < 32 && std::ptrdiff_t(size) < end - name) {
+			// The token goes on past its first ':' (or holds a blank
+			// before it): a name with ':' or a blank, none of ours.
+			const char *after = name + size + 1;
+			if ((after != end && !is_blank(*after)) || size < shortest)
+				return nullptr;
+			int i = name_index_of_table.event[name_slot(name, size)];
+			if (i < 0 || known_events[i].name.size() != size)
+				return nullptr;
+			const char *want = name_index_of_table.padded[i];
+			std::uint32_t same = same_bytes(name, want) | same_bytes(name + 16, want + 16) << 16;
+			std::uint32_t mask = (1u << size) - 1;
+			if ((same & mask) != mask)
+				return nullptr;
+			token_end = after;
+			return &known_events[i];
+		}
+	}
+#endif
+	const char *p = find_blank(name, end, limit);
+	if (p - name < 2 || p[-1] != ':')
+		return nullptr;
+	token_end = p;
+	return known_event_named(name, std::size_t(p - 1 - name), limit);
+}
+
 std::size_t known_event_count() { return std::size(known_events); }
 const known_event_name &known_event_at(std::size_t i) { return known_events[i]; }
 

@@ -153,6 +153,14 @@ struct known_event_name {
 const known_event_name *known_event_named(const char *name, std::size_t size,
 					  const char *limit);
 
+// The event token at NAME, "name:" up to a blank or END, as find_blank
+// and known_event_named read it: the known event, its token's end in
+// TOKEN_END; or null. With 33 bytes readable at NAME (LIMIT) the ':' is
+// found and the name compared in the same two blocks, the token's end not
+// looked for first.
+const known_event_name *known_event_token(const char *name, const char *end,
+					  const char *limit, const char *&token_end);
+
 // Every known name, for tests.
 std::size_t known_event_count();
 const known_event_name &known_event_at(std::size_t i);
