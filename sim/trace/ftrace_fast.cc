@@ -97,6 +97,31 @@ const char *cpu_column(const char *lb, const char *end, std::uint32_t &cpu)
 	return parse_timestamp(std::string_view(p, e - 1 - p), ts, limit) ? e : nullptr;
 }
 
+// " FFFFF T" at P (8 bytes there): a blank, five bytes of flags, one
+// blank, the timestamp's first byte. Not a flag block: a ':' last (the
+// five bytes are the timestamp) or a '[' first in a token (a CPU column
+// that timestamp_token leaves to split_line_head). With 16 bytes readable
+// (LIMIT) the eight tests are three compares of one block.
+[[gnu::always_inline]] inline bool flag_block_at(const char *p, const char *limit)
+{
+#if defined(__SSE2__)
+	if (limit && limit - p >= 16) {
+		__m128i v = scan_detail::load16(p);
+		unsigned blanks = scan_detail::blank_bits(v) & 0xffu;
+		unsigned brackets = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('['))));
+		unsigned colons = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(':'))));
+		// A blank at 0 and 6 of the eight, a ' ' (not a tab) there.
+		return blanks == 0x41u && p[0] == ' ' && p[6] == ' ' && !(brackets & 0x82u) &&
+		       !(colons & 0x20u);
+	}
+#else
+	(void)limit;
+#endif
+	return p[0] == ' ' && !is_blank(p[1]) && p[1] != '[' && !is_blank(p[2]) &&
+	       !is_blank(p[3]) && !is_blank(p[4]) && !is_blank(p[5]) && p[5] != ':' &&
+	       p[6] == ' ' && !is_blank(p[7]) && p[7] != '[';
+}
+
 // The timestamp token after the CPU column: the first token, or the second
 // when the first is the flag block (none with options/irq-info off). Sets
 // TS; returns the token's end, or null. A token that could be a later CPU
@@ -106,9 +131,7 @@ const char *timestamp_token(const char *p, const char *end, std::uint64_t &ts, l
 {
 	const char *limit = ctx.limit;
 	// The flag block of 5.15+ ("d.h1."), one blank apart: at once.
-	if (end - p >= 8 && p[0] == ' ' && !is_blank(p[1]) && p[1] != '[' && !is_blank(p[2]) &&
-	    !is_blank(p[3]) && !is_blank(p[4]) && !is_blank(p[5]) && p[5] != ':' && p[6] == ' ' &&
-	    !is_blank(p[7]) && p[7] != '[') {
+	if (end - p >= 8 && flag_block_at(p, limit)) {
 		p += 7;
 	} else {
 		p = skip_blank(p, end, limit);
@@ -241,8 +264,8 @@ bool take_flags(std::string_view v, trace_event &ev, const line_context &ctx)
 		ev.has |= EF_FLAGS;
 		return true;
 	}
-	std::uint32_t names;
-	if (!parse_timer_flag_names(v, names))
+	std::uint32_t names = 0;	// "flags=": none, 6.8+'s most timers
+	if (!v.empty() && !parse_timer_flag_names(v, names))
 		return false;
 	if (ctx.dialect.trust_flag_names) {
 		ev.flags = names;
