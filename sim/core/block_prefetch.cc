@@ -18,7 +18,12 @@ struct block_prefetch::job {
 	std::exception_ptr error;	// the cutter's: the input could not be read
 	bool parsed = false;
 	text_block_counts counts;
+	// The block's events are the first COUNT: the vector only grows, and
+	// every field of an event is written (to_sim_event), so a block's
+	// parse writes its events over the last block's without constructing
+	// them first (a sixth of the callback's work).
 	std::vector<sim_event> events;
+	std::size_t count = 0;
 	std::vector<std::uint32_t> keys;
 	std::string functions;
 };
@@ -91,7 +96,7 @@ bool block_prefetch::process_one(lock_t &lock)
 		work_cv_.notify_one();	// the next block may be cut meanwhile
 	if (!cut) {
 		j->block.bytes = 0;
-		j->events.clear();
+		j->count = 0;
 		j->counts = text_block_counts();
 	} else if (!j->error) {
 		lock.unlock();
@@ -109,11 +114,13 @@ bool block_prefetch::process_one(lock_t &lock)
 
 void block_prefetch::parse(job &j)
 {
-	j.events.clear();
+	j.count = 0;
 	j.keys.clear();
 	j.functions.clear();
 	j.parser.parse(j.block, j.counts, [&j](const trace_event &ev, std::uint32_t keys) {
-		sim_event &s = j.events.emplace_back();
+		if (j.count == j.events.size())
+			j.events.resize(j.count ? 2 * j.count : 1024);
+		sim_event &s = j.events[j.count++];
 		to_sim_event(ev, s);
 		j.keys.push_back(keys);
 		if (names_function(s))
@@ -132,7 +139,7 @@ void block_prefetch::commit_ready(lock_t &lock)
 		job *j = in_flight_.front();
 		in_flight_.pop_front();
 		// The chunks it can fill, taken while the lock is held.
-		std::size_t need = (pending_.count + j->events.size()) / event_stream::chunk_events + 1;
+		std::size_t need = (pending_.count + j->count) / event_stream::chunk_events + 1;
 		while (spare_.size() < need)
 			spare_.push_back(chunks_.take());
 		lock.unlock();
@@ -187,7 +194,7 @@ std::exception_ptr block_prefetch::commit(job &j)
 			lost_.note(c.lost[next_lost].cpu, c.lost[next_lost].events,
 				   totals_.lost_events, totals_.lost_cpus);
 	};
-	for (std::size_t i = 0; i < j.events.size(); i++) {
+	for (std::size_t i = 0; i < j.count; i++) {
 		const sim_event &e = j.events[i];
 		std::uint64_t line = before + e.line;
 		take_lost_before(e.line);
