@@ -21,7 +21,7 @@ struct block_prefetch::job {
 	// The block's events are the first COUNT: the vector only grows, and
 	// every field of an event is written (to_sim_event), so a block's
 	// parse writes its events over the last block's without constructing
-	// them first (a sixth of the callback's work).
+	// them first (value-initialising one cost as much as filling it).
 	std::vector<sim_event> events;
 	std::size_t count = 0;
 	std::vector<std::uint32_t> keys;

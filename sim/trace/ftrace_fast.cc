@@ -150,21 +150,20 @@ const char *timestamp_token(const char *p, const char *end, std::uint64_t &ts, l
 
 // ---- the payload, key by key in the kernel's order
 
-// [P, END) starts with K's text. LIMIT as for the scanners (text_scan.h):
-// with 16 bytes readable at P, in one block.
-[[gnu::always_inline]] inline bool key_at(const char *p, const char *end, const layout_key &k,
-					  const char *limit)
+// [P, END) starts with K's text. BLOCKS: 16 bytes are readable at P (at
+// any P up to END: payload_as looks once a line), the text compared in
+// one block.
+template <bool Blocks>
+[[gnu::always_inline]] inline bool key_at(const char *p, const char *end, const layout_key &k)
 {
 	if (end - p < k.size)
 		return false;
 #if defined(__SSE2__)
-	if (limit && limit - p >= 16) {
+	if constexpr (Blocks) {
 		__m128i same = _mm_cmpeq_epi8(scan_detail::load16(p), scan_detail::load16(k.text));
 		unsigned want = (1u << k.size) - 1;
 		return (unsigned(_mm_movemask_epi8(same)) & want) == want;
 	}
-#else
-	(void)limit;
 #endif
 	for (std::size_t i = 0; i < k.size; i++)
 		if (p[i] != k.text[i])
@@ -378,7 +377,8 @@ bool take_flags(std::string_view v, trace_event &ev, const line_context &ctx)
 // Keys I and on of layout L at P, each one blank apart, P left after the
 // last one read. KEYS: their payload_key bits. Unrolled per layout (the
 // keys' texts and value parsers known at compile time): a line has six.
-template <event_layout L, std::size_t I>
+// BLOCKS as for key_at.
+template <event_layout L, std::size_t I, bool Blocks>
 [[gnu::always_inline]] inline bool take_keys(const char *&p, const char *end, trace_event &ev,
 					     line_context &ctx, std::uint32_t &keys)
 {
@@ -387,7 +387,7 @@ template <event_layout L, std::size_t I>
 		return true;
 	} else {
 		constexpr const layout_key &k = layout.keys[I];
-		if (key_at(p, end, k, ctx.limit)) {
+		if (key_at<Blocks>(p, end, k)) {
 			p += k.size;
 			if (!take_value(k.key, p, end, ev, ctx))
 				return false;
@@ -401,7 +401,7 @@ template <event_layout L, std::size_t I>
 		} else if constexpr (!k.optional) {
 			return false;
 		}
-		return take_keys<L, I + 1>(p, end, ev, ctx, keys);
+		return take_keys<L, I + 1, Blocks>(p, end, ev, ctx, keys);
 	}
 }
 
@@ -412,7 +412,10 @@ template <event_layout L>
 bool payload_as(const char *p, const char *end, trace_event &ev, line_context &ctx)
 {
 	std::uint32_t keys = 0;
-	if (!take_keys<L, 0>(p, end, ev, ctx, keys))
+	// 16 bytes readable past END: at every key (the block parse's lines,
+	// always), the keys compared in blocks without asking again.
+	if (ctx.limit && ctx.limit - end >= 16 ? !take_keys<L, 0, true>(p, end, ev, ctx, keys)
+					       : !take_keys<L, 0, false>(p, end, ev, ctx, keys))
 		return false;
 	if constexpr (payload_layouts[std::size_t(L)].rest_ignored)
 		return true;
