@@ -3,6 +3,7 @@
 // nothing here needs to word a message.
 #include "sim/trace/ftrace_fast.h"
 
+#include <cstring>
 #include <iterator>
 
 #include "sim/trace/irq_events.h"
@@ -338,6 +339,14 @@ bool take_flags(std::string_view v, trace_event &ev, const line_context &ctx)
 	default:
 		break;
 	}
+	// Nearly every hrtimer's clock, known without looking for its end.
+	if (k == payload_order_key::clockid && end - p >= 15 && ends_token(p + 15, end) &&
+	    std::memcmp(p, "CLOCK_MONOTONIC", 15) == 0) {
+		ev.clockid = 1;
+		ev.has |= EF_CLOCKID;
+		p += 15;
+		return true;
+	}
 	// The values that are words: the whole token.
 	const char *e = find_blank(p, end, limit);
 	std::string_view v(p, e - p);
@@ -363,9 +372,7 @@ bool take_flags(std::string_view v, trace_event &ev, const line_context &ctx)
 		ev.has |= EF_HRTIMER_MODE;
 		return true;
 	case payload_order_key::clockid:
-		if (v == "CLOCK_MONOTONIC")	// nearly every hrtimer's
-			ev.clockid = 1;
-		else if (!parse_clockid(v, ev.clockid))
+		if (!parse_clockid(v, ev.clockid))
 			return false;
 		ev.has |= EF_CLOCKID;
 		return true;
