@@ -18,13 +18,14 @@ struct block_prefetch::job {
 	std::exception_ptr error;	// the cutter's: the input could not be read
 	bool parsed = false;
 	text_block_counts counts;
-	// The block's events are the first COUNT: the vector only grows, and
-	// every field of an event is written (to_sim_event), so a block's
-	// parse writes its events over the last block's without constructing
-	// them first (value-initialising one cost as much as filling it).
+	// The block's events and their payload keys are the first COUNT: the
+	// vectors only grow, and every field of an event is written
+	// (to_sim_event), so a block's parse writes its events over the last
+	// block's without constructing them first (value-initialising one
+	// cost as much as filling it).
 	std::vector<sim_event> events;
-	std::size_t count = 0;
 	std::vector<std::uint32_t> keys;
+	std::size_t count = 0;
 	std::string functions;
 };
 
@@ -115,14 +116,15 @@ bool block_prefetch::process_one(lock_t &lock)
 void block_prefetch::parse(job &j)
 {
 	j.count = 0;
-	j.keys.clear();
 	j.functions.clear();
 	j.parser.parse(j.block, j.counts, [&j](const trace_event &ev, std::uint32_t keys) {
-		if (j.count == j.events.size())
+		if (j.count == j.events.size()) {
 			j.events.resize(j.count ? 2 * j.count : 1024);
+			j.keys.resize(j.events.size());
+		}
+		j.keys[j.count] = keys;
 		sim_event &s = j.events[j.count++];
 		to_sim_event(ev, s);
-		j.keys.push_back(keys);
 		if (names_function(s))
 			event_chunk::add_function_to(j.functions, s, ev.function);
 	});
