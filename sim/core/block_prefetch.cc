@@ -18,8 +18,14 @@ struct block_prefetch::job {
 	std::exception_ptr error;	// the cutter's: the input could not be read
 	bool parsed = false;
 	text_block_counts counts;
+	// The block's events and their payload keys are the first COUNT: the
+	// vectors only grow, and every field of an event is written
+	// (to_sim_event), so a block's parse writes its events over the last
+	// block's without constructing them first (value-initialising one
+	// cost as much as filling it).
 	std::vector<sim_event> events;
 	std::vector<std::uint32_t> keys;
+	std::size_t count = 0;
 	std::string functions;
 };
 
@@ -91,7 +97,7 @@ bool block_prefetch::process_one(lock_t &lock)
 		work_cv_.notify_one();	// the next block may be cut meanwhile
 	if (!cut) {
 		j->block.bytes = 0;
-		j->events.clear();
+		j->count = 0;
 		j->counts = text_block_counts();
 	} else if (!j->error) {
 		lock.unlock();
@@ -109,13 +115,16 @@ bool block_prefetch::process_one(lock_t &lock)
 
 void block_prefetch::parse(job &j)
 {
-	j.events.clear();
-	j.keys.clear();
+	j.count = 0;
 	j.functions.clear();
 	j.parser.parse(j.block, j.counts, [&j](const trace_event &ev, std::uint32_t keys) {
-		sim_event &s = j.events.emplace_back();
+		if (j.count == j.events.size()) {
+			j.events.resize(j.count ? 2 * j.count : 1024);
+			j.keys.resize(j.events.size());
+		}
+		j.keys[j.count] = keys;
+		sim_event &s = j.events[j.count++];
 		to_sim_event(ev, s);
-		j.keys.push_back(keys);
 		if (names_function(s))
 			event_chunk::add_function_to(j.functions, s, ev.function);
 	});
@@ -132,7 +141,7 @@ void block_prefetch::commit_ready(lock_t &lock)
 		job *j = in_flight_.front();
 		in_flight_.pop_front();
 		// The chunks it can fill, taken while the lock is held.
-		std::size_t need = (pending_.count + j->events.size()) / event_stream::chunk_events + 1;
+		std::size_t need = (pending_.count + j->count) / event_stream::chunk_events + 1;
 		while (spare_.size() < need)
 			spare_.push_back(chunks_.take());
 		lock.unlock();
@@ -187,7 +196,7 @@ std::exception_ptr block_prefetch::commit(job &j)
 			lost_.note(c.lost[next_lost].cpu, c.lost[next_lost].events,
 				   totals_.lost_events, totals_.lost_cpus);
 	};
-	for (std::size_t i = 0; i < j.events.size(); i++) {
+	for (std::size_t i = 0; i < j.count; i++) {
 		const sim_event &e = j.events[i];
 		std::uint64_t line = before + e.line;
 		take_lost_before(e.line);

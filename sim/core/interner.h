@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sim/core/flat_ids.h"
@@ -16,16 +17,22 @@ class interner {
 public:
 	std::uint32_t intern(std::string_view s)
 	{
+		// A trace's callbacks come in runs and pairs (a timer started
+		// again as it expires, two timers of a socket): the last two
+		// names answer most lookups with a compare, no hash.
+		if (recent_[0] < names_.size() && is(recent_[0], s))
+			return recent_[0];
+		if (recent_[1] < names_.size() && is(recent_[1], s)) {
+			std::swap(recent_[0], recent_[1]);
+			return recent_[0];
+		}
 		bool fresh;
 		std::uint32_t id = ids_.find_or_add(
-			hash(s),
-			[&](std::uint32_t i) {
-				return names_[i].size() == s.size() &&
-				       same_bytes(names_[i].data(), s.data(), s.size());
-			},
-			fresh);
+			hash(s), [&](std::uint32_t i) { return is(i, s); }, fresh);
 		if (fresh)
 			names_.emplace_back(s);
+		recent_[1] = recent_[0];
+		recent_[0] = id;
 		return id;
 	}
 	const std::string &name(std::uint32_t id) const { return names_.at(id); }
@@ -52,6 +59,11 @@ public:
 	}
 
 private:
+	bool is(std::uint32_t id, std::string_view s) const
+	{
+		return names_[id].size() == s.size() && same_bytes(names_[id].data(), s.data(), s.size());
+	}
+
 	template <typename Word> static Word word(const char *p)
 	{
 		Word w;
@@ -81,6 +93,7 @@ private:
 
 	std::vector<std::string> names_;
 	flat_ids ids_;
+	std::uint32_t recent_[2] = {~0u, ~0u};	// ids, the last looked up first
 };
 
 }  // namespace timersim

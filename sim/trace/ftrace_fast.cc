@@ -3,18 +3,30 @@
 // nothing here needs to word a message.
 #include "sim/trace/ftrace_fast.h"
 
-#include <iterator>
-
-#include "sim/trace/irq_events.h"
+#include "sim/trace/ftrace_fast_payload.h"
 #include "sim/trace/text_event_names.h"
 
 namespace timersim {
 
 namespace {
 
-bool ends_token(const char *p, const char *end) { return p == end || is_blank(*p); }
-
 // ---- the head: [CPU] FLAGS SECONDS.FRACTION:
+
+// Whether a non-blank stands in [BEGIN, LB - 1): the general parse starts
+// at the first non-blank, and a '[' there is no CPU column (the task name
+// must stand before it). The task's "-PID" is padded to eight columns
+// ("%-7d "): a non-blank is in the 16 bytes before LB - 1 but for odd lines.
+[[gnu::always_inline]] inline bool stands_after_task(const char *begin, const char *lb)
+{
+	const char *before = lb - 1;
+#if defined(__SSE2__)
+	if (before - begin >= 16 && scan_detail::blank_bits(scan_detail::load16(before - 16)) != 0xffffu)
+		return true;
+#endif
+	while (before > begin && is_blank(before[-1]))
+		before--;
+	return before != begin;
+}
 
 // The CPU column "[NNN] " at LB (the line's first '['), as
 // split_line_head reads it: 1 to 9 digits. The byte after it, or null.
@@ -81,6 +93,31 @@ const char *cpu_column(const char *lb, const char *end, std::uint32_t &cpu)
 	return parse_timestamp(std::string_view(p, e - 1 - p), ts, limit) ? e : nullptr;
 }
 
+// " FFFFF T" at P (8 bytes there): a blank, five bytes of flags, one
+// blank, the timestamp's first byte. Not a flag block: a ':' last (the
+// five bytes are the timestamp) or a '[' first in a token (a CPU column
+// that timestamp_token leaves to split_line_head). With 16 bytes readable
+// (LIMIT) the eight tests are three compares of one block.
+[[gnu::always_inline]] inline bool flag_block_at(const char *p, const char *limit)
+{
+#if defined(__SSE2__)
+	if (limit && limit - p >= 16) {
+		__m128i v = scan_detail::load16(p);
+		unsigned blanks = scan_detail::blank_bits(v) & 0xffu;
+		unsigned brackets = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('['))));
+		unsigned colons = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(':'))));
+		// A blank at 0 and 6 of the eight, a ' ' (not a tab) there.
+		return blanks == 0x41u && p[0] == ' ' && p[6] == ' ' && !(brackets & 0x82u) &&
+		       !(colons & 0x20u);
+	}
+#else
+	(void)limit;
+#endif
+	return p[0] == ' ' && !is_blank(p[1]) && p[1] != '[' && !is_blank(p[2]) &&
+	       !is_blank(p[3]) && !is_blank(p[4]) && !is_blank(p[5]) && p[5] != ':' &&
+	       p[6] == ' ' && !is_blank(p[7]) && p[7] != '[';
+}
+
 // The timestamp token after the CPU column: the first token, or the second
 // when the first is the flag block (none with options/irq-info off). Sets
 // TS; returns the token's end, or null. A token that could be a later CPU
@@ -90,9 +127,7 @@ const char *timestamp_token(const char *p, const char *end, std::uint64_t &ts, l
 {
 	const char *limit = ctx.limit;
 	// The flag block of 5.15+ ("d.h1."), one blank apart: at once.
-	if (end - p >= 8 && p[0] == ' ' && !is_blank(p[1]) && p[1] != '[' && !is_blank(p[2]) &&
-	    !is_blank(p[3]) && !is_blank(p[4]) && !is_blank(p[5]) && p[5] != ':' && p[6] == ' ' &&
-	    !is_blank(p[7]) && p[7] != '[') {
+	if (end - p >= 8 && flag_block_at(p, limit)) {
 		p += 7;
 	} else {
 		p = skip_blank(p, end, limit);
@@ -109,303 +144,6 @@ const char *timestamp_token(const char *p, const char *end, std::uint64_t &ts, l
 	return timestamp_at(p, end, ts, ctx);
 }
 
-// ---- the payload, key by key in the kernel's order
-
-// [P, END) starts with K's text. LIMIT as for the scanners (text_scan.h):
-// with 16 bytes readable at P, in one block.
-[[gnu::always_inline]] inline bool key_at(const char *p, const char *end, const layout_key &k,
-					  const char *limit)
-{
-	if (end - p < k.size)
-		return false;
-#if defined(__SSE2__)
-	if (limit && limit - p >= 16) {
-		__m128i same = _mm_cmpeq_epi8(scan_detail::load16(p), scan_detail::load16(k.text));
-		unsigned want = (1u << k.size) - 1;
-		return (unsigned(_mm_movemask_epi8(same)) & want) == want;
-	}
-#else
-	(void)limit;
-#endif
-	for (std::size_t i = 0; i < k.size; i++)
-		if (p[i] != k.text[i])
-			return false;
-	return true;
-}
-
-// mode= as the kernel words it (4.16+): ABS or REL, then |PINNED, |SOFT,
-// |HARD. Anything else (numbers, the enum's names) is parse_hrtimer_mode's.
-bool kernel_hrtimer_mode(std::string_view v, std::uint32_t &mode)
-{
-	if (v.size() < 3 || (v[0] != 'A' && v[0] != 'R') ||
-	    (v.substr(0, 3) != "ABS" && v.substr(0, 3) != "REL"))
-		return false;
-	std::uint32_t m = v[0] == 'R' ? std::uint32_t(HRM_REL) : 0;
-	for (v.remove_prefix(3); !v.empty();) {
-		if (v[0] != '|')
-			return false;
-		v.remove_prefix(1);
-		if (v.starts_with("HARD"))
-			m |= HRM_HARD, v.remove_prefix(4);
-		else if (v.starts_with("SOFT"))
-			m |= HRM_SOFT, v.remove_prefix(4);
-		else if (v.starts_with("PINNED"))
-			m |= HRM_PINNED, v.remove_prefix(6);
-		else
-			return false;
-		if (!v.empty() && v[0] != '|')
-			return false;
-	}
-	mode = m;
-	return true;
-}
-
-// A decimal value at P that fills its token, P left after it.
-template <class T>
-[[gnu::always_inline]] inline bool take_decimal(const char *&p, const char *end, T &v,
-						const char *limit)
-{
-	T x;
-	auto [stop, ec] = decimal_prefix(p, end, x, limit);
-	if (ec != std::errc() || !ends_token(stop, end))
-		return false;
-	v = x;
-	p = stop;
-	return true;
-}
-
-// A small decimal (a CPU, a wheel index, a vector) at P, P left after it:
-// for up to four digits a byte loop, cheaper than decimal_prefix's words;
-// past them, or with a sign, decimal_prefix_loop, whose answer it is.
-template <class T>
-[[gnu::always_inline]] inline bool take_small(const char *&p, const char *end, T &v)
-{
-	const char *q = p;
-	unsigned x = 0;
-	for (int n = 0; n < 4 && q < end && is_digit(*q); n++, q++)
-		x = x * 10 + unsigned(*q - '0');
-	if (q != p && ends_token(q, end)) {
-		v = static_cast<T>(x);
-		p = q;
-		return true;
-	}
-	T y;
-	auto [stop, ec] = decimal_prefix_loop(p, end, y);
-	if (ec != std::errc() || !ends_token(stop, end))
-		return false;
-	v = y;
-	p = stop;
-	return true;
-}
-
-[[gnu::always_inline]] inline bool take_pointer(const char *&p, const char *end, trace_event &ev,
-						const char *limit)
-{
-	// %p of a 64-bit kernel: 16 digits, no 0x, the case of nearly all.
-	if (end - p >= 16 && ends_token(p + 16, end) && hex16(p, ev.timer)) {
-		ev.timer_digits = 16;
-		p += 16;
-		return true;
-	}
-	const char *e = find_blank(p, end, limit);
-	if (!parse_pointer(std::string_view(p, e - p), ev.timer, &ev.timer_digits))
-		return false;
-	p = e;
-	return true;
-}
-
-// flags= of timer_start, as take_flags in text_fields.cc reads it.
-bool take_flags(std::string_view v, trace_event &ev, const line_context &ctx)
-{
-	if (v.size() > 2 && v[0] == '0' && v[1] == 'x') {
-		std::uint64_t raw;
-		if (!parse_pointer(v, raw) || raw > 0xffffffffu)
-			return false;
-		ev.flags = normalise_raw_timer_flags(std::uint32_t(raw));
-		ev.has |= EF_FLAGS;
-		return true;
-	}
-	std::uint32_t names;
-	if (!parse_timer_flag_names(v, names))
-		return false;
-	if (ctx.dialect.trust_flag_names) {
-		ev.flags = names;
-		ev.has |= EF_FLAGS;
-	}
-	return true;
-}
-
-// The value of K at P (just past "key="), P left at its token's end. The
-// fields as parse_payload sets them when they read cleanly; false where it
-// would find them bad or pass them over.
-[[gnu::always_inline]] inline bool take_value(payload_order_key k, const char *&p, const char *end,
-					      trace_event &ev, line_context &ctx)
-{
-	const char *limit = ctx.limit;
-	switch (k) {
-	case payload_order_key::timer:
-	case payload_order_key::hrtimer:
-		return take_pointer(p, end, ev, limit);
-	case payload_order_key::expires:
-		return take_decimal(p, end, ev.expires, limit);
-	case payload_order_key::now:
-		return take_decimal(p, end, ev.now, limit);
-	case payload_order_key::baseclk:
-		return take_decimal(p, end, ev.baseclk, limit);
-	case payload_order_key::bucket_expiry:
-		return take_decimal(p, end, ev.bucket_expiry, limit);
-	case payload_order_key::cpu:
-		return take_small(p, end, ev.target_cpu);
-	case payload_order_key::idx:
-		return take_small(p, end, ev.idx);
-	case payload_order_key::softexpires:
-		if (!take_decimal(p, end, ev.softexpires, limit))
-			return false;
-		ev.has |= EF_SOFTEXPIRES;
-		return true;
-	case payload_order_key::timeout: {	// "[timeout=%ld]", a few jiffies mostly
-		const char *stop = p;
-		std::int64_t t = 0;
-		for (int n = 0; n < 4 && stop < end && is_digit(*stop); n++, stop++)
-			t = t * 10 + (*stop - '0');
-		std::errc ec{};
-		if (stop == p || stop == end || *stop != ']') {
-			auto r = decimal_prefix(p, end, t, limit);
-			stop = r.ptr;
-			ec = r.ec;
-		}
-		if (ec != std::errc() || stop == end || *stop != ']' || !ends_token(stop + 1, end))
-			return false;
-		ev.timeout = t;
-		p = stop + 1;
-		return true;
-	}
-	case payload_order_key::vec:
-	case payload_order_key::vector: {
-		std::int64_t n;
-		if (!take_small(p, end, n) || n < 0 || n > 0xffffffffll)
-			return false;
-		ev.vec = std::uint32_t(n);
-		ev.has |= EF_VEC;
-		return true;
-	}
-	case payload_order_key::was_armed: {
-		std::uint32_t armed;
-		if (!take_small(p, end, armed))
-			return false;
-		ev.was_armed = armed != 0;
-		ev.has |= EF_WAS_ARMED;
-		return true;
-	}
-	default:
-		break;
-	}
-	// The values that are words: the whole token.
-	const char *e = find_blank(p, end, limit);
-	std::string_view v(p, e - p);
-	p = e;
-	switch (k) {
-	case payload_order_key::function:
-		if (v.empty())
-			return false;
-		// A symbol (its first letter no hex digit) as it stands: nearly
-		// every callback; function_value judges the others.
-		ev.function = !ctx.dialect.strip_function_offset && v.size() > 2 &&
-					      !(is_digit(v[0]) || (v[0] >= 'a' && v[0] <= 'f') ||
-						(v[0] >= 'A' && v[0] <= 'F'))
-				      ? v
-				      : function_value(v, ctx);
-		return true;
-	case payload_order_key::flags:
-		return take_flags(v, ev, ctx);
-	case payload_order_key::mode:
-		if (!kernel_hrtimer_mode(v, ev.hrtimer_mode) &&
-		    !parse_hrtimer_mode(v, ev.hrtimer_mode))
-			return false;
-		ev.has |= EF_HRTIMER_MODE;
-		return true;
-	case payload_order_key::clockid:
-		if (v == "CLOCK_MONOTONIC")	// nearly every hrtimer's
-			ev.clockid = 1;
-		else if (!parse_clockid(v, ev.clockid))
-			return false;
-		ev.has |= EF_CLOCKID;
-		return true;
-	default:
-		return false;
-	}
-}
-
-// Keys I and on of layout L at P, each one blank apart, P left after the
-// last one read. KEYS: their payload_key bits. Unrolled per layout (the
-// keys' texts and value parsers known at compile time): a line has six.
-template <event_layout L, std::size_t I>
-[[gnu::always_inline]] inline bool take_keys(const char *&p, const char *end, trace_event &ev,
-					     line_context &ctx, std::uint32_t &keys)
-{
-	constexpr const payload_layout &layout = payload_layouts[std::size_t(L)];
-	if constexpr (I == layout.size) {
-		return true;
-	} else {
-		constexpr const layout_key &k = layout.keys[I];
-		if (key_at(p, end, k, ctx.limit)) {
-			p += k.size;
-			if (!take_value(k.key, p, end, ev, ctx))
-				return false;
-			keys |= k.bit;
-			if constexpr (layout.rest_ignored)
-				return true;
-			// One blank; a second one fails the next key, or the
-			// end (trailing blanks the general parse passes over too).
-			if (p != end && *p++ != ' ')
-				return false;
-		} else if constexpr (!k.optional) {
-			return false;
-		}
-		return take_keys<L, I + 1>(p, end, ev, ctx, keys);
-	}
-}
-
-// The payload at P as layout L lists its keys: none other, nothing after
-// the last (but after the number of a softirq or vector event, which is
-// all the general parse reads of those).
-template <event_layout L>
-bool payload_as(const char *p, const char *end, trace_event &ev, line_context &ctx)
-{
-	std::uint32_t keys = 0;
-	if (!take_keys<L, 0>(p, end, ev, ctx, keys))
-		return false;
-	if constexpr (payload_layouts[std::size_t(L)].rest_ignored)
-		return true;
-	if (p != end)
-		return false;
-	if (!is_timer_event(ev.kind))
-		return true;
-	// check_keys's rule: 4.11+ prints cpu= idx= flags= together.
-	constexpr std::uint32_t group = K_CPU | K_IDX | K_FLAGS;
-	if ((keys & (K_CPU | K_IDX)) && (keys & group) != group)
-		return false;
-	ctx.keys = keys;
-	ev.has |= keys & reported_payload_keys;
-	return true;
-}
-
-using payload_parser = bool (*)(const char *p, const char *end, trace_event &ev,
-				line_context &ctx);
-// In event_layout's order.
-constexpr payload_parser payload_parsers[] = {
-	payload_as<event_layout::timer_only>,
-	payload_as<event_layout::timer_start>,
-	payload_as<event_layout::timer_expire_entry>,
-	payload_as<event_layout::hrtimer_only>,
-	payload_as<event_layout::hrtimer_init>,
-	payload_as<event_layout::hrtimer_start>,
-	payload_as<event_layout::hrtimer_expire_entry>,
-	payload_as<event_layout::softirq>,
-	payload_as<event_layout::vector>,
-};
-static_assert(std::size(payload_parsers) == std::size(payload_layouts));
-
 }  // namespace
 
 bool parse_common_ftrace_line(std::string_view line, trace_event &ev, line_context &ctx)
@@ -416,20 +154,14 @@ bool parse_common_ftrace_line(std::string_view line, trace_event &ev, line_conte
 		return false;
 	// The general parse starts at the first non-blank, and a '[' there is
 	// no CPU column: the task name must stand before it.
-	const char *before = lb - 1;
-	while (before > begin && is_blank(before[-1]))
-		before--;
-	if (before == begin)
+	if (!stands_after_task(begin, lb))
 		return false;
 	std::uint32_t cpu;
 	const char *p = cpu_column(lb, end, cpu);
 	if (!p || !(p = timestamp_token(p, end, ev.ts_ns, ctx)))
 		return false;
 	const char *name = skip_blank(p, end, limit);
-	p = find_blank(name, end, limit);
-	if (p - name < 2 || p[-1] != ':')
-		return false;
-	const known_event_name *k = known_event_named(name, std::size_t(p - 1 - name), limit);
+	const known_event_name *k = known_event_token(name, end, limit, p);
 	if (!k)
 		return false;
 	ev.name = std::string_view(name, k->name.size());
@@ -439,7 +171,7 @@ bool parse_common_ftrace_line(std::string_view line, trace_event &ev, line_conte
 	ev.cpu = cpu;
 	ev.has |= EF_TIMESTAMP;
 	ctx.keys = 0;
-	return payload_parsers[std::size_t(k->layout)](skip_blank(p, end, limit), end, ev, ctx);
+	return common_payload_parsers[std::size_t(k->layout)](skip_blank(p, end, limit), end, ev, ctx);
 }
 
 }  // namespace timersim

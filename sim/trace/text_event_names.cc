@@ -9,17 +9,21 @@
 
 namespace timersim {
 
+namespace event_names_detail {
+
 namespace {
 
 using el = event_layout;
 using ek = event_kind;
 using he = hrtimer_event;
 
+}  // namespace
+
 // The x86 vectors as irq_events.cc lists them.
 #define X86_VECTOR(v) {v "_entry", ek::irq_entry, he::none, false, el::vector}, \
 		      {v "_exit", ek::irq_exit, he::none, false, el::vector}
 
-constexpr known_event_name known_events[] = {
+constexpr known_event_name events[] = {
 	{"timer_init", ek::timer_init, he::none, false, el::timer_only},
 	{"timer_start", ek::timer_start, he::none, false, el::timer_start},
 	{"timer_cancel", ek::timer_cancel, he::none, false, el::timer_only},
@@ -50,39 +54,40 @@ constexpr known_event_name known_events[] = {
 };
 #undef X86_VECTOR
 
-constexpr std::size_t shortest = 10, longest = 32;	// names outside are not known
-constexpr std::size_t name_slots = 64;
-// Length, second and last-but-one letters: perfect on the table.
-constexpr std::size_t name_slot(const char *name, std::size_t size)
+static_assert(std::size(events) == known, "text_event_names.h counts the table");
+
+constexpr name_index::name_index() : event(), padded()
 {
-	return (size * 4 + unsigned(static_cast<unsigned char>(name[1])) * 18 +
-		unsigned(static_cast<unsigned char>(name[size - 2])) * 25) % name_slots;
+	for (auto &e : event)
+		e = -1;
+	for (std::size_t i = 0; i < known; i++) {
+		std::string_view n = events[i].name;
+		perfect = perfect && n.size() >= shortest && n.size() < longest;
+		if (n.size() < shortest)
+			continue;
+		std::size_t slot = name_slot(n.data(), n.size());
+		perfect = perfect && event[slot] < 0;
+		event[slot] = static_cast<signed char>(i);
+		for (std::size_t c = 0; c < n.size(); c++)
+			padded[i][c] = n[c];
+	}
 }
 
-struct name_index {
-	signed char event[name_slots];
-	char padded[std::size(known_events)][longest];
-	bool perfect = true;
-	constexpr name_index() : event(), padded()
-	{
-		for (auto &e : event)
-			e = -1;
-		for (std::size_t i = 0; i < std::size(known_events); i++) {
-			std::string_view n = known_events[i].name;
-			perfect = perfect && n.size() >= shortest && n.size() < longest;
-			if (n.size() < shortest)
-				continue;
-			std::size_t slot = name_slot(n.data(), n.size());
-			perfect = perfect && event[slot] < 0;
-			event[slot] = static_cast<signed char>(i);
-			for (std::size_t c = 0; c < n.size(); c++)
-				padded[i][c] = n[c];
-		}
-	}
-};
-constexpr name_index name_index_of_table;
-static_assert(name_index_of_table.perfect,
+constexpr name_index index_of_events;
+static_assert(index_of_events.perfect,
 	      "two known events share a name_slot, or a name is too short or long: change name_slot()");
+
+const known_event_name *token_by_bytes(const char *name, const char *end, const char *limit,
+				       const char *&token_end)
+{
+	const char *p = find_blank(name, end, limit);
+	if (p - name < 2 || p[-1] != ':')
+		return nullptr;
+	token_end = p;
+	return known_event_named(name, std::size_t(p - 1 - name), limit);
+}
+
+namespace {
 
 #if defined(__SSE2__)
 // Bit i set: P[i] == Q[i], of the 16 bytes at each.
@@ -95,19 +100,22 @@ unsigned same_bytes(const char *p, const char *q)
 
 }  // namespace
 
+}  // namespace event_names_detail
+
 const known_event_name *known_event_named(const char *name, std::size_t size, const char *limit)
 {
-	if (size < shortest || size >= longest)
+	namespace d = event_names_detail;
+	if (size < d::shortest || size >= d::longest)
 		return nullptr;
-	int i = name_index_of_table.event[name_slot(name, size)];
-	if (i < 0 || known_events[i].name.size() != size)
+	int i = d::index_of_events.event[d::name_slot(name, size)];
+	if (i < 0 || d::events[i].name.size() != size)
 		return nullptr;
-	const char *want = name_index_of_table.padded[i];
+	const char *want = d::index_of_events.padded[i];
 #if defined(__SSE2__)
 	if (limit && limit - name >= 32) {
-		std::uint32_t same = same_bytes(name, want) | same_bytes(name + 16, want + 16) << 16;
+		std::uint32_t same = d::same_bytes(name, want) | d::same_bytes(name + 16, want + 16) << 16;
 		std::uint32_t mask = (1u << size) - 1;
-		return (same & mask) == mask ? &known_events[i] : nullptr;
+		return (same & mask) == mask ? &d::events[i] : nullptr;
 	}
 #else
 	(void)limit;
@@ -115,10 +123,10 @@ const known_event_name *known_event_named(const char *name, std::size_t size, co
 	for (std::size_t c = 0; c < size; c++)
 		if (name[c] != want[c])
 			return nullptr;
-	return &known_events[i];
+	return &d::events[i];
 }
 
-std::size_t known_event_count() { return std::size(known_events); }
-const known_event_name &known_event_at(std::size_t i) { return known_events[i]; }
+std::size_t known_event_count() { return event_names_detail::known; }
+const known_event_name &known_event_at(std::size_t i) { return event_names_detail::events[i]; }
 
 }  // namespace timersim

@@ -23,6 +23,7 @@
 
 #include "sim/trace/event.h"
 #include "sim/trace/text_fields.h"
+#include "sim/trace/text_scan.h"
 
 namespace timersim {
 
@@ -152,6 +153,79 @@ struct known_event_name {
 // blocks.
 const known_event_name *known_event_named(const char *name, std::size_t size,
 					  const char *limit);
+
+// How the names are found: a hash of the length and two letters, perfect
+// on the table (text_event_names.cc checks it at compile time), and each
+// name padded to LONGEST bytes for a compare in two blocks. Here for
+// known_event_token, which the one-pass parse inlines (once a line).
+namespace event_names_detail {
+
+constexpr std::size_t shortest = 10, longest = 32;	// names outside are not known
+constexpr std::size_t name_slots = 64;
+constexpr std::size_t known = 38;			// events in the table
+// Length, second and last-but-one letters: perfect on the table.
+constexpr std::size_t name_slot(const char *name, std::size_t size)
+{
+	return (size * 4 + unsigned(static_cast<unsigned char>(name[1])) * 18 +
+		unsigned(static_cast<unsigned char>(name[size - 2])) * 25) % name_slots;
+}
+
+struct name_index {
+	signed char event[name_slots];	// the table's index, or -1
+	char padded[known][longest];
+	bool perfect = true;
+	constexpr name_index();
+};
+extern const known_event_name events[known];
+extern const name_index index_of_events;
+
+// The general way: the token's end found first, then the name.
+const known_event_name *token_by_bytes(const char *name, const char *end, const char *limit,
+				       const char *&token_end);
+
+}  // namespace event_names_detail
+
+// The event token at NAME, "name:" up to a blank or END, as find_blank
+// and known_event_named read it: the known event, its token's end in
+// TOKEN_END; or null. With 33 bytes readable at NAME (LIMIT) the ':' is
+// found and the name compared in the same two blocks, the token's end not
+// looked for first.
+[[gnu::always_inline]] inline const known_event_name *
+known_event_token(const char *name, const char *end, const char *limit, const char *&token_end)
+{
+	namespace d = event_names_detail;
+#if defined(__SSE2__)
+	if (limit && limit - name > 32) {
+		__m128i lo = scan_detail::load16(name), hi = scan_detail::load16(name + 16);
+		__m128i colon = _mm_set1_epi8(':');
+		std::uint32_t colons = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(lo, colon))) |
+				       unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(hi, colon))) << 16;
+		std::size_t size = colons ? std::size_t(__builtin_ctz(colons)) : 32;
+		// No ':' in reach, or past END: the general way below.
+		if (size < 32 && std::ptrdiff_t(size) < end - name) {
+			// The token goes on past its first ':' (or holds a blank
+			// before it): a name with ':' or a blank, none of ours.
+			const char *after = name + size + 1;
+			if ((after != end && !is_blank(*after)) || size < d::shortest)
+				return nullptr;
+			int i = d::index_of_events.event[d::name_slot(name, size)];
+			if (i < 0 || d::events[i].name.size() != size)
+				return nullptr;
+			const char *want = d::index_of_events.padded[i];
+			std::uint32_t same =
+				unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(lo, scan_detail::load16(want)))) |
+				unsigned(_mm_movemask_epi8(
+					_mm_cmpeq_epi8(hi, scan_detail::load16(want + 16)))) << 16;
+			std::uint32_t mask = (1u << size) - 1;
+			if ((same & mask) != mask)
+				return nullptr;
+			token_end = after;
+			return &d::events[i];
+		}
+	}
+#endif
+	return d::token_by_bytes(name, end, limit, token_end);
+}
 
 // Every known name, for tests.
 std::size_t known_event_count();

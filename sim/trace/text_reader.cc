@@ -161,11 +161,10 @@ void note_cut_short(std::string &reason)
 	reason.insert(0, "last line cut short (no newline at the end): ");
 }
 
-bool generation_check::pass(event_kind kind, std::uint32_t keys, std::uint64_t line,
-			    std::string &reason)
+bool generation_check::first_or_short(event_kind kind, std::uint32_t keys, std::uint64_t line,
+				      std::string &reason)
 {
 	std::size_t k = std::size_t(kind);
-	constexpr std::uint32_t seen = 1u << 31;
 	if (!first_keys_[k]) {
 		first_keys_[k] = keys | seen;
 		first_line_[k] = line;

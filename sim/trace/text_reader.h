@@ -64,9 +64,20 @@ public:
 	// Whether an event of KIND (a timer event) on LINE with payload KEYS
 	// carries the keys of the first event of its kind; if not, REASON
 	// says which is missing.
-	bool pass(event_kind kind, std::uint32_t keys, std::uint64_t line, std::string &reason);
+	bool pass(event_kind kind, std::uint32_t keys, std::uint64_t line, std::string &reason)
+	{
+		// Inline the common answer: a later event with every key.
+		std::uint32_t first = first_keys_[std::size_t(kind)];
+		if (first && !(first & ~seen & ~keys))
+			return true;
+		return first_or_short(kind, keys, line, reason);
+	}
 
 private:
+	static constexpr std::uint32_t seen = 1u << 31;	// in first_keys_: a first was seen
+	bool first_or_short(event_kind kind, std::uint32_t keys, std::uint64_t line,
+			    std::string &reason);
+
 	static constexpr std::size_t kinds = std::size_t(event_kind::other) + 1;
 	// Payload keys of the first event of each kind, and its line.
 	std::uint32_t first_keys_[kinds] = {};

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -272,6 +273,36 @@ START_TEST(interner_compares_every_byte)
 }
 END_TEST
 
+// The interner answers the last two names without hashing: ids stay the
+// table's on runs, pairs and alternations of names alike in size and
+// prefix, with fresh names (and the names' vector growing) between them.
+START_TEST(recent_names_answer_as_the_table)
+{
+	const std::vector<std::string> pool = {"tcp_write_timer", "tcp_write_timex", "tcp_writ",
+					       "tcp_write_timer_longer_name", "tcp_write_timer_longer_namf",
+					       "", "a", "b"};
+	interner in;
+	std::map<std::string, std::uint32_t> want;
+	std::uint64_t x = 88172645463325252ull;
+	for (unsigned i = 0; i < 20000; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		std::string s = pool[x % pool.size()];
+		if (x % 97 == 0)	// a fresh name now and then
+			s = "fresh_" + std::to_string(i);
+		unsigned repeat = 1 + unsigned(x >> 60) % 3;
+		for (unsigned r = 0; r < repeat; r++) {
+			auto [it, fresh] = want.emplace(s, std::uint32_t(want.size()));
+			(void)fresh;
+			std::uint32_t id = in.intern(s);
+			CK_REQUIRE(id == it->second, "%s: id %u, want %u", s.c_str(), id, it->second);
+		}
+	}
+	ck_assert_uint_eq(in.size(), want.size());
+	for (const auto &[name, id] : want)
+		ck_assert_str_eq(in.name(id).c_str(), name.c_str());
+}
+END_TEST
+
 int main()
 {
 	Suite *s = suite_create("event_stream");
@@ -284,6 +315,7 @@ int main()
 	tcase_add_test(tc, a_stream_left_early_stops_its_reader);
 	tcase_add_test(tc, interned_ids_are_dense_and_stable);
 	tcase_add_test(tc, interner_compares_every_byte);
+	tcase_add_test(tc, recent_names_answer_as_the_table);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
 }

@@ -63,6 +63,7 @@ const char *const common_lines[] = {
 	"<idle>-0 [000] 15129.995004: irq_work_entry: vector=246",	// irq-info off
 	"bash-1 [001] ..... 123456789: timer_cancel: timer=00000000b5199443",	// x86-tsc clock
 	"            bash-30251   [001] ..... 1.000001: timer_cancel: timer=00000000b5199443",
+	"b                      [001] ..... 1.000001: timer_cancel: timer=00000000b5199443",
 	"bash-1 [001] d..1. 1.000001: timer_start: timer=00000000b5199443 function=f "
 	"expires=10 [timeout=123456] bucket_expiry=11 cpu=123456 idx=7 flags=",
 };
@@ -184,6 +185,49 @@ START_TEST(known_names_are_the_general_kinds)
 	}
 	ck_assert_ptr_null(known_event_named("sched_switch", 12, nullptr));
 	ck_assert_ptr_null(known_event_named("irq_handler_entry", 17, nullptr));
+}
+END_TEST
+
+// known_event_token(TEXT) as find_blank and known_event_named read it, with
+// room for its two blocks and without.
+void expect_token_as_named(const std::string &text)
+{
+	std::string padded = text + std::string(40, '\0');
+	const char *name = padded.data(), *end = name + text.size();
+	const char *blank = find_blank(name, end);
+	const known_event_name *want =
+		blank - name >= 2 && blank[-1] == ':'
+			? known_event_named(name, std::size_t(blank - 1 - name), nullptr)
+			: nullptr;
+	for (const char *limit : {name + padded.size(), static_cast<const char *>(nullptr)}) {
+		const char *token_end = nullptr;
+		const known_event_name *k = known_event_token(name, end, limit, token_end);
+		CK_REQUIRE(k == want, "'%s' %s: %s, want %s", text.c_str(), limit ? "blocks" : "bytes",
+			   k ? std::string(k->name).c_str() : "none",
+			   want ? std::string(want->name).c_str() : "none");
+		CK_REQUIRE(!k || token_end == blank, "'%s': token end", text.c_str());
+	}
+}
+
+START_TEST(event_tokens_are_the_named_events)
+{
+	for (std::size_t i = 0; i < known_event_count(); i++) {
+		std::string name(known_event_at(i).name);
+		for (const char *tail : {": x", ":", ":\tx", ":x", "::", " : x", "", "x: y"})
+			expect_token_as_named(name + tail);
+		for (std::size_t n = 0; n < name.size(); n++) {
+			std::string changed = name + ": x";
+			for (char c : {':', ' ', '\t', '\0'}) {
+				changed[n] = c;
+				expect_token_as_named(changed);
+			}
+			expect_token_as_named(name.substr(0, n) + ": x");
+		}
+	}
+	expect_token_as_named("an_event_name_of_thirty_two_byte: x");
+	expect_token_as_named("an_event_name_of_thirty_one_byt: x");
+	expect_token_as_named(": x");
+	expect_token_as_named("");
 }
 END_TEST
 
@@ -329,6 +373,7 @@ static Suite *ftrace_fast_suite()
 	TCase *t = tcase_create("agreement");
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, known_names_are_the_general_kinds);
+	tcase_add_test(t, event_tokens_are_the_named_events);
 	tcase_add_test(t, common_lines_parse_as_the_general_parse_does);
 	tcase_add_test(t, cut_and_changed_lines_agree_or_are_left);
 	tcase_add_test(t, odd_heads_go_the_general_way);
