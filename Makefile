@@ -164,11 +164,12 @@ unit_lab_steps      := sim/lab/%
 # trace: ctf.cc, trace_dat.cc and trace_dat_libtracecmd.cc apart; so
 # ftrace_text.cc, perf_script.cc and trace_cmd_report.cc; line_source.cc
 # and open.cc; ctf_metadata.cc and ctf_packets.cc; trace_dat_pages.cc and
-# libtracecmd_hooks.cc; ftrace_fast.cc and text_fields.cc. trace_ctf takes
+# libtracecmd_hooks.cc; ftrace_fast.cc, ftrace_fast_payload.cc and
+# text_fields.cc (take_value, take_flags). trace_ctf takes
 # the rest.
 unit_trace_dat      := sim/trace/trace_dat.cc sim/trace/trace_dat_file.cc sim/trace/trace_dat_kallsyms.cc \
                        sim/trace/trace_dat_pages.cc sim/trace/ctf_packets.cc sim/trace/trace_cmd_report.cc \
-                       sim/trace/stderr_capture.cc sim/trace/huge_pages.cc
+                       sim/trace/stderr_capture.cc sim/trace/huge_pages.cc sim/trace/ftrace_fast_payload.cc
 unit_trace_text     := sim/trace/trace_dat_libtracecmd.cc sim/trace/libtracecmd_hooks.cc \
                        sim/trace/ftrace_text.cc sim/trace/ftrace_fast.cc sim/trace/line_source.cc \
                        sim/trace/small_input.cc sim/trace/text_reader.cc
