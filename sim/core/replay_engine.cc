@@ -29,6 +29,7 @@ void replay_engine::begin(const replay_setup &setup, jiffies_t start)
 	all_softirq_work_ = {};
 	scheme_->reset(setup_.cpus, start, this);
 	metered_ = scheme_->costs();
+	live_costs_ = scheme_->live_costs();
 	cost_counters share;
 	per_base_meter_ = setup_.cpus && scheme_->costs_on(0, share);
 	base_metered_.assign(setup_.cpus, {});
@@ -42,7 +43,7 @@ void replay_engine::begin(const replay_setup &setup, jiffies_t start)
 	split_[0] = split_[1] = {};
 	run_ = {};
 	scheme_->set_tick_driven(setup_.tick_driven);
-	tell([&](replay_sink &s) { s.begin(setup_); });
+	tell([&](auto &s) { s.begin(setup_); });
 }
 
 void replay_engine::apply(const prepared_event &p)
@@ -112,7 +113,7 @@ void replay_engine::on_start(const prepared_event &p)
 	rec.touched = p.jiffies;
 	timer_ref t = ref(id);
 	credit(work_context::process, &t, p.base, p.jiffies);
-	tell([&](replay_sink &s) {
+	tell([&](auto &s) {
 		s.started(t, p.base, p.jiffies, p.expires, level, rearm);
 	});
 }
@@ -138,7 +139,7 @@ void replay_engine::on_cancel(const prepared_event &p)
 	timer_ref t = ref(id);
 	credit(work_context::process, &t, rec.base, p.jiffies);
 	if (was)
-		tell([&](replay_sink &s) { s.canceled(t, rec.base, p.jiffies); });
+		tell([&](auto &s) { s.canceled(t, rec.base, p.jiffies); });
 }
 
 void replay_engine::on_expire_entry(const prepared_event &p)
@@ -262,11 +263,11 @@ void replay_engine::judge(timer_id t, unsigned cpu, jiffies_t recorded, jiffies_
 			  verdict v, miss_reason closed)
 {
 	timer_ref r = ref(t);
-	tell([&](replay_sink &s) { s.fidelity(r, cpu, recorded, simulated, v); });
+	tell([&](auto &s) { s.fidelity(r, cpu, recorded, simulated, v); });
 	if (v == verdict::exact)
 		return;
 	miss_reason why = why_missed(timers_[t], recorded, simulated, v, closed);
-	tell([&](replay_sink &s) { s.missed(r, cpu, v, why); });
+	tell([&](auto &s) { s.missed(r, cpu, v, why); });
 }
 
 // The named category of a miss, most specific first. `closed`: for a
@@ -384,7 +385,7 @@ void replay_engine::credit(work_context ctx, const timer_ref *t, unsigned cpu, j
 	split_[static_cast<unsigned>(ctx)] += units;
 	if (ctx == work_context::softirq && run_.open)
 		run_.units += units.total();
-	tell([&](replay_sink &s) { s.worked(t, cpu, jiffy, ctx, units); });
+	tell([&](auto &s) { s.worked(t, cpu, jiffy, ctx, units); });
 }
 
 void replay_engine::softirq_done()
@@ -409,7 +410,7 @@ void replay_engine::end_run()
 	timer_ref w;
 	if (run_.woke)
 		w = ref(run_.wake);
-	tell([&](replay_sink &s) {
+	tell([&](auto &s) {
 		s.softirq_run(run_.cpu, run_.jiffy, run_.units, run_.expired, run_.woke ? &w : nullptr);
 	});
 	// The run is over: work after it (an idle stretch) is not its wake's.
@@ -455,14 +456,14 @@ void replay_engine::moved(timer_id t, unsigned from_level)
 	rec.touched = now;
 	touch(cpu);
 	credit(work_context::softirq, &r, cpu, tick_jiffy_[cpu]);
-	tell([&](replay_sink &s) { s.moved(r, cpu, tick_jiffy_[cpu], from_level); });
+	tell([&](auto &s) { s.moved(r, cpu, tick_jiffy_[cpu], from_level); });
 }
 
 void replay_engine::cascaded(unsigned level, std::uint32_t count)
 {
 	scheme_worked();
 	unsigned cpu = advancing_;
-	tell([&](replay_sink &s) { s.cascaded(cpu, tick_jiffy_[cpu], level, count); });
+	tell([&](auto &s) { s.cascaded(cpu, tick_jiffy_[cpu], level, count); });
 }
 
 void replay_engine::tick(unsigned cpu, jiffies_t jiffy)
@@ -472,7 +473,7 @@ void replay_engine::tick(unsigned cpu, jiffies_t jiffy)
 	softirq_done();
 	run_ = {true, false, cpu, jiffy, 0, 0, 0};
 	tick_jiffy_[cpu] = jiffy;
-	tell([&](replay_sink &s) { s.tick(cpu, jiffy); });
+	tell([&](auto &s) { s.tick(cpu, jiffy); });
 }
 
 void replay_engine::idle_ticks(unsigned cpu, jiffies_t first, std::uint64_t count)
@@ -481,13 +482,13 @@ void replay_engine::idle_ticks(unsigned cpu, jiffies_t first, std::uint64_t coun
 	touch(cpu);
 	softirq_done();
 	tick_jiffy_[cpu] = first;
-	tell([&](replay_sink &s) { s.idle_ticks(cpu, first, count); });
+	tell([&](auto &s) { s.idle_ticks(cpu, first, count); });
 }
 
 void replay_engine::empty_cascades(unsigned level, std::uint64_t calls)
 {
 	scheme_worked();
-	tell([&](replay_sink &s) { s.empty_cascades(level, calls); });
+	tell([&](auto &s) { s.empty_cascades(level, calls); });
 }
 
 void replay_engine::expired(timer_id t, unsigned cpu, jiffies_t jiffy)
@@ -511,7 +512,7 @@ void replay_engine::expired(timer_id t, unsigned cpu, jiffies_t jiffy)
 		run_.woke = true;
 		run_.expired++;
 	}
-	tell([&](replay_sink &s) { s.expired(r, cpu, jiffy, rec.expires); });
+	tell([&](auto &s) { s.expired(r, cpu, jiffy, rec.expires); });
 }
 
 // ---- the end ---------------------------------------------------------------------

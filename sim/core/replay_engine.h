@@ -105,7 +105,7 @@ public:
 	// The report is complete: the sinks finish their outputs.
 	void end(const replay_report &r)
 	{
-		tell([&](replay_sink &s) { s.end(r); });
+		tell([&](auto &s) { s.end(r); });
 	}
 
 private:
@@ -167,7 +167,7 @@ private:
 	// zero total is no change (and skipped_idle alone is kept for later).
 	cost_counters take_scheme_work()
 	{
-		const cost_counters &now = scheme_->costs();
+		const cost_counters &now = live_costs_ ? *live_costs_ : scheme_->costs();
 		const cost_counters units = now.since(metered_);
 		if (!units.total())
 			return {};
@@ -242,6 +242,8 @@ private:
 	miss_reason why_missed(const timer_rec &rec, jiffies_t recorded, jiffies_t simulated,
 			       verdict v, miss_reason closed) const;
 
+	// `f` takes `auto &`: the accounting, every replay's first sink, is
+	// then called as itself (final), inline, not through the sink's table.
 	template <typename F> void tell(F &&f)
 	{
 		f(accounting_);
@@ -274,6 +276,7 @@ private:
 	unsigned booking_ = 0;
 
 	cost_counters metered_;		// the scheme's costs at the last credit
+	const cost_counters *live_costs_ = nullptr;	// scheme_->live_costs()
 	bool per_base_meter_ = false;	// read per base (costs_on), not costs()
 	bool draining_ = false;		// in drain(): not tick-driven either
 	std::vector<cost_counters> base_metered_;	// per base, at the last credit

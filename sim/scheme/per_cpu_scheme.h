@@ -103,6 +103,7 @@ public:
 	jiffies_t next_event(unsigned cpu) const override { return std::max(clock(cpu), next_fire(cpu)); }
 	std::uint64_t pending_on(unsigned cpu) const override { return pending_.at(cpu); }
 	const cost_counters &costs() const override { return costs_; }
+	const cost_counters *live_costs() const override { return &costs_; }
 
 	std::uint64_t peak_memory_bytes() const override
 	{

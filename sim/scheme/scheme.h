@@ -213,6 +213,11 @@ public:
 		(void)cpu; (void)out;
 		return false;
 	}
+	// The counters costs() returns, where they are kept current as the
+	// scheme works (not summed when asked): the replay's work meter reads
+	// them after nearly every event of every scheme of a compare, through
+	// this pointer rather than a call. nullptr: ask costs().
+	virtual const cost_counters *live_costs() const { return nullptr; }
 	// Peak bytes held by the scheme's own structures (not the core's).
 	virtual std::uint64_t peak_memory_bytes() const = 0;
 

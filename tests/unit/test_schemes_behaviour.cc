@@ -431,6 +431,48 @@ START_TEST(peak_memory_grows_with_timers)
 }
 END_TEST
 
+// The replay's work meter reads live_costs() in place of costs(): where a
+// scheme offers them, they are costs() itself, current after every kind of
+// work (start, re-arm, cancel, expiry), not a copy taken once.
+START_TEST(live_costs_are_costs)
+{
+	for (const auto &n : scheme_names()) {
+		auto s = make(n);
+		event_log log;
+		s->reset(2, 1000, &log);
+		const cost_counters *live = s->live_costs();
+		if (!live) {
+			ck_assert_msg(!dynamic_cast<const per_cpu_scheme *>(s.get()),
+				      "%s keeps its counters current but offers none", n.c_str());
+			continue;
+		}
+		auto same = [&](const char *after) {
+			const cost_counters &c = s->costs();
+			ck_assert_msg(live == &c && live->insertions == c.insertions &&
+					      live->removals == c.removals && live->relinks == c.relinks &&
+					      live->slot_visits == c.slot_visits &&
+					      live->key_comparisons == c.key_comparisons &&
+					      live->skipped_idle == c.skipped_idle && c.total() != 0,
+				      "%s after %s: live counters are not costs()", n.c_str(), after);
+		};
+		for (timer_id t = 0; t < 200; t++)
+			s->start(t, t % 2, 1001 + (t * 37) % 3000, 0);
+		same("starts");
+		const std::uint64_t started = live->total();
+		for (timer_id t = 0; t < 200; t += 3)
+			s->start(t, (t + 1) % 2, 1500 + t, 0);
+		same("re-arms");
+		for (timer_id t = 1; t < 200; t += 5)
+			s->cancel(t);
+		same("cancels");
+		s->advance(0, 5000);
+		s->advance(1, 100000);
+		same("expiries");
+		ck_assert_msg(live->total() > started && !log.fired.empty(), "%s did no work", n.c_str());
+	}
+}
+END_TEST
+
 int main()
 {
 	Suite *s = suite_create("schemes_behaviour");
@@ -449,6 +491,7 @@ int main()
 	tcase_add_test(tc, classic_parameters_use_the_common_parser);
 	tcase_add_test(tc, parameters_are_typed_in_reports);
 	tcase_add_test(tc, peak_memory_grows_with_timers);
+	tcase_add_test(tc, live_costs_are_costs);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
 }
