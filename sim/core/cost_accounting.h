@@ -36,7 +36,11 @@ public:
 	void worked(const timer_ref *t, unsigned, jiffies_t, work_context ctx,
 		    const cost_counters &units) override
 	{
-		const std::uint64_t n = units.total();
+		worked_units(t, ctx, units.total());
+	}
+	// worked() with the units' total alone (all it keeps).
+	void worked_units(const timer_ref *t, work_context ctx, std::uint64_t n)
+	{
 		if (!t) {
 			work_.softirq_unattributed += n;
 			return;

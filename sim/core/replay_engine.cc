@@ -30,6 +30,9 @@ void replay_engine::begin(const replay_setup &setup, jiffies_t start)
 	scheme_->reset(setup_.cpus, start, this);
 	metered_ = scheme_->costs();
 	live_costs_ = scheme_->live_costs();
+	metered_total_ = metered_.total();
+	split_mark_ = metered_;
+	split_ctx_ = work_context::process;
 	cost_counters share;
 	per_base_meter_ = setup_.cpus && scheme_->costs_on(0, share);
 	base_metered_.assign(setup_.cpus, {});
@@ -41,6 +44,7 @@ void replay_engine::begin(const replay_setup &setup, jiffies_t start)
 	touched_list_.assign(setup_.cpus, 0);
 	touched_count_ = 0;
 	split_[0] = split_[1] = {};
+	totals_only_ = live_costs_ && !per_base_meter_ && sinks_.empty();
 	run_ = {};
 	scheme_->set_tick_driven(setup_.tick_driven);
 	tell([&](auto &s) { s.begin(setup_); });
@@ -377,7 +381,7 @@ cost_counters replay_engine::take_base_work()
 	return units;
 }
 
-void replay_engine::credit(work_context ctx, const timer_ref *t, unsigned cpu, jiffies_t jiffy)
+void replay_engine::credit_units(work_context ctx, const timer_ref *t, unsigned cpu, jiffies_t jiffy)
 {
 	const cost_counters units = take_work();
 	if (!units.total())
@@ -566,6 +570,8 @@ void replay_engine::finish(replay_report &r)
 	accounting_.fill(r, names_);
 	r.timers.distinct = timers_.size();
 	r.costs = scheme_->costs();
+	if (totals_only_)
+		close_split(split_ctx_);
 	r.work.process = split_[static_cast<unsigned>(work_context::process)];
 	r.work.softirq = split_[static_cast<unsigned>(work_context::softirq)];
 	r.peak_scheme_bytes = scheme_->peak_memory_bytes();

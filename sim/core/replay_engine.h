@@ -150,7 +150,42 @@ private:
 			 unsigned remote_base = ~0u);
 
 	// Work metering: credit the work done since the last credit.
-	void credit(work_context ctx, const timer_ref *t, unsigned cpu, jiffies_t jiffy);
+	void credit(work_context ctx, const timer_ref *t, unsigned cpu, jiffies_t jiffy)
+	{
+		if (totals_only_)
+			credit_total(ctx, t);
+		else
+			credit_units(ctx, t, cpu, jiffy);
+	}
+	void credit_units(work_context ctx, const timer_ref *t, unsigned cpu, jiffies_t jiffy);
+	// credit() where no sink wants the units by kind and the scheme's
+	// counters are live (compare's nine schemes, each credited at nearly
+	// every event): only their total is taken at each credit; the split
+	// by context (split_) is taken at each change of context, as the
+	// counters' growth over the credits of one context.
+	void credit_total(work_context ctx, const timer_ref *t)
+	{
+		const cost_counters &now = *live_costs_;
+		const std::uint64_t total = now.total();
+		if (total == metered_total_)
+			return;
+		const std::uint64_t n = total - metered_total_;
+		if (ctx != split_ctx_)
+			close_split(ctx);
+		metered_ = now;
+		metered_total_ = total;
+		if (ctx == work_context::softirq && run_.open)
+			run_.units += n;
+		accounting_.worked_units(t, ctx, n);
+	}
+	// split_ of the context credited so far takes its growth since it
+	// began (up to the last credit); `next` begins.
+	void close_split(work_context next)
+	{
+		split_[static_cast<unsigned>(split_ctx_)] += metered_.since(split_mark_);
+		split_mark_ = metered_;
+		split_ctx_ = next;
+	}
 	// A softirq stretch (an advance) ended, or a run: the work after the
 	// run's last expiry or move goes to the timer it woke for.
 	void softirq_done();
@@ -277,6 +312,12 @@ private:
 
 	cost_counters metered_;		// the scheme's costs at the last credit
 	const cost_counters *live_costs_ = nullptr;	// scheme_->live_costs()
+	// credit_total(): metered_.total(); the context of the credits since
+	// split_mark_ (metered_ when it began).
+	bool totals_only_ = false;
+	std::uint64_t metered_total_ = 0;
+	work_context split_ctx_ = work_context::process;
+	cost_counters split_mark_;
 	bool per_base_meter_ = false;	// read per base (costs_on), not costs()
 	bool draining_ = false;		// in drain(): not tick-driven either
 	std::vector<cost_counters> base_metered_;	// per base, at the last credit

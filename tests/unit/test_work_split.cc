@@ -112,6 +112,27 @@ START_TEST(split_adds_up_for_every_scheme)
 }
 END_TEST
 
+// Without a sink that wants the units by kind (compare, a plain replay),
+// the engine takes only their total at each credit and the split at each
+// change of context: the same split, kind by kind, as a replay whose
+// timeline takes every credit's units.
+START_TEST(split_is_the_same_with_and_without_units_by_kind)
+{
+	const std::string timeline = temp_subdir("work_split") + "/timeline.csv";
+	for (const char *trace : {default_trace, "tests/data/measured-network-quiet.txt.gz"}) {
+		json c = replay_json({"compare", "--json", "-", trace});
+		for (const json &r : c["schemes"]) {
+			const std::string name = r["scheme"]["name"];
+			json t = replay_json({"replay", "--scheme", name, "--json", "-", "--timeline", timeline,
+					      trace});
+			ck_assert_msg(r["work"] == t["work"], "%s on %s: work %s, with a timeline %s",
+				      name.c_str(), trace, r["work"].dump().c_str(),
+				      t["work"].dump().c_str());
+		}
+	}
+}
+END_TEST
+
 // The wheels' starts and cancels never visit a slot or bucket, and their
 // softirq never inserts: v48 and classic, under recorded ticks and every
 // jiffy (where v48, advancing one CPU, searches the other CPUs' global
@@ -220,6 +241,7 @@ int main()
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, heap_sifts_of_start_and_cancel_are_process_context);
 	tcase_add_test(tc, split_adds_up_for_every_scheme);
+	tcase_add_test(tc, split_is_the_same_with_and_without_units_by_kind);
 	tcase_add_test(tc, wheels_visit_no_slot_in_process_context);
 	tcase_add_test(tc, v48_credits_each_start_and_expiry_its_own_work);
 	tcase_add_test(tc, estimate_columns_read_in_the_natural_direction);
