@@ -149,8 +149,9 @@ private:
 	void run_softirq(unsigned cpu, jiffies_t limit, jiffies_t label,
 			 unsigned remote_base = ~0u);
 
-	// Work metering: credit the work done since the last credit.
-	void credit(work_context ctx, const timer_ref *t, unsigned cpu, jiffies_t jiffy)
+	// Work metering: credit the work done since the last credit. Inline
+	// always: compare calls it at nearly every event of every scheme.
+	[[gnu::always_inline]] void credit(work_context ctx, const timer_ref *t, unsigned cpu, jiffies_t jiffy)
 	{
 		if (totals_only_)
 			credit_total(ctx, t);
@@ -163,7 +164,7 @@ private:
 	// every event): only their total is taken at each credit; the split
 	// by context (split_) is taken at each change of context, as the
 	// counters' growth over the credits of one context.
-	void credit_total(work_context ctx, const timer_ref *t)
+	[[gnu::always_inline]] void credit_total(work_context ctx, const timer_ref *t)
 	{
 		const cost_counters &now = *live_costs_;
 		const std::uint64_t total = now.total();
