@@ -17,11 +17,6 @@ void cost_accounting::begin(const replay_setup &setup)
 }
 
 // Levels beyond what the scheme declared are counted on its last one.
-std::uint64_t &cost_accounting::level_slot(std::vector<std::uint64_t> &v, unsigned level)
-{
-	return v[std::min<std::size_t>(level, v.size() - 1)];
-}
-
 function_fidelity &cost_accounting::fn_fidelity(std::uint32_t id)
 {
 	if (fn_fidelity_.size() <= id)
@@ -30,36 +25,6 @@ function_fidelity &cost_accounting::fn_fidelity(std::uint32_t id)
 }
 
 // Moves spent on an arming that then ended without firing were wasted.
-void cost_accounting::end_arming(timer_id t, arming_end how)
-{
-	arming &a = arm(t);
-	if (a.moves && how == arming_end::canceled)
-		cascade_.moved_then_canceled++;
-	if (a.moves && how == arming_end::rearmed)
-		cascade_.moved_then_rearmed++;
-	a.moves = 0;
-}
-
-void cost_accounting::started(const timer_ref &t, unsigned, jiffies_t, jiffies_t, unsigned level,
-			      bool rearm)
-{
-	level_slot(level_enqueued_, level)++;
-	if (rearm) {
-		timers_.rearmed++;
-		end_arming(t.id, arming_end::rearmed);
-	}
-	timers_.started++;
-	fn(t.function).started++;
-	arm(t.id).moves = 0;
-}
-
-void cost_accounting::canceled(const timer_ref &t, unsigned, jiffies_t)
-{
-	timers_.canceled++;
-	fn(t.function).canceled++;
-	end_arming(t.id, arming_end::canceled);
-}
-
 // A base's tick ends when its next one begins (or the replay ends): its
 // moves go into the distribution, and the worst tick is remembered.
 void cost_accounting::close_tick(unsigned cpu)

@@ -7,6 +7,7 @@
 // virtual) and hands it every event it gives the other sinks.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -20,9 +21,26 @@ namespace timersim {
 class cost_accounting final : public replay_sink {
 public:
 	void begin(const replay_setup &setup) override;
-	void started(const timer_ref &t, unsigned cpu, jiffies_t now, jiffies_t expires,
-		     unsigned level, bool rearm) override;
-	void canceled(const timer_ref &t, unsigned cpu, jiffies_t now) override;
+	// Inline, with what they call: every start and cancel of every
+	// scheme of a compare tells them.
+	void started(const timer_ref &t, unsigned, jiffies_t, jiffies_t, unsigned level,
+		     bool rearm) override
+	{
+		level_slot(level_enqueued_, level)++;
+		if (rearm) {
+			timers_.rearmed++;
+			end_arming(t.id, arming_end::rearmed);
+		}
+		timers_.started++;
+		fn(t.function).started++;
+		arm(t.id).moves = 0;
+	}
+	void canceled(const timer_ref &t, unsigned, jiffies_t) override
+	{
+		timers_.canceled++;
+		fn(t.function).canceled++;
+		end_arming(t.id, arming_end::canceled);
+	}
 	void tick(unsigned cpu, jiffies_t jiffy) override;
 	void idle_ticks(unsigned cpu, jiffies_t first, std::uint64_t count) override;
 	void cascaded(unsigned cpu, jiffies_t jiffy, unsigned level, std::uint32_t count) override;
@@ -66,7 +84,15 @@ private:
 	};
 	enum class arming_end { expired, canceled, rearmed };
 
-	void end_arming(timer_id t, arming_end how);
+	void end_arming(timer_id t, arming_end how)
+	{
+		arming &a = arm(t);
+		if (a.moves && how == arming_end::canceled)
+			cascade_.moved_then_canceled++;
+		if (a.moves && how == arming_end::rearmed)
+			cascade_.moved_then_rearmed++;
+		a.moves = 0;
+	}
 	void close_tick(unsigned cpu);
 	// By id, grown on a new one: inline, as every event asks one of them.
 	function_acc &fn(std::uint32_t id)
@@ -82,7 +108,10 @@ private:
 			armings_.resize(std::size_t(t) + 1);
 		return armings_[t];
 	}
-	std::uint64_t &level_slot(std::vector<std::uint64_t> &v, unsigned level);
+	std::uint64_t &level_slot(std::vector<std::uint64_t> &v, unsigned level)
+	{
+		return v[std::min<std::size_t>(level, v.size() - 1)];
+	}
 
 	const replay_setup *setup_ = nullptr;
 	timer_counts timers_;
