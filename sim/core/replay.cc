@@ -595,6 +595,10 @@ bool replay_driver::prepare(const sim_event &ev, prepared_event &p)
 		if (!note_jiffies(ev, j))
 			return false;
 		p.jiffies = j;
+		// 4.11+ renderings print flags= beside cpu= idx=; one that
+		// printed them unusably (trace-cmd report, perf script) lost D
+		// and P.
+		p.flags_lost = ev.carries(EF_TARGET_CPU) && ev.carries(EF_IDX) && !ev.carries(EF_FLAGS);
 		c.timer_start++;
 		return true;
 	}

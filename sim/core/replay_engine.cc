@@ -102,9 +102,7 @@ void replay_engine::on_start(const prepared_event &p)
 	close_fire(id, p.jiffies);
 	rec.started = true;
 	rec.seen_epoch = loss_epoch_;
-	// 4.11+ renderings print flags= beside cpu= idx=; one that printed
-	// them unusably (trace-cmd report, perf script) lost D and P.
-	rec.flags_lost = ev.carries(EF_TARGET_CPU) && ev.carries(EF_IDX) && !ev.carries(EF_FLAGS);
+	rec.flags_lost = p.flags_lost;	// worked out once, by the driver
 	rec.catch_up_rearm = rec.late_callback;
 	rec.late_callback = false;
 

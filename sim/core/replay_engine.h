@@ -49,6 +49,8 @@ struct prepared_event {
 	jiffies_t limit = 0;
 	// The tracer lost events since the event before (EF_AFTER_LOSS).
 	bool after_loss = false;
+	// timer_start: its flags were printed unusably (flags_lost).
+	bool flags_lost = false;
 	// A tick: the trace showed the jiffies its run saw (its expiries
 	// printed them); else they are the tick model's guess.
 	bool settled = false;
