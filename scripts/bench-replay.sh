@@ -13,7 +13,7 @@
 # of every scheme against one replay (the ratio), then
 # scripts/bench-peers.sh: trace.dat and CTF replays against trace-cmd report
 # and babeltrace, whole processes likewise. Then the reader alone on the same file (parsing, and read(2) +
-# parsing), from tests/bench/bench_text_readers, built here if missing, so
+# parsing), from tests/bench/bench_text_readers, brought up to date here, so
 # that the reader's and the replay engine's shares show apart.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -63,7 +63,9 @@ awk -v rw="$(med build/bench-compare.replay 1)" -v rc="$(med build/bench-compare
          cw, cc, rw, rc, cw / rw, cc / rc, r }'
 scripts/bench-peers.sh "$bin" "$runs"
 reader=build/bench/bench_text_readers
-[ -x "$reader" ] || make --no-print-directory "$reader" >/dev/null
+# Made every time (make does nothing when it is current): a bench binary
+# kept from an older tree measured that tree's reader.
+make --no-print-directory "$reader" >/dev/null
 TIMERSIM_BIG_TRACE=$trace "$reader" --benchmark_filter='big-trace' 2>/dev/null |
   awk 'function scaled(v) {	# Google Benchmark prints 1.72847k: its own SI suffix
          if (v ~ /k$/) return v * 1e3; if (v ~ /M$/) return v * 1e6; if (v ~ /G$/) return v * 1e9; return v + 0 }
