@@ -206,12 +206,21 @@ private:
 		bool enqueued = false;
 	};
 
-	// A wheel value as unwrapped time, the nearest to now.
+	// A wheel value as unwrapped time, the nearest to now; clamped to
+	// [0, 2^64 - 1] rather than wrapped. Within 2^30 jiffies of the end of
+	// 64-bit time an idle base's next_expiry (clk + NEXT_TIMER_MAX_DELTA)
+	// lies past it: wrapped, it read as due now, and run_within() ran a
+	// softirq at every jiffy or two of the last 2^30 (781 M runs, found by
+	// fuzz_lab_scenario).
 	std::uint64_t widen(Word w) const
 	{
 		using sword = kernel::signed_word<Word>;
-		return now_ + static_cast<std::uint64_t>(static_cast<std::int64_t>(
-				      static_cast<sword>(static_cast<Word>(w - static_cast<Word>(now_)))));
+		const std::int64_t d = static_cast<sword>(static_cast<Word>(w - static_cast<Word>(now_)));
+		const std::uint64_t far = d < 0 ? std::uint64_t(0) - static_cast<std::uint64_t>(d)
+					       : static_cast<std::uint64_t>(d);
+		if (d >= 0)
+			return far > UINT64_MAX - now_ ? UINT64_MAX : now_ + far;
+		return far > now_ ? 0 : now_ - far;
 	}
 
 	// The softirq at each jiffy in [now, to] where a base is due.

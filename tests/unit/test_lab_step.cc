@@ -338,6 +338,16 @@ START_TEST(huge_steps_are_bounded)
 			ck_assert_msg(contains(text, "(4294967296 jiffies processed, 17043520 cascade calls)"), "%s",
 				      text.c_str());
 	}
+	// An idle v48 wheel within 2^30 jiffies of the end of 64-bit time:
+	// one softirq run a base's next_expiry, not one every jiffy or two
+	// (its next_expiry lies past 2^64 - 1 there).
+	const std::string top = timersim::test::write_temp(
+		"top.txt", "start 18446744071854775807\nrun-to 18446744073709551614\n");
+	ck_assert_int_eq(run_capped({"step", "--scheme", "v48", top}, 512, out, err), 0);
+	const std::string top_text = timersim::test::read_whole_file(out);
+	ck_assert_msg(contains(top_text, "\nend: now 18446744073709551615, 0 pending;") &&
+			      contains(top_text, " 1 softirq runs, "),
+		      "%s", top_text.substr(top_text.rfind("\nend")).c_str());
 	const struct {
 		const char *scenario;
 		unsigned line;
