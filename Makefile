@@ -164,8 +164,8 @@ unit_lab_steps      := sim/lab/%
 # trace: ctf.cc, trace_dat.cc and trace_dat_libtracecmd.cc apart; so
 # ftrace_text.cc, perf_script.cc and trace_cmd_report.cc; line_source.cc
 # and open.cc; ctf_metadata.cc and ctf_packets.cc; trace_dat_pages.cc and
-# libtracecmd_hooks.cc; ftrace_fast.cc, ftrace_fast_payload.cc and
-# text_fields.cc (take_value, take_flags). trace_ctf takes
+# libtracecmd_hooks.cc; ftrace_fast.cc and text_fields.cc;
+# ftrace_fast_payload.cc and text_fields.cc (take_value). trace_ctf takes
 # the rest.
 unit_trace_dat      := sim/trace/trace_dat.cc sim/trace/trace_dat_file.cc sim/trace/trace_dat_kallsyms.cc \
                        sim/trace/trace_dat_pages.cc sim/trace/ctf_packets.cc sim/trace/trace_cmd_report.cc \

@@ -115,27 +115,6 @@ template <class T>
 	return true;
 }
 
-// flags= of timer_start, as take_flags in text_fields.cc reads it.
-bool take_flags(std::string_view v, trace_event &ev, const line_context &ctx)
-{
-	if (v.size() > 2 && v[0] == '0' && v[1] == 'x') {
-		std::uint64_t raw;
-		if (!parse_pointer(v, raw) || raw > 0xffffffffu)
-			return false;
-		ev.flags = normalise_raw_timer_flags(std::uint32_t(raw));
-		ev.has |= EF_FLAGS;
-		return true;
-	}
-	std::uint32_t names = 0;	// "flags=": none, 6.8+'s most timers
-	if (!v.empty() && !parse_timer_flag_names(v, names))
-		return false;
-	if (ctx.dialect.trust_flag_names) {
-		ev.flags = names;
-		ev.has |= EF_FLAGS;
-	}
-	return true;
-}
-
 // The value of K at P (just past "key="), P left at its token's end. The
 // fields as parse_payload sets them when they read cleanly; false where it
 // would find them bad or pass them over.
@@ -226,7 +205,7 @@ bool take_flags(std::string_view v, trace_event &ev, const line_context &ctx)
 				      : function_value(v, ctx);
 		return true;
 	case payload_order_key::flags:
-		return take_flags(v, ev, ctx);
+		return !read_timer_flags(v, ev, ctx.dialect);
 	case payload_order_key::mode:
 		if (!kernel_hrtimer_mode(v, ev.hrtimer_mode) &&
 		    !parse_hrtimer_mode(v, ev.hrtimer_mode))

@@ -214,6 +214,28 @@ bool parse_timer_flag_names(std::string_view s, std::uint32_t &flags)
 	return true;
 }
 
+const char *read_timer_flags(std::string_view v, trace_event &ev, const payload_dialect &dialect)
+{
+	if (v.size() > 2 && v[0] == '0' && v[1] == 'x') {
+		// 4.2-4.10: the raw value, printed by libtraceevent as exactly as
+		// by the kernel (a plain %08x), so every rendering can trust it.
+		std::uint64_t raw;
+		if (!parse_pointer(v, raw) || raw > 0xffffffffu)
+			return "a flag word";
+		ev.flags = normalise_raw_timer_flags(std::uint32_t(raw));
+		ev.has |= EF_FLAGS;
+		return nullptr;
+	}
+	std::uint32_t names = 0;	// "flags=": none, 6.8+'s most timers
+	if (!v.empty() && !parse_timer_flag_names(v, names))
+		return "M|D|P|I";
+	if (dialect.trust_flag_names) {
+		ev.flags = names;
+		ev.has |= EF_FLAGS;
+	}
+	return nullptr;
+}
+
 event_kind kind_of_event(std::string_view name)
 {
 	if (name.empty())
@@ -371,23 +393,8 @@ line_verdict take_is_idle(const payload_field &f, std::string_view v, trace_even
 line_verdict take_flags(const payload_field &f, std::string_view v, trace_event &ev,
 			line_context &ctx)
 {
-	if (v.size() > 2 && v[0] == '0' && v[1] == 'x') {
-		// 4.2-4.10: the raw value, printed by libtraceevent as exactly as
-		// by the kernel (a plain %08x), so every rendering can trust it.
-		std::uint64_t raw;
-		if (!parse_pointer(v, raw) || raw > 0xffffffffu)
-			return bad_value(ctx, ev, f.key, "a flag word", v);
-		ev.flags = normalise_raw_timer_flags(std::uint32_t(raw));
-		ev.has |= EF_FLAGS;
-		return line_verdict::event;
-	}
-	std::uint32_t names;
-	if (!parse_timer_flag_names(v, names))
-		return bad_value(ctx, ev, f.key, "M|D|P|I", v);
-	if (ctx.dialect.trust_flag_names) {
-		ev.flags = names;
-		ev.has |= EF_FLAGS;
-	}
+	if (const char *want = read_timer_flags(v, ev, ctx.dialect))
+		return bad_value(ctx, ev, f.key, want, v);
 	return line_verdict::event;
 }
 

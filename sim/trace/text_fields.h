@@ -128,6 +128,10 @@ std::uint32_t normalise_raw_timer_flags(std::uint32_t raw);
 // timer_flag bits of "M|D|P|I" (any subset, possibly empty). False for an
 // unknown name.
 bool parse_timer_flag_names(std::string_view s, std::uint32_t &flags);
+// timer_start's flags= value V into EV: the raw word (4.2-4.10) or the
+// names (kept where DIALECT trusts them). Null when it read; else the form
+// the value should have had ("a flag word", "M|D|P|I").
+const char *read_timer_flags(std::string_view v, trace_event &ev, const payload_dialect &dialect);
 
 // A function= value as trace_event::function holds it: a bare hex address
 // gets its 0x, and with ctx.symbols an address is named from them. May be
