@@ -28,25 +28,16 @@ namespace {
 	return before != begin;
 }
 
-// The CPU column "[NNN] " at LB (the line's first '['), as
-// split_line_head reads it: 1 to 9 digits. The byte after it, or null.
+// The CPU column "[NNN] " at LB (the line's first '['): tracefs prints
+// "[%03d]", three digits below a thousand CPUs. The byte after it, or null:
+// any other column (four digits and more) is split_line_head's.
 const char *cpu_column(const char *lb, const char *end, std::uint32_t &cpu)
 {
-	// "[%03d]": three digits below a thousand CPUs.
-	if (end - lb >= 6 && is_digit(lb[1]) && is_digit(lb[2]) && is_digit(lb[3]) &&
-	    lb[4] == ']' && is_blank(lb[5])) {
-		cpu = unsigned(lb[1] - '0') * 100 + unsigned(lb[2] - '0') * 10 + unsigned(lb[3] - '0');
-		return lb + 5;
-	}
-	const char *p = lb + 1, *digits = p;
-	const char *stop = end - p > 9 ? p + 9 : end;
-	std::uint32_t x = 0;
-	while (p < stop && is_digit(*p))
-		x = x * 10 + unsigned(*p++ - '0');
-	if (p == digits || end - p < 2 || *p != ']' || !is_blank(p[1]))
+	if (end - lb < 6 || !is_digit(lb[1]) || !is_digit(lb[2]) || !is_digit(lb[3]) ||
+	    lb[4] != ']' || !is_blank(lb[5]))
 		return nullptr;
-	cpu = x;
-	return p + 1;
+	cpu = unsigned(lb[1] - '0') * 100 + unsigned(lb[2] - '0') * 10 + unsigned(lb[3] - '0');
+	return lb + 5;
 }
 
 #ifdef TIMERSIM_SWAR_DIGITS
@@ -135,8 +126,7 @@ const char *timestamp_token(const char *p, const char *end, std::uint64_t &ts, l
 		if (e == p || *p == '[')
 			return nullptr;
 		if (e[-1] == ':')	// no flag block
-			return parse_timestamp(std::string_view(p, e - 1 - p), ts, limit) ? e
-											  : nullptr;
+			return timestamp_at(p, end, ts, ctx);
 		p = skip_blank(e, end, limit);
 		if (p == end || *p == '[')
 			return nullptr;
