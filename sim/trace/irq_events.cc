@@ -6,13 +6,9 @@ namespace timersim {
 
 namespace {
 
-// The x86 vectors arch/x86/include/asm/trace/irq_vectors.h traces with
-// <name>_entry/_exit (vector=%d), as of 6.18 and before.
-constexpr std::string_view x86_vectors[] = {
-	"local_timer", "reschedule", "call_function", "call_function_single",
-	"spurious_apic", "error_apic", "x86_platform_ipi", "irq_work",
-	"deferred_error_apic", "thermal_apic", "threshold_apic", "reboot",
-};
+#define X86_VECTOR_NAME(v) v,
+constexpr std::string_view x86_vectors[] = {TIMERSIM_X86_VECTORS(X86_VECTOR_NAME)};
+#undef X86_VECTOR_NAME
 
 bool is_x86_vector(std::string_view v)
 {

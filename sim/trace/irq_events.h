@@ -18,6 +18,15 @@
 
 #include "sim/trace/event.h"
 
+// The x86 vectors arch/x86/include/asm/trace/irq_vectors.h traces with
+// <name>_entry/_exit (vector=%d), as of 6.18 and before: X(name) for each.
+// One list for irq_event_kind and the one-pass parse's table of names
+// (text_event_names.cc).
+#define TIMERSIM_X86_VECTORS(X)                                                              \
+	X("local_timer") X("reschedule") X("call_function") X("call_function_single")       \
+	X("spurious_apic") X("error_apic") X("x86_platform_ipi") X("irq_work")              \
+	X("deferred_error_apic") X("thermal_apic") X("threshold_apic") X("reboot")
+
 namespace timersim {
 
 // The kind of a softirq or hard-interrupt event named NAME (the kernel's

@@ -4,6 +4,7 @@
 
 #include <iterator>
 
+#include "sim/trace/irq_events.h"
 #include "sim/trace/text_fields.h"
 #include "sim/trace/text_scan.h"
 
@@ -19,9 +20,10 @@ using he = hrtimer_event;
 
 }  // namespace
 
-// The x86 vectors as irq_events.cc lists them.
-#define X86_VECTOR(v) {v "_entry", ek::irq_entry, he::none, false, el::vector}, \
-		      {v "_exit", ek::irq_exit, he::none, false, el::vector}
+// The x86 vectors (irq_events.h); local_timer is the hardware timer's.
+#define X86_VECTOR(v)                                                                         \
+	{v "_entry", ek::irq_entry, he::none, std::string_view(v) == "local_timer", el::vector}, \
+	{v "_exit", ek::irq_exit, he::none, std::string_view(v) == "local_timer", el::vector},
 
 constexpr known_event_name events[] = {
 	{"timer_init", ek::timer_init, he::none, false, el::timer_only},
@@ -38,19 +40,7 @@ constexpr known_event_name events[] = {
 	{"softirq_entry", ek::softirq_entry, he::none, false, el::softirq},
 	{"softirq_exit", ek::softirq_exit, he::none, false, el::softirq},
 	{"softirq_raise", ek::softirq_raise, he::none, false, el::softirq},
-	{"local_timer_entry", ek::irq_entry, he::none, true, el::vector},
-	{"local_timer_exit", ek::irq_exit, he::none, true, el::vector},
-	X86_VECTOR("reschedule"),
-	X86_VECTOR("call_function"),
-	X86_VECTOR("call_function_single"),
-	X86_VECTOR("spurious_apic"),
-	X86_VECTOR("error_apic"),
-	X86_VECTOR("x86_platform_ipi"),
-	X86_VECTOR("irq_work"),
-	X86_VECTOR("deferred_error_apic"),
-	X86_VECTOR("thermal_apic"),
-	X86_VECTOR("threshold_apic"),
-	X86_VECTOR("reboot"),
+	TIMERSIM_X86_VECTORS(X86_VECTOR)
 };
 #undef X86_VECTOR
 
