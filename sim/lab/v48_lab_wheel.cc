@@ -216,11 +216,11 @@ private:
 	{
 		using sword = kernel::signed_word<Word>;
 		const std::int64_t d = static_cast<sword>(static_cast<Word>(w - static_cast<Word>(now_)));
-		const std::uint64_t far = d < 0 ? std::uint64_t(0) - static_cast<std::uint64_t>(d)
-					       : static_cast<std::uint64_t>(d);
+		const std::uint64_t ahead = static_cast<std::uint64_t>(d);	// mod 2^64
 		if (d >= 0)
-			return far > UINT64_MAX - now_ ? UINT64_MAX : now_ + far;
-		return far > now_ ? 0 : now_ - far;
+			return ahead > UINT64_MAX - now_ ? UINT64_MAX : now_ + ahead;
+		const std::uint64_t behind = 0 - ahead;
+		return behind > now_ ? 0 : now_ - behind;
 	}
 
 	// The softirq at each jiffy in [now, to] where a base is due.
