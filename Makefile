@@ -91,10 +91,21 @@ pkg_libs   = $(shell pkg-config --libs $(1) 2>/dev/null)
 
 CPPFLAGS := -I. -MMD -MP
 CXXFLAGS := $(CXXSTD) $(WARN) $(OPT) $(call pkg_cflags,$(LIB_PKGS))
-LDFLAGS  := $(SANFLAGS)
-# libcrypto's headers only: sim/sweep/digest.cc opens it when a sweep first
-# hashes (linked, every run paid for loading it).
-LIBS     := $(call pkg_libs,$(filter-out libcrypto,$(LIB_PKGS)))
+# libtracecmd and libtraceevent are loaded when a trace.dat first needs them
+# (sim/trace/libtracecmd_load.h), not linked: the hooks they must call
+# (sim/trace/libtracecmd_hooks.cc) are exported by name.
+HOOK_EXPORTS := $(foreach s,tep_vprint tep_parse_event tep_parse_kallsyms kbuffer_load_subbuffer,\
+                  -Wl,--export-dynamic-symbol=$(s))
+LDFLAGS  := $(SANFLAGS) $(HOOK_EXPORTS)
+# Headers only of the libraries opened at run time: libcrypto (sim/sweep/
+# digest.cc, when a sweep first hashes) and libtracecmd's two. Linked, every
+# run paid for loading them (3-4 ms of a 35 ms trace.dat replay).
+RUNTIME_PKGS := libcrypto libtracecmd libtraceevent
+LIBS     := $(call pkg_libs,$(filter-out $(RUNTIME_PKGS),$(LIB_PKGS)))
+# The binary without libbabeltrace too: only the tests read CTF through it
+# (sim/trace/ctf_babeltrace.cc, a unit of its own that the binary never
+# pulls from the archive).
+TIMERSIM_LIBS := $(call pkg_libs,$(filter-out $(RUNTIME_PKGS) babeltrace babeltrace-ctf,$(LIB_PKGS)))
 
 KERNEL_SRCS := $(sort $(wildcard kernel/*.cc))
 SIM_SRCS    := $(sort $(shell find sim -name '*.cc' 2>/dev/null))
@@ -154,7 +165,7 @@ SUPPORT_OBJS := $(call obj,$(SUPPORT_SRCS))
 # sources.
 LIB_UNITS   := sweep lab_kinds trace_ctf core scheme_classic lab_wheels trace_text \
                lab_steps scheme_v48 measured gen trace_dat hrtimer output report \
-               ticks_whatif view_page view_scenario kernel
+               ticks_whatif view_page view_scenario trace_babeltrace kernel
 unit_sweep          := sim/sweep/%
 # lab: hr_step.cc has its own num() overloads, which lab::num (explain.h)
 # would make ambiguous; classic_ and v48_lab_wheel.cc share local names.
@@ -165,11 +176,12 @@ unit_lab_steps      := sim/lab/%
 # ftrace_text.cc, perf_script.cc and trace_cmd_report.cc; line_source.cc
 # and open.cc; ctf_metadata.cc and ctf_packets.cc; trace_dat_pages.cc and
 # libtracecmd_hooks.cc; ftrace_fast.cc and text_fields.cc;
-# ftrace_fast_payload.cc and text_fields.cc (take_value). trace_ctf takes
-# the rest.
+# ftrace_fast_payload.cc and text_fields.cc (take_value). ctf_babeltrace.cc
+# alone: the binary leaves it out (TIMERSIM_LIBS). trace_ctf takes the rest.
 unit_trace_dat      := sim/trace/trace_dat.cc sim/trace/trace_dat_file.cc sim/trace/trace_dat_kallsyms.cc \
                        sim/trace/trace_dat_pages.cc sim/trace/ctf_packets.cc sim/trace/trace_cmd_report.cc \
                        sim/trace/stderr_capture.cc sim/trace/huge_pages.cc sim/trace/ftrace_fast_payload.cc
+unit_trace_babeltrace := sim/trace/ctf_babeltrace.cc
 unit_trace_text     := sim/trace/trace_dat_libtracecmd.cc sim/trace/libtracecmd_hooks.cc \
                        sim/trace/ftrace_text.cc sim/trace/ftrace_fast.cc sim/trace/line_source.cc \
                        sim/trace/small_input.cc sim/trace/text_reader.cc
@@ -368,7 +380,7 @@ $(LIB): $(LIB_OBJS)
 $(TIMERSIM): $(TOOL_OBJS) $(LIB)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD    $@")
-	$(Q)$(CXX) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(Q)$(CXX) $(LDFLAGS) -o $@ $^ $(TIMERSIM_LIBS)
 
 # Written when the Makefile is read, not by a rule: make -j runs a
 # prerequisite made by a recipe only after every other object it can

@@ -32,4 +32,7 @@ const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
 // libtracecmd print (event-utils.h, which is not C++-clean).
 int tep_vprint(const char *name, enum tep_loglevel level, bool print_err,
 	       const char *fmt, va_list ap);
+// libtraceevent's (kbuffer.h, which has no extern "C" of its own).
+struct kbuffer;
+int kbuffer_load_subbuffer(struct kbuffer *kbuf, void *subbuffer);
 }

@@ -4,10 +4,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <dlfcn.h>
 #include <exception>
 
 #include "sim/trace/libtracecmd.h"
+#include "sim/trace/libtracecmd_load.h"
 
 namespace timersim {
 
@@ -59,9 +59,11 @@ bool format_name_id(const char *buf, unsigned long size, std::string &name, int 
 	return true;
 }
 
+// libtraceevent's own NAME, which the hook stands in for. The library is
+// loaded at run time (libtracecmd_load.h), past the reach of RTLD_NEXT.
 template <typename F> F next_definition(const char *name)
 {
-	return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
+	return reinterpret_cast<F>(libtraceevent_symbol(name));
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 // Hooks into libtraceevent and libtracecmd, through symbols they look up
-// at run time (the executable's definitions win over the libraries').
+// at run time: the executable exports these definitions (the Makefile's
+// HOOK_EXPORTS), and they win over the libraries' own, which the hooks
+// reach through libtraceevent_symbol() (libtracecmd_load.h).
 //
 // 1. tep_vprint, libtraceevent's documented override point: the libraries'
 //    warnings and errors are kept for our input_errors instead of printed.

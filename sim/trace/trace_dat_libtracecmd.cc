@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 #include <unordered_map>
 #include <vector>
 
@@ -29,6 +30,7 @@
 #include "sim/trace/irq_events.h"
 #include "sim/trace/libtracecmd.h"
 #include "sim/trace/libtracecmd_hooks.h"
+#include "sim/trace/libtracecmd_load.h"
 #include "sim/trace/reader.h"
 #include "sim/trace/stderr_capture.h"
 #include "sim/trace/symbols.h"
@@ -42,6 +44,12 @@ namespace {
 tracecmd_messages &messages()
 {
 	return tracecmd_lib_messages();
+}
+
+// The libraries, loaded by the first reader that needs them.
+const libtracecmd_api &lib()
+{
+	return libtracecmd();
 }
 
 // Per event id: its kind and the fields we read, found once by name.
@@ -92,11 +100,11 @@ private:
 		{
 			for (tep_record *r : heads)
 				if (r)
-					tracecmd_free_record(r);
+					lib().tracecmd_free_record(r);
 			if (instance)
-				tracecmd_close(instance);
+				lib().tracecmd_close(instance);
 			if (handle)
-				tracecmd_close(handle);
+				lib().tracecmd_close(handle);
 		}
 	} lib_;
 	tep_handle *tep_ = nullptr;
@@ -127,11 +135,16 @@ libtracecmd_reader::libtracecmd_reader(const std::string &path, const reader_opt
 	if (!opt.symbols.empty())
 		symbols_.load(opt.symbols);
 
+	try {
+		libtracecmd();
+	} catch (const std::runtime_error &e) {
+		fail(std::string("this file is read through libtracecmd: ") + e.what());
+	}
 	// Warnings and errors reach our tep_vprint (libtracecmd_hooks.h);
 	// what the libraries print by other ways (perror) is caught while
 	// opening.
-	tracecmd_set_loglevel(TEP_LOG_WARNING);
-	tep_set_loglevel(TEP_LOG_WARNING);
+	lib().tracecmd_set_loglevel(TEP_LOG_WARNING);
+	lib().tep_set_loglevel(TEP_LOG_WARNING);
 	std::uint64_t before = messages().count;
 	auto why = [&](stderr_capture &cap) {
 		std::string text = first_error_line(cap.text());
@@ -144,25 +157,25 @@ libtracecmd_reader::libtracecmd_reader(const std::string &path, const reader_opt
 	{
 		stderr_capture cap;
 		tracecmd_open_diversion divert(other_names_, file_symbols_, path + " (kallsyms)");
-		lib_.handle = tracecmd_open_head(path.c_str(), TRACECMD_FL_LOAD_NO_PLUGINS |
+		lib_.handle = lib().tracecmd_open_head(path.c_str(), TRACECMD_FL_LOAD_NO_PLUGINS |
 							     TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
 		if (!lib_.handle)
 			fail("libtracecmd cannot read the headers: " + why(cap));
 		if (!divert.error.empty())
 			fail(divert.error);
-		tep_ = tracecmd_get_tep(lib_.handle);
+		tep_ = lib().tracecmd_get_tep(lib_.handle);
 		if (!tep_)
 			fail("libtracecmd read no event formats");
-		unsigned page = tep_get_page_size(tep_);
-		if (tep_get_sub_buffer_size(tep_) > 0)
-			page = std::max(page, static_cast<unsigned>(tep_get_sub_buffer_size(tep_)));
+		unsigned page = lib().tep_get_page_size(tep_);
+		if (lib().tep_get_sub_buffer_size(tep_) > 0)
+			page = std::max(page, static_cast<unsigned>(lib().tep_get_sub_buffer_size(tep_)));
 		if (page < 64 || page > (1u << 24))
 			fail("bad ring-buffer page size " + std::to_string(page));
 		pages_ = std::make_unique<tracecmd_page_check>(
-			page, tep_get_header_page_size(tep_), tep_is_file_bigendian(tep_));
+			page, lib().tep_get_header_page_size(tep_), lib().tep_is_file_bigendian(tep_));
 		tracecmd_page_check::active check(*pages_);
-		if (tracecmd_init_data(lib_.handle) < 0) {
-			// libtracecmd 1.3 crashes in tracecmd_close() on a handle
+		if (lib().tracecmd_init_data(lib_.handle) < 0) {
+			// libtracecmd 1.3 crashes in lib().tracecmd_close() on a handle
 			// whose data failed to initialise (seen with a corrupt
 			// compressed chunk): such handles are never closed, only
 			// kept where leak checkers see them as reachable.
@@ -176,14 +189,14 @@ libtracecmd_reader::libtracecmd_reader(const std::string &path, const reader_opt
 	// Buffer instances (trace-cmd record -B) are separate ring buffers
 	// with their own CPU data. Reading only the top one would drop their
 	// events without a word, so such files are refused.
-	int n = tracecmd_buffer_instances(lib_.handle);
-	const char *name = n > 0 ? tracecmd_buffer_instance_name(lib_.handle, 0) : nullptr;
+	int n = lib().tracecmd_buffer_instances(lib_.handle);
+	const char *name = n > 0 ? lib().tracecmd_buffer_instance_name(lib_.handle, 0) : nullptr;
 	if (n == 1 && name && !lay.buffer.empty() && lay.buffer == name) {
 		// The top buffer is empty (read_trace_dat_file() saw it): the
 		// instance is the trace.
 		stderr_capture cap;
 		tracecmd_page_check::active check(*pages_);
-		lib_.instance = tracecmd_buffer_instance_handle(lib_.handle, 0);
+		lib_.instance = lib().tracecmd_buffer_instance_handle(lib_.handle, 0);
 		if (!lib_.instance)
 			fail("libtracecmd cannot open the buffer \"" + lay.buffer + "\": " + why(cap));
 		n = 0;
@@ -193,11 +206,11 @@ libtracecmd_reader::libtracecmd_reader(const std::string &path, const reader_opt
 		     (name ? name : "?") + "\"...) besides the top buffer; reading them " +
 		     "is not supported");
 	}
-	int cpus = tep_get_cpus(tep_);
+	int cpus = lib().tep_get_cpus(tep_);
 	if (cpus < 0 || cpus > 65536)
 		fail("bad CPU count " + std::to_string(cpus));
 	cpus_ = cpus;
-	const char *stats = tracecmd_get_cpustats(lib_.data());
+	const char *stats = lib().tracecmd_get_cpustats(lib_.data());
 	read_events_ = tdat_read_events(stats ? stats : "", cpus_);
 
 	// The flag layout: 6.8+ files say it by their bucket_expiry field,
@@ -206,9 +219,9 @@ libtracecmd_reader::libtracecmd_reader(const std::string &path, const reader_opt
 	// print them (cpu=, idx=) only from 4.11 on; we hand them on from the
 	// same versions, so that every rendering of a trace replays alike.
 	release_ = 0;
-	tep_event *start = tep_find_event_by_name(tep_, "timer", "timer_start");
-	const char *uname = tracecmd_get_uname(lib_.handle);
-	if ((!start || !tep_find_field(start, "bucket_expiry")) && uname)
+	tep_event *start = lib().tep_find_event_by_name(tep_, "timer", "timer_start");
+	const char *uname = lib().tracecmd_get_uname(lib_.handle);
+	if ((!start || !lib().tep_find_field(start, "bucket_expiry")) && uname)
 		release_ = tdat_uname_release(uname);
 
 	lib_.heads.assign(cpus_, nullptr);
@@ -230,10 +243,10 @@ tep_record *libtracecmd_reader::read_cpu(int cpu)
 {
 	std::uint64_t before = messages().count;
 	tracecmd_page_check::active check(*pages_);
-	tep_record *rec = tracecmd_read_data(lib_.data(), cpu);
+	tep_record *rec = lib().tracecmd_read_data(lib_.data(), cpu);
 	if (messages().count != before) {
 		if (rec)
-			tracecmd_free_record(rec);
+			lib().tracecmd_free_record(rec);
 		fail("CPU " + std::to_string(cpu) + " data unreadable after record " +
 		     std::to_string(read_[cpu]) + " of that CPU: " +
 		     (pages_->bad_pages ? page_damage() : messages().last));
@@ -245,11 +258,11 @@ tep_record *libtracecmd_reader::read_cpu(int cpu)
 
 const event_info &libtracecmd_reader::info_of(tep_record *rec)
 {
-	int id = tep_data_type(tep_, rec);
+	int id = lib().tep_data_type(tep_, rec);
 	auto it = infos_.find(id);
 	if (it != infos_.end())
 		return it->second;
-	tep_event *e = tep_find_event(tep_, id);
+	tep_event *e = lib().tep_find_event(tep_, id);
 	auto other = e ? other_names_.end() : other_names_.find(id);
 	if (other != other_names_.end()) {	// a format we left unparsed
 		event_info ei;
@@ -266,9 +279,9 @@ const event_info &libtracecmd_reader::info_of(tep_record *rec)
 	ei.kind = event_kind_of(e->name);
 	for (int k = 0; k < BS_COUNT; k++)
 		if (binary_slot_read(ei.kind, binary_slot(k)))
-			ei.slot[k] = tep_find_field(e, binary_slot_names[k]);
+			ei.slot[k] = lib().tep_find_field(e, binary_slot_names[k]);
 	if (ei.kind == event_kind::irq_entry)
-		ei.irq_name = tep_find_field(e, "name");
+		ei.irq_name = lib().tep_find_field(e, "name");
 	return infos_.emplace(id, ei).first->second;
 }
 
@@ -276,7 +289,7 @@ std::uint64_t libtracecmd_reader::field(const tep_format_field *f, tep_record *r
 {
 	unsigned long long v = 0;
 	if (f->offset < 0 || f->offset + f->size > rec->size ||
-	    tep_read_number_field(const_cast<tep_format_field *>(f), rec->data, &v) != 0)
+	    lib().tep_read_number_field(const_cast<tep_format_field *>(f), rec->data, &v) != 0)
 		fail("record " + std::to_string(stats_.lines) + " (CPU " + std::to_string(rec->cpu) +
 		     "): field " + f->name + " lies outside the record");
 	return v;
@@ -339,12 +352,12 @@ bool libtracecmd_reader::next(trace_event &ev)
 			// too short for its fields: corrupt data. Lenient
 			// reading counts it and goes on.
 			if (!lenient_) {
-				tracecmd_free_record(rec);
+				lib().tracecmd_free_record(rec);
 				throw;
 			}
 			ok = false;
 		}
-		tracecmd_free_record(rec);
+		lib().tracecmd_free_record(rec);
 		lib_.heads[best] = read_cpu(best);
 		if (ok) {
 			stats_.events++;
