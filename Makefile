@@ -89,7 +89,10 @@ endif
 pkg_cflags = $(patsubst -I%,-isystem %,$(shell pkg-config --cflags $(1) 2>/dev/null))
 pkg_libs   = $(shell pkg-config --libs $(1) 2>/dev/null)
 
-CPPFLAGS := -I. -MMD -MP
+# {fmt} is compiled into the few sources that format with it (its
+# header-only mode), not linked: with libstdc++ and libgcc linked statically
+# into the binary (below) a run then loads no C++ runtime library at all.
+CPPFLAGS := -I. -MMD -MP -DFMT_HEADER_ONLY
 CXXFLAGS := $(CXXSTD) $(WARN) $(OPT) $(call pkg_cflags,$(LIB_PKGS))
 # libtracecmd and libtraceevent are loaded when a trace.dat first needs them
 # (sim/trace/libtracecmd_load.h), not linked: the hooks they must call
@@ -101,11 +104,17 @@ LDFLAGS  := $(SANFLAGS) $(HOOK_EXPORTS)
 # digest.cc, when a sweep first hashes) and libtracecmd's two. Linked, every
 # run paid for loading them (3-4 ms of a 35 ms trace.dat replay).
 RUNTIME_PKGS := libcrypto libtracecmd libtraceevent
-LIBS     := $(call pkg_libs,$(filter-out $(RUNTIME_PKGS),$(LIB_PKGS)))
+LIBS     := $(call pkg_libs,$(filter-out $(RUNTIME_PKGS) fmt,$(LIB_PKGS)))
 # The binary without libbabeltrace too: only the tests read CTF through it
 # (sim/trace/ctf_babeltrace.cc, a unit of its own that the binary never
 # pulls from the archive).
-TIMERSIM_LIBS := $(call pkg_libs,$(filter-out $(RUNTIME_PKGS) babeltrace babeltrace-ctf,$(LIB_PKGS)))
+# libstdc++ and libgcc are linked in statically: the dynamic linker's
+# loading and relocating them was about 2 ms of every run's 6-8 ms of
+# start-up (perf stat of `timersim --version`: 7.5 -> 5.8 ms of CPU, 211 ->
+# 173 page faults). Not under the sanitizers: their operator new and delete
+# must be the ones called.
+TIMERSIM_LIBS := $(call pkg_libs,$(filter-out $(RUNTIME_PKGS) fmt babeltrace babeltrace-ctf,$(LIB_PKGS))) \
+                 $(if $(SANFLAGS),,-static-libstdc++ -static-libgcc)
 
 KERNEL_SRCS := $(sort $(wildcard kernel/*.cc))
 SIM_SRCS    := $(sort $(shell find sim -name '*.cc' 2>/dev/null))
@@ -392,7 +401,15 @@ $(shell mkdir -p $(dir $(TOOLS_UNITY)) && printf '$(TOOLS_UNITY_TEXT)' | sed 's/
 
 $(foreach u,$(LIB_UNITS),$(call write_unit,$(u)))
 
-$(BUILD)/obj/gen/tools_unity.o: $(TOOLS_UNITY)
+# The compile command's flags, written when they change: every object
+# depends on them, so that a changed flag (-D, a package's -isystem)
+# rebuilds what it compiles instead of leaving objects of the old ones.
+FLAGS_STAMP := $(BUILD)/gen/compile-flags
+$(shell mkdir -p $(BUILD)/gen && echo '$(CPPFLAGS) $(CXXFLAGS)' >$(FLAGS_STAMP).tmp && \
+        if cmp -s $(FLAGS_STAMP).tmp $(FLAGS_STAMP); then rm $(FLAGS_STAMP).tmp; \
+        else mv $(FLAGS_STAMP).tmp $(FLAGS_STAMP); fi)
+
+$(BUILD)/obj/gen/tools_unity.o: $(TOOLS_UNITY) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CXX   tools/*.cc (one unit)")
 	$(Q)$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c -o $@ $<
@@ -401,7 +418,7 @@ $(BUILD)/obj/gen/tools_unity.o: $(TOOLS_UNITY)
 # namespace that is not the main file's (it takes the file for a header
 # that several units include): a unit's sources are its main file.
 $(BUILD)/obj/gen/lib_%.o: CXXFLAGS += -Wno-subobject-linkage
-$(BUILD)/obj/gen/lib_%.o: $(BUILD)/gen/lib_%.cc
+$(BUILD)/obj/gen/lib_%.o: $(BUILD)/gen/lib_%.cc $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CXX   $< ($(words $(unit_$*_srcs)) sources of $(patsubst %/,%,$(sort $(dir $(unit_$*_srcs)))))")
 	$(Q)$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c -o $@ $<
@@ -419,7 +436,7 @@ $(BUILD)/obj/tests/unit/%.o: CXXFLAGS += $(call pkg_cflags,$(TEST_PKGS))
 $(BUILD)/obj/tests/support/%.o: CXXFLAGS += $(call pkg_cflags,$(TEST_PKGS))
 $(BUILD)/obj/tests/bench/%.o: CXXFLAGS += $(call pkg_cflags,$(BENCH_PKGS))
 
-$(BUILD)/obj/%.o: %.cc
+$(BUILD)/obj/%.o: %.cc $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CXX   $<")
 	$(Q)$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c -o $@ $<
