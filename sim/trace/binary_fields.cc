@@ -24,24 +24,38 @@ bool binary_slot_read(event_kind kind, binary_slot k)
 	return k < BS_SOFTEXPIRES;
 }
 
+binary_event_name binary_event_name::of(std::string_view name)
+{
+	binary_event_name n;
+	n.hrtimer = hrtimer_event_of(name);
+	irq_event_kind(name, n.timer_vector);
+	return n;
+}
+
 std::string_view callback_names::name(std::uint64_t addr)
 {
+	// A callback's records come in runs (a tick's re-arms, a softirq's
+	// expiries): the last one answered first.
+	if (last_ && addr == last_addr_)
+		return *last_;
 	auto it = known_.find(addr);
-	if (it != known_.end())
-		return it->second;
-	if (prepare_) {
-		auto p = std::move(prepare_);
-		prepare_ = nullptr;
-		p();
+	if (it == known_.end()) {
+		if (prepare_) {
+			auto p = std::move(prepare_);
+			prepare_ = nullptr;
+			p();
+		}
+		if (known_.size() >= 65536)
+			known_.clear();		// a bound for garbage addresses
+		std::string sym;
+		for (const source &s : sources_)
+			if (sym.empty())
+				sym = s(addr);
+		it = known_.emplace(addr, sym.empty() ? hex_address(addr) : std::move(sym)).first;
 	}
-	if (known_.size() >= 65536)
-		known_.clear();		// a bound for garbage addresses
-	std::string sym;
-	for (const source &s : sources_)
-		if (sym.empty())
-			sym = s(addr);
-	return known_.emplace(addr, sym.empty() ? hex_address(addr) : std::move(sym))
-		.first->second;
+	last_addr_ = addr;
+	last_ = &it->second;	// a map's values stay put until it is cleared
+	return *last_;
 }
 
 namespace {
@@ -51,7 +65,7 @@ namespace {
 void apply_hrtimer_slots(const binary_slot_values &s, trace_event &ev)
 {
 	std::uint64_t v;
-	ev.hrtimer = hrtimer_event_of(ev.name);
+	ev.hrtimer = s.named ? s.named->hrtimer : hrtimer_event_of(ev.name);
 	if (s.get(BS_SOFTEXPIRES, ev.softexpires))
 		ev.has |= EF_SOFTEXPIRES;
 	if (s.get(BS_CLOCKID, v)) {
@@ -73,7 +87,10 @@ void apply_irq_slots(const binary_slot_values &s, trace_event &ev)
 {
 	std::uint64_t v;
 	bool vector_timer = false;
-	irq_event_kind(ev.name, vector_timer);
+	if (s.named)
+		vector_timer = s.named->timer_vector;
+	else
+		irq_event_kind(ev.name, vector_timer);
 	if (s.get(BS_VEC, v) || s.get(BS_VECTOR, v)) {
 		ev.vec = static_cast<std::uint32_t>(v);
 		ev.has |= EF_VEC;

@@ -36,9 +36,21 @@ bool binary_slot_read(event_kind kind, binary_slot k);
 
 // One event's slot values: HAS bit k set when slot k is an integer field of
 // the event, VALUE[k] its value (unset values are not read: not zeroed).
+// What an event's name says that apply_binary_slots() needs, worked out
+// once per event class (a reader keeps it with the class) instead of from
+// the name at every record: a tenth of decoding a CTF trace was these
+// string comparisons.
+struct binary_event_name {
+	hrtimer_event hrtimer = hrtimer_event::none;	// hrtimer_event_of(name)
+	bool timer_vector = false;	// an x86 timer-interrupt vector's event (irq_event_kind)
+	static binary_event_name of(std::string_view name);
+};
+
 struct binary_slot_values {
 	std::uint32_t has = 0;
 	unsigned timer_bits = 0;	// size of the timer (or hrtimer) field
+	// The event class's name facts; null: worked out from the event's name.
+	const binary_event_name *named = nullptr;
 	// irq_handler_entry: its name= is a hardware timer's (is_timer_irq_name;
 	// the reader looks at the string, which is not a slot).
 	bool timer_irq_name = false;
@@ -84,6 +96,8 @@ private:
 	std::vector<source> sources_;
 	std::function<void()> prepare_;
 	std::unordered_map<std::uint64_t, std::string> known_;
+	std::uint64_t last_addr_ = 0;
+	const std::string *last_ = nullptr;	// known_'s name of last_addr_
 };
 
 // Fills EV's fields (EV's kind and name already set) from V. RELEASE is the

@@ -35,6 +35,7 @@ namespace {
 // its slots are in the payload.
 struct event_info {
 	std::string name;
+	binary_event_name named;
 	event_kind kind = event_kind::other;
 	int slot[BS_COUNT];
 	unsigned timer_bits = 0;
@@ -46,6 +47,7 @@ event_info describe(const ctf::event_class &c)
 	event_info e;
 	e.name = kernel_event_name(c.name);
 	e.kind = event_kind_of(e.name);
+	e.named = binary_event_name::of(e.name);
 	std::fill(std::begin(e.slot), std::end(e.slot), -1);
 	if (!c.fields || e.kind == event_kind::other)
 		return e;
@@ -203,6 +205,7 @@ void ctf_reader::decode(const ctf::packet_reader &s, trace_event &ev)
 		return;
 	binary_slot_values v;
 	v.timer_bits = info.timer_bits;
+	v.named = &info.named;
 	for (int k = 0; k < BS_COUNT; k++)
 		if (info.slot[k] >= 0)
 			v.set(binary_slot(k), s.payload[info.slot[k]]);

@@ -54,6 +54,7 @@ struct event_info {
 	bool known = false;
 	event_kind kind = event_kind::other;
 	std::string_view name;
+	binary_event_name named;
 	const event_slots *slot = nullptr;	// when kind is not other
 	const tdat_field *irq_name = nullptr;	// irq_handler_entry's __data_loc name
 };
@@ -175,6 +176,7 @@ trace_dat_reader::trace_dat_reader(trace_dat_file file, std::future<tdat_kallsym
 		i.kind = event_kind_of(e.name);
 		if (i.kind == event_kind::other)
 			continue;
+		i.named = binary_event_name::of(i.name);
 		event_slots &slot = slots_.emplace_back();
 		slot.fill(nullptr);
 		i.slot = &slot;
@@ -283,6 +285,7 @@ void trace_dat_reader::decode(const tdat_cpu_reader &r, pending &p)
 	p.ts = r.ts;
 	p.line = stats_.lines;
 	p.v.has = 0;
+	p.v.named = &ei.named;
 	if (ei.kind == event_kind::other)
 		return;
 	for (int k = 0; k < BS_COUNT; k++)
