@@ -38,6 +38,9 @@ struct event_info {
 	binary_event_name named;
 	event_kind kind = event_kind::other;
 	int slot[BS_COUNT];
+	// The slots it has, in slot order, and their payload fields: what
+	// decode() copies, without a pass over every slot.
+	std::vector<std::pair<binary_slot, unsigned>> present;
 	unsigned timer_bits = 0;
 	int irq_name = -1;	// irq_handler_entry: its name string
 };
@@ -67,6 +70,9 @@ event_info describe(const ctf::event_class &c)
 				break;
 			}
 		}
+	for (int k = 0; k < BS_COUNT; k++)
+		if (e.slot[k] >= 0)
+			e.present.emplace_back(binary_slot(k), static_cast<unsigned>(e.slot[k]));
 	if (e.kind == event_kind::irq_entry)
 		for (std::size_t i = 0; i < fs.size(); i++)
 			if (fs[i].t->kind == ctf::type_kind::string &&
@@ -206,9 +212,8 @@ void ctf_reader::decode(const ctf::packet_reader &s, trace_event &ev)
 	binary_slot_values v;
 	v.timer_bits = info.timer_bits;
 	v.named = &info.named;
-	for (int k = 0; k < BS_COUNT; k++)
-		if (info.slot[k] >= 0)
-			v.set(binary_slot(k), s.payload[info.slot[k]]);
+	for (const auto &[k, field] : info.present)
+		v.set(k, s.payload[field]);
 	if (info.irq_name >= 0) {
 		// NUL-terminated inside the packet's content (ctf_decode.h),
 		// from the first byte boundary at its start (strings are
