@@ -4,13 +4,27 @@ namespace timersim {
 
 namespace {
 
-// Chunks ready ahead of the stream before no more blocks are cut.
-constexpr std::size_t ready_limit = event_stream::background_chunks;
+// Events ready ahead of the stream before no more blocks are cut: as
+// many as event_prefetch's chunks hold.
+constexpr std::size_t ready_limit = event_stream::background_chunks * event_stream::chunk_events;
+// The events of a part of a block (a chunk of the stream): a block of
+// default_text_block bytes has some 2,000 (lines of ~120 bytes), five
+// parts, the last one part full. Parts of 4,096 (one a block) left more
+// of each chunk unused, and the events' memory (written to as it comes
+// back from the stream, out of the caches) a quarter larger: a fifth more
+// of the simulated last-level cache's misses (cachegrind).
+constexpr std::size_t part_events = event_stream::chunk_events;
 
 }  // namespace
 
 // A block and what its parse made of it: events with the block's own line
 // numbers, each with its payload keys, and the callbacks they name.
+//
+// The events are parsed straight into the chunks the stream will hold,
+// the block's parts: each full but the last, each with the callbacks of
+// its events. The commit settles them where they are (line numbers,
+// marks, the events a lenient read drops), and hands the parts on as they
+// are: no event is copied after its parse.
 struct block_prefetch::job {
 	explicit job(const text_block_input &in) : parser(in) {}
 	text_block block;
@@ -18,15 +32,13 @@ struct block_prefetch::job {
 	std::exception_ptr error;	// the cutter's: the input could not be read
 	bool parsed = false;
 	text_block_counts counts;
-	// The block's events and their payload keys are the first COUNT: the
-	// vectors only grow, and every field of an event is written
-	// (to_sim_event), so a block's parse writes its events over the last
-	// block's without constructing them first (value-initialising one
-	// cost as much as filling it).
-	std::vector<sim_event> events;
+	// The block's events, in order (every field of an event is written
+	// by to_sim_event: a chunk is filled without being cleared first),
+	// and the payload keys of each, the first COUNT of `keys` (it only
+	// grows).
+	std::vector<event_chunk> parts;
 	std::vector<std::uint32_t> keys;
 	std::size_t count = 0;
-	std::string functions;
 };
 
 block_prefetch::block_prefetch(trace_reader &reader, text_block_input &in, std::size_t block,
@@ -63,7 +75,7 @@ void block_prefetch::work()
 
 bool block_prefetch::can_cut() const
 {
-	return !stop_ && !done_ && !cut_all_ && !cutting_ && ready_.size() < ready_limit &&
+	return !stop_ && !done_ && !cut_all_ && !cutting_ && ready_events_ < ready_limit &&
 	       (!idle_.empty() || jobs_.size() < max_jobs_);
 }
 
@@ -80,6 +92,7 @@ bool block_prefetch::process_one(lock_t &lock)
 	idle_.pop_back();
 	j->parsed = false;
 	j->error = nullptr;
+	j->parts.emplace_back().events = chunks_.take();
 	in_flight_.push_back(j);	// its place in the file order
 	cutting_ = true;
 	lock.unlock();
@@ -98,6 +111,7 @@ bool block_prefetch::process_one(lock_t &lock)
 	if (!cut) {
 		j->block.bytes = 0;
 		j->count = 0;
+		j->parts.front().count = 0;
 		j->counts = text_block_counts();
 	} else if (!j->error) {
 		lock.unlock();
@@ -116,22 +130,29 @@ bool block_prefetch::process_one(lock_t &lock)
 void block_prefetch::parse(job &j)
 {
 	j.count = 0;
-	j.functions.clear();
-	j.parser.parse(j.block, j.counts, [&j](const trace_event &ev, std::uint32_t keys) {
-		if (j.count == j.events.size()) {
-			j.events.resize(j.count ? 2 * j.count : 1024);
-			j.keys.resize(j.events.size());
+	event_chunk *part = &j.parts.back();	// process_one's, empty
+	j.parser.parse(j.block, j.counts, [&](const trace_event &ev, std::uint32_t keys) {
+		if (part->count == part_events) {
+			sim_event *more;
+			{
+				std::lock_guard<std::mutex> lock(mutex_);
+				more = chunks_.take();
+			}
+			j.parts.emplace_back().events = more;
+			part = &j.parts.back();
 		}
-		j.keys[j.count] = keys;
-		sim_event &s = j.events[j.count++];
+		if (j.count == j.keys.size())
+			j.keys.resize(j.count ? 2 * j.count : part_events);
+		j.keys[j.count++] = keys;
+		sim_event &s = part->events[part->count++];
 		to_sim_event(ev, s);
 		if (names_function(s))
-			event_chunk::add_function_to(j.functions, s, ev.function);
+			part->add_function(s, ev.function);
 	});
 }
 
 // Commits the parsed blocks at the front of the file order, one thread at
-// a time, the lock let go for the copying.
+// a time, the lock let go for the settling.
 void block_prefetch::commit_ready(lock_t &lock)
 {
 	if (committing_)
@@ -140,17 +161,20 @@ void block_prefetch::commit_ready(lock_t &lock)
 	while (!done_ && !in_flight_.empty() && in_flight_.front()->parsed) {
 		job *j = in_flight_.front();
 		in_flight_.pop_front();
-		// The chunks it can fill, taken while the lock is held.
-		std::size_t need = (pending_.count + j->count) / event_stream::chunk_events + 1;
-		while (spare_.size() < need)
-			spare_.push_back(chunks_.take());
 		lock.unlock();
 		std::exception_ptr error = commit(*j);
 		lock.lock();
+		// The parts not handed on (emptied, or after an error) go back.
+		for (const event_chunk &p : j->parts)
+			if (p.events)
+				chunks_.free.push_back(p.events);
+		j->parts.clear();
 		idle_.push_back(j);
 		bool more = !full_.empty();
-		for (event_chunk &c : full_)
+		for (event_chunk &c : full_) {
+			ready_events_ += c.count;
 			ready_.push_back(std::move(c));
+		}
 		full_.clear();
 		if (error)
 			finish(error);
@@ -168,8 +192,9 @@ void block_prefetch::commit_ready(lock_t &lock)
 	}
 }
 
-// J's events into the chunks, its counts into the totals: the block's
-// lines after those before it. Returns the error that ends the trace there.
+// J's events settled where they are and its parts into full_, its counts
+// into the totals: the block's lines after those before it. Returns the
+// error that ends the trace there.
 std::exception_ptr block_prefetch::commit(job &j)
 {
 	if (j.error)
@@ -177,16 +202,6 @@ std::exception_ptr block_prefetch::commit(job &j)
 	const text_block_counts &c = j.counts;
 	std::uint64_t before = totals_.lines, dropped = 0;
 	std::exception_ptr error;
-	// The callbacks go over in runs: those of the events a chunk takes
-	// from J are one stretch of J's text, in order (a dropped event's
-	// name stays in it, unused), copied at once.
-	constexpr std::uint32_t none = ~std::uint32_t{0};
-	std::uint32_t run_from = none, run_to = 0, shift = 0;
-	auto end_run = [&] {
-		if (run_from != none)
-			pending_.functions.append(j.functions, run_from, run_to - run_from);
-		run_from = none;
-	};
 	// The tracer's lost-event notes, taken in file order between the
 	// events: each marks the next event of its CPU, in this block or a
 	// later one.
@@ -196,51 +211,47 @@ std::exception_ptr block_prefetch::commit(job &j)
 			lost_.note(c.lost[next_lost].cpu, c.lost[next_lost].events,
 				   totals_.lost_events, totals_.lost_cpus);
 	};
-	for (std::size_t i = 0; i < j.count; i++) {
-		const sim_event &e = j.events[i];
-		std::uint64_t line = before + e.line;
-		take_lost_before(e.line);
-		if (e.is_timer_event()) {
-			if (!generation_.pass(e.kind, j.keys[i], line, reason_)) {
-				if (c.cut_short && e.line == c.lines)
-					note_cut_short(reason_);
-				if (!in_.lenient) {
-					error = std::make_exception_ptr(
-						input_error(in_.src->name(), line, reason_));
-					break;
+	const std::uint32_t *keys = j.keys.data();
+	for (event_chunk &part : j.parts) {
+		// The events kept move down over those dropped (a lenient
+		// read's); a callback's name stays in the part's text, unused.
+		std::size_t kept = 0;
+		for (std::size_t i = 0; i < part.count; i++) {
+			sim_event &e = part.events[i];
+			std::uint32_t key = *keys++;
+			std::uint64_t line = before + e.line;
+			take_lost_before(e.line);
+			if (e.is_timer_event()) {
+				if (!generation_.pass(e.kind, key, line, reason_)) {
+					if (c.cut_short && e.line == c.lines)
+						note_cut_short(reason_);
+					if (!in_.lenient) {
+						error = std::make_exception_ptr(
+							input_error(in_.src->name(), line, reason_));
+						break;
+					}
+					dropped++;
+					continue;
 				}
-				dropped++;
-				continue;
+				timer_seen_ = true;
 			}
-			timer_seen_ = true;
+			sim_event &s = part.events[kept++];
+			if (&s != &e)
+				s = e;
+			s.line = line;
+			timer_irqs_.settle(s);
+			if (lost_.follows_note(s.cpu))
+				s.has |= EF_AFTER_LOSS;
 		}
-		if (!pending_.events) {
-			pending_.events = spare_.back();
-			spare_.pop_back();
+		part.count = kept;
+		if (kept) {
+			part.stats = totals_;
+			full_.push_back(std::move(part));
+			part.events = nullptr;
 		}
-		sim_event &s = pending_.events[pending_.count++];
-		s = e;
-		s.line = line;
-		timer_irqs_.settle(s);
-		if (lost_.follows_note(e.cpu))
-			s.has |= EF_AFTER_LOSS;
-		if (names_function(e)) {
-			if (run_from == none) {
-				run_from = e.function;
-				shift = std::uint32_t(pending_.functions.size()) - run_from;
-			}
-			s.function = e.function + shift;
-			run_to = e.function + std::uint32_t(sizeof(std::uint32_t) +
-							    event_chunk::function_in(j.functions, e).size());
-		}
-		if (pending_.count == event_stream::chunk_events) {
-			end_run();
-			pending_.stats = totals_;
-			full_.push_back(std::move(pending_));
-			pending_ = event_chunk();
-		}
+		if (error)
+			break;
 	}
-	end_run();
 	take_lost_before(~std::uint64_t{0});
 	if (!named_first_ && c.events) {
 		named_first_ = true;
@@ -266,21 +277,13 @@ void block_prefetch::finish(std::exception_ptr error)
 			error = std::current_exception();
 		}
 	}
-	if (!pending_.events)
-		pending_.events = chunks_.take();
-	chunks_.free.insert(chunks_.free.end(), spare_.begin(), spare_.end());
-	spare_.clear();
-	pending_.last = true;
-	pending_.error = error;
-	push_pending();
+	event_chunk last;
+	last.events = chunks_.take();
+	last.last = true;
+	last.error = error;
+	last.stats = totals_;
+	ready_.push_back(std::move(last));
 	done_ = true;
-}
-
-void block_prefetch::push_pending()
-{
-	pending_.stats = totals_;
-	ready_.push_back(std::move(pending_));
-	pending_ = event_chunk();
 }
 
 event_chunk block_prefetch::next(std::vector<sim_event *> &used)
@@ -297,6 +300,7 @@ event_chunk block_prefetch::next(std::vector<sim_event *> &used)
 	}
 	event_chunk c = std::move(ready_.front());
 	ready_.pop_front();
+	ready_events_ -= c.count;
 	if (waiting_workers_ && can_cut())
 		work_cv_.notify_one();
 	return c;

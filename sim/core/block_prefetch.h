@@ -7,8 +7,8 @@
 // its line numbers, the payload keys each event is checked against (the
 // first event of each kind), the counts, and which bad line ends a strict
 // read - the earliest, whichever block was parsed first. Committed events
-// go into the stream's chunks, every chunk full but the last, as
-// event_prefetch makes them: what the stream hands out is the same.
+// are the stream's chunks, one or a few per block (parsed into them,
+// never copied): what the stream hands out is the same.
 //
 // Memory is flat: a few blocks in flight, and no block is cut while the
 // stream has enough chunks ready.
@@ -52,7 +52,6 @@ private:
 	void commit_ready(lock_t &lock);
 	std::exception_ptr commit(job &j);
 	void finish(std::exception_ptr error);
-	void push_pending();
 
 	trace_reader &reader_;
 	text_block_input &in_;
@@ -83,10 +82,9 @@ private:
 	bool named_first_ = false;
 	std::string first_name_;
 	bool timer_seen_ = false;
-	event_chunk pending_;		// being filled
-	std::vector<sim_event *> spare_;	// chunks for the commit to fill
-	std::vector<event_chunk> full_;		// filled by the commit
+	std::vector<event_chunk> full_;		// committed by the commit
 	std::deque<event_chunk> ready_;
+	std::size_t ready_events_ = 0;		// in ready_
 	chunk_pool chunks_;
 
 	std::vector<std::thread> threads_;

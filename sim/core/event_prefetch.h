@@ -28,7 +28,9 @@ namespace timersim {
 
 struct event_chunk {
 	sim_event *events = nullptr;
-	std::size_t count = 0;		// chunk_events, but for the last chunk
+	// chunk_events, but for the last chunk (sim/core/block_prefetch.h:
+	// as the blocks' events fall)
+	std::size_t count = 0;
 	// The callbacks of the events that name one (names_function): each
 	// such event's `function` is where its name starts here, a 4-byte
 	// length first.

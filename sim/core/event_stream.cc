@@ -33,35 +33,9 @@ bool event_stream::fill_one()
 		at_end_ = true;
 		return false;
 	}
-	sim_event &s = *slot_for_next();
-	to_sim_event(ev, s);
-	if (names_function(s))
-		s.function = functions_.intern(ev.function);
-	tail_++;
-	return true;
-}
-
-// Before a chunk is put at tail_ (which starts one): room for it in the
-// ring. Twice the chunks when full: each buffered one moves to its place
-// under the new mask (the events stay put).
-void event_stream::make_room_for_chunk()
-{
-	std::uint64_t in_use = (tail_ >> chunk_bits) - (head_ >> chunk_bits);
-	if (in_use < ring_.size())
-		return;
-	std::vector<sim_event *> wider(ring_.empty() ? 4 : ring_.size() * 2);
-	std::uint64_t mask = wider.size() - 1;
-	for (std::uint64_t c = head_ >> chunk_bits; c < tail_ >> chunk_bits; c++)
-		wider[c & mask] = ring_[c & ring_mask_];
-	ring_.swap(wider);
-	ring_mask_ = mask;
-}
-
-// The slot of the event at tail_, in a new chunk when tail_ starts one.
-sim_event *event_stream::slot_for_next()
-{
-	if ((tail_ & chunk_mask) == 0) {
-		make_room_for_chunk();
+	// The last chunk, while it has room; a new one when it is full.
+	held_chunk *back = held_count_ ? &held(first_held_ + held_count_ - 1) : nullptr;
+	if (!back || back->end - back->first == chunk_events) {
 		sim_event *chunk;
 		if (spare_.empty()) {
 			chunk = chunks_->take();
@@ -69,13 +43,56 @@ sim_event *event_stream::slot_for_next()
 			chunk = spare_.back();
 			spare_.pop_back();
 		}
-		chunk_of(tail_) = chunk;
+		push_chunk(chunk, 0);
+		back = &held(first_held_ + held_count_ - 1);
 	}
-	return at(tail_);
+	sim_event &s = back->events[back->end - back->first];
+	to_sim_event(ev, s);
+	if (names_function(s))
+		s.function = functions_.intern(ev.function);
+	back->end = ++tail_;
+	if (held_count_ == 1)
+		cur_end_ = tail_;
+	return true;
 }
 
-// Background: the next chunk of the reader thread at tail_ (every chunk
-// but the last is full, so tail_ starts one). False at the end.
+// COUNT events at tail_ (0: a chunk to fill on demand), the last chunk of
+// the window. The ring doubles when full: each held chunk moves to its
+// place under the new mask (the events stay put).
+void event_stream::push_chunk(sim_event *events, std::uint64_t count)
+{
+	if (held_count_ == ring_.size()) {
+		std::vector<held_chunk> wider(ring_.empty() ? 4 : ring_.size() * 2);
+		std::uint64_t mask = wider.size() - 1;
+		for (std::uint64_t i = first_held_; i < first_held_ + held_count_; i++)
+			wider[i & mask] = held(i);
+		ring_.swap(wider);
+		ring_mask_ = mask;
+	}
+	held_chunk &c = held(first_held_ + held_count_++);
+	c.events = events;
+	c.first = tail_;
+	c.end = tail_ += count;
+	if (held_count_ == 1) {
+		cur_ = events;
+		cur_end_ = tail_;
+	}
+}
+
+// The current chunk is used up (head_ is its end): back for reuse, and the
+// next one, if buffered, is current.
+void event_stream::next_chunk()
+{
+	spare_.push_back(held(first_held_).events);
+	first_held_++;
+	if (--held_count_) {
+		const held_chunk &c = held(first_held_);
+		cur_ = c.events;
+		cur_end_ = c.end;
+	}
+}
+
+// Background: the reader thread's next chunk, at tail_. False at the end.
 bool event_stream::take_chunk()
 {
 	if (at_end_)
@@ -86,20 +103,17 @@ bool event_stream::take_chunk()
 	for (std::size_t i = 0; i < c.count; i++)
 		if (names_function(c.events[i]))
 			c.events[i].function = functions_.intern(c.function(c.events[i]));
-	if (c.count) {
-		make_room_for_chunk();
-		chunk_of(tail_) = c.events;
-		tail_ += c.count;
-	} else {
+	if (c.count)
+		push_chunk(c.events, c.count);
+	else
 		spare_.push_back(c.events);
-	}
 	stats_ = c.stats;
 	at_end_ = c.last;
 	failed_ = c.error;
 	return c.count != 0;
 }
 
-const sim_event *event_stream::peek_slow(std::uint64_t seq)
+const sim_event *event_stream::locate_slow(std::uint64_t seq, std::uint64_t &end)
 {
 	while (tail_ <= seq) {
 		bool more = prefetch_ ? take_chunk() : fill_one();
@@ -111,7 +125,23 @@ const sim_event *event_stream::peek_slow(std::uint64_t seq)
 			return nullptr;
 		}
 	}
-	return at(seq);
+	// The chunk holding SEQ, searched from the last one found when SEQ
+	// is not before it (the prologue looks ahead ever further, tens of
+	// thousands of events: walking from the first chunk each time made
+	// that quadratic).
+	std::uint64_t i = found_ >= first_held_ && held(found_).first <= seq ? found_ : first_held_;
+	while (held(i).end <= seq)
+		i++;
+	found_ = i;
+	const held_chunk &c = held(i);
+	end = c.end;
+	return c.events + (seq - c.first);
+}
+
+const sim_event *event_stream::peek_slow(std::uint64_t seq)
+{
+	std::uint64_t end;
+	return locate_slow(seq, end);
 }
 
 }  // namespace timersim

@@ -136,7 +136,7 @@ public:
 	const sim_event *peek(std::size_t ahead = 0)
 	{
 		std::uint64_t seq = head_ + ahead;
-		return seq < tail_ ? at(seq) : peek_slow(seq);
+		return seq < cur_end_ ? cur_ + ahead : peek_slow(seq);
 	}
 	// Calls visit(event, i) for the events i = first .. last positions
 	// ahead, in order, until it returns false or the trace ends: what a
@@ -148,23 +148,25 @@ public:
 	{
 		for (std::size_t i = first; i <= last;) {
 			const std::uint64_t seq = head_ + i;
-			if (seq >= tail_ && !peek_slow(seq))
+			std::uint64_t end;
+			const sim_event *e = locate(seq, end);
+			if (!e)
 				return;
-			const sim_event *e = at(seq);
-			const std::uint64_t n = std::min<std::uint64_t>(
-				std::min<std::uint64_t>(chunk_events - (seq & chunk_mask), tail_ - seq),
-				std::uint64_t(last - i) + 1);
-			for (const sim_event *end = e + n; e != end; ++e, ++i)
+			const std::uint64_t n = std::min<std::uint64_t>(end - seq, std::uint64_t(last - i) + 1);
+			for (const sim_event *stop = e + n; e != stop; ++e, ++i)
 				if (!visit(*e, i))
 					return;
 		}
 	}
 	void pop()
 	{
-		if (head_ == tail_)
+		// Nothing buffered: head_ is cur_end_ (the current chunk is
+		// left as soon as it is used up).
+		if (head_ == cur_end_)
 			return;
-		if ((++head_ & chunk_mask) == 0)
-			spare_.push_back(chunk_of(head_ - 1));
+		++cur_;
+		if (++head_ == cur_end_)
+			next_chunk();
 	}
 	std::size_t buffered() const { return std::size_t(tail_ - head_); }
 	// The reader's counts as of the events read so far (the background
@@ -175,17 +177,34 @@ public:
 	unsigned declared_cpus() const { return declared_cpus_; }
 
 private:
-	// The window is a queue of fixed chunks of events, numbered by their
-	// position in the trace: a chunk is found by a mask, never allocated
-	// again once the window has reached its depth (popped chunks are
-	// reused), and an event never moves while it is buffered.
-	static constexpr std::uint64_t chunk_mask = chunk_events - 1;
+	// The window is a queue of chunks of events, numbered by their
+	// position in the trace: each chunk holds the positions [first, end),
+	// its events an array (a background reader's chunks vary in size; on
+	// demand they hold chunk_events). Chunks are never allocated again
+	// once the window has reached its depth (popped chunks are reused),
+	// and an event never moves while it is buffered. The current chunk's
+	// events are at hand in cur_ and cur_end_: peek() and pop() look no
+	// further while they stay in it.
+	struct held_chunk {
+		sim_event *events = nullptr;
+		std::uint64_t first = 0, end = 0;
+	};
 
-	sim_event *&chunk_of(std::uint64_t seq) { return ring_[(seq >> chunk_bits) & ring_mask_]; }
-	sim_event *at(std::uint64_t seq) { return chunk_of(seq) + (seq & chunk_mask); }
+	held_chunk &held(std::uint64_t i) { return ring_[i & ring_mask_]; }
+	// The event at position SEQ (buffered or read now) and the end of its
+	// chunk in END; nullptr past the end of the trace.
+	const sim_event *locate(std::uint64_t seq, std::uint64_t &end)
+	{
+		if (seq < cur_end_) {
+			end = cur_end_;
+			return cur_ + (seq - head_);
+		}
+		return locate_slow(seq, end);
+	}
+	const sim_event *locate_slow(std::uint64_t seq, std::uint64_t &end);
 	const sim_event *peek_slow(std::uint64_t seq);
-	void make_room_for_chunk();
-	sim_event *slot_for_next();
+	void next_chunk();
+	void push_chunk(sim_event *events, std::uint64_t count);
 	bool fill_one();
 	bool take_chunk();
 
@@ -193,11 +212,18 @@ private:
 	interner &functions_;
 	unsigned declared_cpus_ = 0;
 	std::unique_ptr<chunk_arena> chunks_;	// every chunk, owned (on demand)
-	std::vector<sim_event *> ring_;	// chunk of position p: ring_[(p >> chunk_bits) & ring_mask_]
+	// Chunk i of the trace (counting from 0) is ring_[i & ring_mask_]
+	// while buffered: those from first_held_ on, held_count_ of them.
+	std::vector<held_chunk> ring_;
 	std::uint64_t ring_mask_ = 0;
+	std::uint64_t first_held_ = 0;
+	std::uint64_t held_count_ = 0;
+	std::uint64_t found_ = 0;	// the chunk locate_slow() found last
 	std::vector<sim_event *> spare_;	// popped chunks, for reuse
 	std::uint64_t head_ = 0;	// position of the current event
 	std::uint64_t tail_ = 0;	// one past the last buffered event
+	const sim_event *cur_ = nullptr;	// the event at head_, when buffered
+	std::uint64_t cur_end_ = 0;	// the end of head_'s chunk; head_ when none is buffered
 	bool at_end_ = false;
 	std::exception_ptr failed_;	// background: what ended the reading early
 	reader_stats stats_;		// background: the counts with the last chunk taken

@@ -44,15 +44,21 @@ std::string trace_text(unsigned n = events)
 
 }  // namespace
 
+// Read on demand, by the background reader in chunks of chunk_events, and
+// in text blocks of block_bytes: chunks of a few events each, of varying
+// sizes (sim/core/block_prefetch.h), whose borders every look-ahead
+// below crosses many times.
 const event_stream::reading modes[] = {event_stream::reading::on_demand,
-				       event_stream::reading::background};
+				       event_stream::reading::background,
+				       event_stream::reading::blocks};
+constexpr std::size_t block_bytes = 700;
 
 START_TEST(look_ahead_keeps_buffered_events_in_place)
 {
 	std::string text = trace_text();
 	auto reader = make_text_reader_from_memory(text, "window.txt", trace_format::ftrace, {});
 	interner names;
-	event_stream stream(*reader, names, modes[_i]);
+	event_stream stream(*reader, names, modes[_i], block_bytes);
 
 	const sim_event *first = stream.peek(0);
 	ck_assert_ptr_nonnull(first);
@@ -84,7 +90,7 @@ START_TEST(popping_while_looking_ahead_keeps_the_order)
 	std::string text = trace_text();
 	auto reader = make_text_reader_from_memory(text, "window.txt", trace_format::ftrace, {});
 	interner names;
-	event_stream stream(*reader, names, modes[_i]);
+	event_stream stream(*reader, names, modes[_i], block_bytes);
 
 	// The window slides: each step looks up to 700 events ahead (across
 	// chunks, some of them reused after a pop) and pops one.
@@ -124,7 +130,7 @@ START_TEST(scan_ahead_visits_what_peek_gives)
 	std::string text = trace_text();
 	auto reader = make_text_reader_from_memory(text, "window.txt", trace_format::ftrace, {});
 	interner names;
-	event_stream stream(*reader, names, modes[_i]);
+	event_stream stream(*reader, names, modes[_i], block_bytes);
 
 	for (unsigned i = 0; i < events; i += 37) {
 		// From 1 to a window of 1100 (past two chunk borders), or past
@@ -163,7 +169,7 @@ START_TEST(a_reader_error_surfaces_at_its_event)
 	text.insert(at, test::ftrace_line(0, 1999999, "timer_start: timer=zz function=f expires=1 [timeout=1]"));
 	auto reader = make_text_reader_from_memory(text, "bad.txt", trace_format::ftrace, {});
 	interner names;
-	event_stream stream(*reader, names, modes[_i]);
+	event_stream stream(*reader, names, modes[_i], block_bytes);
 	for (unsigned i = 0; i < 1500; i++) {
 		const sim_event *ev = stream.peek(0);
 		ck_assert_ptr_nonnull(ev);
@@ -193,7 +199,8 @@ START_TEST(background_ids_are_the_on_demand_ones)
 		interner names;
 		names.intern("known_before");
 		names.intern(callbacks[3]);
-		event_stream stream(*reader, names, modes[m]);
+		// On demand, then the background reader of loop _i.
+		event_stream stream(*reader, names, m ? modes[_i] : modes[0], block_bytes);
 		for (unsigned i = 0; i < events; i++) {
 			ids[m].push_back(stream.peek(0)->function);
 			ck_assert_str_eq(names.name(ids[m].back()).c_str(), callbacks[i % n_callbacks]);
@@ -201,6 +208,59 @@ START_TEST(background_ids_are_the_on_demand_ones)
 		}
 	}
 	ck_assert(ids[0] == ids[1]);
+}
+END_TEST
+
+// Chunks of every size the blocks give: one event each (a block a line),
+// a few, and many chunks of one block (more events than a chunk holds). A
+// random walk of look-aheads, scans and pops: every event is the one at
+// its position, and a pointer once handed out stays valid and unchanged
+// until its event is popped, however far the stream reads meanwhile.
+START_TEST(chunks_of_any_size_hand_out_each_event_in_place)
+{
+	const unsigned n = 12000;
+	std::string text = trace_text(n);
+	for (std::size_t block : {std::size_t{1}, std::size_t{700}, std::size_t{1} << 24}) {
+		auto reader = make_text_reader_from_memory(text, "walk.txt", trace_format::ftrace, {});
+		interner names;
+		event_stream stream(*reader, names, event_stream::reading::blocks, block);
+		std::uint64_t head = 0, x = 88172645463325252ull;
+		std::vector<std::pair<std::uint64_t, const sim_event *>> held;	// position, pointer
+		while (head < n) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			std::size_t ahead = x % 3 == 0 ? std::size_t(x >> 40) % 3000 : std::size_t(x >> 40) % 40;
+			const sim_event *e = stream.peek(ahead);
+			if (head + ahead >= n) {
+				ck_assert_ptr_null(e);
+			} else {
+				CK_REQUIRE(e && e->timer == head + ahead + 1, "block %zu: at %llu + %zu: %lld",
+					   block, (unsigned long long)head, ahead, e ? (long long)e->timer : -1LL);
+				held.emplace_back(head + ahead, e);
+			}
+			std::uint64_t want = head + 2;
+			stream.scan_ahead(1, ahead, [&](const sim_event &ev, std::size_t at) {
+				CK_REQUIRE(at + head + 1 == want && ev.timer == want && &ev == stream.peek(at),
+					   "block %zu: scan at %zu", block, at);
+				want++;
+				return true;
+			});
+			ck_assert_uint_eq(want, std::min<std::uint64_t>(head + ahead + 2, n + 1));
+			std::size_t pops = std::size_t(x >> 20) % (x % 5 == 0 ? 1500 : 30);
+			for (std::size_t i = 0; i < pops && stream.peek(0); i++, head++)
+				stream.pop();
+			// What was handed out and not popped is where it was.
+			std::erase_if(held, [&](const auto &h) { return h.first < head; });
+			for (const auto &[at, ev] : held)
+				CK_REQUIRE(stream.peek(at - head) == ev && ev->timer == at + 1,
+					   "block %zu: event %llu moved", block, (unsigned long long)at);
+			if (held.size() > 64)
+				held.erase(held.begin(), held.begin() + 32);
+		}
+		ck_assert_ptr_null(stream.peek(0));
+		ck_assert_uint_eq(stream.buffered(), 0);
+		ck_assert_uint_eq(stream.stats().events, n);
+		ck_assert_uint_eq(stream.stats().lines, n + 1);
+	}
 }
 END_TEST
 
@@ -307,11 +367,12 @@ int main()
 {
 	Suite *s = suite_create("event_stream");
 	TCase *tc = tcase_create("window");
-	tcase_add_loop_test(tc, look_ahead_keeps_buffered_events_in_place, 0, 2);
-	tcase_add_loop_test(tc, popping_while_looking_ahead_keeps_the_order, 0, 2);
-	tcase_add_loop_test(tc, scan_ahead_visits_what_peek_gives, 0, 2);
-	tcase_add_loop_test(tc, a_reader_error_surfaces_at_its_event, 0, 2);
-	tcase_add_test(tc, background_ids_are_the_on_demand_ones);
+	tcase_add_loop_test(tc, look_ahead_keeps_buffered_events_in_place, 0, 3);
+	tcase_add_loop_test(tc, popping_while_looking_ahead_keeps_the_order, 0, 3);
+	tcase_add_loop_test(tc, scan_ahead_visits_what_peek_gives, 0, 3);
+	tcase_add_loop_test(tc, a_reader_error_surfaces_at_its_event, 0, 3);
+	tcase_add_loop_test(tc, background_ids_are_the_on_demand_ones, 1, 3);
+	tcase_add_test(tc, chunks_of_any_size_hand_out_each_event_in_place);
 	tcase_add_test(tc, a_stream_left_early_stops_its_reader);
 	tcase_add_test(tc, interned_ids_are_dense_and_stable);
 	tcase_add_test(tc, interner_compares_every_byte);
