@@ -212,18 +212,21 @@ std::exception_ptr block_prefetch::commit(job &j)
 				   totals_.lost_events, totals_.lost_cpus);
 	};
 	const std::uint32_t *keys = j.keys.data();
+	bool timer_seen = timer_seen_;
 	for (event_chunk &part : j.parts) {
 		// The events kept move down over those dropped (a lenient
 		// read's); a callback's name stays in the part's text, unused.
+		sim_event *events = part.events;
 		std::size_t kept = 0;
 		for (std::size_t i = 0; i < part.count; i++) {
-			sim_event &e = part.events[i];
-			std::uint32_t key = *keys++;
-			std::uint64_t line = before + e.line;
-			take_lost_before(e.line);
+			sim_event &e = events[i];
+			const std::uint32_t key = keys[i];
+			const std::uint64_t block_line = e.line, line = before + block_line;
+			if (next_lost < c.lost.size()) [[unlikely]]
+				take_lost_before(block_line);
 			if (e.is_timer_event()) {
-				if (!generation_.pass(e.kind, key, line, reason_)) {
-					if (c.cut_short && e.line == c.lines)
+				if (!generation_.pass(e.kind, key, line, reason_)) [[unlikely]] {
+					if (c.cut_short && block_line == c.lines)
 						note_cut_short(reason_);
 					if (!in_.lenient) {
 						error = std::make_exception_ptr(
@@ -233,16 +236,17 @@ std::exception_ptr block_prefetch::commit(job &j)
 					dropped++;
 					continue;
 				}
-				timer_seen_ = true;
+				timer_seen = true;
 			}
-			sim_event &s = part.events[kept++];
-			if (&s != &e)
+			sim_event &s = events[kept++];
+			if (&s != &e) [[unlikely]]
 				s = e;
 			s.line = line;
 			timer_irqs_.settle(s);
-			if (lost_.follows_note(s.cpu))
+			if (lost_.follows_note(s.cpu)) [[unlikely]]
 				s.has |= EF_AFTER_LOSS;
 		}
+		keys += part.count;
 		part.count = kept;
 		if (kept) {
 			part.stats = totals_;
@@ -252,6 +256,7 @@ std::exception_ptr block_prefetch::commit(job &j)
 		if (error)
 			break;
 	}
+	timer_seen_ = timer_seen;
 	take_lost_before(~std::uint64_t{0});
 	if (!named_first_ && c.events) {
 		named_first_ = true;

@@ -115,6 +115,15 @@ bool event_stream::take_chunk()
 
 const sim_event *event_stream::locate_slow(std::uint64_t seq, std::uint64_t &end)
 {
+	// The chunk found last, first: the prologue's look-aheads (tens of
+	// thousands of events, in order) mostly fall into it again.
+	if (found_ >= first_held_ && seq < tail_) {
+		const held_chunk &c = held(found_);
+		if (c.first <= seq && seq < c.end) {
+			end = c.end;
+			return c.events + (seq - c.first);
+		}
+	}
 	while (tail_ <= seq) {
 		bool more = prefetch_ ? take_chunk() : fill_one();
 		if (!more && at_end_) {
