@@ -92,7 +92,6 @@ bool block_prefetch::process_one(lock_t &lock)
 	idle_.pop_back();
 	j->parsed = false;
 	j->error = nullptr;
-	j->parts.emplace_back().events = chunks_.take();
 	in_flight_.push_back(j);	// its place in the file order
 	cutting_ = true;
 	lock.unlock();
@@ -111,7 +110,6 @@ bool block_prefetch::process_one(lock_t &lock)
 	if (!cut) {
 		j->block.bytes = 0;
 		j->count = 0;
-		j->parts.front().count = 0;
 		j->counts = text_block_counts();
 	} else if (!j->error) {
 		lock.unlock();
@@ -130,16 +128,15 @@ bool block_prefetch::process_one(lock_t &lock)
 void block_prefetch::parse(job &j)
 {
 	j.count = 0;
-	event_chunk *part = &j.parts.back();	// process_one's, empty
+	// A part when the first event comes (a block of none takes none), and
+	// the next when it is full; taken from the pool under the lock (inside
+	// process_one's try: running out of memory ends the trace there).
+	event_chunk *part = nullptr;
 	j.parser.parse(j.block, j.counts, [&](const trace_event &ev, std::uint32_t keys) {
-		if (part->count == part_events) {
-			sim_event *more;
-			{
-				std::lock_guard<std::mutex> lock(mutex_);
-				more = chunks_.take();
-			}
-			j.parts.emplace_back().events = more;
-			part = &j.parts.back();
+		if (!part || part->count == part_events) [[unlikely]] {
+			part = &j.parts.emplace_back();
+			std::lock_guard<std::mutex> lock(mutex_);
+			part->events = chunks_.take();
 		}
 		if (j.count == j.keys.size())
 			j.keys.resize(j.count ? 2 * j.count : part_events);
