@@ -113,7 +113,8 @@ public:
 	// on several threads (sim/core/block_prefetch.h).
 	enum class reading { on_demand, background, blocks };
 	// The constants of the window: events per chunk, and how many
-	// chunks a background reader may fill ahead of the replay. 64 (3 MB
+	// chunks a background reader may fill ahead of the replay (the block
+	// reader: as many events, in its chunks of a block's events). 64 (3 MB
 	// of events, 16 text blocks): with 8 (two blocks) the block worker
 	// stopped while the replay thread had its work, and the replay
 	// thread, the bottleneck, then parsed a third of the blocks itself
