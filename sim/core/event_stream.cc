@@ -113,10 +113,11 @@ bool event_stream::take_chunk()
 	return c.count != 0;
 }
 
+// The chunk found last, first: the prologue's look-aheads (tens of
+// thousands of events, in order) mostly fall into it again. A leaf: the
+// search and the reading are find_or_read()'s, which saves registers.
 const sim_event *event_stream::locate_slow(std::uint64_t seq, std::uint64_t &end)
 {
-	// The chunk found last, first: the prologue's look-aheads (tens of
-	// thousands of events, in order) mostly fall into it again.
 	if (found_ >= first_held_ && seq < tail_) {
 		const held_chunk &c = held(found_);
 		if (c.first <= seq && seq < c.end) {
@@ -124,6 +125,11 @@ const sim_event *event_stream::locate_slow(std::uint64_t seq, std::uint64_t &end
 			return c.events + (seq - c.first);
 		}
 	}
+	return find_or_read(seq, end);
+}
+
+const sim_event *event_stream::find_or_read(std::uint64_t seq, std::uint64_t &end)
+{
 	while (tail_ <= seq) {
 		bool more = prefetch_ ? take_chunk() : fill_one();
 		if (!more && at_end_) {

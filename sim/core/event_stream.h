@@ -203,6 +203,7 @@ private:
 		return locate_slow(seq, end);
 	}
 	const sim_event *locate_slow(std::uint64_t seq, std::uint64_t &end);
+	[[gnu::noinline]] const sim_event *find_or_read(std::uint64_t seq, std::uint64_t &end);
 	const sim_event *peek_slow(std::uint64_t seq);
 	void next_chunk();
 	void push_chunk(sim_event *events, std::uint64_t count);
