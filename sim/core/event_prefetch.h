@@ -33,13 +33,20 @@ struct event_chunk {
 	std::size_t count = 0;
 	// The callbacks of the events that name one (names_function): each
 	// such event's `function` is where its name starts here, a 4-byte
-	// length first.
+	// length first (events of one name may share its place).
 	std::string functions;
 	reader_stats stats;		// the reader's counts after this chunk
 	bool last = false;		// the trace ends with this chunk
 	std::exception_ptr error;	// why it ended, when the reader threw
 
 	std::string_view function(const sim_event &e) const { return function_in(functions, e); }
+	// The name at PLACE in `functions` (an event's `function`).
+	std::string_view function_at(std::uint32_t place) const
+	{
+		std::uint32_t n;
+		std::memcpy(&n, functions.data() + place, sizeof n);
+		return std::string_view(functions.data() + place + sizeof n, n);
+	}
 	void add_function(sim_event &e, std::string_view name) { add_function_to(functions, e, name); }
 
 	// The same on any text of names (sim/core/block_prefetch.h keeps one

@@ -100,9 +100,24 @@ bool event_stream::take_chunk()
 	event_chunk c = prefetch_->next(spare_);
 	// The callbacks, interned here in event order: the ids reading on
 	// demand gives, and the reading thread's work is the parsing alone.
-	for (std::size_t i = 0; i < c.count; i++)
-		if (names_function(c.events[i]))
-			c.events[i].function = functions_.intern(c.function(c.events[i]));
+	// Events of one name share its place in the text (block_prefetch.cc):
+	// a place interned before in this chunk is answered by a small cache
+	// of places, without reading or hashing the name again.
+	constexpr std::size_t cached = 16;
+	struct known {
+		std::uint32_t place = ~std::uint32_t{0}, id = 0;
+	} known[cached];
+	for (std::size_t i = 0; i < c.count; i++) {
+		sim_event &e = c.events[i];
+		if (!names_function(e))
+			continue;
+		struct known &k = known[(e.function ^ (e.function >> 4)) % cached];
+		if (k.place != e.function) {
+			k.place = e.function;
+			k.id = functions_.intern(c.function(e));
+		}
+		e.function = k.id;
+	}
 	if (c.count)
 		push_chunk(c.events, c.count);
 	else

@@ -264,6 +264,49 @@ START_TEST(chunks_of_any_size_hand_out_each_event_in_place)
 }
 END_TEST
 
+// Events of one name share its place in a chunk's text, found by a small
+// cache that looks at a name's length and two of its bytes: names alike in
+// all three (they differ only in their second byte) and more of them than
+// the cache holds, in turns and in runs, keep their own names and the ids
+// reading on demand gives them.
+START_TEST(names_alike_to_the_place_cache_keep_their_ids)
+{
+	std::vector<std::string> alike;
+	for (char c = 'A'; c <= 'Z'; c++)
+		alike.push_back(std::string("t") + c + "_timer_callback_fn");
+	std::string text = "# tracer: nop\n";
+	char payload[200];
+	const unsigned n = 6000;
+	std::vector<std::string> want;
+	for (unsigned i = 0; i < n; i++) {
+		// Turns through all of them, then runs of one.
+		const std::string &name = alike[i < 3000 ? i % alike.size() : (i / 7) % alike.size()];
+		want.push_back(name);
+		std::snprintf(payload, sizeof payload,
+			      "timer_start: timer=%016x function=%s expires=%u [timeout=10]", i + 1,
+			      name.c_str(), 1010 + i);
+		text += test::ftrace_line(0, 1000000 + i, payload);
+	}
+	std::vector<std::uint32_t> ids[2];
+	for (int m = 0; m < 2; m++) {
+		auto reader = make_text_reader_from_memory(text, "alike.txt", trace_format::ftrace, {});
+		interner names;
+		event_stream stream(*reader, names,
+				    m ? event_stream::reading::blocks : event_stream::reading::on_demand);
+		for (unsigned i = 0; i < n; i++) {
+			const sim_event *e = stream.peek(0);
+			ck_assert_ptr_nonnull(e);
+			CK_REQUIRE(names.name(e->function) == want[i], "event %u: %s, want %s", i,
+				   names.name(e->function).c_str(), want[i].c_str());
+			ids[m].push_back(e->function);
+			stream.pop();
+		}
+		ck_assert_uint_eq(names.size(), alike.size() + 1);
+	}
+	ck_assert(ids[0] == ids[1]);
+}
+END_TEST
+
 // Given up early: the background reader stops without reading the rest
 // (it reads at most a few chunks ahead).
 START_TEST(a_stream_left_early_stops_its_reader)
@@ -373,6 +416,7 @@ int main()
 	tcase_add_loop_test(tc, a_reader_error_surfaces_at_its_event, 0, 3);
 	tcase_add_loop_test(tc, background_ids_are_the_on_demand_ones, 1, 3);
 	tcase_add_test(tc, chunks_of_any_size_hand_out_each_event_in_place);
+	tcase_add_test(tc, names_alike_to_the_place_cache_keep_their_ids);
 	tcase_add_test(tc, a_stream_left_early_stops_its_reader);
 	tcase_add_test(tc, interned_ids_are_dense_and_stable);
 	tcase_add_test(tc, interner_compares_every_byte);
