@@ -25,6 +25,23 @@ sim_event *event_prefetch::free_chunk()
 	return stop_ ? nullptr : chunks_.take();
 }
 
+void event_prefetch::chunk_names::add(event_chunk &c, sim_event &e, std::string_view name)
+{
+	// At most chunk_events names in twice as many places: a free one is
+	// always found.
+	constexpr std::size_t mask = std::tuple_size_v<decltype(at_)> - 1;
+	for (std::size_t h = std::hash<std::string_view>{}(name) & mask;; h = (h + 1) & mask) {
+		if (!at_[h]) {
+			c.add_function(e, name);
+			at_[h] = e.function + 1;
+			return;
+		}
+		e.function = at_[h] - 1;
+		if (c.function(e) == name)
+			return;
+	}
+}
+
 void event_prefetch::run()
 {
 	trace_event ev;
@@ -34,12 +51,13 @@ void event_prefetch::run()
 			return;
 		event_chunk c;
 		c.events = events;
+		names_.clear();
 		try {
 			while (c.count < event_stream::chunk_events && reader_.next(ev)) {
 				sim_event &s = events[c.count++];
 				to_sim_event(ev, s);
 				if (names_function(s))
-					c.add_function(s, ev.function);
+					names_.add(c, s, ev.function);
 			}
 			c.last = c.count < event_stream::chunk_events;
 			c.stats = reader_.stats();
