@@ -34,6 +34,9 @@ struct event_chunk {
 	// such event's `function` is where its name starts here, a 4-byte
 	// length first.
 	std::string functions;
+	// Each name is in `functions` once (event_prefetch writes them so):
+	// an offset is one callback, interned once a chunk.
+	bool names_once = false;
 	reader_stats stats;		// the reader's counts after this chunk
 	bool last = false;		// the trace ends with this chunk
 	std::exception_ptr error;	// why it ended, when the reader threw

@@ -196,6 +196,10 @@ private:
 	std::vector<sim_event *> ring_;	// chunk of position p: ring_[(p >> chunk_bits) & ring_mask_]
 	std::uint64_t ring_mask_ = 0;
 	std::vector<sim_event *> spare_;	// popped chunks, for reuse
+	// take_chunk(): the callback id of a name by its offset in the
+	// chunk's text, where each name is there once.
+	static constexpr std::uint32_t unknown_id = ~std::uint32_t{0};
+	std::vector<std::uint32_t> id_at_;
 	std::uint64_t head_ = 0;	// position of the current event
 	std::uint64_t tail_ = 0;	// one past the last buffered event
 	bool at_end_ = false;

@@ -207,12 +207,19 @@ END_TEST
 // The background reader writes each callback name once a chunk: every
 // event still gets its own name, among many names in a chunk (more than
 // its events, so the table holding them fills to its limit), names that
-// are prefixes of one another, and repeats near and far apart.
+// are prefixes of one another or alike, and repeats near and far apart;
+// the replay's ids, interned once a name a chunk, are those on demand.
 START_TEST(background_names_many_and_alike_each_stay_their_own)
 {
+	// Short names, names of one letter but their length, and names that
+	// differ only in digits away from their ends and middle (alike to
+	// the table's first look).
 	std::vector<std::string> fns;
-	for (unsigned k = 0; k < 700; k++)
-		fns.push_back(k % 3 ? "fn_" + std::to_string(k) : std::string(k % 40 + 1, 'x'));
+	char alike[80];
+	for (unsigned k = 0; k < 700; k++) {
+		std::snprintf(alike, sizeof alike, "%s%04u%s", std::string(20, 'a').c_str(), k, std::string(44, 'b').c_str());
+		fns.push_back(k % 3 == 1 ? "fn_" + std::to_string(k) : k % 3 ? alike : std::string(k % 40 + 1, 'x'));
+	}
 	std::string text = "# tracer: nop\n";
 	std::vector<std::string> expect;
 	char payload[200];
