@@ -550,6 +550,17 @@ START_TEST(tsdl_errors_name_the_line)
 			   "empty elements"));
 	ck_assert(contains(err("event { name = a; id = 1; stream_id = 4; };"),
 			   "not declared"));
+	// Any byte outside the language, a non-ASCII one too, is named.
+	ck_assert(contains(err("trace { major = 1; };\n\xc3\xa9"), "meta:2: unexpected character"));
+	ck_assert(contains(err("trace { major = 1; }; @"), "unexpected character '@'"));
+	// Every blank of the C locale separates tokens as a space does.
+	std::string blanks;
+	for (char c : std::string(be_metadata))
+		blanks += c == ' ' ? std::string("\t\v\f\r ") : std::string(1, c);
+	ctf::trace_model b = ctf::parse_tsdl(blanks, "meta");
+	ck_assert(b.big_endian);
+	ck_assert_uint_eq(b.streams.at(0).events.size(), 2);
+	ck_assert_str_eq(b.env.at("kernel_release").c_str(), "3.6.0");
 	ctf::trace_model m = ctf::parse_tsdl(be_metadata, "meta");
 	ck_assert(m.big_endian);
 	ck_assert_uint_eq(m.streams.size(), 1);
