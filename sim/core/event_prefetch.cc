@@ -24,7 +24,8 @@ sim_event *event_prefetch::free_chunk()
 {
 	std::unique_lock<std::mutex> lock(mutex_);
 	cv_.wait(lock, [this] { return stop_ || ready_.size() < event_stream::background_chunks; });
-	return stop_ ? nullptr : chunks_.take();
+	// run() writes each event whole (to_sim_event) before it hands it on.
+	return stop_ ? nullptr : chunks_.take_for_overwrite();
 }
 
 namespace {

@@ -75,6 +75,17 @@ struct chunk_pool {
 		}
 		return all.take();
 	}
+	// A chunk for a filler that writes every event whole before any is
+	// read: a new one is not made of default events first.
+	sim_event *take_for_overwrite()
+	{
+		if (!free.empty()) {
+			sim_event *c = free.back();
+			free.pop_back();
+			return c;
+		}
+		return all.take_for_overwrite();
+	}
 };
 
 // Where a background stream takes its chunks from.
