@@ -18,7 +18,9 @@ std::uint64_t nearest_rank(std::uint64_t n, unsigned percent)
 
 // Fewer samples than this in one set are selected in place: the counting
 // below zeroes 16 KB of counts a pass, more than a small selection costs.
+// They are all in its first block.
 constexpr std::uint64_t select_in_place_below = 4096;
+static_assert(select_in_place_below <= duration_samples::block_values);
 
 // The K-th smallest (from 0) of V's first END values, all of whose values
 // below it lie in that prefix (END is V's size, or a rank selected before).
@@ -55,12 +57,12 @@ unsigned bucket_shift(T lo, T hi)
 }
 
 template <class T>
-void count_buckets(const std::vector<std::vector<T> *> &lists, T lo, T hi, unsigned shift, bucket_counts &count)
+void count_buckets(const std::vector<std::span<const T>> &lists, T lo, T hi, unsigned shift, bucket_counts &count)
 {
 	count.fill(0);
 	const T width = T(hi - lo);
-	for (const std::vector<T> *l : lists)
-		for (T v : *l) {
+	for (std::span<const T> l : lists)
+		for (T v : l) {
 			// No branch on the range: a value outside counts in the
 			// spare slot (a mispredicted branch a value had doubled
 			// the time of a pass).
@@ -82,7 +84,7 @@ void narrow(rank_search<T> &r, unsigned shift, const bucket_counts &count)
 }
 
 template <class T>
-void select_by_counting(const std::vector<std::vector<T> *> &lists, std::span<rank_search<T>> ranks)
+void select_by_counting(const std::vector<std::span<const T>> &lists, std::span<rank_search<T>> ranks)
 {
 	bucket_counts count;
 	for (;;) {
@@ -100,12 +102,21 @@ void select_by_counting(const std::vector<std::vector<T> *> &lists, std::span<ra
 
 }  // namespace
 
+void duration_samples::new_block()
+{
+	// The first block grows by doubling (most sets are small); the
+	// others are made whole.
+	short_.emplace_back();
+	if (short_.size() > 1)
+		short_.back().reserve(block_values);
+}
+
 duration_stats summarise(std::span<duration_samples *const> sets)
 {
 	duration_stats s;
 	std::uint64_t shorts = 0, min = UINT64_MAX;
-	std::vector<std::vector<std::uint32_t> *> short_lists;
-	std::vector<std::vector<std::uint64_t> *> long_lists;
+	std::vector<std::span<const std::uint32_t>> short_lists;
+	std::vector<std::span<const std::uint64_t>> long_lists;
 	duration_samples *holder = nullptr;	// the set holding samples, if one does
 	std::size_t holders = 0;
 	for (duration_samples *d : sets) {
@@ -115,9 +126,10 @@ duration_stats summarise(std::span<duration_samples *const> sets)
 		s.total_ns += d->total_;
 		min = std::min(min, d->min_);
 		s.max_ns = std::max(s.max_ns, d->max_);
-		shorts += d->short_.size();
-		short_lists.push_back(&d->short_);
-		long_lists.push_back(&d->long_);
+		shorts += d->shorts_;
+		for (const std::vector<std::uint32_t> &b : d->short_)
+			short_lists.emplace_back(b);
+		long_lists.emplace_back(d->long_);
 		holder = d;
 		holders++;
 	}
@@ -129,7 +141,7 @@ duration_stats summarise(std::span<duration_samples *const> sets)
 	const std::uint64_t p99 = nearest_rank(s.count, 99), p50 = nearest_rank(s.count, 50);
 	if (holders == 1 && s.count < select_in_place_below) {
 		auto at_rank = [&](std::uint64_t k, std::uint64_t end) {
-			return k < shorts ? select_in_place(holder->short_, k, std::min(end, shorts))
+			return k < shorts ? select_in_place(holder->short_.front(), k, std::min(end, shorts))
 					  : select_in_place(holder->long_, k - shorts, end - shorts);
 		};
 		s.p99_ns = at_rank(p99, s.count);

@@ -157,6 +157,29 @@ START_TEST(several_sets_against_a_sorted_copy)
 }
 END_TEST
 
+// Sets of more than one block of short values, at a block's edges.
+START_TEST(sets_of_several_blocks)
+{
+	std::mt19937_64 rng(16384);
+	const std::size_t block = duration_samples::block_values;
+	for (std::size_t n : {block - 1, block, block + 1, 2 * block, 3 * block + 7}) {
+		for (unsigned shape = 0; shape < 5; shape++) {
+			std::vector<std::uint64_t> values;
+			duration_samples one, a, b;
+			for (std::size_t i = 0; i < n; i++) {
+				std::uint64_t v = draw(rng, shape + (i % 11 == 0));
+				values.push_back(v);
+				one.add(v);
+				(i % 3 ? a : b).add(v);
+			}
+			same(summarise(one), reference(values), "one set of blocks", n * 10 + shape);
+			duration_samples *sets[] = {&a, &b};
+			same(summarise(sets), reference(values), "two sets of blocks", n * 10 + shape);
+		}
+	}
+}
+END_TEST
+
 START_TEST(ties_everywhere)
 {
 	for (std::size_t n = 1; n <= 203; n += 2) {
@@ -188,6 +211,7 @@ int main()
 	tcase_add_test(tc, the_32_bit_edge_splits_nothing);
 	tcase_add_test(tc, one_set_against_a_sorted_copy);
 	tcase_add_test(tc, several_sets_against_a_sorted_copy);
+	tcase_add_test(tc, sets_of_several_blocks);
 	tcase_add_test(tc, ties_everywhere);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
