@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sim/core/errors.h"
+#include "sim/core/malloc_tuning.h"
 #include "sim/output/output_file.h"
 #include "sim/scheme/scheme.h"
 #include "sim/trace/reader.h"
@@ -124,6 +125,7 @@ int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	tune_malloc();
 	install_output_cleanup();
 	try {
 		return run(argc, argv);

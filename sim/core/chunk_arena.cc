@@ -19,6 +19,18 @@ chunk_arena::~chunk_arena()
 
 sim_event *chunk_arena::take()
 {
+	sim_event *chunk = take_for_overwrite();
+	std::size_t n = chunk_bytes_ / sizeof(sim_event);
+	for (std::size_t i = 0; i < n; i++)
+		new (chunk + i) sim_event();
+	return chunk;
+}
+
+sim_event *chunk_arena::take_for_overwrite()
+{
+	// sim_event is an aggregate: its objects begin where the mapping is
+	// written (implicit-lifetime types).
+	static_assert(std::is_aggregate_v<sim_event>);
 	if (std::size_t(end_ - next_) < chunk_bytes_) {
 		slabs_.reserve(slabs_.size() + 1);	// no mapping lost to a throw
 		huge_region r = map_huge(chunk_bytes_);
@@ -28,9 +40,6 @@ sim_event *chunk_arena::take()
 	}
 	auto *chunk = reinterpret_cast<sim_event *>(next_);
 	next_ += chunk_bytes_;
-	std::size_t n = chunk_bytes_ / sizeof(sim_event);
-	for (std::size_t i = 0; i < n; i++)
-		new (chunk + i) sim_event();
 	return chunk;
 }
 

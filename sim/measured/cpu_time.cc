@@ -21,37 +21,7 @@ bool is_timer_vec(std::uint32_t vec)
 	return vec == std::uint32_t(softirq_vec::timer) || vec == std::uint32_t(softirq_vec::hrtimer);
 }
 
-// Nearest rank: the index of the smallest sample with at least p% of the
-// samples at or below it, in N samples in order.
-std::size_t rank_index(std::size_t n, unsigned percent)
-{
-	std::size_t r = (n * percent + 99) / 100;
-	return r ? r - 1 : 0;
-}
-
 }  // namespace
-
-duration_stats summarise(std::vector<std::uint64_t> &samples)
-{
-	duration_stats s;
-	if (samples.empty())
-		return s;
-	// The ranks by selection, not a sort: the same values in linear time
-	// (sorting the runs' durations was 3% of a small CTF replay).
-	const std::size_t n = samples.size();
-	s.count = n;
-	for (std::uint64_t v : samples)
-		s.total_ns += v;
-	const auto first = samples.begin();
-	const std::size_t p99 = rank_index(n, 99), p50 = rank_index(n, 50);
-	std::nth_element(first, first + p99, samples.end());
-	s.p99_ns = samples[p99];
-	s.max_ns = *std::max_element(first + p99, samples.end());
-	if (p50 < p99)
-		std::nth_element(first, first + p50, first + p99);
-	s.p50_ns = samples[p50];
-	return s;
-}
 
 cpu_time::callback_samples &cpu_time::callback(std::uint32_t id)
 {
@@ -222,13 +192,13 @@ void cpu_time::closed(cpu_state &c, const frame &f, std::uint64_t own_ns)
 	switch (f.kind) {
 	case cost_kind::softirq_entry: {
 		samples &s = f.vec == std::uint32_t(softirq_vec::timer) ? c.timer_softirq : c.hrtimer_softirq;
-		s.runs.push_back(own_ns);
+		s.runs.add(own_ns);
 		s.callbacks_ns += std::min(f.callbacks_ns, own_ns);
 		return;
 	}
 	case cost_kind::hardirq_entry:
 		if (f.timer_interrupt) {
-			c.timer_irqs.push_back(own_ns);
+			c.timer_irqs.add(own_ns);
 		} else {
 			c.other_irqs++;
 			c.other_irq_ns += own_ns;
@@ -236,7 +206,7 @@ void cpu_time::closed(cpu_state &c, const frame &f, std::uint64_t own_ns)
 		return;
 	case cost_kind::callback_entry: {
 		callback_samples &cb = callback(f.function);
-		cb.runs.push_back(own_ns);
+		cb.runs.add(own_ns);
 		// Where it ran: the frame now on top of the CPU's stack.
 		if (!c.open.empty()) {
 			const frame &outer = c.open.back();
@@ -265,7 +235,7 @@ std::vector<std::pair<std::string, const callback_cost *>> callbacks_by_time(con
 	return cbs;
 }
 
-cost_report cpu_time::finish(const std::function<std::string(std::uint32_t)> &name_of) const
+cost_report cpu_time::finish(const std::function<std::string(std::uint32_t)> &name_of)
 {
 	cost_report r;
 	r.softirqs_recorded = softirqs_;
@@ -286,24 +256,23 @@ cost_report cpu_time::finish(const std::function<std::string(std::uint32_t)> &na
 	r.unbalanced = unbalanced_;
 	r.first_ns = first_ns_;
 	r.last_ns = last_ns_;
-	std::vector<std::uint64_t> all_timer, all_hrtimer, all_irqs;
-	for (const cpu_state &c : cpus_) {
+	// Each CPU's samples, then all CPUs' together where they are.
+	std::vector<duration_samples *> all_timer, all_hrtimer, all_irqs;
+	for (cpu_state &c : cpus_) {
 		r.cut += c.open.size();		// still open at the end of the trace
 		cpu_cost out;
-		auto softirq = [](const samples &s, std::vector<std::uint64_t> &all) {
+		auto softirq = [](samples &s, std::vector<duration_samples *> &all) {
 			softirq_stats st;
-			std::vector<std::uint64_t> runs = s.runs;
-			st.runs = summarise(runs);
+			st.runs = summarise(s.runs);
 			st.callbacks_ns = s.callbacks_ns;
 			st.raised = s.raised;
-			all.insert(all.end(), s.runs.begin(), s.runs.end());
+			all.push_back(&s.runs);
 			return st;
 		};
 		out.timer_softirq = softirq(c.timer_softirq, all_timer);
 		out.hrtimer_softirq = softirq(c.hrtimer_softirq, all_hrtimer);
-		std::vector<std::uint64_t> irqs = c.timer_irqs;
-		out.interrupts.timer = summarise(irqs);
-		all_irqs.insert(all_irqs.end(), c.timer_irqs.begin(), c.timer_irqs.end());
+		out.interrupts.timer = summarise(c.timer_irqs);
+		all_irqs.push_back(&c.timer_irqs);
 		out.interrupts.other_count = c.other_irqs;
 		out.interrupts.other_ns = c.other_irq_ns;
 
@@ -319,12 +288,11 @@ cost_report cpu_time::finish(const std::function<std::string(std::uint32_t)> &na
 	r.all.hrtimer_softirq.runs = summarise(all_hrtimer);
 	r.all.interrupts.timer = summarise(all_irqs);
 	for (std::uint32_t id = 0; id < callbacks_.size(); id++) {
-		const callback_samples &s = callbacks_[id];
+		callback_samples &s = callbacks_[id];
 		if (s.runs.empty() && !s.wakeups)
 			continue;
 		callback_cost cc;
-		std::vector<std::uint64_t> runs = s.runs;
-		cc.runs = summarise(runs);
+		cc.runs = summarise(s.runs);
 		cc.in_timer_softirq = s.in_timer_softirq;
 		cc.in_hardirq = s.in_hardirq;
 		cc.in_hrtimer_softirq = s.in_hrtimer_softirq;

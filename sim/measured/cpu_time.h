@@ -29,6 +29,8 @@
 #include <utility>
 #include <vector>
 
+#include "sim/measured/durations.h"
+
 namespace timersim::measured {
 
 enum class softirq_vec : std::uint8_t { timer = 1, hrtimer = 8 };
@@ -64,16 +66,6 @@ struct softirq_run {
 	std::uint64_t callbacks_ns = 0;	// own time of the callbacks inside
 	std::uint32_t callbacks = 0;	// callbacks run inside
 	std::uint64_t overhead_ns() const { return own_ns - callbacks_ns; }
-};
-
-// Durations of one kind: count, total and the order statistics.
-struct duration_stats {
-	std::uint64_t count = 0;
-	std::uint64_t total_ns = 0;
-	std::uint64_t max_ns = 0;
-	std::uint64_t p50_ns = 0;	// nearest rank
-	std::uint64_t p99_ns = 0;
-	double mean_ns() const { return count ? double(total_ns) / double(count) : 0.0; }
 };
 
 // The softirq runs of one vector on one CPU (or all CPUs).
@@ -136,8 +128,9 @@ public:
 	// Returns the run this event closed, if it closed a TIMER or HRTIMER
 	// softirq run (valid until the next add).
 	const softirq_run *add(const cost_event &ev);
-	// NAME_OF: a callback's name from its id.
-	cost_report finish(const std::function<std::string(std::uint32_t)> &name_of) const;
+	// NAME_OF: a callback's name from its id. The samples are summarised
+	// where they are (reordered, not copied).
+	cost_report finish(const std::function<std::string(std::uint32_t)> &name_of);
 
 private:
 	// What is open on a CPU: a hard irq, a softirq run or a callback.
@@ -152,7 +145,7 @@ private:
 		std::uint32_t function = 0;
 	};
 	struct samples {
-		std::vector<std::uint64_t> runs;
+		duration_samples runs;
 		std::uint64_t callbacks_ns = 0;
 		std::uint64_t raised = 0;
 	};
@@ -164,11 +157,11 @@ private:
 		bool wake_ran = false;		// the interrupt ran a callback
 		std::uint32_t wake_tick = 0;	// after_tick: the tick's callback
 		samples timer_softirq, hrtimer_softirq;
-		std::vector<std::uint64_t> timer_irqs;
+		duration_samples timer_irqs;
 		std::uint64_t other_irqs = 0, other_irq_ns = 0;
 	};
 	struct callback_samples {
-		std::vector<std::uint64_t> runs;
+		duration_samples runs;
 		std::uint64_t in_timer_softirq = 0, in_hrtimer_softirq = 0, in_hardirq = 0, wakeups = 0;
 	};
 
@@ -191,8 +184,5 @@ private:
 
 // The callbacks of `r`, most own time first (ties in name order).
 std::vector<std::pair<std::string, const callback_cost *>> callbacks_by_time(const cost_report &r);
-
-// Order statistics of `samples` (reordered in place): nearest-rank p50/p99.
-duration_stats summarise(std::vector<std::uint64_t> &samples);
 
 }  // namespace timersim::measured

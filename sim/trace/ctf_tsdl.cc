@@ -26,6 +26,26 @@ struct token {
 	enum kind_t : std::uint8_t { ident, number, string, punct, end } kind = end;
 };
 
+// The character classes of the "C" locale's <cctype>, inline: a library
+// call each there, for every byte of the metadata (a fifth of the time of
+// parsing the 3.6 recording's 35 KB).
+constexpr bool tsdl_space(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+constexpr bool tsdl_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+constexpr bool tsdl_alpha(char c)
+{
+	return (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
+}
+constexpr bool tsdl_alnum(char c)
+{
+	return tsdl_alpha(c) || tsdl_digit(c);
+}
+
 std::vector<token> tokenize(const std::string &s, const std::string &origin,
 			    std::deque<std::string> &strings)
 {
@@ -39,7 +59,7 @@ std::vector<token> tokenize(const std::string &s, const std::string &origin,
 		if (c == '\n') {
 			line++;
 			i++;
-		} else if (std::isspace(static_cast<unsigned char>(c))) {
+		} else if (tsdl_space(c)) {
 			i++;
 		} else if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
 			std::size_t e = s.find("*/", i + 2);
@@ -51,14 +71,14 @@ std::vector<token> tokenize(const std::string &s, const std::string &origin,
 		} else if (c == '/' && i + 1 < s.size() && s[i + 1] == '/') {
 			while (i < s.size() && s[i] != '\n')
 				i++;
-		} else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+		} else if (tsdl_alpha(c) || c == '_') {
 			std::size_t b = i;
-			while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_'))
+			while (i < s.size() && (tsdl_alnum(s[i]) || s[i] == '_'))
 				i++;
 			out.push_back({std::string_view(s).substr(b, i - b), line, token::ident});
-		} else if (std::isdigit(static_cast<unsigned char>(c))) {
+		} else if (tsdl_digit(c)) {
 			std::size_t b = i;
-			while (i < s.size() && std::isalnum(static_cast<unsigned char>(s[i])))
+			while (i < s.size() && tsdl_alnum(s[i]))
 				i++;
 			out.push_back({std::string_view(s).substr(b, i - b), line, token::number});
 		} else if (c == '"') {
@@ -125,12 +145,13 @@ private:
 			at_++;
 		return t;
 	}
-	bool is(const char *p, std::size_t k = 0) const
+	// P: a literal, its length known where the call is inlined.
+	bool is(std::string_view p, std::size_t k = 0) const
 	{
 		const token &t = peek(k);
 		return t.kind != token::end && t.kind != token::string && t.text == p;
 	}
-	bool accept(const char *p)
+	bool accept(std::string_view p)
 	{
 		if (!is(p))
 			return false;
@@ -141,10 +162,10 @@ private:
 	{
 		throw input_error(origin_, peek().line, why);
 	}
-	void expect(const char *p)
+	void expect(std::string_view p)
 	{
 		if (!accept(p))
-			fail(std::string("metadata: expected '") + p + "', found '" + std::string(peek().text) + "'");
+			fail("metadata: expected '" + std::string(p) + "', found '" + std::string(peek().text) + "'");
 	}
 	std::string ident()
 	{

@@ -12,10 +12,12 @@
 #include <random>
 #include <string>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
 #include "sim/trace/ctf.h"
+#include "sim/trace/ctf_metadata.h"
 #include "sim/trace/ctf_tsdl.h"
 #include "sim/trace/reader.h"
 #include "tests/support/binary_test_util.h"
@@ -548,6 +550,17 @@ START_TEST(tsdl_errors_name_the_line)
 			   "empty elements"));
 	ck_assert(contains(err("event { name = a; id = 1; stream_id = 4; };"),
 			   "not declared"));
+	// Any byte outside the language, a non-ASCII one too, is named.
+	ck_assert(contains(err("trace { major = 1; };\n\xc3\xa9"), "meta:2: unexpected character"));
+	ck_assert(contains(err("trace { major = 1; }; @"), "unexpected character '@'"));
+	// Every blank of the C locale separates tokens as a space does.
+	std::string blanks;
+	for (char c : std::string(be_metadata))
+		blanks += c == ' ' ? std::string("\t\v\f\r ") : std::string(1, c);
+	ctf::trace_model b = ctf::parse_tsdl(blanks, "meta");
+	ck_assert(b.big_endian);
+	ck_assert_uint_eq(b.streams.at(0).events.size(), 2);
+	ck_assert_str_eq(b.env.at("kernel_release").c_str(), "3.6.0");
 	ctf::trace_model m = ctf::parse_tsdl(be_metadata, "meta");
 	ck_assert(m.big_endian);
 	ck_assert_uint_eq(m.streams.size(), 1);
@@ -557,12 +570,72 @@ START_TEST(tsdl_errors_name_the_line)
 }
 END_TEST
 
+// Packetized metadata (CTF 1.8 section 7.1): each packet's content after its
+// 37-byte header, the padding after it dropped, the packets' texts joined
+// (gathered in place); plain text whole, however long; a cut packet named.
+std::string metadata_packet(const std::string &content, std::size_t padding, bool big)
+{
+	std::string p(37, '\0');
+	auto put = [&](std::size_t at, std::uint32_t v) {
+		for (unsigned i = 0; i < 4; i++)
+			p[at + (big ? 3 - i : i)] = static_cast<char>(v >> (8 * i));
+	};
+	put(0, 0x75d11d57);
+	put(24, static_cast<std::uint32_t>((37 + content.size()) * 8));
+	put(28, static_cast<std::uint32_t>((37 + content.size() + padding) * 8));
+	return p + content + std::string(padding, 'P');
+}
+
+START_TEST(metadata_packets_are_joined_and_plain_text_read_whole)
+{
+	std::string dir = test::temp_subdir("metadata");
+	std::string text;
+	for (int i = 0; i < 300; i++)
+		text += "/* line " + std::to_string(i) + " of a metadata text longer than any one packet */\n";
+	for (bool big : {false, true}) {
+		std::string packed;
+		for (std::size_t at = 0, k = 0; at < text.size(); k++) {
+			std::size_t n = std::min<std::size_t>(text.size() - at, 1 + k * 97 % 4000);
+			packed += metadata_packet(text.substr(at, n), k % 3 ? k * 13 % 200 : 0, big);
+			at += n;
+		}
+		spit(dir + "/metadata", packed);
+		ck_assert(read_ctf_metadata(dir + "/metadata") == text);
+		// Cut inside its last packet.
+		spit(dir + "/metadata", packed.substr(0, packed.size() - 1));
+		std::string err = test::read_error([&] {
+			read_ctf_metadata(dir + "/metadata");
+			return std::unique_ptr<trace_reader>();
+		});
+		ck_assert_msg(contains(err, "truncated metadata packet"), "%s", err.c_str());
+	}
+	// Plain text past the first guess of a read's buffer (64 KB when the
+	// size is not known), and of every size about it.
+	std::string plain;
+	while (plain.size() < 200000)
+		plain += "// a line comment, which a cut anywhere leaves closed\n";
+	for (std::size_t n : {std::size_t{1}, std::size_t{65535}, std::size_t{65536}, std::size_t{65537}, plain.size()}) {
+		std::string t = plain.substr(0, n - 1) + "\n";
+		spit(dir + "/metadata", t);
+		ck_assert(read_ctf_metadata(dir + "/metadata") == t);
+	}
+	// A FIFO has no size to go by: the buffer grows as the text comes.
+	std::string fifo = dir + "/fifo";
+	ck_assert_int_eq(mkfifo(fifo.c_str(), 0600), 0);
+	std::thread writer([&] { spit(fifo, plain); });
+	std::string got = read_ctf_metadata(fifo);
+	writer.join();
+	ck_assert(got == plain);
+}
+END_TEST
+
 static Suite *ctf_suite()
 {
 	Suite *s = suite_create("ctf_reader");
 	TCase *tc = tcase_create("units");
 	tcase_add_test(tc, ctf_big_endian_handmade);
 	tcase_add_test(tc, tsdl_errors_name_the_line);
+	tcase_add_test(tc, metadata_packets_are_joined_and_plain_text_read_whole);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("shared");
 	tcase_set_timeout(tc, 120);

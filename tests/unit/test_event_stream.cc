@@ -211,6 +211,48 @@ START_TEST(background_ids_are_the_on_demand_ones)
 }
 END_TEST
 
+// The background reader writes each callback name once a chunk: every
+// event still gets its own name, among many names in a chunk (more than
+// its events, so the table holding them fills to its limit), names that
+// are prefixes of one another or alike, and repeats near and far apart;
+// the replay's ids, interned once a name a chunk, are those on demand.
+START_TEST(background_names_many_and_alike_each_stay_their_own)
+{
+	// Short names, names of one letter but their length, and names that
+	// differ only in digits away from their ends and middle (alike to
+	// the table's first look).
+	std::vector<std::string> fns;
+	char alike[80];
+	for (unsigned k = 0; k < 700; k++) {
+		std::snprintf(alike, sizeof alike, "%s%04u%s", std::string(20, 'a').c_str(), k, std::string(44, 'b').c_str());
+		fns.push_back(k % 3 == 1 ? "fn_" + std::to_string(k) : k % 3 ? alike : std::string(k % 40 + 1, 'x'));
+	}
+	std::string text = "# tracer: nop\n";
+	std::vector<std::string> expect;
+	char payload[200];
+	for (unsigned i = 0; i < 4000; i++) {
+		const std::string &fn = fns[i < 1200 ? i % 700 : (i * 7919u) % 700];
+		expect.push_back(fn);
+		std::snprintf(payload, sizeof payload, "timer_start: timer=%016x function=%s expires=%u [timeout=10]",
+			      i + 1, fn.c_str(), 1010 + i);
+		text += test::ftrace_line(0, 1000000 + i, payload);
+	}
+	std::vector<std::uint32_t> ids[2];
+	for (int m = 0; m < 2; m++) {
+		auto reader = make_text_reader_from_memory(text, "names.txt", trace_format::ftrace, {});
+		interner names;
+		event_stream stream(*reader, names, modes[m]);
+		for (unsigned i = 0; i < expect.size(); i++) {
+			ids[m].push_back(stream.peek(0)->function);
+			CK_REQUIRE(names.name(ids[m].back()) == expect[i], "mode %d event %u: %s, not %s", m, i,
+				   names.name(ids[m].back()).c_str(), expect[i].c_str());
+			stream.pop();
+		}
+	}
+	ck_assert(ids[0] == ids[1]);
+}
+END_TEST
+
 // Chunks of every size the blocks give: one event each (a block a line),
 // a few, and many chunks of one block (more events than a chunk holds). A
 // random walk of look-aheads, scans and pops: every event is the one at
@@ -415,6 +457,7 @@ int main()
 	tcase_add_loop_test(tc, scan_ahead_visits_what_peek_gives, 0, 3);
 	tcase_add_loop_test(tc, a_reader_error_surfaces_at_its_event, 0, 3);
 	tcase_add_loop_test(tc, background_ids_are_the_on_demand_ones, 1, 3);
+	tcase_add_test(tc, background_names_many_and_alike_each_stay_their_own);
 	tcase_add_test(tc, chunks_of_any_size_hand_out_each_event_in_place);
 	tcase_add_test(tc, names_alike_to_the_place_cache_keep_their_ids);
 	tcase_add_test(tc, a_stream_left_early_stops_its_reader);

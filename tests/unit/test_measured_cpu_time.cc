@@ -32,7 +32,7 @@ void add(cpu_time &t, cost_kind k, std::uint64_t ts, std::uint32_t cpu = 0, std:
 	t.add({k, cpu, ts, vec, timer, id_of(fn)});
 }
 
-cost_report finish(const cpu_time &t)
+cost_report finish(cpu_time &t)
 {
 	return t.finish([](std::uint32_t id) { return names.at(id); });
 }
@@ -197,7 +197,8 @@ START_TEST(nothing_recorded_says_so)
 	cb_out(t, 9, "f");
 	cost_report r = finish(t);
 	ck_assert(!r.softirqs_recorded && !r.interrupts_recorded && r.callbacks_recorded);
-	ck_assert(!finish(cpu_time{}).callbacks_recorded);
+	cpu_time none;
+	ck_assert(!finish(none).callbacks_recorded);
 }
 END_TEST
 
@@ -284,16 +285,17 @@ END_TEST
 
 START_TEST(order_statistics_by_nearest_rank)
 {
-	std::vector<std::uint64_t> v;
+	duration_samples v;
 	for (std::uint64_t i = 100; i >= 1; i--)
-		v.push_back(i);
+		v.add(i);
 	duration_stats s = summarise(v);
 	ck_assert_uint_eq(s.count, 100);
 	ck_assert_uint_eq(s.total_ns, 5050);
 	ck_assert_uint_eq(s.p50_ns, 50);
 	ck_assert_uint_eq(s.p99_ns, 99);
 	ck_assert_uint_eq(s.max_ns, 100);
-	std::vector<std::uint64_t> one = {7};
+	duration_samples one;
+	one.add(7);
 	duration_stats o = summarise(one);
 	ck_assert_uint_eq(o.p50_ns, 7);
 	ck_assert_uint_eq(o.p99_ns, 7);

@@ -1,0 +1,16 @@
+// How the process's allocator is set up, once, at the start of main().
+#pragma once
+
+namespace timersim {
+
+// One malloc arena for every thread, and freed memory kept for reuse up to
+// 32 MB blocks: a replay's memory is then touched once, not again fresh.
+// Each first touch of an anonymous page costs 12-20 us on a virtual
+// machine, and a small trace's replay is largely such faults: a reader's
+// prefetch thread had an arena of its own (~100 faults of fresh heap for
+// what the main arena had free), and blocks above 128 KB (growing vectors)
+// were mapped fresh and unmapped at each growth. glibc only; elsewhere a
+// no-op.
+void tune_malloc();
+
+}  // namespace timersim
