@@ -72,25 +72,20 @@ struct chunk_pool {
 	std::vector<sim_event *> free;
 	chunk_arena all{event_stream::chunk_events};
 
-	sim_event *take()
-	{
-		if (!free.empty()) {
-			sim_event *c = free.back();
-			free.pop_back();
-			return c;
-		}
-		return all.take();
-	}
+	sim_event *take() { return reuse_or(&chunk_arena::take); }
 	// A chunk for a filler that writes every event whole before any is
 	// read: a new one is not made of default events first.
-	sim_event *take_for_overwrite()
+	sim_event *take_for_overwrite() { return reuse_or(&chunk_arena::take_for_overwrite); }
+
+private:
+	// A chunk handed back, else a new one from the arena.
+	sim_event *reuse_or(sim_event *(chunk_arena::*make)())
 	{
-		if (!free.empty()) {
-			sim_event *c = free.back();
-			free.pop_back();
-			return c;
-		}
-		return all.take_for_overwrite();
+		if (free.empty())
+			return (all.*make)();
+		sim_event *c = free.back();
+		free.pop_back();
+		return c;
 	}
 };
 

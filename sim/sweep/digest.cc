@@ -13,6 +13,7 @@
 #include <openssl/evp.h>
 #include <openssl/opensslv.h>
 
+#include "sim/core/runtime_library.h"
 #include "sim/trace/reader.h"
 
 namespace timersim::sweep {
@@ -51,12 +52,11 @@ void find(void *lib, const char *name, F &f)
 
 libcrypto open_libcrypto()
 {
-	void *lib = dlopen(libcrypto_soname, RTLD_NOW | RTLD_LOCAL);
-	if (!lib) {
-		const char *why = dlerror();
-		throw std::runtime_error(std::string("SHA-256: cannot load ") + libcrypto_soname +
-					 " (OpenSSL's libcrypto; scripts/setup.sh installs it)" +
-					 (why ? std::string(": ") + why : std::string()));
+	void *lib;
+	try {
+		lib = open_runtime_library(libcrypto_soname, "OpenSSL's libcrypto");
+	} catch (const std::runtime_error &e) {
+		throw std::runtime_error(std::string("SHA-256: ") + e.what());
 	}
 	libcrypto c;
 	find(lib, "EVP_MD_CTX_new", c.ctx_new);

@@ -5,6 +5,8 @@
 #include <string>
 #include <type_traits>
 
+#include "sim/core/runtime_library.h"
+
 namespace timersim {
 
 namespace {
@@ -23,22 +25,10 @@ struct hook {
 
 void *traceevent_handle = nullptr;	// set once, before libtracecmd() returns
 
-void *open_library(const char *soname)
-{
-	void *lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-	if (!lib) {
-		const char *why = dlerror();
-		throw std::runtime_error(std::string("cannot load ") + soname +
-					 " (trace-cmd's library; scripts/setup.sh installs it)" +
-					 (why ? std::string(": ") + why : std::string()));
-	}
-	return lib;
-}
-
 libtracecmd_api load()
 {
-	void *tracecmd = open_library(libtracecmd_soname);
-	void *traceevent = open_library(libtraceevent_soname);
+	void *tracecmd = open_runtime_library(libtracecmd_soname, "trace-cmd's library");
+	void *traceevent = open_runtime_library(libtraceevent_soname, "trace-cmd's event parser");
 	libtracecmd_api api;
 	auto find = [tracecmd](const char *name, auto &f) {
 		f = reinterpret_cast<std::remove_reference_t<decltype(f)>>(dlsym(tracecmd, name));
