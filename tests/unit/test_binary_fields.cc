@@ -18,11 +18,20 @@ namespace {
 callback_names counting_names(std::vector<std::uint64_t> &asked, int &prepared)
 {
 	return callback_names(
-		{[&asked](std::uint64_t a) {
-			asked.push_back(a);
+		{[list = &asked](std::uint64_t a) {
+			list->push_back(a);
 			return a >= 0x1000 && a < 0x2000 ? "f" + std::to_string(a) : std::string();
 		}},
-		[&prepared] { prepared++; });
+		[count = &prepared] { ++*count; });
+}
+
+// NAMES answers ADDR with WANT. (Compared as strings: ck_assert_str_eq
+// keeps the pointer past the full expression that made a temporary.)
+void expect_name(callback_names &names, std::uint64_t addr, const std::string &want)
+{
+	std::string got(names.name(addr));
+	ck_assert_msg(got == want, "0x%llx named %s, want %s", (unsigned long long)addr, got.c_str(),
+		      want.c_str());
 }
 
 }  // namespace
@@ -36,7 +45,7 @@ START_TEST(callback_names_answer_each_address_its_own)
 	const std::uint64_t seq[] = {0x1001, 0x1001, 0x1002, 0x1001, 0x1002, 0x1002, 0x9000, 0x1001};
 	for (std::uint64_t a : seq) {
 		std::string want = a < 0x2000 ? "f" + std::to_string(a) : hex_address(a);
-		ck_assert_str_eq(std::string(names.name(a)).c_str(), want.c_str());
+		expect_name(names, a, want);
 	}
 	ck_assert_int_eq(prepared, 1);
 	// Each address asked of the source once.
@@ -49,15 +58,14 @@ START_TEST(callback_names_bound_keeps_answers_right)
 	std::vector<std::uint64_t> asked;
 	int prepared = 0;
 	callback_names names = counting_names(asked, prepared);
-	ck_assert_str_eq(std::string(names.name(0x1234)).c_str(), "f4660");
+	expect_name(names, 0x1234, "f4660");
 	// Garbage addresses past the bound clear the kept names: the last
 	// one answered must not outlive them.
 	for (std::uint64_t a = 0x100000; a < 0x100000 + 65537; a++)
-		ck_assert_str_eq(std::string(names.name(a)).c_str(), hex_address(a).c_str());
-	ck_assert_str_eq(std::string(names.name(0x100000 + 65536)).c_str(),
-			 hex_address(0x100000 + 65536).c_str());
-	ck_assert_str_eq(std::string(names.name(0x1234)).c_str(), "f4660");
-	ck_assert_str_eq(std::string(names.name(0x100000)).c_str(), hex_address(0x100000).c_str());
+		expect_name(names, a, hex_address(a));
+	expect_name(names, 0x100000 + 65536, hex_address(0x100000 + 65536));
+	expect_name(names, 0x1234, "f4660");
+	expect_name(names, 0x100000, hex_address(0x100000));
 }
 END_TEST
 
