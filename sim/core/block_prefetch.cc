@@ -1,9 +1,5 @@
 #include "sim/core/block_prefetch.h"
 
-#include <algorithm>
-#include <iterator>
-#include <string_view>
-
 namespace timersim {
 
 namespace {
@@ -18,19 +14,7 @@ constexpr std::size_t ready_limit = event_stream::background_chunks * event_stre
 // back from the stream, out of the caches) a quarter larger: a fifth more
 // of the simulated last-level cache's misses (cachegrind).
 constexpr std::size_t part_events = event_stream::chunk_events;
-
-// The callback names a part remembers the places of, and where a name is
-// remembered: by its length and two of its bytes (hex addresses differ at
-// the end, symbols anywhere).
-constexpr std::size_t names_cached = 16;
-std::size_t name_slot(std::string_view name)
-{
-	const std::size_t n = name.size();
-	if (!n)
-		return 0;
-	return (n * 7 + static_cast<unsigned char>(name[n - 1]) * 3 +
-		static_cast<unsigned char>(name[n / 2])) % names_cached;
-}
+static_assert(part_events <= event_stream::chunk_events, "chunk_name_places holds a chunk's names");
 
 }  // namespace
 
@@ -149,17 +133,13 @@ void block_prefetch::parse(job &j)
 	// the next when it is full; taken from the pool under the lock (inside
 	// process_one's try: running out of memory ends the trace there).
 	event_chunk *part = nullptr;
-	// The callbacks of a part's events: a name met again in the part
-	// (most are: a part has a few dozen callbacks) shares the place of
-	// its last one in the part's text, found by a small cache of places,
-	// so that the stream interns each place once (event_stream.cc) and
-	// the text is short. A name the cache has lost is written again.
-	constexpr std::uint32_t none = ~std::uint32_t{0};
-	std::uint32_t places[names_cached];
+	// The callbacks of a part's events, each name once in its text (a
+	// part has a few dozen callbacks).
+	chunk_name_places names;
 	j.parser.parse(j.block, j.counts, [&](const trace_event &ev, std::uint32_t keys) {
 		if (!part || part->count == part_events) [[unlikely]] {
 			part = &j.parts.emplace_back();
-			std::fill(std::begin(places), std::end(places), none);
+			names.clear();
 			std::lock_guard<std::mutex> lock(mutex_);
 			part->events = chunks_.take();
 		}
@@ -168,20 +148,8 @@ void block_prefetch::parse(job &j)
 		j.keys[j.count++] = keys;
 		sim_event &s = part->events[part->count++];
 		to_sim_event(ev, s);
-		if (names_function(s)) {
-			const std::string_view name = ev.function;
-			std::uint32_t &place = places[name_slot(name)];
-			if (place != none) {
-				const std::string_view had = part->function_at(place);
-				if (had.size() == name.size() &&
-				    interner::same_bytes(had.data(), name.data(), name.size())) {
-					s.function = place;
-					return;
-				}
-			}
-			part->add_function(s, name);
-			place = s.function;
-		}
+		if (names_function(s))
+			names.add(*part, s, ev.function);
 	});
 }
 

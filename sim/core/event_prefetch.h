@@ -40,7 +40,6 @@ struct event_chunk {
 	bool last = false;		// the trace ends with this chunk
 	std::exception_ptr error;	// why it ended, when the reader threw
 
-	std::string_view function(const sim_event &e) const { return function_in(functions, e); }
 	// The name at PLACE in `functions` (an event's `function`).
 	std::string_view function_at(std::uint32_t place) const
 	{
@@ -48,22 +47,37 @@ struct event_chunk {
 		std::memcpy(&n, functions.data() + place, sizeof n);
 		return std::string_view(functions.data() + place + sizeof n, n);
 	}
-	void add_function(sim_event &e, std::string_view name) { add_function_to(functions, e, name); }
-
-	// The same on any text of names (sim/core/block_prefetch.h keeps one
-	// per block).
-	static std::string_view function_in(const std::string &text, const sim_event &e)
+	std::string_view function(const sim_event &e) const { return function_at(e.function); }
+	// NAME written at the end of `functions`, as E's.
+	void add_function(sim_event &e, std::string_view name)
 	{
-		std::uint32_t n;
-		std::memcpy(&n, text.data() + e.function, sizeof n);
-		return std::string_view(text.data() + e.function + sizeof n, n);
-	}
-	static void add_function_to(std::string &text, sim_event &e, std::string_view name)
-	{
-		e.function = static_cast<std::uint32_t>(text.size());
+		e.function = static_cast<std::uint32_t>(functions.size());
 		auto n = static_cast<std::uint32_t>(name.size());
-		text.append(reinterpret_cast<const char *>(&n), sizeof n).append(name);
+		functions.append(reinterpret_cast<const char *>(&n), sizeof n).append(name);
 	}
+};
+
+// Where the callback names written into one chunk's `functions` are, so
+// that a name met again shares its place: events name a few callbacks
+// again and again, so a chunk's text stays short (the texts of the chunks
+// read ahead of the replay were fresh memory, 45 of the 610 page faults of
+// replaying the 6.18 http trace.dat) and the stream interns each place
+// once (event_stream.cc). Both background readers fill their chunks
+// through one. An open-addressing table of the places (+1; 0: free).
+class chunk_name_places {
+public:
+	// For a chunk begun anew.
+	void clear() { at_.fill(0); }
+	// E (an event of C) names NAME: its place in C's text, written there
+	// the first time.
+	void add(event_chunk &c, sim_event &e, std::string_view name);
+
+private:
+	// At most chunk_events names in twice as many places: a free one is
+	// always found.
+	std::array<std::uint32_t, 2 * event_stream::chunk_events> at_{};
+	static_assert((2 * event_stream::chunk_events & (2 * event_stream::chunk_events - 1)) == 0,
+		      "found by a mask");
 };
 
 // Chunks of events, owned here (in an arena), reused once the stream
@@ -108,23 +122,6 @@ public:
 	event_chunk next(std::vector<sim_event *> &used) override;
 
 private:
-	// The callback names of the chunk being filled, each written once
-	// into its text: events name a few callbacks again and again, and the
-	// texts of the chunks read ahead of the replay (up to 64, some 12 KB
-	// each with a name an event) were fresh memory, 45 of the 610 page
-	// faults of replaying the 6.18 http trace.dat. An open-addressing
-	// table of where each name is (+1; 0: free).
-	class chunk_names {
-	public:
-		void clear() { at_.fill(0); }
-		void add(event_chunk &c, sim_event &e, std::string_view name);
-
-	private:
-		std::array<std::uint32_t, 2 * event_stream::chunk_events> at_{};
-		static_assert((2 * event_stream::chunk_events & (2 * event_stream::chunk_events - 1)) == 0,
-			      "found by a mask");
-	};
-
 	void run();
 	sim_event *free_chunk();
 
@@ -134,7 +131,7 @@ private:
 	std::deque<event_chunk> ready_;
 	bool waiting_ = false;		// the stream waits for a chunk
 	chunk_pool chunks_;
-	chunk_names names_;		// the reading thread's
+	chunk_name_places names_;	// of the chunk being filled (the reading thread's)
 	bool stop_ = false;
 	std::thread thread_;
 };

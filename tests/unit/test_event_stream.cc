@@ -306,11 +306,11 @@ START_TEST(chunks_of_any_size_hand_out_each_event_in_place)
 }
 END_TEST
 
-// Events of one name share its place in a chunk's text, found by a small
-// cache that looks at a name's length and two of its bytes: names alike in
-// all three (they differ only in their second byte) and more of them than
-// the cache holds, in turns and in runs, keep their own names and the ids
-// reading on demand gives them.
+// Events of one name share its place in a chunk's text (chunk_name_places),
+// and the stream interns a place once through a small cache of places:
+// names alike but for their second byte, more of them than that cache
+// holds, in turns and in runs, keep their own names and the ids reading on
+// demand gives them.
 START_TEST(names_alike_to_the_place_cache_keep_their_ids)
 {
 	std::vector<std::string> alike;
