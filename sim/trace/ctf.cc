@@ -37,7 +37,6 @@ struct event_info {
 	std::string name;
 	binary_event_name named;
 	event_kind kind = event_kind::other;
-	int slot[BS_COUNT];
 	// The slots it has, in slot order, and their payload fields: what
 	// decode() copies, without a pass over every slot.
 	std::vector<std::pair<binary_slot, unsigned>> present;
@@ -51,7 +50,6 @@ event_info describe(const ctf::event_class &c)
 	e.name = kernel_event_name(c.name);
 	e.kind = event_kind_of(e.name);
 	e.named = binary_event_name::of(e.name);
-	std::fill(std::begin(e.slot), std::end(e.slot), -1);
 	if (!c.fields || e.kind == event_kind::other)
 		return e;
 	const auto &fs = c.fields->fields;
@@ -64,15 +62,12 @@ event_info describe(const ctf::event_class &c)
 			// it an enum of the HRTIMER_MODE_* values).
 			if (t.kind == ctf::type_kind::integer && (t.labels.empty() || k == BS_MODE) &&
 			    ctf::display_name(fs[i].name) == binary_slot_names[k]) {
-				e.slot[k] = static_cast<int>(i);
+				e.present.emplace_back(binary_slot(k), static_cast<unsigned>(i));
 				if (k == BS_TIMER || k == BS_HRTIMER)
 					e.timer_bits = std::max(e.timer_bits, t.size);
 				break;
 			}
 		}
-	for (int k = 0; k < BS_COUNT; k++)
-		if (e.slot[k] >= 0)
-			e.present.emplace_back(binary_slot(k), static_cast<unsigned>(e.slot[k]));
 	if (e.kind == event_kind::irq_entry)
 		for (std::size_t i = 0; i < fs.size(); i++)
 			if (fs[i].t->kind == ctf::type_kind::string &&
