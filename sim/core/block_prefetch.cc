@@ -136,7 +136,7 @@ void block_prefetch::parse(job &j)
 	// The callbacks of a part's events, each name once in its text (a
 	// part has a few dozen callbacks).
 	chunk_name_places names;
-	j.parser.parse(j.block, j.counts, [&](const trace_event &ev, std::uint32_t keys) {
+	j.parser.parse(j.block, j.counts, [&](const trace_event &ev, std::uint32_t keys) __attribute__((always_inline)) {
 		if (!part || part->count == part_events) [[unlikely]] {
 			part = &j.parts.emplace_back();
 			names.clear();

@@ -30,4 +30,11 @@ namespace timersim {
 // general parse).
 bool parse_common_ftrace_line(std::string_view line, trace_event &ev, line_context &ctx);
 
+// The same for any line of raw tracefs text: false for a '#' header or an
+// empty line too (ftrace_rendering's parse first tries this).
+inline bool common_ftrace_line(std::string_view line, trace_event &ev, line_context &ctx)
+{
+	return !line.empty() && line[0] != '#' && parse_common_ftrace_line(line, ev, ctx);
+}
+
 }  // namespace timersim

@@ -35,12 +35,10 @@ line_verdict parse_line(std::string_view line, trace_event &ev, line_context &ct
 {
 	// Nine lines in ten of a timer trace have the common shape; the rest,
 	// and every line it is unsure of, get the general parse.
-	if (!line.empty() && line[0] != '#') {
-		if (parse_common_ftrace_line(line, ev, ctx))
-			return line_verdict::event;
-		static constexpr trace_event blank{};
-		ev = blank;
-	}
+	if (common_ftrace_line(line, ev, ctx))
+		return line_verdict::event;
+	static constexpr trace_event blank{};
+	ev = blank;
 	std::string_view s = skip_blanks(line);
 	if (s.empty())
 		return line_verdict::skip;

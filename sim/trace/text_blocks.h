@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/trace/ftrace_fast.h"
+#include "sim/trace/line_ends.h"
 #include "sim/trace/line_source.h"
 #include "sim/trace/reader.h"
 #include "sim/trace/text_reader.h"
@@ -101,6 +103,7 @@ private:
 	const text_block_input &in_;
 	line_context ctx_;
 	char eol_;
+	lf_line_index lf_index_;
 };
 
 template <class Emit>
@@ -113,22 +116,17 @@ void text_block_parser::parse(const text_block &b, text_block_counts &c, Emit &&
 		bad(c, 1);
 		return;
 	}
-	auto src = line_source::from_memory(b.lines(), in_.src->name());
-	src->assume_line_end(eol_);
 	ctx_.limit = b.data.data() + b.filled + line_source::read_slack;
 	static constexpr trace_event blank{};
 	trace_event ev;
-	std::string_view line;
-	while (src->next(line)) {
-		c.lines++;
-		ev = blank;
-		line_verdict v = judge_line(*in_.rendering, *src, line, ev, ctx_);
-		if (v == line_verdict::event) {
+	// The verdict V on the block's line c.lines; false: the parse stops.
+	auto take = [&](line_verdict v) __attribute__((always_inline)) {
+		if (v == line_verdict::event) [[likely]] {
 			ev.line = c.lines;
 			if (!c.events++)
 				c.first_name.assign(ev.name);
 			emit(ev, ctx_.keys);
-			continue;
+			return true;
 		}
 		c.skipped++;
 		if (ctx_.lost_note) {
@@ -138,8 +136,46 @@ void text_block_parser::parse(const text_block &b, text_block_counts &c, Emit &&
 		if (v == line_verdict::bad) {
 			bad(c, c.lines);
 			if (c.bad_line)
-				return;
+				return false;
 		}
+		return true;
+	};
+	const char *line_begin = b.data.data(), *lines_end = line_begin + b.size;
+	// Raw tracefs text with LF line ends, the trace people record: its
+	// lines found by lf_line_index and tried by the common-line parse
+	// first, no line_source between (a block's lines are whole and in
+	// memory: none is overlong). A line holding a '\r' (a stray line end)
+	// and the last line without its '\n' are line_source's, below, as is
+	// any other rendering.
+	if (eol_ == '\n' && in_.rendering->format == trace_format::ftrace) {
+		const char *base;
+		std::size_t indexed;
+		do {
+			base = line_begin;
+			indexed = lf_index_.index(base, lines_end);
+			for (std::uint32_t lf : lf_index_) {
+				std::string_view line(line_begin, base + lf - line_begin);
+				line_begin = base + lf + 1;
+				c.lines++;
+				ev = blank;
+				if (!take(common_ftrace_line(line, ev, ctx_) ? line_verdict::event
+									     : in_.rendering->parse(line, ev, ctx_)))
+					return;
+			}
+			// Again after the last line when the index ran out of room.
+		} while (!lf_index_.stray_cr() && base + indexed != lines_end && line_begin != base);
+		if (line_begin == lines_end)
+			return;		// c.cut_short: the last line had its '\n'
+	}
+	auto src = line_source::from_memory(std::string_view(line_begin, lines_end - line_begin),
+					     in_.src->name());
+	src->assume_line_end(eol_);
+	std::string_view line;
+	while (src->next(line)) {
+		c.lines++;
+		ev = blank;
+		if (!take(judge_line(*in_.rendering, *src, line, ev, ctx_)))
+			return;
 	}
 	c.cut_short = !src->terminated();
 }

@@ -194,6 +194,11 @@ START_TEST(odd_lines_agree)
 	blank.insert(at, "\n\n   \n");
 	ck_assert_uint_eq(check_blocks_agree(test::write_temp("blank.txt", blank), false).stats.skipped,
 			  3 + 3);
+	// More lines in a block than sim/trace/line_ends.h indexes at once.
+	std::string many = text;
+	many.insert(at, std::string(20000, '\n'));
+	ck_assert_uint_eq(check_blocks_agree(test::write_temp("many.txt", many), false).stats.skipped,
+			  20000 + 3);
 	stream_outcome none = check_blocks_agree(
 		test::write_temp("none.txt", test::ftrace_text(test::ftrace_line(0, 5, "sched_switch: x=1"))),
 		false);
