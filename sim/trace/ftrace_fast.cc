@@ -150,7 +150,7 @@ bool parse_common_ftrace_line(std::string_view line, trace_event &ev, line_conte
 	const char *p = cpu_column(lb, end, cpu);
 	if (!p || !(p = timestamp_token(p, end, ev.ts_ns, ctx)))
 		return false;
-	const char *name = skip_blank(p, end, limit);
+	const char *name = skip_one_blank(p, end, limit);
 	const known_event_name *k = known_event_token(name, end, limit, p);
 	if (!k)
 		return false;
@@ -161,7 +161,7 @@ bool parse_common_ftrace_line(std::string_view line, trace_event &ev, line_conte
 	ev.cpu = cpu;
 	ev.has |= EF_TIMESTAMP;
 	ctx.keys = 0;
-	return common_payload_parsers[std::size_t(k->layout)](skip_blank(p, end, limit), end, ev, ctx);
+	return common_payload_parsers[std::size_t(k->layout)](skip_one_blank(p, end, limit), end, ev, ctx);
 }
 
 }  // namespace timersim
