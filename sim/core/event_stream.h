@@ -14,7 +14,10 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 #include <exception>
 #include <memory>
 #include <vector>
@@ -67,6 +70,40 @@ struct sim_event {
 static_assert(sizeof(sim_event) == 96, "sim_event has grown (or gained padding, which "
 					"tests/support/stream_outcome.h would compare)");
 
+// trace_event begins with sim_event's fields, in their places and types
+// (sim/trace/event.h): to_sim_event copies them as one block.
+#define TIMERSIM_SAME_FIELD(f)                                                                     \
+	static_assert(offsetof(trace_event, f) == offsetof(sim_event, f) &&                         \
+			      std::is_same_v<decltype(trace_event::f), decltype(sim_event::f)>,            \
+		      "trace_event." #f " is not where sim_event has it")
+TIMERSIM_SAME_FIELD(kind);
+TIMERSIM_SAME_FIELD(hrtimer);
+TIMERSIM_SAME_FIELD(is_idle);
+TIMERSIM_SAME_FIELD(timer_digits);
+TIMERSIM_SAME_FIELD(cpu);
+TIMERSIM_SAME_FIELD(target_cpu);
+TIMERSIM_SAME_FIELD(flags);
+TIMERSIM_SAME_FIELD(has);
+static_assert(offsetof(trace_event, function_id) == offsetof(sim_event, function) &&
+	      sizeof(trace_event::function_id) == sizeof(sim_event::function));
+TIMERSIM_SAME_FIELD(line);
+TIMERSIM_SAME_FIELD(ts_ns);
+TIMERSIM_SAME_FIELD(timer);
+TIMERSIM_SAME_FIELD(expires);
+TIMERSIM_SAME_FIELD(timeout);
+TIMERSIM_SAME_FIELD(now);
+TIMERSIM_SAME_FIELD(baseclk);
+TIMERSIM_SAME_FIELD(vec);
+TIMERSIM_SAME_FIELD(timer_interrupt);
+TIMERSIM_SAME_FIELD(clockid);
+TIMERSIM_SAME_FIELD(hrtimer_mode);
+TIMERSIM_SAME_FIELD(was_armed);
+TIMERSIM_SAME_FIELD(softexpires);
+#undef TIMERSIM_SAME_FIELD
+static_assert(offsetof(sim_event, softexpires) + sizeof(sim_event::softexpires) == sizeof(sim_event),
+	      "a field of sim_event is not in the list above");
+static_assert(std::is_trivially_copyable_v<trace_event> && std::is_standard_layout_v<trace_event>);
+
 // A reader's event as the core keeps it, but for its callback: whether it
 // names one the core uses (the wheel's own events name the callbacks it
 // accounts for; hrtimer starts and expiries name the tick,
@@ -74,27 +111,7 @@ static_assert(sizeof(sim_event) == 96, "sim_event has grown (or gained padding, 
 // Inline: the block parsers call it for every event.
 inline void to_sim_event(const trace_event &ev, sim_event &s)
 {
-	s.kind = ev.kind;
-	s.is_idle = ev.is_idle;
-	s.timer_digits = ev.timer_digits;
-	s.cpu = ev.cpu;
-	s.target_cpu = ev.target_cpu;
-	s.flags = ev.flags;
-	s.has = ev.has;
-	s.line = ev.line;
-	s.ts_ns = ev.ts_ns;
-	s.timer = ev.timer;
-	s.expires = ev.expires;
-	s.timeout = ev.timeout;
-	s.now = ev.now;
-	s.baseclk = ev.baseclk;
-	s.vec = ev.vec;
-	s.timer_interrupt = ev.timer_interrupt;
-	s.hrtimer = ev.hrtimer;
-	s.clockid = static_cast<std::uint8_t>(ev.clockid);
-	s.hrtimer_mode = static_cast<std::uint8_t>(ev.hrtimer_mode);
-	s.was_armed = ev.was_armed;
-	s.softexpires = ev.softexpires;
+	std::memcpy(static_cast<void *>(&s), &ev, sizeof s);
 	s.function = 0;
 }
 inline bool names_function(const sim_event &s)

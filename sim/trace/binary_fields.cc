@@ -69,11 +69,11 @@ void apply_hrtimer_slots(const binary_slot_values &s, trace_event &ev)
 	if (s.get(BS_SOFTEXPIRES, ev.softexpires))
 		ev.has |= EF_SOFTEXPIRES;
 	if (s.get(BS_CLOCKID, v)) {
-		ev.clockid = static_cast<std::uint32_t>(v);
+		ev.clockid = static_cast<std::uint8_t>(v);	// its low byte, as trace_event keeps it
 		ev.has |= EF_CLOCKID;
 	}
 	if (s.get(BS_MODE, v)) {
-		ev.hrtimer_mode = static_cast<std::uint32_t>(v);
+		ev.hrtimer_mode = static_cast<std::uint8_t>(v);
 		ev.has |= EF_HRTIMER_MODE;
 	}
 	if (s.get(BS_WAS_ARMED, v)) {

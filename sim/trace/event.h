@@ -89,46 +89,49 @@ enum event_field : std::uint32_t {
 };
 
 struct trace_event {
+	// The fields the replay keeps come first, in the order, types and
+	// places of sim_event's (sim/core/event_stream.h, whose static_asserts
+	// hold the two in step): an event goes there in one copy of a block.
 	event_kind kind = event_kind::other;
-	// Event name as recorded, without a "timer:" prefix ("timer_start",
-	// "hrtimer_start", "sched_switch", ...). Valid until the reader's next().
-	std::string_view name;
-	std::uint32_t cpu = 0;		// CPU column: where the event was recorded
-	std::uint64_t ts_ns = 0;	// timestamp, nanoseconds
-	std::uint64_t line = 0;		// 1-based line (text) or record number (binary)
-
-	std::uint64_t timer = 0;	// timer=%p (or hrtimer=%p) as an integer
+	// hrtimer_* events (kind hrtimer); times are in the timer's own clock.
+	hrtimer_event hrtimer = hrtimer_event::none;
+	bool is_idle = false;		// timer_base_idle
 	// Hex digits the pointer was printed with, without 0x (8: a 32-bit
 	// kernel, 16: 64-bit); for binary formats 2 * the trace's long size;
 	// 0 when unknown.
 	std::uint8_t timer_digits = 0;
-	// Callback: a symbol ("process_timeout") or a hex address ("0xffffffff81065e80",
-	// always with 0x). Valid until the reader's next().
-	std::string_view function;
-
+	std::uint32_t cpu = 0;		// CPU column: where the event was recorded
+	std::uint32_t target_cpu = 0;	// timer_start cpu= (4.11+); timer_base_idle cpu=
+	std::uint32_t flags = 0;	// timer_flag bits
+	std::uint32_t has = 0;		// event_field bits
+	std::uint32_t function_id = 0;	// sim_event's interned callback: 0 here, always
+	std::uint64_t line = 0;		// 1-based line (text) or record number (binary)
+	std::uint64_t ts_ns = 0;	// timestamp, nanoseconds
+	std::uint64_t timer = 0;	// timer=%p (or hrtimer=%p) as an integer
 	std::uint64_t expires = 0;	// timer_start: jiffies (hrtimer_start: ns)
 	std::int64_t timeout = 0;	// timer_start: expires - jiffies at the call
 	std::uint64_t now = 0;		// timer_expire_entry: jiffies (hrtimer: ns)
 	std::uint64_t baseclk = 0;	// timer_expire_entry 5.2+
-	std::uint64_t bucket_expiry = 0;	// timer_start 6.8+
-	std::uint32_t target_cpu = 0;	// timer_start cpu= (4.11+); timer_base_idle cpu=
-	std::uint32_t idx = 0;		// timer_start idx= (4.11+)
-	std::uint32_t flags = 0;	// timer_flag bits
-	bool is_idle = false;		// timer_base_idle
-	std::uint32_t has = 0;		// event_field bits
-
-	// hrtimer_* events (kind hrtimer); times are in the timer's own clock.
-	hrtimer_event hrtimer = hrtimer_event::none;
-	std::uint64_t softexpires = 0;	// hrtimer_start: ns
-	std::uint32_t clockid = 0;	// CLOCK_* number (CLOCK_MONOTONIC 1, REALTIME 0, BOOTTIME 7, TAI 11)
-	std::uint32_t hrtimer_mode = 0;	// hrtimer_mode_bit bits
-	bool was_armed = false;
-
 	// softirq_* (the vector) and irq_* (x86 vector or irq number) events.
 	std::uint32_t vec = 0;
 	// irq_entry/irq_exit: this is the hardware timer's interrupt
 	// (local_timer_*, or irq_handler_* of an irq the trace names a timer).
 	bool timer_interrupt = false;
+	// CLOCK_* number (CLOCK_MONOTONIC 1, REALTIME 0, BOOTTIME 7, TAI 11),
+	// its low byte (the numbers stop at 11).
+	std::uint8_t clockid = 0;
+	std::uint8_t hrtimer_mode = 0;	// hrtimer_mode_bit bits
+	bool was_armed = false;
+	std::uint64_t softexpires = 0;	// hrtimer_start: ns
+
+	// Event name as recorded, without a "timer:" prefix ("timer_start",
+	// "hrtimer_start", "sched_switch", ...). Valid until the reader's next().
+	std::string_view name;
+	// Callback: a symbol ("process_timeout") or a hex address ("0xffffffff81065e80",
+	// always with 0x). Valid until the reader's next().
+	std::string_view function;
+	std::uint64_t bucket_expiry = 0;	// timer_start 6.8+
+	std::uint32_t idx = 0;		// timer_start idx= (4.11+)
 
 	bool carries(event_field f) const { return (has & f) != 0; }
 };

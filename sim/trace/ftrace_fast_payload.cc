@@ -36,7 +36,7 @@ template <bool Blocks>
 
 // mode= as the kernel words it (4.16+): ABS or REL, then |PINNED, |SOFT,
 // |HARD. Anything else (numbers, the enum's names) is parse_hrtimer_mode's.
-bool kernel_hrtimer_mode(std::string_view v, std::uint32_t &mode)
+bool kernel_hrtimer_mode(std::string_view v, std::uint8_t &mode)
 {
 	if (v.size() < 3 || (v[0] != 'A' && v[0] != 'R') ||
 	    (v.substr(0, 3) != "ABS" && v.substr(0, 3) != "REL"))
@@ -57,7 +57,7 @@ bool kernel_hrtimer_mode(std::string_view v, std::uint32_t &mode)
 		if (!v.empty() && v[0] != '|')
 			return false;
 	}
-	mode = m;
+	mode = static_cast<std::uint8_t>(m);
 	return true;
 }
 

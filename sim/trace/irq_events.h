@@ -94,4 +94,21 @@ bool parse_clockid(std::string_view s, std::uint32_t &clockid);
 //   numbers  decimal or 0x..
 bool parse_hrtimer_mode(std::string_view s, std::uint32_t &mode);
 
+// The two into trace_event's byte-wide fields: their low byte, what the
+// replay keeps (clock numbers stop at 11, mode bits at 8).
+inline bool parse_clockid(std::string_view s, std::uint8_t &clockid)
+{
+	std::uint32_t v = clockid;
+	bool ok = parse_clockid(s, v);
+	clockid = static_cast<std::uint8_t>(v);
+	return ok;
+}
+inline bool parse_hrtimer_mode(std::string_view s, std::uint8_t &mode)
+{
+	std::uint32_t v = mode;
+	bool ok = parse_hrtimer_mode(s, v);
+	mode = static_cast<std::uint8_t>(v);
+	return ok;
+}
+
 }  // namespace timersim
