@@ -1,8 +1,9 @@
 // Where the lines of a block of text in memory end, found in one pass
 // before any is parsed. A block of a text trace holds two thousand lines of
 // ~120 bytes: a memchr from each line's start costs a call and its set-up
-// every line (some 60 instructions); one pass over the block, 32 bytes a
-// compare with AVX2 (taken when the CPU has it), costs some 20.
+// every line (some 60 instructions); one pass over the block, 64 bytes a
+// compare with AVX-512BW or 32 with AVX2 (taken when the CPU has them,
+// else SSE2's 16), some 25 to 45.
 #pragma once
 
 #include <cstddef>
@@ -24,9 +25,10 @@ public:
 	// with LF, which line_source judges: the index then stops before the
 	// line that holds the first one. Returns how many bytes from BEGIN
 	// the index stands for: every '\n' before that offset is in it.
-	// WIDE: with AVX2 when the CPU has it (false: SSE2, as on a CPU
-	// without; the tests compare the two).
-	std::size_t index(const char *begin, const char *end, bool wide = true);
+	// With the widest compare the CPU has up to WIDEST (the tests
+	// compare them all).
+	enum width { sse2, avx2, avx512 };
+	std::size_t index(const char *begin, const char *end, int widest = avx512);
 	// The offsets from BEGIN of the '\n' indexed, in order.
 	const std::uint32_t *begin() const { return ends_.get(); }
 	const std::uint32_t *end() const { return ends_.get() + count_; }
