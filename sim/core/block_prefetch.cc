@@ -219,8 +219,25 @@ std::exception_ptr block_prefetch::commit(job &j)
 		// The events kept move down over those dropped (a lenient
 		// read's); a callback's name stays in the part's text, unused.
 		sim_event *events = part.events;
-		std::size_t kept = 0;
-		for (std::size_t i = 0; i < part.count; i++) {
+		std::size_t i = 0;
+		// The common part: no lost-event note ahead in the block or
+		// waiting for its CPU's next event, none dropped: an event's
+		// line and its kind's keys, no more. The first event whose keys
+		// fall short goes to the loop below, which words why.
+		if (next_lost == c.lost.size() && !lost_.waiting()) {
+			for (; i < part.count; i++) {
+				sim_event &e = events[i];
+				if (e.is_timer_event()) {
+					if (!generation_.pass(e.kind, keys[i], before + e.line, reason_)) [[unlikely]]
+						break;
+					timer_seen = true;
+				}
+				e.line += before;
+				timer_irqs_.settle(e);
+			}
+		}
+		std::size_t kept = i;
+		for (; i < part.count; i++) {
 			sim_event &e = events[i];
 			const std::uint32_t key = keys[i];
 			const std::uint64_t block_line = e.line, line = before + block_line;

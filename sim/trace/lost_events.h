@@ -36,6 +36,8 @@ public:
 		  std::vector<lost_on_cpu> &by_cpu);
 	// Whether an event on CPU is the first after a note of its CPU
 	// (then it is no longer).
+	// Whether a note waits for its CPU's next event.
+	bool waiting() const { return !waiting_.empty(); }
 	bool follows_note(std::uint32_t cpu)
 	{
 		if (waiting_.empty())
