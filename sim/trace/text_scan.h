@@ -337,7 +337,7 @@ template <class T>
 // The 16 hex digits at P as a number, or false when one is not a hex digit.
 // Kernel pointers are 16 digits (%p on 64-bit): this is the hot case of
 // parse_pointer, in a few SSE2 instructions instead of a loop per digit.
-inline bool hex16(const char *p, std::uint64_t &v)
+[[gnu::always_inline]] inline bool hex16(const char *p, std::uint64_t &v)
 {
 #if defined(__SSE2__)
 	__m128i c = scan_detail::load16(p);
