@@ -13,8 +13,11 @@ namespace timersim {
 // so far). Half full at most, so probes stay short.
 class flat_ids {
 public:
+	// Inline always: every caller looks up at nearly every event, and
+	// out of line (the replay's loop calls it from several places) the
+	// call cost as much as the probe.
 	template <typename Same>
-	std::uint32_t find_or_add(std::uint64_t hash, Same &&same, bool &fresh)
+	[[gnu::always_inline]] std::uint32_t find_or_add(std::uint64_t hash, Same &&same, bool &fresh)
 	{
 		if (2 * (count_ + 1) > slots_.size())
 			grow();

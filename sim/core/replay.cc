@@ -107,8 +107,10 @@ public:
 
 private:
 	void set_up();
-	bool prepare(const sim_event &ev, prepared_event &p);
-	timer_id timer_id_of(const sim_event &ev);
+	// Of an event of kind K: the loop's switch knows it, and each of its
+	// cases has its own copy of the part that applies.
+	template <event_kind K> [[gnu::always_inline]] bool prepare(const sim_event &ev, prepared_event &p);
+	template <event_kind K> [[gnu::always_inline]] timer_id timer_id_of(const sim_event &ev);
 	cancel_role classify_cancel(const sim_event &ev);
 	// Inline where they pass (nearly every event); the messages of a
 	// rejection out of line.
@@ -140,9 +142,26 @@ private:
 	// Throws when the work done (and `extra` units) passed --max-cost.
 	std::uint64_t check_cost(const replay_engine &e, const std::string &where, std::uint64_t extra = 0) const;
 	// Inlined in the event loop, whatever else grows: out of line, its
-	// call and switch cost some 30 instructions an event.
-	[[gnu::always_inline]] void measure(const sim_event &ev,
+	// call and switch cost some 30 instructions an event. KIND: what
+	// the event is to the measurement (the loop's switch knows it).
+	[[gnu::always_inline]] void measure(const sim_event &ev, measured::cost_kind kind,
 					    std::vector<std::unique_ptr<replay_engine>> &engines);
+	// The events of the wheel and the tick, prepared once and applied by
+	// every engine; LOSS: the event_field bits of the events since the
+	// last one applied (EF_AFTER_LOSS is the one read).
+	template <event_kind K>
+	[[gnu::always_inline]] void apply_prepared(const sim_event &ev, std::uint32_t &loss,
+						   std::vector<std::unique_ptr<replay_engine>> &engines)
+	{
+		prepared_event p;
+		if (!prepare<K>(ev, p))
+			return;
+		p.timer = timer_id_of<K>(ev);
+		p.after_loss = (loss & EF_AFTER_LOSS) != 0;
+		loss = 0;
+		for (auto &e : engines)
+			e->apply(p);
+	}
 	void reserve_runs(std::size_t engines);
 	void watch_cpus(const std::vector<scheme_run> &runs);
 	void tell_cpus(const sim_event &ev);
@@ -239,31 +258,14 @@ bool replay_driver::is_tick_function(std::uint32_t id)
 // The events that say what the timer code cost the recording machine go
 // to the measurement, whatever the replay makes of them: the softirq runs,
 // the hard interrupts and the callbacks' entries and exits.
-inline void replay_driver::measure(const sim_event &ev, std::vector<std::unique_ptr<replay_engine>> &engines)
+inline void replay_driver::measure(const sim_event &ev, measured::cost_kind kind,
+				   std::vector<std::unique_ptr<replay_engine>> &engines)
 {
 	using measured::cost_kind;
-	measured::cost_event m;
-	switch (ev.kind) {
-	case event_kind::softirq_entry:	m.kind = cost_kind::softirq_entry; break;
-	case event_kind::softirq_exit:	m.kind = cost_kind::softirq_exit; break;
-	case event_kind::softirq_raise:	m.kind = cost_kind::softirq_raise; break;
-	case event_kind::irq_entry:	m.kind = cost_kind::hardirq_entry; break;
-	case event_kind::irq_exit:	m.kind = cost_kind::hardirq_exit; break;
-	case event_kind::timer_expire_entry:	m.kind = cost_kind::callback_entry; break;
-	case event_kind::timer_expire_exit:	m.kind = cost_kind::callback_exit; break;
-	case event_kind::hrtimer:
-		if (ev.hrtimer == hrtimer_op::expire_entry)
-			m.kind = cost_kind::callback_entry;
-		else if (ev.hrtimer == hrtimer_op::expire_exit)
-			m.kind = cost_kind::callback_exit;
-		else
-			return;
-		break;
-	default:
-		return;
-	}
 	if (!ev.carries(EF_TIMESTAMP))
 		return;
+	measured::cost_event m;
+	m.kind = kind;
 	m.cpu = ev.cpu;
 	m.ts_ns = ev.ts_ns;
 	m.vec = ev.vec;
@@ -409,27 +411,77 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 	}
 
 	watch_cpus(runs);
-	std::uint64_t since_progress = 0, since_cost_check = 0, cost_check_after = cost_check_every;
+	std::uint64_t cost_check_after = cost_check_every;
 	std::vector<std::uint64_t> checked_cost(engines.size(), 0);
 	// The tracer lost events before this one (a note, a CTF packet's
 	// discarded count), told to the engines with the next event they take.
-	bool after_loss = false;
+	// Kept as the event_field bits of the events since the last applied
+	// one: an OR an event, where a test and a branch cost more.
+	std::uint32_t loss = 0;
+	// Counted down to the next --max-cost check and progress report (never,
+	// without them): one decrement an event each.
+	std::uint64_t until_cost_check = opt_.max_cost ? cost_check_after : ~std::uint64_t{0};
+	std::uint64_t until_progress = progress_ ? progress_every : ~std::uint64_t{0};
+	using measured::cost_kind;
 	while (const sim_event *ev = stream_.peek(0)) {
-		prepared_event p;
-		measure(*ev, engines);
-		if (!ev->is_timer_event() && ev->kind != event_kind::other)
+		loss |= ev->has;
+		// What each part of the replay takes, by one switch: the
+		// measurement (measure()), the hrtimer half, and the engines.
+		switch (ev->kind) {
+		case event_kind::timer_expire_entry:
+			measure(*ev, cost_kind::callback_entry, engines);
+			apply_prepared<event_kind::timer_expire_entry>(*ev, loss, engines);
+			break;
+		case event_kind::timer_expire_exit:
+			measure(*ev, cost_kind::callback_exit, engines);
+			counts_.timer_expire_exit++;
+			break;
+		case event_kind::timer_init:
+			apply_prepared<event_kind::timer_init>(*ev, loss, engines);
+			break;
+		case event_kind::timer_start:
+			apply_prepared<event_kind::timer_start>(*ev, loss, engines);
+			break;
+		case event_kind::timer_cancel:
+			apply_prepared<event_kind::timer_cancel>(*ev, loss, engines);
+			break;
+		case event_kind::timer_base_idle:
+			apply_prepared<event_kind::timer_base_idle>(*ev, loss, engines);
+			break;
+		case event_kind::hrtimer:
+			if (ev->hrtimer == hrtimer_op::expire_entry)
+				measure(*ev, cost_kind::callback_entry, engines);
+			else if (ev->hrtimer == hrtimer_op::expire_exit)
+				measure(*ev, cost_kind::callback_exit, engines);
 			hrtimers_->apply(*ev, stream_);
-		after_loss = after_loss || ev->carries(EF_AFTER_LOSS);
-		if (prepare(*ev, p)) {
-			p.timer = timer_id_of(*ev);
-			p.after_loss = after_loss;
-			after_loss = false;
-			for (auto &e : engines)
-				e->apply(p);
+			apply_prepared<event_kind::hrtimer>(*ev, loss, engines);
+			break;
+		case event_kind::softirq_entry:
+		case event_kind::softirq_exit:
+		case event_kind::softirq_raise:
+			measure(*ev, ev->kind == event_kind::softirq_entry ? cost_kind::softirq_entry
+				     : ev->kind == event_kind::softirq_exit ? cost_kind::softirq_exit
+									     : cost_kind::softirq_raise,
+				engines);
+			hrtimers_->apply(*ev, stream_);
+			counts_.softirq++;
+			break;
+		case event_kind::irq_entry:
+		case event_kind::irq_exit:
+			measure(*ev, ev->kind == event_kind::irq_entry ? cost_kind::hardirq_entry
+								       : cost_kind::hardirq_exit,
+				engines);
+			hrtimers_->apply(*ev, stream_);
+			counts_.irq++;
+			break;
+		case event_kind::other:
+			counts_.other++;
+			break;
 		}
 		if (cpu_timeline_)
 			tell_cpus(*ev);
-		if (opt_.max_cost && ++since_cost_check == cost_check_after) {
+		if (--until_cost_check == 0) {
+			const std::uint64_t since_cost_check = cost_check_after;
 			// The next check comes before the events, at twice the cost
 			// per event of these (it grows), could spend what is left:
 			// the gap halves towards the limit, and a scheme that
@@ -444,11 +496,11 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 				cost_check_after = std::min(cost_check_after,
 							    std::max<std::uint64_t>((opt_.max_cost - done) / (2 * per_event), 1));
 			}
-			since_cost_check = 0;
+			until_cost_check = cost_check_after;
 		}
 		stream_.pop();
-		if (progress_ && ++since_progress == progress_every) {
-			since_progress = 0;
+		if (--until_progress == 0) {
+			until_progress = progress_every;
 			progress_->read(stream_.stats(), false);
 		}
 	}
@@ -553,9 +605,9 @@ void replay_driver::fill_input(replay_report &r) const
 // The dense id of the timer a wheel event names (flat_ids::mix() is a
 // bijection, so a matching hash is this very pointer), or 0 for events
 // that name none.
-timer_id replay_driver::timer_id_of(const sim_event &ev)
+template <event_kind K> inline timer_id replay_driver::timer_id_of(const sim_event &ev)
 {
-	switch (ev.kind) {
+	switch (K) {
 	case event_kind::timer_init:
 	case event_kind::timer_start:
 	case event_kind::timer_cancel:
@@ -569,14 +621,14 @@ timer_id replay_driver::timer_id_of(const sim_event &ev)
 	}
 }
 
-bool replay_driver::prepare(const sim_event &ev, prepared_event &p)
+template <event_kind K> inline bool replay_driver::prepare(const sim_event &ev, prepared_event &p)
 {
 	event_counts &c = counts_;
 	p.ev = &ev;
 	p.base = ev.cpu;
 	p.jiffies = cur_;
 
-	switch (ev.kind) {
+	switch (K) {
 	case event_kind::timer_init:
 		c.timer_init++;
 		return true;
@@ -623,9 +675,6 @@ bool replay_driver::prepare(const sim_event &ev, prepared_event &p)
 		c.timer_base_idle++;
 		ticks_->base_idle(p.base, ev.is_idle);
 		return true;
-	case event_kind::timer_expire_exit:
-		c.timer_expire_exit++;
-		return false;
 	case event_kind::hrtimer: {
 		c.hrtimer++;
 		if (!ticks_->is_tick(ev) || !check_cpu(ev, ev.cpu))
@@ -637,18 +686,14 @@ bool replay_driver::prepare(const sim_event &ev, prepared_event &p)
 		p.settled = run.settled;
 		return true;
 	}
+	case event_kind::timer_expire_exit:
 	case event_kind::softirq_entry:
 	case event_kind::softirq_exit:
 	case event_kind::softirq_raise:
-		c.softirq++;
-		return false;
 	case event_kind::irq_entry:
 	case event_kind::irq_exit:
-		c.irq++;
-		return false;
 	case event_kind::other:
-		c.other++;
-		return false;
+		break;	// for no engine: the event loop counts them
 	}
 	return false;
 }
