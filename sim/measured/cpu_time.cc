@@ -6,16 +6,6 @@ namespace timersim::measured {
 
 namespace {
 
-cost_kind entry_of(cost_kind exit)
-{
-	switch (exit) {
-	case cost_kind::softirq_exit:	return cost_kind::softirq_entry;
-	case cost_kind::hardirq_exit:	return cost_kind::hardirq_entry;
-	case cost_kind::callback_exit:	return cost_kind::callback_entry;
-	default:			return exit;
-	}
-}
-
 bool is_timer_vec(std::uint32_t vec)
 {
 	return vec == std::uint32_t(softirq_vec::timer) || vec == std::uint32_t(softirq_vec::hrtimer);
@@ -65,10 +55,9 @@ void cpu_time::settle_wake(cpu_state &c)
 	c.wake = waking::no;
 }
 
-cpu_time::cpu_state &cpu_time::cpu(std::uint32_t n)
+cpu_time::cpu_state &cpu_time::add_cpu(std::uint32_t n)
 {
-	if (cpus_.size() <= n)
-		cpus_.resize(n + 1);
+	cpus_.resize(n + 1);
 	return cpus_[n];
 }
 
@@ -79,34 +68,27 @@ const softirq_run *cpu_time::add(const cost_event &ev)
 	any_ = true;
 	last_ns_ = std::max(last_ns_, ev.ts_ns);
 	cpu_state &c = cpu(ev.cpu);
-	switch (ev.kind) {
-	case cost_kind::softirq_entry:
-	case cost_kind::softirq_exit:
-	case cost_kind::softirq_raise:
-		softirqs_ = softirqs_ || is_timer_vec(ev.vec);
-		break;
-	case cost_kind::hardirq_entry:
-	case cost_kind::hardirq_exit:
-		interrupts_ = interrupts_ || ev.timer_interrupt;
-		break;
-	default:
-		callbacks_seen_ = true;
-		break;
-	}
+	// Which measured events the trace holds (softirqs_, interrupts_,
+	// callbacks_seen_) is noted in the one switch.
 	switch (ev.kind) {
 	case cost_kind::softirq_raise:
 		if (ev.vec == std::uint32_t(softirq_vec::timer))
 			c.timer_softirq.raised++;
 		else if (ev.vec == std::uint32_t(softirq_vec::hrtimer))
 			c.hrtimer_softirq.raised++;
+		else
+			return nullptr;
+		softirqs_ = true;
 		return nullptr;
 	case cost_kind::softirq_entry:
 		if (!is_timer_vec(ev.vec))
 			return nullptr;		// another softirq: not the timer code's
+		softirqs_ = true;
 		c.open.push_back({ev.kind, ev.ts_ns, 0, 0, 0, ev.vec, false, 0});
 		return nullptr;
 	case cost_kind::hardirq_entry:
 		if (ev.timer_interrupt) {
+			interrupts_ = true;
 			settle_wake(c);
 			c.wake = waking::in_irq;
 			c.wake_ran = false;
@@ -115,20 +97,26 @@ const softirq_run *cpu_time::add(const cost_event &ev)
 		c.open.push_back({ev.kind, ev.ts_ns, 0, 0, 0, 0, ev.timer_interrupt, 0});
 		return nullptr;
 	case cost_kind::callback_entry:
+		callbacks_seen_ = true;
 		woke(c, ev);
 		c.open.push_back({ev.kind, ev.ts_ns, 0, 0, 0, 0, false, ev.function});
 		return nullptr;
 	case cost_kind::hardirq_exit:
 		// A timer interrupt that ran no callback ends without a cause.
-		if (ev.timer_interrupt && c.wake == waking::in_irq)
-			settle_wake(c);
-		return close(c, entry_of(ev.kind), ev);
+		if (ev.timer_interrupt) {
+			interrupts_ = true;
+			if (c.wake == waking::in_irq)
+				settle_wake(c);
+		}
+		return close(c, cost_kind::hardirq_entry, ev);
 	case cost_kind::softirq_exit:
 		if (!is_timer_vec(ev.vec))
 			return nullptr;
-		[[fallthrough]];
+		softirqs_ = true;
+		return close(c, cost_kind::softirq_entry, ev);
 	case cost_kind::callback_exit:
-		return close(c, entry_of(ev.kind), ev);
+		callbacks_seen_ = true;
+		return close(c, cost_kind::callback_entry, ev);
 	}
 	return nullptr;
 }
@@ -153,9 +141,11 @@ const softirq_run *cpu_time::close(cpu_state &c, cost_kind entry, const cost_eve
 			unbalanced_++;
 		return nullptr;
 	}
-	cut_ += c.open.size() - i;
-	c.open.resize(i);
-	frame f = c.open.back();
+	if (i != c.open.size()) [[unlikely]] {
+		cut_ += c.open.size() - i;
+		c.open.resize(i);
+	}
+	const frame f = c.open.back();
 	c.open.pop_back();
 	std::uint64_t wall = ev.ts_ns >= f.start_ns ? ev.ts_ns - f.start_ns : 0;
 	std::uint64_t own = wall >= f.nested_ns ? wall - f.nested_ns : 0;

@@ -165,7 +165,14 @@ private:
 		std::uint64_t in_timer_softirq = 0, in_hrtimer_softirq = 0, in_hardirq = 0, wakeups = 0;
 	};
 
-	cpu_state &cpu(std::uint32_t n);
+	// Inline: every event asks; a CPU not seen before grows the table.
+	cpu_state &cpu(std::uint32_t n)
+	{
+		if (n < cpus_.size()) [[likely]]
+			return cpus_[n];
+		return add_cpu(n);
+	}
+	[[gnu::noinline]] cpu_state &add_cpu(std::uint32_t n);
 	const softirq_run *close(cpu_state &c, cost_kind entry, const cost_event &ev);
 	void closed(cpu_state &c, const frame &f, std::uint64_t own_ns);
 	void woke(cpu_state &c, const cost_event &ev);
