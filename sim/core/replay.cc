@@ -453,7 +453,7 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 				measure(*ev, cost_kind::callback_entry, engines);
 			else if (ev->hrtimer == hrtimer_op::expire_exit)
 				measure(*ev, cost_kind::callback_exit, engines);
-			hrtimers_->apply(*ev, stream_);
+			hrtimers_->apply_hrtimer(*ev, stream_);
 			apply_prepared<event_kind::hrtimer>(*ev, loss, engines);
 			break;
 		case event_kind::softirq_entry:
@@ -463,7 +463,7 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 				     : ev->kind == event_kind::softirq_exit ? cost_kind::softirq_exit
 									     : cost_kind::softirq_raise,
 				engines);
-			hrtimers_->apply(*ev, stream_);
+			hrtimers_->apply_softirq(*ev);
 			counts_.softirq++;
 			break;
 		case event_kind::irq_entry:
@@ -471,7 +471,7 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 			measure(*ev, ev->kind == event_kind::irq_entry ? cost_kind::hardirq_entry
 								       : cost_kind::hardirq_exit,
 				engines);
-			hrtimers_->apply(*ev, stream_);
+			hrtimers_->apply_irq(*ev);
 			counts_.irq++;
 			break;
 		case event_kind::other:

@@ -162,8 +162,16 @@ void hrtimer_replay::find_offset(event_stream &ahead, const sim_event &ev)
 // interrupt came for it): it fires, as the kernel's would have.
 void hrtimer_replay::catch_up(unsigned cpu, std::int64_t mono)
 {
-	hr::hrtimer_cpu_base &b = cpus_[cpu]->base;
 	stop_tick_untraced(cpu, mono - deadline_slack_ns - 1);
+	// Inline, the test of the first interrupt: at most events none is due.
+	const hr::hrtimer_cpu_base &b = cpus_[cpu]->base;
+	if (b.dev.fires_at != hr::KTIME_MAX && b.dev.fires_at + deadline_slack_ns < mono)
+		run_due(cpu, mono);
+}
+
+void hrtimer_replay::run_due(unsigned cpu, std::int64_t mono)
+{
+	hr::hrtimer_cpu_base &b = cpus_[cpu]->base;
 	for (unsigned n = 0; n < max_catch_up && b.dev.fires_at != hr::KTIME_MAX &&
 			     b.dev.fires_at + deadline_slack_ns < mono;
 	     n++)
@@ -208,17 +216,30 @@ void hrtimer_replay::run_interrupt(unsigned cpu, std::int64_t now, bool recorded
 
 void hrtimer_replay::apply(const sim_event &ev, event_stream &ahead)
 {
-	if (ev.cpu >= cpus_.size() || !ev.carries(EF_TIMESTAMP))
-		return;
-	if (!seen_ts_)
-		first_ts_ = ev.ts_ns;
-	seen_ts_ = true;
-	last_ts_ = ev.ts_ns;
-	cpu_state &c = *cpus_[ev.cpu];
 	switch (ev.kind) {
 	case event_kind::irq_entry:
-		if (!ev.timer_interrupt)
-			return;
+	case event_kind::irq_exit:
+		apply_irq(ev);
+		return;
+	case event_kind::softirq_entry:
+	case event_kind::softirq_exit:
+	case event_kind::softirq_raise:
+		apply_softirq(ev);
+		return;
+	case event_kind::hrtimer:
+		apply_hrtimer(ev, ahead);
+		return;
+	default:
+		return;
+	}
+}
+
+void hrtimer_replay::apply_irq(const sim_event &ev)
+{
+	if (!note_time(ev) || !ev.timer_interrupt)
+		return;
+	cpu_state &c = *cpus_[ev.cpu];
+	if (ev.kind == event_kind::irq_entry) {
 		// No catching up here: this is the interrupt the device raised,
 		// however late the CPU woke to take it.
 		irq_events_ = true;
@@ -228,31 +249,33 @@ void hrtimer_replay::apply(const sim_event &ev, event_stream &ahead)
 		c.group_mono_now = 0;
 		figures_[ev.cpu].recorded_interrupts++;
 		return;
-	case event_kind::irq_exit:
-		if (!ev.timer_interrupt || !c.in_irq)
-			return;
-		c.in_irq = false;
-		// An interrupt that ran no hard hrtimer (it raised the HRTIMER
-		// softirq, or its device fired early) is still the model's
-		// interrupt, at the time it was entered.
-		if (!c.irq_ran && offset_known_) {
-			stop_tick_untraced(ev.cpu, mono_of(c.irq_entry_ns));
-			run_interrupt(ev.cpu, mono_of(c.irq_entry_ns), true);
-		}
-		return;
-	case event_kind::softirq_entry:
-		if (ev.vec == HRTIMER_SOFTIRQ)
-			c.in_soft = true;
-		return;
-	case event_kind::softirq_exit:
-		if (ev.vec == HRTIMER_SOFTIRQ)
-			c.in_soft = false;
-		return;
-	case event_kind::hrtimer:
-		break;
-	default:
-		return;
 	}
+	if (!c.in_irq)
+		return;
+	c.in_irq = false;
+	// An interrupt that ran no hard hrtimer (it raised the HRTIMER
+	// softirq, or its device fired early) is still the model's
+	// interrupt, at the time it was entered.
+	if (!c.irq_ran && offset_known_) {
+		stop_tick_untraced(ev.cpu, mono_of(c.irq_entry_ns));
+		run_interrupt(ev.cpu, mono_of(c.irq_entry_ns), true);
+	}
+}
+
+void hrtimer_replay::apply_softirq(const sim_event &ev)
+{
+	if (!note_time(ev) || ev.vec != HRTIMER_SOFTIRQ)
+		return;
+	if (ev.kind == event_kind::softirq_entry)
+		cpus_[ev.cpu]->in_soft = true;
+	else if (ev.kind == event_kind::softirq_exit)
+		cpus_[ev.cpu]->in_soft = false;
+}
+
+void hrtimer_replay::apply_hrtimer(const sim_event &ev, event_stream &ahead)
+{
+	if (!note_time(ev))
+		return;
 	sum_.present = true;
 	if (!offset_known_)
 		find_offset(ahead, ev);
@@ -294,7 +317,7 @@ void hrtimer_replay::apply(const sim_event &ev, event_stream &ahead)
 		hrtimer_cpu_figures &f = figures_[ev.cpu];
 		sum_.rearm_events = true;
 		f.recorded_programs++;
-		if (c.base.dev.next_event == std::int64_t(ev.expires))
+		if (cpus_[ev.cpu]->base.dev.next_event == std::int64_t(ev.expires))
 			f.programs_matched++;
 		return;
 	}

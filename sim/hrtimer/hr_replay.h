@@ -66,6 +66,11 @@ public:
 	// that are part of an expiry: read directly, since a cancel looks at
 	// up to 64 events and an indirect call each cost 6% of a replay.
 	void apply(const sim_event &ev, event_stream &ahead);
+	// apply() of an event whose kind the caller knows (the replay's loop
+	// switches on it once): irq_entry/exit, softirq_*, hrtimer.
+	void apply_irq(const sim_event &ev);
+	void apply_softirq(const sim_event &ev);
+	void apply_hrtimer(const sim_event &ev, event_stream &ahead);
 	hrtimer_summary finish(const std::function<std::string(std::uint32_t)> &name_of);
 	// Also run the what-ifs (sim/hrtimer/hr_whatif.h) on what this replays;
 	// before the first event. `hz`: the recording's.
@@ -126,7 +131,22 @@ private:
 	void set_up(slot &s, const sim_event &ev, unsigned cpu);
 	std::int64_t mono_of(std::uint64_t ts_ns) const;
 	std::uint64_t ts_of(std::int64_t mono) const;
-	void catch_up(unsigned cpu, std::int64_t mono);
+	// Every event an hrtimer_replay takes: false for those it cannot
+	// place (no timestamp, a CPU beyond the bases); notes the trace's span.
+	bool note_time(const sim_event &ev)
+	{
+		if (ev.cpu >= cpus_.size() || !ev.carries(EF_TIMESTAMP))
+			return false;
+		if (!seen_ts_)
+			first_ts_ = ev.ts_ns;
+		seen_ts_ = true;
+		last_ts_ = ev.ts_ns;
+		return true;
+	}
+	// Inline, in the .cc: asked at nearly every hrtimer event; run_due()
+	// runs the interrupts that came due.
+	inline void catch_up(unsigned cpu, std::int64_t mono);
+	[[gnu::noinline]] void run_due(unsigned cpu, std::int64_t mono);
 	void run_interrupt(unsigned cpu, std::int64_t now, bool recorded);
 	void on_start(const sim_event &ev);
 	void on_cancel(const sim_event &ev, event_stream &ahead);
