@@ -41,7 +41,7 @@ void replay_engine::begin(const replay_setup &setup, jiffies_t start)
 	epoch_ = 0;
 	read_epoch_.assign(setup_.cpus, ~std::uint64_t{0});	// read again at first
 	touched_.assign(setup_.cpus, 0);
-	touched_list_.assign(setup_.cpus, 0);
+	touched_list_.assign(std::max(setup_.cpus, 2u), 0);	// settle() writes two
 	touched_count_ = 0;
 	split_[0] = split_[1] = {};
 	totals_only_ = live_costs_ && !per_base_meter_ && sinks_.empty();
@@ -362,7 +362,7 @@ void replay_engine::book_softirq_work(unsigned cpu, const cost_counters &before,
 	all_softirq_work_ += d;
 }
 
-cost_counters replay_engine::take_base_work()
+inline cost_counters replay_engine::take_base_work()
 {
 	cost_counters units, now;
 	for (unsigned i = 0; i < touched_count_; i++) {

@@ -212,7 +212,8 @@ private:
 		metered_ = now;
 		return units;
 	}
-	cost_counters take_base_work();
+	// Inline in credit_units(), its one caller.
+	inline cost_counters take_base_work();
 	// The scheme's costs may have grown: called after each call that can
 	// change them (start, cancel, advance, set_idle). A base read since
 	// the last such call reads the same again: take_base_work() skips it
@@ -229,7 +230,7 @@ private:
 	// event announced (v48, advancing one CPU, searches the other CPUs'
 	// global bases for their next expiry) is the softirq's, no callback's,
 	// not the start's.
-	void settle(unsigned cpu, unsigned other, jiffies_t jiffy)
+	[[gnu::always_inline]] void settle(unsigned cpu, unsigned other, jiffies_t jiffy)
 	{
 		if (!per_base_meter_)
 			return;
@@ -240,8 +241,13 @@ private:
 			touch(other);
 			credit(work_context::softirq, nullptr, cpu, jiffy);
 		}
-		touch(cpu);
-		touch(other);
+		// Nothing is touched now (none was, or the credit read them):
+		// touch() of the two, without its tests.
+		touched_[cpu] = 1;
+		touched_list_[0] = cpu;
+		touched_[other] = 1;
+		touched_list_[1] = other;
+		touched_count_ = 1 + (other != cpu);
 	}
 	void touch_all()
 	{
