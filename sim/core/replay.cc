@@ -119,7 +119,7 @@ private:
 		return cpu < input_.cpus || reject_cpu(ev, cpu);
 	}
 	[[gnu::noinline, gnu::cold]] bool reject_cpu(const sim_event &ev, unsigned cpu);
-	bool note_jiffies(const sim_event &ev, jiffies_t j)
+	[[gnu::always_inline]] bool note_jiffies(const sim_event &ev, jiffies_t j)
 	{
 		if ((seen_j_[ev.cpu] && j < last_j_[ev.cpu]) ||
 		    (seen_any_j_ && j > cur_ && j - cur_ > max_jiffies_leap)) [[unlikely]]

@@ -18,11 +18,13 @@ public:
 	void set_hz(unsigned hz) { hz_ = hz ? hz : 250; }
 
 	// An event recorded at `ts_ns` saw jiffies `j` (unwrapped).
+	// Inline, with the rare new pair out of line: the replay asks at
+	// every event that carries jiffies.
 	void observe(std::uint64_t j, std::uint64_t ts_ns)
 	{
-		if (!anchors_.empty() && j < anchors_.back().j + hz_)
+		if (!anchors_.empty() && j < anchors_.back().j + hz_) [[likely]]
 			return;
-		anchors_.push_back({j, ts_ns});
+		add_anchor(j, ts_ns);
 	}
 
 	bool known() const { return !anchors_.empty(); }
@@ -60,6 +62,8 @@ private:
 		std::uint64_t j;
 		std::uint64_t ts_ns;
 	};
+	[[gnu::noinline]] void add_anchor(std::uint64_t j, std::uint64_t ts_ns) { anchors_.push_back({j, ts_ns}); }
+
 	unsigned hz_ = 250;
 	std::vector<anchor> anchors_;
 };
