@@ -186,6 +186,17 @@ public:
 		if (++head_ == cur_end_)
 			next_chunk();
 	}
+	// pop(), then peek(0): the replay's step to its next event, in one
+	// test while the current chunk lasts.
+	const sim_event *next()
+	{
+		if (head_ + 1 < cur_end_) [[likely]] {
+			++head_;
+			return ++cur_;
+		}
+		pop();
+		return peek(0);
+	}
 	std::size_t buffered() const { return std::size_t(tail_ - head_); }
 	// The reader's counts as of the events read so far (the background
 	// reader's may be ahead of what peek() has handed out). Once peek()

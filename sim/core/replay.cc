@@ -423,7 +423,7 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 	std::uint64_t until_cost_check = opt_.max_cost ? cost_check_after : ~std::uint64_t{0};
 	std::uint64_t until_progress = progress_ ? progress_every : ~std::uint64_t{0};
 	using measured::cost_kind;
-	while (const sim_event *ev = stream_.peek(0)) {
+	for (const sim_event *ev = stream_.peek(0); ev; ev = stream_.next()) {
 		loss |= ev->has;
 		// What each part of the replay takes, by one switch: the
 		// measurement (measure()), the hrtimer half, and the engines.
@@ -498,7 +498,6 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 			}
 			until_cost_check = cost_check_after;
 		}
-		stream_.pop();
 		if (--until_progress == 0) {
 			until_progress = progress_every;
 			progress_->read(stream_.stats(), false);
