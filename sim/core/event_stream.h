@@ -171,9 +171,12 @@ public:
 			if (!e)
 				return;
 			const std::uint64_t n = std::min<std::uint64_t>(end - seq, std::uint64_t(last - i) + 1);
-			for (const sim_event *stop = e + n; e != stop; ++e, ++i)
-				if (!visit(*e, i))
+			// The position from the pointer: a visit that ignores it
+			// costs no count an event.
+			for (const sim_event *at = e, *stop = e + n; at != stop; ++at)
+				if (!visit(*at, i + std::size_t(at - e)))
 					return;
+			i += n;
 		}
 	}
 	void pop()

@@ -434,10 +434,14 @@ void hrtimer_replay::on_cancel(const sim_event &ev, event_stream &ahead)
 	// What the cancel is part of: the next event of this timer on this CPU.
 	enum class partner { none, expiry, rearm } found = partner::none;
 	const std::uint64_t within = ev.ts_ns + cancel_partner_within_ns;
+	// In registers for the scan (read through `ev`, they were loaded
+	// again at each event).
+	const std::uint32_t cpu = ev.cpu;
+	const std::uint64_t timer = ev.timer;
 	ahead.scan_ahead(1, cancel_lookahead, [&](const sim_event &n, std::size_t) {
 		if (n.carries(EF_TIMESTAMP) && n.ts_ns > within)
 			return false;
-		if (n.cpu != ev.cpu || n.kind != event_kind::hrtimer || n.timer != ev.timer)
+		if (n.timer != timer || n.cpu != cpu || n.kind != event_kind::hrtimer)
 			return true;
 		if (n.hrtimer == hrtimer_event::expire_entry)
 			found = partner::expiry;
