@@ -107,8 +107,10 @@ bool event_stream::take_chunk()
 	struct known {
 		std::uint32_t place = ~std::uint32_t{0}, id = 0;
 	} known[cached];
-	for (std::size_t i = 0; i < c.count; i++) {
-		sim_event &e = c.events[i];
+	// The chunk's bounds in locals: the intern call below takes `c`,
+	// which made them loads again at every event.
+	for (sim_event *at = c.events, *end = c.events + c.count; at != end; ++at) {
+		sim_event &e = *at;
 		if (!names_function(e))
 			continue;
 		struct known &k = known[(e.function ^ (e.function >> 4)) % cached];
