@@ -160,7 +160,7 @@ private:
 		p.after_loss = (loss & EF_AFTER_LOSS) != 0;
 		loss = 0;
 		for (auto &e : engines)
-			e->apply(p);
+			e->template apply<K>(p);
 	}
 	void reserve_runs(std::size_t engines);
 	void watch_cpus(const std::vector<scheme_run> &runs);

@@ -50,45 +50,6 @@ void replay_engine::begin(const replay_setup &setup, jiffies_t start)
 	tell([&](auto &s) { s.begin(setup_); });
 }
 
-void replay_engine::apply(const prepared_event &p)
-{
-	loss_epoch_ += p.after_loss;
-	switch (p.ev->kind) {
-	case event_kind::timer_init:
-		timer_of(p);
-		break;
-	case event_kind::timer_start:
-		on_start(p);
-		break;
-	case event_kind::timer_cancel:
-		// Most are part of an expiry or a re-arm: nothing to do but
-		// know the timer (here, without a call).
-		if (p.role == cancel_role::plain)
-			on_cancel(p);
-		else
-			timer_of(p);
-		break;
-	case event_kind::timer_expire_entry:
-		on_expire_entry(p);
-		break;
-	case event_kind::timer_base_idle:
-		on_base_idle(p);
-		break;
-	case event_kind::hrtimer:
-		if (p.tick)
-			on_tick(p);
-		break;
-	case event_kind::timer_expire_exit:
-	case event_kind::softirq_entry:
-	case event_kind::softirq_exit:
-	case event_kind::softirq_raise:
-	case event_kind::irq_entry:
-	case event_kind::irq_exit:
-	case event_kind::other:
-		break;
-	}
-}
-
 void replay_engine::on_start(const prepared_event &p)
 {
 	const sim_event &ev = *p.ev;

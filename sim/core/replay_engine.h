@@ -85,7 +85,32 @@ public:
 
 	// `setup` carries the trace's side; the engine adds its scheme's.
 	void begin(const replay_setup &setup, jiffies_t start);
-	void apply(const prepared_event &p);
+	// Applies an event of kind K (the driver's loop has switched on the
+	// kind: here it is not switched on again). Kinds not named reach no
+	// engine.
+	template <event_kind K> void apply(const prepared_event &p)
+	{
+		loss_epoch_ += p.after_loss;
+		if constexpr (K == event_kind::timer_init) {
+			timer_of(p);
+		} else if constexpr (K == event_kind::timer_start) {
+			on_start(p);
+		} else if constexpr (K == event_kind::timer_cancel) {
+			// Most are part of an expiry or a re-arm: nothing to do
+			// but know the timer (here, without a call).
+			if (p.role == cancel_role::plain)
+				on_cancel(p);
+			else
+				timer_of(p);
+		} else if constexpr (K == event_kind::timer_expire_entry) {
+			on_expire_entry(p);
+		} else if constexpr (K == event_kind::timer_base_idle) {
+			on_base_idle(p);
+		} else if constexpr (K == event_kind::hrtimer) {
+			if (p.tick)
+				on_tick(p);
+		}
+	}
 	// --drain: every base runs until it holds no timer, up to `limit`.
 	// Returns whether every base emptied. `guard` is called after each
 	// step (from one jiffy that may fire to the next) with the cost units
