@@ -71,16 +71,6 @@ hr::hrtimer_restart hrtimer_replay::fired(hr::hrtimer *t, void *context)
 	return hr::HRTIMER_NORESTART;
 }
 
-hrtimer_replay::slot &hrtimer_replay::slot_of(std::uint64_t ptr)
-{
-	bool fresh;
-	std::uint32_t id = ids_.find_or_add(
-		flat_ids::mix(ptr), [](std::uint32_t) { return true; }, fresh);
-	if (fresh) [[unlikely]]
-		return new_slot(ptr, id);
-	return *slots_[id];
-}
-
 hrtimer_replay::slot &hrtimer_replay::new_slot(std::uint64_t ptr, std::uint32_t id)
 {
 	slot &s = slot_store_.emplace_back();

@@ -125,7 +125,17 @@ private:
 	};
 
 	static kernel::hr::hrtimer_restart fired(kernel::hr::hrtimer *t, void *context);
-	slot &slot_of(std::uint64_t ptr);
+	// Inline: nearly every hrtimer event looks its timer up (flat_ids::mix()
+	// is a bijection, so a matching hash is this very pointer).
+	slot &slot_of(std::uint64_t ptr)
+	{
+		bool fresh;
+		std::uint32_t id = ids_.find_or_add(
+			flat_ids::mix(ptr), [](std::uint32_t) { return true; }, fresh);
+		if (fresh) [[unlikely]]
+			return new_slot(ptr, id);
+		return *slots_[id];
+	}
 	// Out of line: a timer's first event only (slot_of() stays small).
 	[[gnu::noinline]] slot &new_slot(std::uint64_t ptr, std::uint32_t id);
 	void set_up(slot &s, const sim_event &ev, unsigned cpu);
