@@ -57,7 +57,8 @@ void cpu_time::settle_wake(cpu_state &c)
 
 cpu_time::cpu_state &cpu_time::add_cpu(std::uint32_t n)
 {
-	cpus_.resize(n + 1);
+	cpus_.resize(std::size_t(n) + 1);
+	ncpus_ = n + 1;
 	return cpus_[n];
 }
 
@@ -68,6 +69,9 @@ const softirq_run *cpu_time::add(const cost_event &ev)
 	any_ = true;
 	last_ns_ = std::max(last_ns_, ev.ts_ns);
 	cpu_state &c = cpu(ev.cpu);
+	// What an entry opens, pushed at one place below (from three, the
+	// push went out of line).
+	frame opened{ev.kind, ev.ts_ns, 0, 0, 0, 0, false, 0};
 	// Which measured events the trace holds (softirqs_, interrupts_,
 	// callbacks_seen_) is noted in the one switch.
 	switch (ev.kind) {
@@ -84,8 +88,8 @@ const softirq_run *cpu_time::add(const cost_event &ev)
 		if (!is_timer_vec(ev.vec))
 			return nullptr;		// another softirq: not the timer code's
 		softirqs_ = true;
-		c.open.push_back({ev.kind, ev.ts_ns, 0, 0, 0, ev.vec, false, 0});
-		return nullptr;
+		opened.vec = ev.vec;
+		break;
 	case cost_kind::hardirq_entry:
 		if (ev.timer_interrupt) {
 			interrupts_ = true;
@@ -94,13 +98,13 @@ const softirq_run *cpu_time::add(const cost_event &ev)
 			c.wake_ran = false;
 			wakeups_++;
 		}
-		c.open.push_back({ev.kind, ev.ts_ns, 0, 0, 0, 0, ev.timer_interrupt, 0});
-		return nullptr;
+		opened.timer_interrupt = ev.timer_interrupt;
+		break;
 	case cost_kind::callback_entry:
 		callbacks_seen_ = true;
 		woke(c, ev);
-		c.open.push_back({ev.kind, ev.ts_ns, 0, 0, 0, 0, false, ev.function});
-		return nullptr;
+		opened.function = ev.function;
+		break;
 	case cost_kind::hardirq_exit:
 		// A timer interrupt that ran no callback ends without a cause.
 		if (ev.timer_interrupt) {
@@ -118,6 +122,7 @@ const softirq_run *cpu_time::add(const cost_event &ev)
 		callbacks_seen_ = true;
 		return close(c, cost_kind::callback_entry, ev);
 	}
+	c.open.push_back(opened);
 	return nullptr;
 }
 

@@ -168,7 +168,7 @@ private:
 	// Inline: every event asks; a CPU not seen before grows the table.
 	cpu_state &cpu(std::uint32_t n)
 	{
-		if (n < cpus_.size()) [[likely]]
+		if (n < ncpus_) [[likely]]
 			return cpus_[n];
 		return add_cpu(n);
 	}
@@ -180,6 +180,7 @@ private:
 	callback_samples &callback(std::uint32_t id);
 
 	std::vector<cpu_state> cpus_;
+	std::uint32_t ncpus_ = 0;	// cpus_.size(), which divides by the state's size
 	std::vector<callback_samples> callbacks_;	// by callback id
 	softirq_run last_run_;
 	std::uint64_t cut_ = 0, unbalanced_ = 0;
