@@ -110,25 +110,28 @@ tick_grid fit_tick_grid(event_stream &stream, const tick_identity &tick, unsigne
 			std::size_t max_events)
 {
 	tick_grid_fit fit(tick.tick_nsec, word_bits);
+	// Both passes walk the events as arrays (scan_ahead), not by a
+	// peek() of each position.
 	std::size_t events = 0;
-	for (; events < max_events; events++) {
-		const sim_event *ev = stream.peek(events);
-		if (!ev)
-			break;
-		bool is_tick = tick.found() && ev->function == tick.function;
-		if (ev->hrtimer == hrtimer_op::start && is_tick)
-			fit.tick_expires(ev->expires);
-		else if (ev->hrtimer == hrtimer_op::expire_entry && is_tick &&
-			 ev->carries(EF_TIMESTAMP))
-			fit.tick_expiry(ev->ts_ns, ev->now);
-	}
+	if (max_events)
+		stream.scan_ahead(0, max_events - 1, [&](const sim_event &ev, std::size_t) {
+			events++;
+			bool is_tick = tick.found() && ev.function == tick.function;
+			if (ev.hrtimer == hrtimer_op::start && is_tick)
+				fit.tick_expires(ev.expires);
+			else if (ev.hrtimer == hrtimer_op::expire_entry && is_tick &&
+				 ev.carries(EF_TIMESTAMP))
+				fit.tick_expiry(ev.ts_ns, ev.now);
+			return true;
+		});
 	return fit.fit([&](const tick_grid_fit::pair_sink &vote) {
-		for (std::size_t i = 0; i < events; i++) {
-			const sim_event *ev = stream.peek(i);
-			std::uint64_t raw;
-			if (ev->carries(EF_TIMESTAMP) && event_jiffies(*ev, raw))
-				vote(ev->ts_ns, raw);
-		}
+		if (events)
+			stream.scan_ahead(0, events - 1, [&](const sim_event &ev, std::size_t) {
+				std::uint64_t raw;
+				if (ev.carries(EF_TIMESTAMP) && event_jiffies(ev, raw))
+					vote(ev.ts_ns, raw);
+				return true;
+			});
 	});
 }
 

@@ -105,24 +105,24 @@ tick_identity identify_tick(event_stream &stream, const interner &names, unsigne
 	id.tick_nsec = tick_nsec_for_hz(hz);
 	std::unordered_map<std::uint32_t, candidate> cands;
 
-	for (std::size_t i = 0; i < max_events; i++) {
-		const sim_event *ev = stream.peek(i);
-		if (!ev)
-			break;
-		if (ev->hrtimer != hrtimer_op::start && ev->hrtimer != hrtimer_op::expire_entry)
-			continue;
-		candidate &c = cands[ev->function];
-		if (ev->hrtimer == hrtimer_op::start) {
-			c.starts++;
-			if (id.tick_nsec)
-				c.start_residues[ev->expires % id.tick_nsec]++;
-		} else {
-			c.expiries++;
-			c.cpus.insert(ev->cpu);
-			if (id.tick_nsec)
-				c.expiry_residues.push_back(ev->now % id.tick_nsec);
-		}
-	}
+	// Walked as arrays (scan_ahead), not by a peek() of each position.
+	if (max_events)
+		stream.scan_ahead(0, max_events - 1, [&](const sim_event &ev, std::size_t) {
+			if (ev.hrtimer != hrtimer_op::start && ev.hrtimer != hrtimer_op::expire_entry)
+				return true;
+			candidate &c = cands[ev.function];
+			if (ev.hrtimer == hrtimer_op::start) {
+				c.starts++;
+				if (id.tick_nsec)
+					c.start_residues[ev.expires % id.tick_nsec]++;
+			} else {
+				c.expiries++;
+				c.cpus.insert(ev.cpu);
+				if (id.tick_nsec)
+					c.expiry_residues.push_back(ev.now % id.tick_nsec);
+			}
+			return true;
+		});
 
 	// By name first; else the rhythm, the busiest callback on the grid.
 	// Ties go to the smaller name, so that the choice is reproducible.
