@@ -23,8 +23,8 @@ public:
 	void begin(const replay_setup &setup) override;
 	// Inline, with what they call: every start and cancel of every
 	// scheme of a compare tells them.
-	void started(const timer_ref &t, unsigned, jiffies_t, jiffies_t, unsigned level,
-		     bool rearm) override
+	[[gnu::always_inline]] void started(const timer_ref &t, unsigned, jiffies_t, jiffies_t, unsigned level,
+					    bool rearm) override
 	{
 		level_slot(level_enqueued_, level)++;
 		if (rearm) {
