@@ -93,15 +93,11 @@ void hrtimer_replay::set_up(slot &s, const sim_event &ev, unsigned cpu)
 		machine_.now = mono_of(ev.ts_ns);
 		hr::hrtimer_try_to_cancel(s.timer.base->cpu_base, &s.timer);
 	}
-	unsigned mode = 0;
-	if (ev.carries(EF_HRTIMER_MODE)) {
-		if (ev.hrtimer_mode & HRM_SOFT)
-			mode |= hr::HRTIMER_MODE_SOFT;
-		if (ev.hrtimer_mode & HRM_HARD)
-			mode |= hr::HRTIMER_MODE_HARD;
-		if (ev.hrtimer_mode & HRM_REL)
-			mode |= hr::HRTIMER_MODE_REL;
-	}
+	// The reader's mode bits are the kernel's (both are
+	// include/linux/hrtimer.h's): SOFT, HARD and REL taken as they are.
+	static_assert(unsigned(HRM_SOFT) == hr::HRTIMER_MODE_SOFT && unsigned(HRM_HARD) == hr::HRTIMER_MODE_HARD &&
+		      unsigned(HRM_REL) == hr::HRTIMER_MODE_REL);
+	const unsigned mode = ev.carries(EF_HRTIMER_MODE) ? ev.hrtimer_mode & (HRM_SOFT | HRM_HARD | HRM_REL) : 0;
 	int clockid = s.clockid;
 	if (ev.carries(EF_CLOCKID))
 		clockid = ev.clockid;
