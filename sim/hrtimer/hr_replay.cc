@@ -269,7 +269,7 @@ void hrtimer_replay::apply_hrtimer(const sim_event &ev, event_stream &ahead)
 		catch_up(ev.cpu, mono_of(ev.ts_ns));
 	switch (ev.hrtimer) {
 	case hrtimer_event::init: {
-		slot &s = slot_of(ev.timer);
+		slot &s = slot_for(ev);
 		if (ev.function)
 			s.function = ev.function;
 		s.seen = true;
@@ -289,7 +289,7 @@ void hrtimer_replay::apply_hrtimer(const sim_event &ev, event_stream &ahead)
 		// hrtimer_start_range_ns_user() found the timer it had just
 		// queued first and already past its softexpires: the kernel
 		// takes it off without running it (the caller returns at once).
-		slot &s = slot_of(ev.timer);
+		slot &s = slot_for(ev);
 		sum_.starts_expired++;
 		if (s.set_up && hr::hrtimer_is_queued(&s.timer)) {
 			machine_.now = std::max<std::int64_t>(mono_of(ev.ts_ns), 0);
@@ -314,7 +314,7 @@ void hrtimer_replay::apply_hrtimer(const sim_event &ev, event_stream &ahead)
 
 void hrtimer_replay::on_start(const sim_event &ev)
 {
-	slot &s = slot_of(ev.timer);
+	slot &s = slot_for(ev);
 	if (ev.function)
 		s.function = ev.function;
 	if (!s.set_up)
@@ -446,7 +446,7 @@ void hrtimer_replay::on_cancel(const sim_event &ev, event_stream &ahead)
 		sum_.rearms++;			// the start removes and re-queues it
 		return;
 	}
-	slot &s = slot_of(ev.timer);
+	slot &s = slot_for(ev);
 	sum_.cancels++;
 	callback(s.function).cancels++;
 	s.seen = true;
@@ -465,7 +465,7 @@ void hrtimer_replay::on_cancel(const sim_event &ev, event_stream &ahead)
 void hrtimer_replay::on_expire(const sim_event &ev)
 {
 	cpu_state &c = *cpus_[ev.cpu];
-	slot &s = slot_of(ev.timer);
+	slot &s = slot_for(ev);
 	if (ev.function)
 		s.function = ev.function;
 	note_tick(s, ev.cpu);
