@@ -340,6 +340,11 @@ inline cost_counters replay_engine::take_base_work()
 	return units;
 }
 
+inline cost_counters replay_engine::take_work()
+{
+	return per_base_meter_ ? take_base_work() : take_scheme_work();
+}
+
 void replay_engine::credit_units(work_context ctx, const timer_ref *t, unsigned cpu, jiffies_t jiffy)
 {
 	const cost_counters units = take_work();

@@ -221,10 +221,9 @@ private:
 	// The work since the last credit. A scheme that keeps its costs per
 	// base (scheme_reporting::costs_on) is read on the bases touched since
 	// then, not on all of them: with many CPUs that is most of the cost.
-	cost_counters take_work()
-	{
-		return per_base_meter_ ? take_base_work() : take_scheme_work();
-	}
+	// Inline in credit_units(), its one caller (replay_engine.cc), with
+	// take_base_work(): defined there, so no other unit refers to them.
+	cost_counters take_work();
 	// costs() since the last credit: inline, as nearly every event of
 	// every scheme of a compare credits work. Counters only grow, so a
 	// zero total is no change (and skipped_idle alone is kept for later).
@@ -237,8 +236,7 @@ private:
 		metered_ = now;
 		return units;
 	}
-	// Inline in credit_units(), its one caller.
-	inline cost_counters take_base_work();
+	cost_counters take_base_work();
 	// The scheme's costs may have grown: called after each call that can
 	// change them (start, cancel, advance, set_idle). A base read since
 	// the last such call reads the same again: take_base_work() skips it
