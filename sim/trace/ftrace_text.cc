@@ -37,6 +37,13 @@ line_verdict parse_line(std::string_view line, trace_event &ev, line_context &ct
 	// and every line it is unsure of, get the general parse.
 	if (common_ftrace_line(line, ev, ctx))
 		return line_verdict::event;
+	return uncommon_ftrace_line(line, ev, ctx);
+}
+
+}  // namespace
+
+line_verdict uncommon_ftrace_line(std::string_view line, trace_event &ev, line_context &ctx)
+{
 	static constexpr trace_event blank{};
 	ev = blank;
 	std::string_view s = skip_blanks(line);
@@ -50,8 +57,6 @@ line_verdict parse_line(std::string_view line, trace_event &ev, line_context &ct
 	line_verdict v = parse_event_line(s, ev, name_style::bare, ctx);
 	return v == line_verdict::bad && take_lost_events_note(s, ctx) ? line_verdict::skip : v;
 }
-
-}  // namespace
 
 // The kernel prints flags=M|D|P|I itself: trusted.
 const text_rendering ftrace_rendering = {

@@ -159,7 +159,7 @@ void text_block_parser::parse(const text_block &b, text_block_counts &c, Emit &&
 				c.lines++;
 				ev = blank;
 				if (!take(common_ftrace_line(line, ev, ctx_) ? line_verdict::event
-									     : in_.rendering->parse(line, ev, ctx_)))
+									     : uncommon_ftrace_line(line, ev, ctx_)))
 					return;
 			}
 			// Again after the last line when the index ran out of room.

@@ -30,6 +30,9 @@ struct text_rendering {
 extern const text_rendering ftrace_rendering;		// ftrace_text.cc
 extern const text_rendering trace_cmd_report_rendering;	// trace_cmd_report.cc
 extern const text_rendering perf_script_rendering;	// perf_script.cc
+// ftrace_rendering's parse of a line its common-line parse
+// (common_ftrace_line, ftrace_fast.h) did not take: EV is reset first.
+line_verdict uncommon_ftrace_line(std::string_view line, trace_event &ev, line_context &ctx);
 
 // Why a line of SIZE bytes, cut to the read buffer, is bad.
 std::string overlong_reason(std::size_t size);
