@@ -118,13 +118,15 @@ std::size_t lf_line_index::index(const char *begin, const char *end, int widest)
 	std::uint32_t *out = ends_.get();
 	const std::uint32_t *last = out + room - window;
 	bool cr = false;
-#if defined(__x86_64__)
 	const int use = width < widest ? width : widest;
+#if defined(__x86_64__)
 	if (use == lf_line_index::avx512)
 		out = windows_avx512(begin, done, out, last, cr);
 	else if (use == lf_line_index::avx2)
 		out = windows_avx2(begin, done, out, last, cr);
 	else
+#else
+	(void)use;
 #endif
 		out = windows_sse2(begin, done, out, last, cr);
 	if (done == size - size % window && out <= last) {	// the last bytes, short of a window
