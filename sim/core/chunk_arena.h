@@ -2,7 +2,7 @@
 // with transparent huge pages asked for (madvise; the kernel may say no).
 //
 // A replay starts by reading some 65,536 events ahead (the trace's shape,
-// the tick), 128 chunks of 48 KiB: 1,600 first-touch page faults, which on
+// the tick), 128 chunks of 32 KiB: 1,000 first-touch page faults, which on
 // a virtual machine cost a third of replaying a small trace.dat or CTF
 // trace (perf: a fault is ~8 us there). In huge pages they are four.
 // Chunks are never given back one by one: the streams reuse theirs, and

@@ -33,32 +33,42 @@ namespace timersim {
 // expiries and the starts that give its grid.
 using hrtimer_op = hrtimer_event;
 
-// 96 bytes: the replay copies one per event.
+// 64 bytes, one cache line: the reading thread writes every event and the
+// replay thread reads it, so its size is the traffic between the two
+// cores. A field only some kinds of event carry shares its place with
+// fields of other kinds (sim/trace/event.h says which).
 struct sim_event {
 	event_kind kind = event_kind::other;
 	hrtimer_op hrtimer = hrtimer_op::none;
 	bool is_idle = false;
 	std::uint8_t timer_digits = 0;
 	std::uint32_t cpu = 0;
-	std::uint32_t target_cpu = 0;
-	std::uint32_t flags = 0;
-	std::uint32_t has = 0;		// event_field bits
+	union {
+		std::uint32_t target_cpu = 0;
+		std::uint32_t vec;	// softirq_*/irq_*: the vector or irq (EF_IRQ)
+	};
 	std::uint32_t function = 0;	// interned (also for hrtimer start/expiry); 0 is "" (none)
-	std::uint64_t line = 0;
-	std::uint64_t ts_ns = 0;
-	std::uint64_t timer = 0;
-	std::uint64_t expires = 0;
-	std::int64_t timeout = 0;
-	std::uint64_t now = 0;
-	std::uint64_t baseclk = 0;	// timer_expire_entry 5.2+: the bucket being run
-	std::uint32_t vec = 0;		// softirq_*/irq_*: the vector or irq (EF_IRQ)
+	std::uint16_t has = 0;		// event_field bits
+	std::uint8_t flags = 0;		// timer_flag bits
 	bool timer_interrupt = false;	// irq_*: the hardware timer's interrupt
 	// hrtimer_init/setup/start (EF_CLOCKID, EF_HRTIMER_MODE, EF_WAS_ARMED,
-	// EF_SOFTEXPIRES); expires and now above are the hrtimer's ns.
+	// EF_SOFTEXPIRES); expires and now below are the hrtimer's ns.
 	std::uint8_t clockid = 0;
 	std::uint8_t hrtimer_mode = 0;	// hrtimer_mode_bit bits
 	bool was_armed = false;
-	std::uint64_t softexpires = 0;
+	std::uint8_t unused = 0;
+	std::uint64_t line = 0;
+	std::uint64_t ts_ns = 0;
+	std::uint64_t timer = 0;
+	union {
+		std::uint64_t expires = 0;	// timer_start, hrtimer_start
+		std::uint64_t now;		// timer_expire_entry, hrtimer_expire_entry
+	};
+	union {
+		std::int64_t timeout = 0;	// timer_start
+		std::uint64_t softexpires;	// hrtimer_start
+		std::uint64_t baseclk;		// timer_expire_entry 5.2+: the bucket being run
+	};
 
 	bool carries(event_field f) const { return (has & f) != 0; }
 	bool is_timer_event() const
@@ -67,7 +77,7 @@ struct sim_event {
 	}
 };
 
-static_assert(sizeof(sim_event) == 96, "sim_event has grown (or gained padding, which "
+static_assert(sizeof(sim_event) == 64, "sim_event has grown (or gained padding, which "
 					"tests/support/stream_outcome.h would compare)");
 
 // trace_event begins with sim_event's fields, in their places and types
@@ -82,10 +92,16 @@ TIMERSIM_SAME_FIELD(is_idle);
 TIMERSIM_SAME_FIELD(timer_digits);
 TIMERSIM_SAME_FIELD(cpu);
 TIMERSIM_SAME_FIELD(target_cpu);
-TIMERSIM_SAME_FIELD(flags);
-TIMERSIM_SAME_FIELD(has);
+TIMERSIM_SAME_FIELD(vec);
 static_assert(offsetof(trace_event, function_id) == offsetof(sim_event, function) &&
 	      sizeof(trace_event::function_id) == sizeof(sim_event::function));
+TIMERSIM_SAME_FIELD(has);
+TIMERSIM_SAME_FIELD(flags);
+TIMERSIM_SAME_FIELD(timer_interrupt);
+TIMERSIM_SAME_FIELD(clockid);
+TIMERSIM_SAME_FIELD(hrtimer_mode);
+TIMERSIM_SAME_FIELD(was_armed);
+TIMERSIM_SAME_FIELD(unused);
 TIMERSIM_SAME_FIELD(line);
 TIMERSIM_SAME_FIELD(ts_ns);
 TIMERSIM_SAME_FIELD(timer);
@@ -93,14 +109,9 @@ TIMERSIM_SAME_FIELD(expires);
 TIMERSIM_SAME_FIELD(timeout);
 TIMERSIM_SAME_FIELD(now);
 TIMERSIM_SAME_FIELD(baseclk);
-TIMERSIM_SAME_FIELD(vec);
-TIMERSIM_SAME_FIELD(timer_interrupt);
-TIMERSIM_SAME_FIELD(clockid);
-TIMERSIM_SAME_FIELD(hrtimer_mode);
-TIMERSIM_SAME_FIELD(was_armed);
 TIMERSIM_SAME_FIELD(softexpires);
 #undef TIMERSIM_SAME_FIELD
-static_assert(offsetof(sim_event, softexpires) + sizeof(sim_event::softexpires) == sizeof(sim_event),
+static_assert(offsetof(sim_event, timeout) + sizeof(sim_event::timeout) == sizeof(sim_event),
 	      "a field of sim_event is not in the list above");
 static_assert(std::is_trivially_copyable_v<trace_event> && std::is_standard_layout_v<trace_event>);
 
@@ -131,7 +142,7 @@ public:
 	enum class reading { on_demand, background, blocks };
 	// The constants of the window: events per chunk, and how many
 	// chunks a background reader may fill ahead of the replay (the block
-	// reader: as many events, in its chunks of a block's events). 64 (3 MB
+	// reader: as many events, in its chunks of a block's events). 64 (2 MB
 	// of events, 16 text blocks): with 8 (two blocks) the block worker
 	// stopped while the replay thread had its work, and the replay
 	// thread, the bottleneck, then parsed a third of the blocks itself

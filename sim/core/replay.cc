@@ -268,7 +268,7 @@ inline void replay_driver::measure(const sim_event &ev, measured::cost_kind kind
 	m.kind = kind;
 	m.cpu = ev.cpu;
 	m.ts_ns = ev.ts_ns;
-	m.vec = ev.vec;
+	m.vec = is_cost_event(ev.kind) ? ev.vec : 0;	// a callback's event: target_cpu's place
 	m.timer_interrupt = ev.timer_interrupt;
 	m.function = ev.function;
 	m.tick = m.kind == cost_kind::callback_entry && ev.kind == event_kind::hrtimer && is_tick_function(ev.function);

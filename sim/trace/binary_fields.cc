@@ -65,7 +65,6 @@ namespace {
 void apply_hrtimer_slots(const binary_slot_values &s, trace_event &ev)
 {
 	std::uint64_t v;
-	ev.hrtimer = s.named ? s.named->hrtimer : hrtimer_event_of(ev.name);
 	if (s.get(BS_SOFTEXPIRES, ev.softexpires))
 		ev.has |= EF_SOFTEXPIRES;
 	if (s.get(BS_CLOCKID, v)) {
@@ -112,20 +111,33 @@ void apply_binary_slots(const binary_slot_values &s, unsigned release, callback_
 		ev.timer_digits = static_cast<std::uint8_t>(s.timer_bits / 4);
 	if (s.get(BS_FUNCTION, v))
 		ev.function = names.name(v);
-	bool expires = s.get(BS_EXPIRES, ev.expires);
-	bool now = s.get(BS_NOW, ev.now);
-	if (s.get(BS_TIMEOUT, v)) {
-		ev.timeout = static_cast<std::int64_t>(v);
-		ev.has |= EF_TIMEOUT;
-	} else if (ev.kind == event_kind::timer_start && expires && now) {
-		// The kernel prints [timeout=%ld] as expires - now; the binary
-		// formats record the two.
-		ev.timeout = static_cast<std::int64_t>(ev.expires - ev.now);
-		ev.has |= EF_TIMEOUT;
+	// expires and now share their place in trace_event, as timeout and
+	// baseclk do: each event keeps those of its kind. A timer_start's
+	// now (the jiffies at the call) becomes its timeout.
+	std::uint64_t expires = 0, now = 0;
+	const bool has_expires = s.get(BS_EXPIRES, expires), has_now = s.get(BS_NOW, now);
+	if (ev.kind == event_kind::hrtimer)
+		ev.hrtimer = s.named ? s.named->hrtimer : hrtimer_event_of(ev.name);
+	const bool expiry = ev.kind == event_kind::timer_expire_entry ||
+			    (ev.kind == event_kind::hrtimer && ev.hrtimer == hrtimer_event::expire_entry);
+	if (expiry && has_now)
+		ev.now = now;
+	else if (!expiry && has_expires)
+		ev.expires = expires;
+	if (ev.kind == event_kind::timer_start) {
+		if (s.get(BS_TIMEOUT, v)) {
+			ev.timeout = static_cast<std::int64_t>(v);
+			ev.has |= EF_TIMEOUT;
+		} else if (has_expires && has_now) {
+			// The kernel prints [timeout=%ld] as expires - now; the
+			// binary formats record the two.
+			ev.timeout = static_cast<std::int64_t>(expires - now);
+			ev.has |= EF_TIMEOUT;
+		}
 	}
 	if (s.get(BS_BUCKET_EXPIRY, ev.bucket_expiry))
 		ev.has |= EF_BUCKET_EXPIRY;
-	if (s.get(BS_BASECLK, ev.baseclk))
+	if (ev.kind == event_kind::timer_expire_entry && s.get(BS_BASECLK, ev.baseclk))
 		ev.has |= EF_BASECLK;
 	if (s.get(BS_FLAGS, v)) {
 		// timer->flags also holds the base CPU (and, 4.8+, the wheel
@@ -142,7 +154,7 @@ void apply_binary_slots(const binary_slot_values &s, unsigned release, callback_
 			}
 		}
 	}
-	if (s.get(BS_CPU, v)) {
+	if (is_timer_event(ev.kind) && s.get(BS_CPU, v)) {	// vec's place in the others
 		ev.target_cpu = static_cast<std::uint32_t>(v);
 		ev.has |= EF_TARGET_CPU;
 	}

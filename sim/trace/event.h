@@ -101,19 +101,17 @@ struct trace_event {
 	// 0 when unknown.
 	std::uint8_t timer_digits = 0;
 	std::uint32_t cpu = 0;		// CPU column: where the event was recorded
-	std::uint32_t target_cpu = 0;	// timer_start cpu= (4.11+); timer_base_idle cpu=
-	std::uint32_t flags = 0;	// timer_flag bits
-	std::uint32_t has = 0;		// event_field bits
+	// A field only some kinds carry shares its place with fields of
+	// kinds that never carry it: a reader sets only the fields of the
+	// event's kind (a key of another kind in a line is not kept).
+	union {
+		std::uint32_t target_cpu = 0;	// timer_start cpu= (4.11+); timer_base_idle cpu=
+		// softirq_* (the vector) and irq_* (x86 vector or irq number) events.
+		std::uint32_t vec;
+	};
 	std::uint32_t function_id = 0;	// sim_event's interned callback: 0 here, always
-	std::uint64_t line = 0;		// 1-based line (text) or record number (binary)
-	std::uint64_t ts_ns = 0;	// timestamp, nanoseconds
-	std::uint64_t timer = 0;	// timer=%p (or hrtimer=%p) as an integer
-	std::uint64_t expires = 0;	// timer_start: jiffies (hrtimer_start: ns)
-	std::int64_t timeout = 0;	// timer_start: expires - jiffies at the call
-	std::uint64_t now = 0;		// timer_expire_entry: jiffies (hrtimer: ns)
-	std::uint64_t baseclk = 0;	// timer_expire_entry 5.2+
-	// softirq_* (the vector) and irq_* (x86 vector or irq number) events.
-	std::uint32_t vec = 0;
+	std::uint16_t has = 0;		// event_field bits
+	std::uint8_t flags = 0;		// timer_flag bits
 	// irq_entry/irq_exit: this is the hardware timer's interrupt
 	// (local_timer_*, or irq_handler_* of an irq the trace names a timer).
 	bool timer_interrupt = false;
@@ -122,7 +120,19 @@ struct trace_event {
 	std::uint8_t clockid = 0;
 	std::uint8_t hrtimer_mode = 0;	// hrtimer_mode_bit bits
 	bool was_armed = false;
-	std::uint64_t softexpires = 0;	// hrtimer_start: ns
+	std::uint8_t unused = 0;
+	std::uint64_t line = 0;		// 1-based line (text) or record number (binary)
+	std::uint64_t ts_ns = 0;	// timestamp, nanoseconds
+	std::uint64_t timer = 0;	// timer=%p (or hrtimer=%p) as an integer
+	union {
+		std::uint64_t expires = 0;	// timer_start: jiffies (hrtimer_start: ns)
+		std::uint64_t now;		// timer_expire_entry: jiffies (hrtimer: ns)
+	};
+	union {
+		std::int64_t timeout = 0;	// timer_start: expires - jiffies at the call
+		std::uint64_t softexpires;	// hrtimer_start: ns
+		std::uint64_t baseclk;		// timer_expire_entry 5.2+
+	};
 
 	// Event name as recorded, without a "timer:" prefix ("timer_start",
 	// "hrtimer_start", "sched_switch", ...). Valid until the reader's next().

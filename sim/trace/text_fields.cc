@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <type_traits>
 
 #include "sim/trace/irq_events.h"
 #include "sim/trace/symbols.h"
@@ -363,6 +364,22 @@ line_verdict take_number(const payload_field &f, std::string_view v, trace_event
 	return line_verdict::event;
 }
 
+// A number that only events of kind K keep: expires, now, timeout and
+// baseclk share their places in trace_event with each other (by kind), so
+// the key in another kind's line is read (a bad value is bad there too)
+// and not kept.
+template <auto member, event_kind K>
+line_verdict take_number_of(const payload_field &f, std::string_view v, trace_event &ev,
+			    line_context &ctx)
+{
+	std::remove_reference_t<decltype(ev.*member)> n;
+	if (!parse_whole(v, n, 10, ctx.limit))
+		return bad_value(ctx, ev, f.key, "a number", v);
+	if (ev.kind == K)
+		ev.*member = n;
+	return line_verdict::event;
+}
+
 line_verdict take_timer(const payload_field &f, std::string_view v, trace_event &ev,
 			line_context &ctx)
 {
@@ -405,8 +422,11 @@ line_verdict take_timeout(const payload_field &f, std::string_view tok, trace_ev
 	if (!tok.starts_with("[timeout=") || tok.back() != ']')
 		return bad_value(ctx, ev, f.shown, "closed by ']'", tok);
 	std::string_view v = tok.substr(9, tok.size() - 10);
-	if (!parse_whole(v, ev.timeout, 10, ctx.limit))
+	std::int64_t timeout;
+	if (!parse_whole(v, timeout, 10, ctx.limit))
 		return bad_value(ctx, ev, f.key, "a number", v);
+	if (ev.kind == event_kind::timer_start)	// its place is another kind's field in others
+		ev.timeout = timeout;
 	return line_verdict::event;
 }
 
@@ -418,11 +438,14 @@ constexpr payload_field payload_fields[] = {
 	{"function", "function=", K_FUNCTION,
 	 kind_bit(event_kind::timer_start), take_function},
 	{"expires", "expires=", K_EXPIRES,
-	 kind_bit(event_kind::timer_start), take_number<&trace_event::expires>},
+	 kind_bit(event_kind::timer_start),
+	 take_number_of<&trace_event::expires, event_kind::timer_start>},
 	{"timeout", "[timeout=]", K_TIMEOUT, 0, take_timeout},
 	{"now", "now=", K_NOW,
-	 kind_bit(event_kind::timer_expire_entry), take_number<&trace_event::now>},
-	{"baseclk", "baseclk=", K_BASECLK, 0, take_number<&trace_event::baseclk>},
+	 kind_bit(event_kind::timer_expire_entry),
+	 take_number_of<&trace_event::now, event_kind::timer_expire_entry>},
+	{"baseclk", "baseclk=", K_BASECLK, 0,
+	 take_number_of<&trace_event::baseclk, event_kind::timer_expire_entry>},
 	{"bucket_expiry", "bucket_expiry=", K_BUCKET_EXPIRY, 0,
 	 take_number<&trace_event::bucket_expiry>},
 	{"cpu", "cpu=", K_CPU,
@@ -553,7 +576,7 @@ void parse_hrtimer_payload(std::string_view rest, trace_event &ev, line_context 
 		std::string_view key = t.text.substr(0, t.eq), v = t.text.substr(t.eq + 1);
 		switch (key.size()) {	// by length first: most keys are none of these
 		case 3:
-			if (key == "now")
+			if (key == "now" && ev.hrtimer == hrtimer_event::expire_entry)
 				parse_whole(v, ev.now, 10, ctx.limit);
 			break;
 		case 4:
@@ -564,7 +587,7 @@ void parse_hrtimer_payload(std::string_view rest, trace_event &ev, line_context 
 		case 7:
 			if (key == "hrtimer")
 				parse_pointer(v, ev.timer, &ev.timer_digits);
-			else if (key == "expires")
+			else if (key == "expires" && ev.hrtimer != hrtimer_event::expire_entry)
 				parse_whole(v, ev.expires, 10, ctx.limit);
 			else if (key == "clockid" && parse_clockid(v, ev.clockid))
 				ev.has |= EF_CLOCKID;
@@ -583,7 +606,7 @@ void parse_hrtimer_payload(std::string_view rest, trace_event &ev, line_context 
 			}
 			break;
 		case 10:	// hrtimer_rearm: the device's next event, CLOCK_MONOTONIC ns
-			if (key == "next_event")
+			if (key == "next_event" && ev.hrtimer != hrtimer_event::expire_entry)
 				parse_u64(v, ev.expires);
 			break;
 		case 11:

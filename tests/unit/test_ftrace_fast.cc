@@ -334,6 +334,46 @@ START_TEST(keys_out_of_order_go_the_general_way)
 }
 END_TEST
 
+// expires and now share their place in an event, as timeout, softexpires
+// and baseclk do (sim/trace/event.h): a key of another kind in a line is
+// read and not kept, and the fields of the line's own kind stand.
+START_TEST(keys_of_another_kind_are_not_kept)
+{
+	trace_event ev;
+	std::string reason;
+	std::vector<char> buf;
+	const std::string start =
+		"bash-1 [003] ..s1. 1.000001: timer_start: timer=00000000b5199443 "
+		"function=f expires=4298674740 [timeout=4] now=4298674700 baseclk=9";
+	ck_assert(!parse_both(start).fast_took);
+	ck_assert(ftrace_verdict(start, ev, reason, buf) == line_verdict::event);
+	ck_assert_uint_eq(ev.expires, 4298674740u);
+	ck_assert_int_eq(ev.timeout, 4);
+	const std::string expiry =
+		"bash-1 [003] ..s1. 1.000001: timer_expire_entry: timer=00000000b5199443 "
+		"function=f now=4298674735 [timeout=7] expires=1 baseclk=4298674736";
+	ck_assert(ftrace_verdict(expiry, ev, reason, buf) == line_verdict::event);
+	ck_assert_uint_eq(ev.now, 4298674735u);
+	ck_assert_uint_eq(ev.baseclk, 4298674736u);
+	const std::string hr_start =
+		"bash-1 [003] ..s1. 1.000001: hrtimer_start: hrtimer=00000000326470d6 "
+		"function=f expires=10 softexpires=9 now=3 mode=ABS";
+	ck_assert(ftrace_verdict(hr_start, ev, reason, buf) == line_verdict::event);
+	ck_assert_uint_eq(ev.expires, 10);
+	ck_assert_uint_eq(ev.softexpires, 9);
+	const std::string hr_expiry =
+		"bash-1 [003] ..s1. 1.000001: hrtimer_expire_entry: hrtimer=00000000326470d6 "
+		"function=f now=15129972043862 expires=10 next_event=11";
+	ck_assert(ftrace_verdict(hr_expiry, ev, reason, buf) == line_verdict::event);
+	ck_assert_uint_eq(ev.now, 15129972043862u);
+	// A bad value is bad in any kind's line.
+	const std::string bad =
+		"bash-1 [003] ..s1. 1.000001: timer_start: timer=00000000b5199443 "
+		"function=f expires=4298674740 [timeout=4] baseclk=x";
+	ck_assert(ftrace_verdict(bad, ev, reason, buf) == line_verdict::bad);
+}
+END_TEST
+
 START_TEST(cut_payloads_keep_the_general_messages)
 {
 	struct {
@@ -379,6 +419,7 @@ static Suite *ftrace_fast_suite()
 	tcase_add_test(t, odd_heads_go_the_general_way);
 	tcase_add_test(t, timestamps_in_a_row_read_as_alone);
 	tcase_add_test(t, keys_out_of_order_go_the_general_way);
+	tcase_add_test(t, keys_of_another_kind_are_not_kept);
 	tcase_add_test(t, cut_payloads_keep_the_general_messages);
 	suite_add_tcase(s, t);
 	return s;
