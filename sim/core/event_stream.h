@@ -125,10 +125,14 @@ inline void to_sim_event(const trace_event &ev, sim_event &s)
 	std::memcpy(static_cast<void *>(&s), &ev, sizeof s);
 	s.function = 0;
 }
+inline bool names_function(event_kind kind, hrtimer_op hrtimer)
+{
+	return kind == event_kind::timer_start || kind == event_kind::timer_expire_entry ||
+	       hrtimer == hrtimer_op::start || hrtimer == hrtimer_op::expire_entry;
+}
 inline bool names_function(const sim_event &s)
 {
-	return s.kind == event_kind::timer_start || s.kind == event_kind::timer_expire_entry ||
-	       s.hrtimer == hrtimer_op::start || s.hrtimer == hrtimer_op::expire_entry;
+	return names_function(s.kind, s.hrtimer);
 }
 
 class chunk_source;
