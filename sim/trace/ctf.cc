@@ -192,7 +192,7 @@ void ctf_reader::take_lost(unsigned i)
 
 void ctf_reader::decode(const ctf::packet_reader &s, trace_event &ev)
 {
-	static const trace_event blank;
+	static const trace_event blank{};
 	const event_info &info = infos_[s.event->index];
 	ev = blank;
 	ev.name = info.name;

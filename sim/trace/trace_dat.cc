@@ -375,7 +375,7 @@ bool trace_dat_reader::next(trace_event &ev)
 		read_ahead();
 		names_ready_ = true;	// names_ waits for the loading thread
 	}
-	static const trace_event blank;
+	static const trace_event blank{};
 	const pending &q = queue_.front();
 	ev = blank;
 	ev.kind = q.info->kind;
