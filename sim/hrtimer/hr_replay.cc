@@ -200,26 +200,6 @@ void hrtimer_replay::run_interrupt(unsigned cpu, std::int64_t now, bool recorded
 	}
 }
 
-void hrtimer_replay::apply(const sim_event &ev, event_stream &ahead)
-{
-	switch (ev.kind) {
-	case event_kind::irq_entry:
-	case event_kind::irq_exit:
-		apply_irq(ev);
-		return;
-	case event_kind::softirq_entry:
-	case event_kind::softirq_exit:
-	case event_kind::softirq_raise:
-		apply_softirq(ev);
-		return;
-	case event_kind::hrtimer:
-		apply_hrtimer(ev, ahead);
-		return;
-	default:
-		return;
-	}
-}
-
 void hrtimer_replay::apply_irq(const sim_event &ev)
 {
 	if (!note_time(ev) || !ev.timer_interrupt)

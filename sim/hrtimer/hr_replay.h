@@ -61,13 +61,12 @@ public:
 	hrtimer_replay(const hrtimer_replay &) = delete;
 	hrtimer_replay &operator=(const hrtimer_replay &) = delete;
 
-	// Every event of the trace, in order (hrtimer, irq, softirq ones are
-	// used). AHEAD.peek(i) is the i-th event after it, for the cancels
-	// that are part of an expiry: read directly, since a cancel looks at
-	// up to 64 events and an indirect call each cost 6% of a replay.
-	void apply(const sim_event &ev, event_stream &ahead);
-	// apply() of an event whose kind the caller knows (the replay's loop
-	// switches on it once): irq_entry/exit, softirq_*, hrtimer.
+	// The trace's events that concern the hrtimers, in order, each by its
+	// kind (the replay's loop switches on it once): irq_entry/exit,
+	// softirq_*, hrtimer. AHEAD.peek(i) is the i-th event after an hrtimer
+	// event, for the cancels that are part of an expiry: read directly,
+	// since a cancel looks at up to 64 events and an indirect call each
+	// cost 6% of a replay.
 	void apply_irq(const sim_event &ev);
 	void apply_softirq(const sim_event &ev);
 	void apply_hrtimer(const sim_event &ev, event_stream &ahead);
