@@ -91,7 +91,7 @@ void event_prefetch::run()
 			while (c.count < event_stream::chunk_events && reader_.next(ev)) {
 				sim_event &s = events[c.count++];
 				to_sim_event(ev, s);
-				if (names_function(s))
+				if (names_function(ev.kind, ev.hrtimer))	// not read back from the chunk
 					names_.add(c, s, ev.function);
 			}
 			c.last = c.count < event_stream::chunk_events;

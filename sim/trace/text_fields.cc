@@ -421,13 +421,8 @@ line_verdict take_timeout(const payload_field &f, std::string_view tok, trace_ev
 {
 	if (!tok.starts_with("[timeout=") || tok.back() != ']')
 		return bad_value(ctx, ev, f.shown, "closed by ']'", tok);
-	std::string_view v = tok.substr(9, tok.size() - 10);
-	std::int64_t timeout;
-	if (!parse_whole(v, timeout, 10, ctx.limit))
-		return bad_value(ctx, ev, f.key, "a number", v);
-	if (ev.kind == event_kind::timer_start)	// its place is another kind's field in others
-		ev.timeout = timeout;
-	return line_verdict::event;
+	return take_number_of<&trace_event::timeout, event_kind::timer_start>(
+		f, tok.substr(9, tok.size() - 10), ev, ctx);
 }
 
 // The one key table: parsing, the names in messages and the keys each
