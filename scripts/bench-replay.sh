@@ -37,7 +37,7 @@ runs=${RUNS:-9}
 # the trace is written back and dropped from the cache, and the untimed
 # first run reads it back from disk; the last row replays a copy written
 # in 4 KiB writes just before.
-first() { echo "$1"; }
+schemes=${SCHEMES:-classic} tick_models=${TICKS:-recorded every-jiffy}
 uncache() { sync -- "$1" && dd if="$1" iflag=nocache count=0 status=none; }
 # Replays FILE with SCHEME and TICKS, RUNS times after an untimed run, and
 # prints the median run's figures, NOTE after them.
@@ -58,15 +58,15 @@ replay_row() {
            s, k, b/1e6, t, b/1e6/t, e/1e6/t, cpu, b/1e6/cpu, m/1024, r, n }'
 }
 uncache "$trace"
-for scheme in ${SCHEMES:-classic}; do
-  for ticks in ${TICKS:-recorded every-jiffy}; do
+for scheme in $schemes; do
+  for ticks in $tick_models; do
     replay_row "$scheme" "$ticks" "$trace" ""
   done
 done
 small=${trace%.txt}-4k-writes.txt
 trap 'rm -f -- "$small"' EXIT	# 1 GB: not left behind by a failed or stopped run
 dd if="$trace" of="$small" bs=4k status=none
-replay_row "$(first ${SCHEMES:-classic})" "$(first ${TICKS:-recorded every-jiffy})" "$small" "; the trace written in 4 KiB writes"
+replay_row "${schemes%% *}" "${tick_models%% *}" "$small" "; the trace written in 4 KiB writes"
 rm -f -- "$small"
 # `compare` of every scheme against one `replay` of the same trace, whole
 # processes in turns likewise ($COMPARE_RUNS of each, default 3: a compare
