@@ -172,7 +172,7 @@ SUPPORT_OBJS := $(call obj,$(SUPPORT_SRCS))
 # apart). The LAB=1 build makes its units of the sources it keeps. The fuzz
 # targets (scripts/fuzz.sh) and `make freestanding` still compile single
 # sources.
-LIB_UNITS   := sweep lab_kinds trace_ctf core scheme_classic lab_wheels trace_text \
+LIB_UNITS   := sweep lab_kinds trace_ctf replay stream base scheme_classic lab_wheels trace_text \
                lab_steps scheme_v48 measured gen trace_dat hrtimer output report \
                ticks_whatif view_page view_scenario trace_babeltrace kernel
 unit_sweep          := sim/sweep/%
@@ -200,7 +200,9 @@ unit_scheme_classic := sim/scheme/classic.cc sim/scheme/hashed.cc sim/scheme/hea
                        sim/scheme/params.cc
 unit_scheme_v48     := sim/scheme/%
 unit_gen            := sim/gen/%
-unit_core           := sim/core/%
+unit_replay         := sim/replay/%
+unit_stream         := sim/stream/%
+unit_base           := sim/base/%
 # view: view_page.cc and view_scenario.cc apart; view_scenario.cc's
 # `using namespace lab` last in its unit.
 unit_view_scenario  := sim/view/view_hrlane.cc sim/view/view_hrlane_script.cc sim/view/view_scenario.cc
@@ -312,6 +314,7 @@ soak: deps
 
 freestanding:
 	$(Q)scripts/check-freestanding.sh
+	$(Q)scripts/check-floors.py
 
 # ns per cost unit per scheme on this machine, for compare --estimate and
 # sweeps: build/calibration.json (from the bench_calibrate benchmark).
@@ -360,6 +363,7 @@ _benches: $(BENCH_BINS)
 
 _test:
 	$(Q)scripts/check-freestanding.sh
+	$(Q)scripts/check-floors.py
 	$(Q)TIMERSIM_BIN=$(TIMERSIM) scripts/run-tests.sh $(UNIT_BINS)
 
 _bench:

@@ -1,7 +1,7 @@
 // The whole command line: every subcommand and the global options.
 #include <string_view>
 
-#include "sim/core/version.h"
+#include "sim/base/version.h"
 #include "tools/commands.h"
 
 namespace timersim::cli {

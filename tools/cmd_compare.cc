@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/output/output_file.h"
 #include "tools/commands.h"
 #include "tools/numbers.h"

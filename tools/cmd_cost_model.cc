@@ -5,11 +5,11 @@
 // run with the work that scheme did in it.
 #include <fmt/format.h>
 
-#include "sim/core/errors.h"
-#include "sim/core/replay.h"
+#include "sim/base/errors.h"
+#include "sim/replay/replay.h"
 #include "sim/measured/model_file.h"
 #include "sim/output/output_file.h"
-#include "sim/report/json_writer.h"
+#include "sim/base/json_writer.h"
 #include "sim/report/text_table.h"
 #include "tools/commands.h"
 #include "tools/numbers.h"

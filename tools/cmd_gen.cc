@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/gen/fit.h"
 #include "sim/gen/generator.h"
 #include "sim/gen/kinds.h"

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/lab/answers.h"
 #include "sim/lab/grade_report.h"
 #include "sim/lab/lab_output.h"

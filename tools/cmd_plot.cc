@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/output/output_file.h"
 #include "tools/commands.h"
 #include "tools/numbers.h"

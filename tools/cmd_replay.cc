@@ -1,7 +1,7 @@
 // timersim replay: one trace through one scheme, the full cost report.
 #include <memory>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/output/expiry_log.h"
 #include "sim/output/output_file.h"
 #include "sim/output/perfetto.h"

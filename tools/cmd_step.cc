@@ -5,7 +5,7 @@
 #include <memory>
 #include <string_view>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/lab/scenario.h"
 #include "sim/lab/step.h"
 #include "sim/lab/trace_window.h"

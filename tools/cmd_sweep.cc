@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/output/csv.h"
 #include "sim/output/output_file.h"
 #include "sim/sweep/run.h"

@@ -6,7 +6,7 @@
 #include <memory>
 #include <optional>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/lab/scenario.h"
 #include "sim/view/view_scenario.h"
 #include "sim/output/output_file.h"

@@ -6,7 +6,7 @@
 // and the README's option tables (`timersim options-table`, checked by a
 // test against README.md).
 //
-// Errors: usage_error (sim/core/errors.h) and input_error
+// Errors: usage_error (sim/base/errors.h) and input_error
 // (sim/trace/reader.h) exit 2, output_error (sim/output/output_file.h)
 // exits 1; a command's action returns its exit status otherwise.
 #pragma once

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/errors.h"
-#include "sim/core/malloc_tuning.h"
+#include "sim/base/errors.h"
+#include "sim/base/malloc_tuning.h"
 #include "sim/output/output_file.h"
 #include "sim/scheme/scheme.h"
 #include "sim/trace/reader.h"

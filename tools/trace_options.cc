@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/hrtimer/queue_design.h"
 #include "sim/output/progress_line.h"
 #include "sim/whatif/own_expiries.h"

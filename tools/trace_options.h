@@ -9,7 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "sim/core/replay.h"
+#include "sim/replay/replay.h"
 #include "sim/report/report_writers.h"
 #include "sim/trace/reader.h"
 

@@ -18,7 +18,7 @@
 #include <map>
 #include <string>
 
-#include "sim/core/replay_report.h"
+#include "sim/replay/replay_report.h"
 
 namespace timersim {
 

@@ -11,7 +11,7 @@
 // to 3w jiffies: 3 s at HZ 250 for tv2, 3.3 minutes for tv3.
 #include <algorithm>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/gen/kinds.h"
 
 namespace timersim::gen {

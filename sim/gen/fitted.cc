@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/gen/kinds.h"
 #include "sim/gen/slots.h"
 

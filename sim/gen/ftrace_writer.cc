@@ -11,7 +11,7 @@
 #include <cinttypes>
 #include <cstdio>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/gen/generator.h"
 #include "sim/gen/tracefs_header.h"
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "kernel/jiffies.h"
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/gen/kinds.h"
 #include "sim/whatif/kernel_time.h"
 

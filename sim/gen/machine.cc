@@ -6,7 +6,7 @@
 
 #include "kernel/classic_wheel.h"
 #include "kernel/v48_wheel.h"
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/whatif/kernel_time.h"
 
 namespace timersim::gen {

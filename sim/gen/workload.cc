@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/gen/kinds.h"
 
 namespace timersim::gen {

@@ -1,4 +1,4 @@
-// The CPU timeline of both halves (sim/core/cpu_activity.h), built as the
+// The CPU timeline of both halves (sim/base/cpu_activity.h), built as the
 // replay goes: the recorded timer interrupts with the cause of each, the
 // callbacks as slices, the measured softirq runs, and beside them the
 // hrtimer model's interrupts and expiries (sim/hrtimer/hr_replay.h).
@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/cpu_activity.h"
-#include "sim/core/event_stream.h"
+#include "sim/base/cpu_activity.h"
+#include "sim/stream/event_stream.h"
 #include "sim/measured/cpu_time.h"
 
 namespace timersim {

@@ -47,11 +47,11 @@
 #include <vector>
 
 #include "kernel/hrtimer.h"
-#include "sim/core/cpu_activity.h"
+#include "sim/base/cpu_activity.h"
 #include "sim/hrtimer/hr_summary.h"
 #include "sim/hrtimer/hr_whatif.h"
-#include "sim/core/event_stream.h"
-#include "sim/core/flat_ids.h"
+#include "sim/stream/event_stream.h"
+#include "sim/base/flat_ids.h"
 
 namespace timersim {
 

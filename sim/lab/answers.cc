@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <unordered_map>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/trace/line_source.h"
 #include "sim/trace/reader.h"
 

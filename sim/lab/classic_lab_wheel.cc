@@ -11,7 +11,7 @@
 #include "kernel/classic_idle.h"
 #include "kernel/classic_inspect.h"
 #include "kernel/classic_wheel.h"
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/lab/explain.h"
 #include "sim/lab/lab_wheel.h"
 

@@ -2,7 +2,7 @@
 // through the lab wheel, and answer_of().
 #include <charconv>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/lab/exercise_kinds.h"
 #include "sim/lab/variant_key.h"
 

@@ -6,7 +6,7 @@
 #include <unordered_map>
 
 #include "kernel/hrtimer.h"
-#include "sim/report/json_writer.h"
+#include "sim/base/json_writer.h"
 #include "sim/trace/reader.h"
 
 namespace timersim::lab {

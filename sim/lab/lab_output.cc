@@ -1,8 +1,8 @@
 #include "sim/lab/lab_output.h"
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/lab/answers.h"
-#include "sim/report/json_writer.h"
+#include "sim/base/json_writer.h"
 
 namespace timersim::lab {
 

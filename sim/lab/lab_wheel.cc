@@ -1,6 +1,6 @@
 #include "sim/lab/lab_wheel.h"
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 
 namespace timersim::lab {
 

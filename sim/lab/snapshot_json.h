@@ -1,4 +1,4 @@
-// The lab's plain data as JSON (sim/report/json_writer.h): the wheel set-up,
+// The lab's plain data as JSON (sim/base/json_writer.h): the wheel set-up,
 // a snapshot, an event and a step record. One writer for `step --json` and
 // for the browser view, so both carry the same keys:
 //
@@ -16,7 +16,7 @@
 #include "sim/lab/lab_wheel.h"
 #include "sim/lab/step.h"
 #include "sim/lab/wheel_snapshot.h"
-#include "sim/report/json_writer.h"
+#include "sim/base/json_writer.h"
 
 namespace timersim::lab {
 

@@ -4,7 +4,7 @@
 #include "sim/lab/explain.h"
 #include "sim/lab/hr_step.h"
 #include "sim/lab/snapshot_json.h"
-#include "sim/report/json_writer.h"
+#include "sim/base/json_writer.h"
 #include "sim/trace/reader.h"
 
 namespace timersim::lab {

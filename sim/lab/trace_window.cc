@@ -5,12 +5,12 @@
 #include <map>
 #include <memory>
 
-#include "sim/core/errors.h"
-#include "sim/core/replay.h"
-#include "sim/core/replay_sink.h"
+#include "sim/base/errors.h"
+#include "sim/replay/replay.h"
+#include "sim/replay/replay_sink.h"
 #include "sim/lab/explain.h"
 #include "sim/lab/snapshot_json.h"
-#include "sim/report/json_writer.h"
+#include "sim/base/json_writer.h"
 
 namespace timersim::lab {
 

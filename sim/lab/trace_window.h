@@ -1,7 +1,7 @@
 // `timersim step --trace T --from J --to J`: a window of a real recording,
 // one base at a time.
 //
-// The trace goes through the replay (sim/core/replay.h) with its model of
+// The trace goes through the replay (sim/replay/replay.h) with its model of
 // the recording (jiffies, which base, what a timer_cancel is, when bases
 // run: --ticks, the fidelity of each recorded expiry). A replay_sink turns
 // what the replay does to base `cpu` into step records: each recorded
@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/replay.h"
+#include "sim/replay/replay.h"
 #include "sim/lab/lab_wheel.h"
 #include "sim/lab/step.h"
 #include "sim/trace/reader.h"

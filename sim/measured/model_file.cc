@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/report/json_writer.h"
+#include "sim/base/json_writer.h"
 #include "sim/trace/reader.h"
 #include "sim/trace/small_input.h"
 

@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/replay_sink.h"
+#include "sim/replay/replay_sink.h"
 #include "sim/output/output_file.h"
 
 namespace timersim {

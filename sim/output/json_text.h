@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "sim/report/json_writer.h"
+#include "sim/base/json_writer.h"
 
 namespace timersim {
 

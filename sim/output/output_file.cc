@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 
 namespace timersim {
 

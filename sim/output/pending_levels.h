@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/core/replay_sink.h"
+#include "sim/replay/replay_sink.h"
 
 namespace timersim {
 

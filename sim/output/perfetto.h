@@ -33,8 +33,8 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/core/interner.h"
-#include "sim/core/replay_sink.h"
+#include "sim/base/interner.h"
+#include "sim/replay/replay_sink.h"
 #include "sim/output/output_file.h"
 #include "sim/output/perfetto_cpu.h"
 #include "sim/output/pending_levels.h"

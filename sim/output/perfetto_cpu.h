@@ -1,4 +1,4 @@
-// The CPU timeline of both halves (sim/core/cpu_activity.h) in the
+// The CPU timeline of both halves (sim/base/cpu_activity.h) in the
 // --perfetto file: under each CPU's process, beside the wheel's tracks,
 // one thread per lane, at the trace's own nanoseconds:
 //
@@ -36,8 +36,8 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/core/cpu_activity.h"
-#include "sim/core/interner.h"
+#include "sim/base/cpu_activity.h"
+#include "sim/base/interner.h"
 
 namespace timersim {
 

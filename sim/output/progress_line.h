@@ -5,7 +5,7 @@
 #include <chrono>
 #include <cstdint>
 
-#include "sim/core/replay_sink.h"
+#include "sim/replay/replay_sink.h"
 
 namespace timersim {
 

@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/output/number_text.h"
 
 namespace timersim {

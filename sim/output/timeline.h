@@ -28,7 +28,7 @@
 //              and bucket visits, next-expiry searches, idle catch-up)
 //   softirq_runs   simulated softirq runs: the scheme's ticks, each a
 //              simulated timer interrupt
-// and the CPU's hrtimer half and timer interrupts (sim/core/cpu_activity.h),
+// and the CPU's hrtimer half and timer interrupts (sim/base/cpu_activity.h),
 // placed by their trace ns (per tick: in the row open on the CPU when they
 // are settled, which is the tick of their interrupt):
 //   hrtimer_expiries   recorded hrtimer expiries (entry and exit recorded)
@@ -57,7 +57,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/core/replay_sink.h"
+#include "sim/replay/replay_sink.h"
 #include "sim/output/output_file.h"
 #include "sim/output/pending_levels.h"
 

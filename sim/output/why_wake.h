@@ -1,5 +1,5 @@
 // replay --why CPU@SECONDS: why did this CPU wake at that time? One answer
-// from both halves (sim/core/cpu_activity.h): the recorded timer interrupt
+// from both halves (sim/base/cpu_activity.h): the recorded timer interrupt
 // nearest that time on that CPU, what it ran first (an hrtimer, or the tick
 // and the wheel timer the TIMER softirq after it ran), what the hrtimer
 // model predicted for it (whether its device had come due, when it was
@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/core/replay_sink.h"
+#include "sim/replay/replay_sink.h"
 
 namespace timersim {
 

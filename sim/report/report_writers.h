@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/replay_report.h"
-#include "sim/report/json_writer.h"
+#include "sim/replay/replay_report.h"
+#include "sim/base/json_writer.h"
 
 namespace timersim {
 

@@ -40,7 +40,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/scheme/factories.h"
 #include "sim/scheme/params.h"
 #include "sim/scheme/per_cpu_scheme.h"

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "kernel/jiffies.h"
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/scheme/scheme.h"
 
 namespace timersim {

@@ -3,7 +3,7 @@
 #include <cerrno>
 #include <cstdlib>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 
 namespace timersim {
 

@@ -1,7 +1,7 @@
 // The scheme registry: names to constructors, in `compare`'s default order.
 #include <functional>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/scheme/classic.h"
 #include "sim/scheme/factories.h"
 #include "sim/scheme/scheme.h"

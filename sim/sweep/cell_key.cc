@@ -1,6 +1,6 @@
 #include "sim/sweep/cell_key.h"
 
-#include "sim/core/version.h"
+#include "sim/base/version.h"
 #include "sim/sweep/digest.h"
 #include "sim/sweep/run.h"
 

@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/core/errors.h"
-#include "sim/core/replay.h"
+#include "sim/base/errors.h"
+#include "sim/replay/replay.h"
 #include "sim/estimate/estimate.h"
 #include "sim/gen/generator.h"
 #include "sim/sweep/run.h"

@@ -13,7 +13,7 @@
 #include <openssl/evp.h>
 #include <openssl/opensslv.h>
 
-#include "sim/core/runtime_library.h"
+#include "sim/base/runtime_library.h"
 #include "sim/trace/reader.h"
 
 namespace timersim::sweep {

@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/sweep/run.h"
 
 namespace timersim::sweep {

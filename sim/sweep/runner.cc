@@ -9,7 +9,7 @@
 #include <cstring>
 #include <map>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/output/output_file.h"
 #include "sim/sweep/run.h"
 #include "sim/trace/reader.h"

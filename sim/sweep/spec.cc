@@ -10,7 +10,7 @@
 #include <map>
 #include <set>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/estimate/estimate.h"
 #include "sim/gen/generator.h"
 #include "sim/gen/workload.h"

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "sim/core/event_stream.h"
-#include "sim/core/trace_shape.h"
+#include "sim/stream/event_stream.h"
+#include "sim/stream/trace_shape.h"
 #include "sim/ticks/tick_identity.h"
 
 namespace timersim {

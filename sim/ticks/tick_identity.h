@@ -16,8 +16,8 @@
 #include <cstdint>
 #include <string>
 
-#include "sim/core/event_stream.h"
-#include "sim/core/interner.h"
+#include "sim/stream/event_stream.h"
+#include "sim/base/interner.h"
 
 namespace timersim {
 

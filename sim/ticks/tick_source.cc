@@ -1,6 +1,6 @@
 #include "sim/ticks/tick_source.h"
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 
 namespace timersim {
 

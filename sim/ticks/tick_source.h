@@ -17,8 +17,8 @@
 #include <optional>
 #include <string>
 
-#include "sim/core/event_stream.h"
-#include "sim/core/interner.h"
+#include "sim/stream/event_stream.h"
+#include "sim/base/interner.h"
 #include "sim/ticks/tick_grid.h"
 #include "sim/ticks/tick_identity.h"
 #include "sim/ticks/tick_model.h"

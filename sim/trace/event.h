@@ -90,7 +90,7 @@ enum event_field : std::uint32_t {
 
 struct trace_event {
 	// The fields the replay keeps come first, in the order, types and
-	// places of sim_event's (sim/core/event_stream.h, whose static_asserts
+	// places of sim_event's (sim/stream/event_stream.h, whose static_asserts
 	// hold the two in step): an event goes there in one copy of a block.
 	event_kind kind = event_kind::other;
 	// hrtimer_* events (kind hrtimer); times are in the timer's own clock.

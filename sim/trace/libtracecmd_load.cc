@@ -5,7 +5,7 @@
 #include <string>
 #include <type_traits>
 
-#include "sim/core/runtime_library.h"
+#include "sim/base/runtime_library.h"
 
 namespace timersim {
 

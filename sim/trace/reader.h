@@ -79,7 +79,7 @@ struct reader_options {
 struct text_block_input;	// text_blocks.h
 
 // The size of the blocks a text trace is read in, on several threads
-// (sim/core/block_prefetch.h): large enough that a block's hand-over is
+// (sim/stream/block_prefetch.h): large enough that a block's hand-over is
 // rare, small enough that a few in flight keep memory flat.
 constexpr std::size_t default_text_block = std::size_t{256} << 10;
 

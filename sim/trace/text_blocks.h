@@ -1,5 +1,5 @@
 // Reading a text trace in blocks of whole lines, parsed on several threads
-// (sim/core/block_prefetch.h runs them): a cutter that splits the input at
+// (sim/stream/block_prefetch.h runs them): a cutter that splits the input at
 // line ends, one block after the other, and a parser that judges the lines
 // of one block alone, exactly as the text reader would (text_reader.h).
 //

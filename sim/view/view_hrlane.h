@@ -1,5 +1,5 @@
 // The view's hrtimer lane: under the wheel, per CPU on the window's time
-// axis, the CPU timeline of both halves (sim/core/cpu_activity.h) in the
+// axis, the CPU timeline of both halves (sim/base/cpu_activity.h) in the
 // window: each recorded timer interrupt with its cause, each recorded
 // hrtimer expiry (the tick's marked), and the hrtimer model's interrupts.
 //
@@ -23,8 +23,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/interner.h"
-#include "sim/core/replay_sink.h"
+#include "sim/base/interner.h"
+#include "sim/replay/replay_sink.h"
 #include "sim/view/view_window.h"
 
 namespace timersim {

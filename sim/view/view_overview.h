@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/replay_sink.h"
-#include "sim/core/trace_clock.h"
+#include "sim/replay/replay_sink.h"
+#include "sim/base/trace_clock.h"
 #include "sim/output/pending_levels.h"
 
 namespace timersim {

@@ -31,7 +31,7 @@
 
 #include <string>
 
-#include "sim/core/replay_report.h"
+#include "sim/replay/replay_report.h"
 #include "sim/view/view_hrlane.h"
 #include "sim/view/view_overview.h"
 #include "sim/view/view_window.h"

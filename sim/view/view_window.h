@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/interner.h"
-#include "sim/core/replay_sink.h"
+#include "sim/base/interner.h"
+#include "sim/replay/replay_sink.h"
 
 namespace timersim {
 

@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "sim/core/errors.h"
-#include "sim/core/event_stream.h"
-#include "sim/core/trace_shape.h"
+#include "sim/base/errors.h"
+#include "sim/stream/event_stream.h"
+#include "sim/stream/trace_shape.h"
 #include "sim/report/report_writers.h"
 #include "sim/report/text_table.h"
 #include "sim/whatif/hz_rescale.h"

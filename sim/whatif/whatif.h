@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "sim/core/replay.h"
-#include "sim/core/replay_report.h"
+#include "sim/replay/replay.h"
+#include "sim/replay/replay_report.h"
 #include "sim/trace/reader.h"
 
 namespace timersim {

@@ -15,7 +15,7 @@
 #include <functional>
 #include <string>
 
-#include "sim/core/replay.h"
+#include "sim/replay/replay.h"
 #include "sim/scheme/scheme.h"
 #include "sim/trace/reader.h"
 #include "tests/support/paths.h"

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "tools/commands.h"
 #include "tools/suggest.h"
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <string_view>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/lab/hr_step.h"
 #include "sim/lab/lab_wheel.h"
 #include "sim/lab/scenario.h"

@@ -12,7 +12,7 @@
 #include <set>
 #include <string>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/sweep/spec.h"
 #include "sim/trace/reader.h"
 

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/core/replay.h"
+#include "sim/replay/replay.h"
 #include "sim/gen/generator.h"
 
 namespace timersim::test {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/event_stream.h"
-#include "sim/core/interner.h"
+#include "sim/stream/event_stream.h"
+#include "sim/base/interner.h"
 #include "sim/trace/reader.h"
 
 namespace timersim::test {

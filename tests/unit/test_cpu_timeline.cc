@@ -1,4 +1,4 @@
-// One CPU timeline of both halves (sim/core/cpu_activity.h) in every
+// One CPU timeline of both halves (sim/base/cpu_activity.h) in every
 // output that draws a CPU over time: --perfetto's lanes, --timeline's
 // hrtimer columns and replay --why. Figures worked by hand on a few
 // trace lines (one interrupt running the tick and an hrtimer_wakeup, the
@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/core/trace_clock.h"
+#include "sim/base/trace_clock.h"
 #include "sim/gen/tracefs_header.h"
 #include "sim/view/view_hrlane.h"
 #include "sim/view/view_window.h"

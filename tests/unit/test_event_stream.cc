@@ -1,4 +1,4 @@
-// The replay core's event window (sim/core/event_stream.h) and the interner
+// The replay core's event window (sim/stream/event_stream.h) and the interner
 // behind its callback ids: look-ahead far past a chunk of the window, events
 // that stay put while the window grows and recycles, ids that are dense and
 // stable; read on demand and by the background reader alike, which also
@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/event_stream.h"
-#include "sim/core/interner.h"
+#include "sim/stream/event_stream.h"
+#include "sim/base/interner.h"
 #include "sim/trace/text_reader.h"
 #include "tests/support/cli.h"
 
@@ -46,7 +46,7 @@ std::string trace_text(unsigned n = events)
 
 // Read on demand, by the background reader in chunks of chunk_events, and
 // in text blocks of block_bytes: chunks of a few events each, of varying
-// sizes (sim/core/block_prefetch.h), whose borders every look-ahead
+// sizes (sim/stream/block_prefetch.h), whose borders every look-ahead
 // below crosses many times.
 const event_stream::reading modes[] = {event_stream::reading::on_demand,
 				       event_stream::reading::background,

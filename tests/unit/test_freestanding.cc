@@ -137,7 +137,7 @@ START_TEST(include_outside_kernel)
 {
 	sandbox s;
 	s.expect_pass();
-	append(s.dir + "/kernel/probe.cc", "#include \"sim/core/errors.h\"\n");
+	append(s.dir + "/kernel/probe.cc", "#include \"sim/base/errors.h\"\n");
 	s.expect_fail("include outside kernel/: kernel/probe.cc");
 }
 END_TEST

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "kernel/v48_wheel.h"
-#include "sim/core/replay_sink.h"
-#include "sim/core/errors.h"
+#include "sim/replay/replay_sink.h"
+#include "sim/base/errors.h"
 #include "sim/gen/generator.h"
 #include "sim/gen/kinds.h"
 #include "tests/support/gen_trace.h"

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <string>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/estimate/estimate.h"
 #include "sim/trace/reader.h"
 #include "tests/support/cli.h"

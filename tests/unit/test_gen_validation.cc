@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/gen/generator.h"
 #include "sim/gen/machine.h"
 #include "tests/support/cli.h"

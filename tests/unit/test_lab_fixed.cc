@@ -7,7 +7,7 @@
 // 1000) and the wrap, the 4.8 wheel's granularity and 12.5%.
 #include <string>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/lab/exercise.h"
 
 #include "tests/support/check_main.h"

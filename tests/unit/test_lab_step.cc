@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/lab/scenario.h"
 #include "sim/lab/step.h"
 #include "sim/trace/reader.h"

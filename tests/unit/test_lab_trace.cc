@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/lab/trace_window.h"
 #include "tests/support/cli.h"
 #include "tests/support/paths.h"

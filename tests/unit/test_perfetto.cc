@@ -8,7 +8,7 @@
 #include <regex>
 #include <string>
 
-#include "sim/core/replay.h"
+#include "sim/replay/replay.h"
 #include "sim/output/output_file.h"
 #include "sim/output/perfetto.h"
 #include "sim/trace/reader.h"

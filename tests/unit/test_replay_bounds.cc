@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/errors.h"
-#include "sim/core/replay.h"
+#include "sim/base/errors.h"
+#include "sim/replay/replay.h"
 #include "sim/report/report_writers.h"
 #include "sim/scheme/scheme.h"
 #include "sim/trace/reader.h"

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "sim/core/replay.h"
+#include "sim/replay/replay.h"
 #include "sim/output/expiry_log.h"
 #include "sim/output/output_file.h"
 #include "sim/trace/reader.h"

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "sim/core/replay.h"
+#include "sim/replay/replay.h"
 #include "sim/report/report_writers.h"
 #include "sim/scheme/scheme.h"
 #include "sim/trace/reader.h"

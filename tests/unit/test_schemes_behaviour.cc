@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/report/report_writers.h"
 #include "sim/scheme/per_cpu_scheme.h"
 #include "sim/scheme/scheme.h"

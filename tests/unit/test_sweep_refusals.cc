@@ -23,7 +23,7 @@
 #include <thread>
 #include <vector>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/sweep/run.h"
 #include "sim/sweep/spec.h"
 #include "sim/trace/reader.h"

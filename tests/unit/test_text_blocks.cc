@@ -1,4 +1,4 @@
-// Reading a text trace in blocks on several threads (sim/core/block_prefetch.h,
+// Reading a text trace in blocks on several threads (sim/stream/block_prefetch.h,
 // sim/trace/text_blocks.h) against reading it line by line on one thread,
 // the reference: the same events with the same lines and callback ids, the
 // same counts, and the same error - the earliest bad line of the file, with
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/replay.h"
+#include "sim/replay/replay.h"
 #include "sim/trace/line_source.h"
 #include "sim/trace/reader.h"
 #include "tests/support/cli.h"

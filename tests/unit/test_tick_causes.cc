@@ -5,7 +5,7 @@
 // explain (classic fires at `expires`, the 6.x kernel at bucket_expiry).
 #include <string>
 
-#include "sim/core/replay.h"
+#include "sim/replay/replay.h"
 #include "sim/trace/reader.h"
 #include "tests/support/cli.h"
 #include "tests/support/paths.h"

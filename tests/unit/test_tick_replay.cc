@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/replay.h"
+#include "sim/replay/replay.h"
 #include "sim/report/report_writers.h"
 #include "sim/trace/reader.h"
 #include "tests/support/cli.h"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/replay.h"
+#include "sim/replay/replay.h"
 #include "sim/output/output_file.h"
 #include "sim/output/pending_levels.h"
 #include "sim/output/timeline.h"

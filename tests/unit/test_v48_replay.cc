@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/core/replay.h"
+#include "sim/replay/replay.h"
 #include "sim/trace/reader.h"
 #include "tests/support/paths.h"
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/replay.h"
+#include "sim/replay/replay.h"
 #include "sim/trace/reader.h"
 #include "sim/view/view_overview.h"
 #include "tests/support/browser.h"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/errors.h"
+#include "sim/base/errors.h"
 #include "sim/report/report_writers.h"
 #include "sim/whatif/hz_rescale.h"
 #include "sim/whatif/kernel_time.h"

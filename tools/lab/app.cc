@@ -3,7 +3,7 @@
 // traces, without the subcommands whose sources the lab does not need
 // (compare, gen, sweep, plot, cost-model, options-table). It stands
 // in for tools/app.cc; main.cc and the cmd_*.cc files are the full build's.
-#include "sim/core/version.h"
+#include "sim/base/version.h"
 #include "tools/commands.h"
 
 namespace timersim::cli {

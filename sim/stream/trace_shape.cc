@@ -1,4 +1,4 @@
-#include "sim/core/trace_shape.h"
+#include "sim/stream/trace_shape.h"
 
 #include <cmath>
 

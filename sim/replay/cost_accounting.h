@@ -11,10 +11,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/core/histogram.h"
-#include "sim/core/interner.h"
-#include "sim/core/replay_report.h"
-#include "sim/core/replay_sink.h"
+#include "sim/replay/histogram.h"
+#include "sim/base/interner.h"
+#include "sim/replay/replay_report.h"
+#include "sim/replay/replay_sink.h"
 
 namespace timersim {
 

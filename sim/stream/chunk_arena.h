@@ -16,7 +16,7 @@
 
 namespace timersim {
 
-struct sim_event;	// sim/core/event_stream.h
+struct sim_event;	// sim/stream/event_stream.h
 
 class chunk_arena {
 public:

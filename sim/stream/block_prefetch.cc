@@ -1,4 +1,4 @@
-#include "sim/core/block_prefetch.h"
+#include "sim/stream/block_prefetch.h"
 
 #if defined(__x86_64__)
 #include <cpuid.h>

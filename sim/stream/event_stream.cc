@@ -1,7 +1,7 @@
-#include "sim/core/event_stream.h"
+#include "sim/stream/event_stream.h"
 
-#include "sim/core/block_prefetch.h"
-#include "sim/core/event_prefetch.h"
+#include "sim/stream/block_prefetch.h"
+#include "sim/stream/event_prefetch.h"
 
 namespace timersim {
 

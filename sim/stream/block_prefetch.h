@@ -25,7 +25,7 @@
 #include <thread>
 #include <vector>
 
-#include "sim/core/event_prefetch.h"
+#include "sim/stream/event_prefetch.h"
 #include "sim/trace/irq_events.h"
 #include "sim/trace/text_blocks.h"
 

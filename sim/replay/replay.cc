@@ -1,16 +1,16 @@
-#include "sim/core/replay.h"
+#include "sim/replay/replay.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
 
-#include "sim/core/errors.h"
-#include "sim/core/event_stream.h"
-#include "sim/core/interner.h"
-#include "sim/core/replay_engine.h"
-#include "sim/core/trace_clock.h"
-#include "sim/core/trace_shape.h"
+#include "sim/base/errors.h"
+#include "sim/stream/event_stream.h"
+#include "sim/base/interner.h"
+#include "sim/replay/replay_engine.h"
+#include "sim/base/trace_clock.h"
+#include "sim/stream/trace_shape.h"
 #include "sim/hrtimer/cpu_timeline.h"
 #include "sim/hrtimer/hr_replay.h"
 #include "sim/measured/cpu_time.h"

@@ -1,4 +1,4 @@
-#include "sim/core/cost_accounting.h"
+#include "sim/replay/cost_accounting.h"
 
 #include <algorithm>
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/core/replay_report.h"
+#include "sim/replay/replay_report.h"
 
 namespace timersim {
 

@@ -2,7 +2,7 @@
 // scheme, keeps the softirq placement rule, judges fidelity, and tells the
 // sinks (cost accounting first) what happened.
 //
-// The driver (sim/core/replay.cc) reads the trace once, works out what does
+// The driver (sim/replay/replay.cc) reads the trace once, works out what does
 // not depend on the scheme (jiffies, the base an event belongs to, what a
 // timer_cancel is part of) and hands each event to every engine, so that
 // `compare` costs one parse and N engines.
@@ -13,10 +13,10 @@
 #include <memory>
 #include <vector>
 
-#include "sim/core/cost_accounting.h"
-#include "sim/core/event_stream.h"
-#include "sim/core/flat_ids.h"
-#include "sim/core/replay_sink.h"
+#include "sim/replay/cost_accounting.h"
+#include "sim/stream/event_stream.h"
+#include "sim/base/flat_ids.h"
+#include "sim/replay/replay_sink.h"
 #include "sim/measured/softirq_work.h"
 #include "sim/scheme/scheme.h"
 

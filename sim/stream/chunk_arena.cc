@@ -1,6 +1,6 @@
-#include "sim/core/chunk_arena.h"
+#include "sim/stream/chunk_arena.h"
 
-#include "sim/core/event_stream.h"
+#include "sim/stream/event_stream.h"
 
 #include <new>
 #include <type_traits>

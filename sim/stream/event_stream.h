@@ -7,7 +7,7 @@
 // before the first event is applied.
 //
 // In the background mode (the replay's), a thread of its own reads and
-// parses the trace ahead of the replay (sim/core/event_prefetch.h): the
+// parses the trace ahead of the replay (sim/stream/event_prefetch.h): the
 // replay applies one chunk while the next is parsed. What the stream hands
 // out is the same in both modes, in the same order, with the same ids, and
 // a reader's error surfaces at the same event.
@@ -22,7 +22,7 @@
 #include <memory>
 #include <vector>
 
-#include "sim/core/interner.h"
+#include "sim/base/interner.h"
 #include "sim/trace/event.h"
 #include "sim/trace/reader.h"
 
@@ -142,7 +142,7 @@ class event_stream {
 public:
 	// How events are read: on demand, by a thread of their own, or (a
 	// text trace that offers it, else as background) in blocks parsed
-	// on several threads (sim/core/block_prefetch.h).
+	// on several threads (sim/stream/block_prefetch.h).
 	enum class reading { on_demand, background, blocks };
 	// The constants of the window: events per chunk, and how many
 	// chunks a background reader may fill ahead of the replay (the block

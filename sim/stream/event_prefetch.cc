@@ -1,8 +1,8 @@
-#include "sim/core/event_prefetch.h"
+#include "sim/stream/event_prefetch.h"
 
 #include <cstring>
 
-#include "sim/core/interner.h"
+#include "sim/base/interner.h"
 
 namespace timersim {
 

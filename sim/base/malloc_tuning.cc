@@ -1,4 +1,4 @@
-#include "sim/core/malloc_tuning.h"
+#include "sim/base/malloc_tuning.h"
 
 #if defined(__GLIBC__)
 #include <malloc.h>

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/core/flat_ids.h"
+#include "sim/base/flat_ids.h"
 
 namespace timersim {
 

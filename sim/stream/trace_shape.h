@@ -6,8 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "sim/core/event_stream.h"
-#include "sim/scheme/scheme.h"
+#include "sim/stream/event_stream.h"
 
 namespace timersim {
 

@@ -22,14 +22,14 @@
 #include <thread>
 #include <vector>
 
-#include "sim/core/chunk_arena.h"
-#include "sim/core/event_stream.h"
+#include "sim/stream/chunk_arena.h"
+#include "sim/stream/event_stream.h"
 
 namespace timersim {
 
 struct event_chunk {
 	sim_event *events = nullptr;
-	// chunk_events, but for the last chunk (sim/core/block_prefetch.h:
+	// chunk_events, but for the last chunk (sim/stream/block_prefetch.h:
 	// as the blocks' events fall)
 	std::size_t count = 0;
 	// The callbacks of the events that name one (names_function): each

@@ -27,9 +27,9 @@
 #include <utility>
 #include <vector>
 
-#include "sim/core/replay_report.h"
+#include "sim/replay/replay_report.h"
 #include "sim/measured/run_model.h"
-#include "sim/core/replay_sink.h"
+#include "sim/replay/replay_sink.h"
 #include "sim/hrtimer/hr_whatif_options.h"
 #include "sim/scheme/scheme.h"
 #include "sim/ticks/tick_source.h"

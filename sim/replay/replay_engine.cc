@@ -1,8 +1,8 @@
-#include "sim/core/replay_engine.h"
+#include "sim/replay/replay_engine.h"
 
 #include <algorithm>
 
-#include "sim/core/replay_report.h"
+#include "sim/replay/replay_report.h"
 
 namespace timersim {
 

@@ -16,8 +16,8 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/core/cpu_activity.h"
-#include "sim/core/trace_clock.h"
+#include "sim/base/cpu_activity.h"
+#include "sim/base/trace_clock.h"
 #include "sim/scheme/scheme.h"
 #include "sim/scheme/wheel_state.h"
 #include "sim/trace/reader.h"
@@ -192,7 +192,7 @@ public:
 		(void)cpu; (void)jiffy; (void)units; (void)expired; (void)wake;
 	}
 
-	// The CPU timeline of both halves (sim/core/cpu_activity.h), told only
+	// The CPU timeline of both halves (sim/base/cpu_activity.h), told only
 	// to sinks that want it (it costs a pass over the softirq, interrupt
 	// and expiry events). In trace order per CPU as far as the events
 	// settle: a wakeup comes at its CPU's next interrupt, an activity at
