@@ -172,7 +172,18 @@ private:
 	void run_interrupt(unsigned cpu, std::int64_t now, bool recorded);
 	void on_start(const sim_event &ev);
 	void on_cancel(const sim_event &ev, event_stream &ahead);
+	// A recorded expiry, in steps.
+	struct expiry_clock {
+		unsigned base = 0;		// its clock base's index, soft or hard alike
+		bool realtime = false;		// REALTIME or TAI
+		std::int64_t mono = 0;		// its now, on CLOCK_MONOTONIC
+	};
 	void on_expire(const sim_event &ev);
+	bool rearmed_untraced(slot &s, const sim_event &ev);
+	expiry_clock clock_of_expiry(const slot &s, const sim_event &ev);
+	void place_hard_expiry(slot &s, const sim_event &ev, const expiry_clock &clock, bool untraced);
+	void place_soft_expiry(slot &s, const sim_event &ev, const expiry_clock &clock);
+	void note_realtime_offset(const sim_event &ev, bool realtime);
 	void judge(slot *s, const sim_event &ev, unsigned cpu);
 	void note_tick(slot &s, unsigned cpu);
 	void rearm_untraced(slot &s, const sim_event &ev, bool realtime);
