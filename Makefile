@@ -49,9 +49,9 @@ export CCACHE_BASEDIR ?= $(CURDIR)
 export CCACHE_NOHASHDIR ?= 1
 CXXSTD   := -std=c++20
 WARN     := -Wall -Wextra -Werror
-# No debug information by default: it was a third of the compile time
-# (CLI11's unit: 40 s of CPU with -g, 27 s without) and a user's run needs
-# none (perf still names functions). DEBUG=1 adds -g; the ASan build has it.
+# No debug information by default: it makes the compile a third longer
+# (CLI11's unit above all) and a user's run needs none (perf still names
+# functions). DEBUG=1 adds -g; the ASan build has it.
 DEBUG    ?=
 OPT      := -O2 $(if $(DEBUG),-g)
 SANFLAGS :=
@@ -65,10 +65,9 @@ WARN     += -Wno-maybe-uninitialized
 endif
 
 # The lab build (LAB=1, which `make lab` sets, into $(BUILD)/lab): -Og, not
-# -O2, for a build a student waits for: from a fresh clone, ccache off,
-# 215 s of CPU, where -O2 took about 100 s more (docs/lab, "Quick start");
-# 107 s since the units of LIB_UNITS (a loaded machine);
-# the lab's commands run in milliseconds either way. -Og's flow analysis is coarser: its
+# -O2, for a build a student waits for: -Og compiles in about two thirds of
+# -O2's time (docs/lab, "Quick start"), and the lab's commands run in
+# milliseconds either way. -Og's flow analysis is coarser: its
 # maybe-uninitialized warnings are false positives as under the sanitizers.
 LAB      ?=
 ifneq ($(LAB),)
@@ -102,16 +101,15 @@ HOOK_EXPORTS := $(foreach s,tep_vprint tep_parse_event tep_parse_kallsyms kbuffe
 LDFLAGS  := $(SANFLAGS) $(HOOK_EXPORTS)
 # Headers only of the libraries opened at run time: libcrypto (sim/sweep/
 # digest.cc, when a sweep first hashes) and libtracecmd's two. Linked, every
-# run paid for loading them (3-4 ms of a 35 ms trace.dat replay).
+# run would pay for loading them, a fixed cost a small replay notices.
 RUNTIME_PKGS := libcrypto libtracecmd libtraceevent
 LIBS     := $(call pkg_libs,$(filter-out $(RUNTIME_PKGS) fmt,$(LIB_PKGS)))
 # The binary without libbabeltrace too: only the tests read CTF through it
 # (sim/trace/ctf_babeltrace.cc, a unit of its own that the binary never
 # pulls from the archive).
 # libstdc++ and libgcc are linked in statically: the dynamic linker's
-# loading and relocating them was about 2 ms of every run's 6-8 ms of
-# start-up (perf stat of `timersim --version`: 7.5 -> 5.8 ms of CPU, 211 ->
-# 173 page faults). Not under the sanitizers: their operator new and delete
+# loading and relocating them would be a large share of a short run's
+# start-up. Not under the sanitizers: their operator new and delete
 # must be the ones called.
 TIMERSIM_LIBS := $(call pkg_libs,$(filter-out $(RUNTIME_PKGS) fmt babeltrace babeltrace-ctf,$(LIB_PKGS))) \
                  $(if $(SANFLAGS),,-static-libstdc++ -static-libgcc)
@@ -397,8 +395,8 @@ $(TIMERSIM): $(TOOL_OBJS) $(LIB)
 
 # Written when the Makefile is read, not by a rule: make -j runs a
 # prerequisite made by a recipe only after every other object it can
-# start, so the biggest compile of the build would start last (measured:
-# 40 s of one core after the rest).
+# start, so the biggest compile of the build would start last and run
+# alone on one core after the rest.
 $(shell mkdir -p $(dir $(TOOLS_UNITY)) && printf '$(TOOLS_UNITY_TEXT)' | sed 's/^ //' >$(TOOLS_UNITY).tmp && \
         if cmp -s $(TOOLS_UNITY).tmp $(TOOLS_UNITY); then rm $(TOOLS_UNITY).tmp; \
         else mv $(TOOLS_UNITY).tmp $(TOOLS_UNITY); fi)

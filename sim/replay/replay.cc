@@ -139,8 +139,9 @@ private:
 	void fill_input(replay_report &r) const;
 	void check_symbols();
 	// Inlined in the event loop, whatever else grows: out of line, its
-	// call and switch cost some 30 instructions an event. KIND: what
-	// the event is to the measurement (the loop's switch knows it).
+	// call and a second switch on the kind would be paid at every event.
+	// KIND: what the event is to the measurement (the loop's switch
+	// knows it).
 	[[gnu::always_inline]] void measure(const sim_event &ev, measured::cost_kind kind,
 					    engine_list &engines);
 	// The events of the wheel and the tick, prepared once and applied by
@@ -288,9 +289,9 @@ inline void replay_driver::measure(const sim_event &ev, measured::cost_kind kind
 
 // Room for the runs of a small trace up front: address space, not memory
 // (a page is touched when a run is written). Grown by doubling from
-// nothing, their copies were a third of the page faults of replaying the
-// 3.6 CTF recording's 85,729 events (some 300; each costs microseconds on
-// a VM). Out of line: measure() stays inlined in the event loop.
+// nothing, every copy would touch fresh pages, and on a virtual machine a
+// first-touch fault costs microseconds. Out of line: measure() stays
+// inlined in the event loop.
 [[gnu::noinline, gnu::cold]] void replay_driver::reserve_runs(std::size_t engines)
 {
 	timer_runs_.reserve(runs_reserved);

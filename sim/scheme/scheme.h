@@ -90,8 +90,8 @@ public:
 	virtual ~scheme_observer() = default;
 	// start/re-arm placed t on `level`; only for an observer that
 	// wants_enqueues() (when reset() is called). The replay takes the
-	// level from scheme::placed_level() instead: a virtual call on every
-	// start was a third of what the scheme layer added to a re-arm.
+	// level from scheme::placed_level() instead: a load, not a virtual
+	// call on every start (a re-arm is the commonest event).
 	virtual void enqueued(timer_id t, unsigned level) { (void)t; (void)level; }
 	virtual bool wants_enqueues() const { return true; }
 	// A cascade (or another relink between levels) re-inserted t, taken from `from_level`.

@@ -22,10 +22,10 @@ static_assert(part_events <= event_stream::chunk_events, "chunk_name_places hold
 
 // Events ahead of the one parsed whose line is fetched for writing: a
 // chunk comes back from the replay thread, on the other core, and its
-// lines are in the shared cache at best. Each event's store into it
-// waited for its line: a tenth of the replay's CPU time on the 1 GB bench
-// trace (perf: the first store of each event). Fetched 16 events (1 KiB)
-// ahead, text replay is some 3% faster; 4 to 32 do about as well.
+// lines are in the shared cache at best, and each event's first store
+// into it would wait for its line. 16 events (1 KiB) ahead is far enough
+// for the fetch to land before the store and near enough that the line
+// is still cached; 4 to 32 do about as well (make bench-replay).
 constexpr std::size_t write_ahead = 16;
 
 #if defined(__x86_64__)
