@@ -5,7 +5,7 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "sim/output/json_text.h"
+#include "sim/output/json_string.h"
 
 namespace timersim::lab {
 
