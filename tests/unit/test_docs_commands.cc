@@ -376,6 +376,36 @@ START_TEST(every_link_resolves)
 }
 END_TEST
 
+// README.md's layout table names every folder of the tree: the top level
+// (build/ and hidden ones aside; sim/ through its folders) and the folders
+// of sim/, tests/ and docs/.
+START_TEST(the_layout_names_every_folder)
+{
+	const std::string readme = read_text_file("README.md");
+	const std::size_t at = readme.find("\n## Layout\n");
+	ck_assert_msg(at != std::string::npos, "README.md has no ## Layout section");
+	const std::string layout = readme.substr(at, readme.find("\n## ", at + 1) - at);
+	std::vector<std::string> folders;
+	for (const fs::directory_entry &e : fs::directory_iterator(".")) {
+		const std::string n = e.path().filename().string();
+		if (!e.is_directory() || n == "build" || n[0] == '.')
+			continue;
+		folders.push_back(n + "/");
+		if (n == "sim" || n == "tests" || n == "docs")
+			for (const fs::directory_entry &f : fs::directory_iterator(e.path()))
+				if (f.is_directory())
+					folders.push_back(n + "/" + f.path().filename().string() + "/");
+	}
+	ck_assert_uint_ge(folders.size(), 25);
+	for (const std::string &f : folders) {
+		// A top-level folder whose folders are named (sim/base/) counts as named.
+		const bool top = f.find('/') == f.size() - 1;
+		ck_assert_msg(layout.find("`" + f + (top ? "" : "`")) != std::string::npos,
+			      "README.md's layout table does not name `%s`", f.c_str());
+	}
+}
+END_TEST
+
 // The checker itself: each way a page can go wrong is caught.
 START_TEST(the_checker_catches_a_wrong_page)
 {
@@ -432,6 +462,7 @@ int main()
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, the_checker_catches_a_wrong_page);
 	tcase_add_test(tc, every_link_resolves);
+	tcase_add_test(tc, the_layout_names_every_folder);
 	tcase_add_test(tc, every_command_in_readme_and_docs_runs_as_shown);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
