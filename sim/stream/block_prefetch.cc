@@ -263,10 +263,10 @@ std::exception_ptr block_prefetch::commit(job &j)
 		if (next_lost == c.lost.size() && !lost_.waiting()) {
 			for (; i < part.count; i++) {
 				sim_event &e = events[i];
-				if (e.is_timer_event()) {
-					if (!generation_.pass(e.kind, keys[i], before + e.line, reason_)) [[unlikely]]
+				if (generation_check::judges(e.kind)) {
+					if (!generation_.pass(e.kind, e.hrtimer, keys[i], before + e.line, reason_)) [[unlikely]]
 						break;
-					timer_seen = true;
+					timer_seen |= e.is_timer_event();
 				}
 				e.line += before;
 				timer_irqs_.settle(e);
@@ -279,8 +279,8 @@ std::exception_ptr block_prefetch::commit(job &j)
 			const std::uint64_t block_line = e.line, line = before + block_line;
 			if (next_lost < c.lost.size()) [[unlikely]]
 				take_lost_before(block_line);
-			if (e.is_timer_event()) {
-				if (!generation_.pass(e.kind, key, line, reason_)) [[unlikely]] {
+			if (generation_check::judges(e.kind)) {
+				if (!generation_.pass(e.kind, e.hrtimer, key, line, reason_)) [[unlikely]] {
 					if (c.cut_short && block_line == c.lines)
 						note_cut_short(reason_);
 					if (!in_.lenient) {
@@ -291,7 +291,7 @@ std::exception_ptr block_prefetch::commit(job &j)
 					dropped++;
 					continue;
 				}
-				timer_seen = true;
+				timer_seen |= e.is_timer_event();
 			}
 			sim_event &s = events[kept++];
 			if (&s != &e) [[unlikely]]
