@@ -128,8 +128,11 @@ bool text_reader::next(trace_event &ev)
 		}
 		if (ctx_.lost_note) {
 			ctx_.lost_note = false;
-			lost_.note(ctx_.lost_cpu, ctx_.lost_events, stats_.lost_events,
-				   stats_.lost_cpus);
+			if (!lost_.note(ctx_.lost_cpu, ctx_.lost_events, stats_.lost_events,
+					stats_.lost_cpus)) {
+				v = line_verdict::bad;
+				ctx_.reason = lost_events_overflow;
+			}
 		}
 		stats_.skipped++;
 		if (v == line_verdict::bad) {

@@ -529,6 +529,33 @@ START_TEST(a_link_in_cells_is_replaced_never_written_through)
 }
 END_TEST
 
+// A cell edited to `"events": 1e308` (issue 41, defect 4): its replicates'
+// sd and interval pass a double's range, which the summary printed as
+// inf,-inf,inf. Exit 2, naming the cell's file.
+START_TEST(summary_refuses_statistics_past_a_double)
+{
+	std::string dir = temp_subdir("summary");
+	write_file(dir + "/m.spec", std::string(tiny_spec) + "seed = 1, 2\n");
+	cli_result r = run_timersim({"sweep", dir + "/m.spec"});
+	ck_assert_msg(r.status == 0, "%s", r.err.c_str());
+	sweep::spec s = sweep::load_spec(dir + "/m.spec");
+	ck_assert_uint_eq(s.cells.size(), 2);
+	std::string result = s.result_path(s.cells[1]);
+	std::string good = read_whole_file(result);
+	std::size_t at = good.find("\"events\":");
+	ck_assert(at != std::string::npos);
+	std::size_t value = at + 9, end = good.find(',', value);
+	write_file(result, good.substr(0, value) + "1e308" + good.substr(end));
+	r = run_timersim({"merge", dir + "/m.spec", "--summary"});
+	ck_assert_msg(r.status == 2 && contains(r.err, result + ":1: \"events\" is 1e+308: the mean, sd or interval"),
+		      "%d %.400s %.400s", r.status, r.err.c_str(), r.out.c_str());
+	ck_assert(r.out.empty());
+	// The plain merge shows the value as it stands.
+	r = run_timersim({"merge", dir + "/m.spec"});
+	ck_assert_msg(r.status == 0 && contains(r.out, "1e+308"), "%d %.400s", r.status, r.err.c_str());
+}
+END_TEST
+
 // A result holding a number past a double's range is bad input, not an
 // internal error; so is a value that is not a number or a word.
 START_TEST(merge_refuses_what_is_not_a_result)
@@ -599,6 +626,7 @@ int main()
 	tcase_add_test(tc, devices_fifos_and_huge_files_are_bounded);
 	tcase_add_test(tc, a_link_in_cells_is_replaced_never_written_through);
 	tcase_add_test(tc, merge_refuses_what_is_not_a_result);
+	tcase_add_test(tc, summary_refuses_statistics_past_a_double);
 	tcase_add_test(tc, cell_option_names_one_cell);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
