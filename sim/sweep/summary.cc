@@ -6,6 +6,7 @@
 
 #include "sim/output/csv.h"
 #include "sim/sweep/run.h"
+#include "sim/trace/reader.h"
 
 namespace timersim::sweep {
 
@@ -48,7 +49,28 @@ std::string text(const nlohmann::json &v)
 
 }  // namespace
 
-std::string summary_csv(const std::vector<nlohmann::json> &rows)
+namespace {
+
+// Refuses the statistics of column M when one of them is past a double's
+// range, naming the replicate of the largest magnitude.
+void check_finite(std::initializer_list<double> stats, const std::string &m,
+		  const std::vector<const nlohmann::json *> &group, const std::string &cells_dir)
+{
+	for (double x : stats)
+		if (!std::isfinite(x)) {
+			const nlohmann::json *big = group.front();
+			for (const nlohmann::json *r : group)
+				if (std::fabs((*r)[m].get<double>()) > std::fabs((*big)[m].get<double>()))
+					big = r;
+			throw input_error(cells_dir + "/" + text((*big)["id"]) + ".json", 1,
+					  "\"" + m + "\" is " + (*big)[m].dump() +
+						  ": the mean, sd or interval of its replicates passes a double's range");
+		}
+}
+
+}  // namespace
+
+std::string summary_csv(const std::vector<nlohmann::json> &rows, const std::string &cells_dir)
 {
 	const std::vector<std::string> &cols = result_columns();
 	std::vector<std::string> what, measured;	// group columns, measured columns
@@ -103,6 +125,7 @@ std::string summary_csv(const std::vector<nlohmann::json> &rows)
 			for (double x : xs)
 				sum += x;
 			double mean = sum / n;
+			check_finite({mean}, m, g, cells_dir);
 			out += "," + number(mean);
 			if (xs.size() < 2) {
 				out += ",,,";
@@ -113,6 +136,7 @@ std::string summary_csv(const std::vector<nlohmann::json> &rows)
 				ss += (x - mean) * (x - mean);
 			double sd = std::sqrt(ss / (n - 1));
 			double half = student_t95(static_cast<unsigned>(xs.size() - 1)) * sd / std::sqrt(n);
+			check_finite({sd, mean - half, mean + half}, m, g, cells_dir);
 			out += "," + number(sd) + "," + number(mean - half) + "," + number(mean + half);
 		}
 		out += "\n";
