@@ -168,6 +168,25 @@ void write_fidelity(json_writer &w, const fidelity_summary &f)
 	w.field("unmatched", f.unmatched);
 	w.field("simulated_only", f.simulated_only);
 	w.field_fixed("exact_fraction", f.compared ? static_cast<double>(f.exact) / f.compared : 0.0, 6);
+	// docs/fidelity.md: judged by the bucket the kernel ran (baseclk).
+	const fidelity_summary::by_bucket_summary &b = f.by_bucket;
+	w.key("by_bucket");
+	w.begin_object();
+	w.field("judged", b.judged);
+	w.field("matched", b.matched());
+	w.field("exact", b.exact);
+	w.field("early", b.early);
+	w.field("late", b.late);
+	w.field("unmatched", b.unmatched);
+	w.field("trace_caused", b.trace_caused);
+	w.field_fixed("exact_fraction",
+		      b.judged_on_model() ? static_cast<double>(b.exact) / b.judged_on_model() : 0.0, 6);
+	w.key("misses");
+	w.begin_object();
+	for (const auto &[why, n] : b.misses)
+		w.field(why, n);
+	w.end_object();
+	w.end_object();
 	w.key("misses");
 	w.begin_object();
 	for (const auto &[why, n] : f.misses)

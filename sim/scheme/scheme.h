@@ -102,6 +102,16 @@ public:
 	virtual void tick(unsigned cpu, jiffies_t jiffy) = 0;
 	// t fired on base `cpu` while it processed `jiffy`.
 	virtual void expired(timer_id t, unsigned cpu, jiffies_t jiffy) = 0;
+	// The same, from a wheel that knows the bucket it collected t from
+	// (v48: the base clk of __run_timers(), which the kernel prints as
+	// timer_expire_entry's baseclk); `jiffy` may be later (a tick-driven
+	// run catches an idle base up in one run, or runs an old deferrable
+	// bucket).
+	virtual void expired_from(timer_id t, unsigned cpu, jiffies_t jiffy, jiffies_t bucket)
+	{
+		(void)bucket;
+		expired(t, cpu, jiffy);
+	}
 	// Base `cpu` processed `count` jiffies from `first` on in which nothing
 	// fired or moved: each is a tick with no moves. (A scheme that ticks
 	// less often than every jiffy - hashed with tick=N - reports `count`

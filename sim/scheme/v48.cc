@@ -107,7 +107,10 @@ struct forwarding_observer {
 	}
 	void visited(unsigned buckets) { meter->slot_visits += buckets; }
 	void compared(unsigned count) { meter->key_comparisons += count; }
-	template <class Word> void collecting(Word, Word) {}
+	// The bucket __run_timers() collects: the kernel's baseclk for the
+	// timers it expires (an overdue deferrable bucket is older than the
+	// jiffy the run is for).
+	template <class Word> void collecting(Word clk, Word) { hooks->bucket = widen(hooks->jiffy, clk); }
 	template <class Word>
 	void expiring(const Timer &t, Word) { hooks->expiring(t.data); }
 };
