@@ -68,7 +68,8 @@ void replay_engine::on_start(const prepared_event &p)
 	rec.late_callback = false;
 
 	settle(p.base, rec.base, p.jiffies);	// and where it was pending, if it was
-	bool rearm = scheme_->start(id, p.base, p.expires, ev.flags);
+	bool rearm = rec.catch_up_rearm ? scheme_->start_in_catch_up(id, p.base, p.expires, ev.flags)
+					: scheme_->start(id, p.base, p.expires, ev.flags);
 	scheme_worked();
 	const unsigned level = scheme_->placed_level();
 	rec.base = p.base;

@@ -148,6 +148,15 @@ public:
 	// `flags` (timer_flag bits of sim/trace/event.h). A pending t is detached
 	// first, from whatever base holds it. Returns true when t was pending.
 	virtual bool start(timer_id t, unsigned cpu, jiffies_t expires, std::uint32_t flags) = 0;
+	// start() of a timer re-armed by its own callback in a late catch-up
+	// run (the recorded expiry ran a bucket older than jiffies). The
+	// kernel runs such a run bucket by bucket, so the callback re-arms
+	// with the base clock just past its bucket; a wheel that ran the whole
+	// run at once places it as the kernel did. Default: start().
+	virtual bool start_in_catch_up(timer_id t, unsigned cpu, jiffies_t expires, std::uint32_t flags)
+	{
+		return start(t, cpu, expires, flags);
+	}
 	// Where the last start() placed its timer: the level enqueued() was
 	// given, 0 when it enqueued nothing (v48's same-bucket re-arm) or the
 	// scheme has no levels.
