@@ -16,6 +16,8 @@
 #   make calibrate   ns per cost unit per scheme -> build/calibration.json
 #   make results     the classic vs v48 table of docs/results (minutes)
 #   make cost-model  the softirq-run cost model, fitted and checked on recordings
+#   make report-digests  tests/data/report-digests.txt from this build's
+#                    reports (when a change means to change one)
 #   make results-check  fails when docs/results differ from what the code
 #                    computes (CI runs it; about a minute)
 #   make test-engines   a sweep on a real single-node Slurm and on GNU parallel
@@ -243,7 +245,7 @@ BENCH_BINS  := $(patsubst tests/bench/%.cc,$(BUILD)/bench/%,$(BENCH_SRCS))
 
 DEFAULT_TRACE := tests/data/default-trace.txt.gz
 
-.PHONY: all deps run test check-asan bench bench-replay calibrate results results-check test-engines \
+.PHONY: all deps run test check-asan bench bench-replay calibrate results results-check test-engines report-digests \
         cost-model fuzz fuzz-ci soak freestanding clean \
         install lab check-lab _build _test _bench _fuzz _install
 
@@ -337,6 +339,13 @@ cost-model: all
 # The committed docs/results against a regeneration in a temporary folder.
 results-check: all
 	$(Q)JOBS=$(JOBS) scripts/results-check.sh $(TIMERSIM)
+
+# tests/data/report-digests.txt written again from this build's reports:
+# when a change means to change a report (test_report_digests checks them).
+report-digests: all
+	$(Q)scripts/report-digests.sh $(TIMERSIM) > tests/data/report-digests.txt.tmp || \
+		{ rm -f tests/data/report-digests.txt.tmp; exit 1; }
+	$(Q)mv tests/data/report-digests.txt.tmp tests/data/report-digests.txt
 
 # Slurm (munge, slurmctld, slurmd) and sshd started from a temporary folder.
 test-engines: all

@@ -6,7 +6,7 @@
 One row per input (a recording, or a generated workload at one HZ and
 scale) and per way of treating its expiries, with classic and v48 side by
 side: the estimated timer softirq time of each (cost units x calibrated ns
-per unit, see README: Estimates) and their ratio, the ticks each processed,
+per unit, see docs/sweeps.md: estimates) and their ratio, the ticks each processed,
 classic's cascade moves, and the share of timer armings that expired (the
 rest were canceled or re-armed first).
 """

@@ -3,8 +3,8 @@
 //
 // Options are defined once, in the add_* functions (shared ones in
 // tools/trace_options.cc): that one definition gives the parser, `--help`
-// and the README's option tables (`timersim options-table`, checked by a
-// test against README.md).
+// and docs/replay.md's option tables (`timersim options-table`, checked by a
+// test against docs/replay.md).
 //
 // Errors: usage_error (sim/base/errors.h) and input_error
 // (sim/trace/reader.h) exit 2, output_error (sim/output/output_file.h)
