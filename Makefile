@@ -6,6 +6,9 @@
 #                    compiler and four header/library packages
 #   make check-lab   make lab, then the lab build against the full one
 #                    (scripts/check-lab-build.sh; CI runs it)
+#   make lab-dist    a student's copy, build/timersim-lab.tar.gz: the lab's
+#                    sources and handbook (and the browser lab, when built),
+#                    no instructor material (scripts/lab-dist.sh)
 #   make test        install what is missing, build, run every test
 #   make check-asan  the same tests, built with AddressSanitizer + UBSan
 #   make bench       Google Benchmark benches, JSON under build/bench/
@@ -245,7 +248,7 @@ DEFAULT_TRACE := tests/data/default-trace.txt.gz
 
 .PHONY: all deps run test check-asan bench bench-replay calibrate results results-check test-engines \
         cost-model fuzz fuzz-ci soak freestanding clean \
-        install lab check-lab _build _test _bench _fuzz _install
+        install lab check-lab lab-dist _build _test _bench _fuzz _install
 
 all: deps
 	$(Q)$(MAKE) --no-print-directory -j$(JOBS) _build
@@ -280,6 +283,11 @@ lab:
 # make test: the lab build compiles its sources again (-Og), minutes of CPU.
 check-lab: lab all
 	$(Q)scripts/check-lab-build.sh $(BUILD)/lab/timersim $(TIMERSIM)
+
+# A student's copy, from the committed tree, with build/web when `make web`
+# has made it.
+lab-dist:
+	$(Q)scripts/lab-dist.sh $(BUILD)/timersim-lab.tar.gz $(if $(wildcard $(BUILD)/web/index.html),$(BUILD)/web)
 
 # The benches are built (not run) too: a bench that no longer compiles
 # against the interfaces it measures is a failure of the tree.
