@@ -6,6 +6,15 @@
 #                    compiler and four header/library packages
 #   make check-lab   make lab, then the lab build against the full one
 #                    (scripts/check-lab-build.sh; CI runs it)
+#   make web         the browser lab, build/web/index.html (one page, the lab's
+#                    sources built to WebAssembly by Debian's emscripten;
+#                    objects under build/web-obj)
+#   make check-web   make web, then the wasm lab against the native one under
+#                    node (every kind x 1000 seeds, every fixed exercise) and
+#                    the page in headless Chromium (minutes: not in make test)
+#   make lab-dist    a student's copy, build/timersim-lab.tar.gz: the lab's
+#                    sources and handbook (and the browser lab, when built),
+#                    no instructor material (scripts/lab-dist.sh)
 #   make test        install what is missing, build, run every test
 #   make check-asan  the same tests, built with AddressSanitizer + UBSan
 #   make bench       Google Benchmark benches, JSON under build/bench/
@@ -141,6 +150,31 @@ TOOL_SRCS   := tools/main.cc tools/numbers.cc tools/suggest.cc tools/trace_optio
                tools/lab/app.cc
 endif
 
+# The browser lab (WEB=1 with LAB=1, which `make web` sets, into
+# $(BUILD)/web-obj): the lab build's sources compiled by em++ (Debian's
+# emscripten), no library linked: {fmt} and nlohmann's JSON are header-only
+# (their Debian headers through $(BUILD)/include, not /usr/include, whose C
+# library is not emscripten's), and zlib's header is tools/web/zlib's: the
+# page reads text, never a file, so no gzip stream is ever opened. -Os:
+# the page and its wasm must stay within 3 MB. wasm-ld drops what the
+# lab's API (tools/web/lab_api.cc) does not reach.
+# Only the floors the lab's API reaches are compiled (the trace readers,
+# the replay and the rest would be minutes of em++ for code wasm-ld drops);
+# a source the lab comes to need is an undefined symbol at the link.
+WEB      ?=
+ifneq ($(WEB),)
+WEB_KEPT := kernel/% sim/base/% sim/lab/% sim/scheme/% sim/output/% sim/view/% sim/report/% \
+            sim/trace/line_source.cc sim/trace/names.cc
+SIM_SRCS := $(filter-out sim/lab/trace_window.cc tools/%,$(filter $(WEB_KEPT),$(SIM_SRCS)))
+CXX      := $(if $(CCACHE),$(CCACHE) ,)em++
+AR       := emar
+CPPFLAGS += -isystem $(BUILD)/include -isystem tools/web/zlib
+CXXFLAGS := $(CXXSTD) -Wall -Wextra -Werror -Os -fexceptions
+LDFLAGS  :=
+# emcc runs node scripts that need Debian's acorn module.
+export NODE_PATH := /usr/share/nodejs
+endif
+
 obj = $(patsubst %.cc,$(BUILD)/obj/%.o,$(1))
 
 LIB         := $(BUILD)/libtimersim.a
@@ -245,7 +279,7 @@ DEFAULT_TRACE := tests/data/default-trace.txt.gz
 
 .PHONY: all deps run test check-asan bench bench-replay calibrate results results-check test-engines report-digests \
         cost-model fuzz fuzz-ci soak freestanding clean \
-        install lab check-lab _build _test _bench _fuzz _install
+        install lab check-lab lab-dist web check-web _build _test _bench _fuzz _install
 
 all: deps
 	$(Q)$(MAKE) --no-print-directory -j$(JOBS) _build
@@ -280,6 +314,28 @@ lab:
 # make test: the lab build compiles its sources again (-Og), minutes of CPU.
 check-lab: lab all
 	$(Q)scripts/check-lab-build.sh $(BUILD)/lab/timersim $(TIMERSIM)
+
+# A student's copy, from the committed tree, with build/web when `make web`
+# has made it.
+lab-dist:
+	$(Q)scripts/lab-dist.sh $(BUILD)/timersim-lab.tar.gz $(if $(wildcard $(BUILD)/web/index.html),$(BUILD)/web)
+
+# The browser lab: emscripten installed (scripts/setup.sh --web), the lab's
+# sources compiled to $(BUILD)/web-obj, linked with tools/web/lab_api.cc,
+# and the page assembled (scripts/web-page.py) into $(BUILD)/web.
+web:
+	@echo "timersim: checking emscripten (scripts/setup.sh --web)"
+	$(Q)scripts/setup.sh --web
+	$(Q)mkdir -p $(BUILD)/web-obj/include
+	$(Q)ln -sfn /usr/include/fmt $(BUILD)/web-obj/include/fmt
+	$(Q)ln -sfn /usr/include/nlohmann $(BUILD)/web-obj/include/nlohmann
+	@echo "timersim: building $(BUILD)/web (the lab's sources by em++ -Os, -j$(JOBS))"
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) BUILD=$(BUILD)/web-obj LAB=1 WEB=1 $(BUILD)/web-obj/timersim-lab.js
+	$(Q)scripts/web-page.py $(BUILD)/web-obj/timersim-lab.js $(BUILD)/web
+
+# The wasm lab against the native one, and the page in a browser.
+check-web: web all
+	$(Q)NODE_PATH=/usr/share/nodejs scripts/check-web.sh $(BUILD)/web $(BUILD)/web-obj/timersim-lab.js $(TIMERSIM)
 
 # The benches are built (not run) too: a bench that no longer compiles
 # against the interfaces it measures is a failure of the tree.
@@ -395,7 +451,7 @@ _install:
 
 $(LIB): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(Q)rm -f $@ && ar rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(TIMERSIM): $(TOOL_OBJS) $(LIB)
 	@mkdir -p $(dir $@)
@@ -428,7 +484,7 @@ $(BUILD)/obj/gen/tools_unity.o: $(TOOLS_UNITY) $(FLAGS_STAMP)
 # GCC warns of a class of a header holding a type of an anonymous
 # namespace that is not the main file's (it takes the file for a header
 # that several units include): a unit's sources are its main file.
-$(BUILD)/obj/gen/lib_%.o: CXXFLAGS += -Wno-subobject-linkage
+$(BUILD)/obj/gen/lib_%.o: CXXFLAGS += $(if $(WEB),,-Wno-subobject-linkage)
 $(BUILD)/obj/gen/lib_%.o: $(BUILD)/gen/lib_%.cc $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CXX   $< ($(words $(unit_$*_srcs)) sources of $(patsubst %/,%,$(sort $(dir $(unit_$*_srcs)))))")
@@ -451,6 +507,15 @@ $(BUILD)/obj/%.o: %.cc $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CXX   $<")
 	$(Q)$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c -o $@ $<
+
+# The lab's API as a JavaScript module with the wasm inside (SINGLE_FILE:
+# a page opened from disk cannot fetch a .wasm beside it).
+WEB_LDFLAGS := -Os -fexceptions --bind -sSINGLE_FILE -sMODULARIZE -sEXPORT_NAME=TimersimLab -sALLOW_MEMORY_GROWTH \
+               -sDISABLE_EXCEPTION_CATCHING=0 -sENVIRONMENT=web,node
+$(BUILD)/timersim-lab.js: $(BUILD)/obj/tools/web/lab_api.o $(LIB)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  EMLD  $@")
+	$(Q)$(CXX) $(WEB_LDFLAGS) -o $@ $^
 
 # Objects are kept between runs: `make test` with nothing changed rebuilds
 # nothing (make would otherwise delete them as intermediates).

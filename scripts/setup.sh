@@ -42,6 +42,14 @@ PACKAGES=(
 # link errors.
 PC_MODULES="zlib libzstd libtracecmd libtraceevent babeltrace babeltrace-ctf fmt libcrypto check benchmark"
 
+# --web: only what `make web` needs: Debian's emscripten (its clang, lld
+# and binaryen; the page's C++ libraries are header-only or the lab's own)
+# and nodejs, which emscripten and `make check-web` run.
+if [ "${1:-}" = --web ]; then
+  PACKAGES=(make emscripten nodejs node-acorn)
+  PC_MODULES=""
+fi
+
 if [ "${1:-}" = --lab ]; then
   PACKAGES=(
     g++ make pkg-config
@@ -53,6 +61,7 @@ if [ "${1:-}" = --lab ]; then
 fi
 
 verify() {
+  [ -z "$PC_MODULES" ] && return 0
   pkg-config --exists $PC_MODULES && return 0
   echo "timersim: pkg-config cannot resolve the libraries:" >&2
   pkg-config --print-errors --exists $PC_MODULES >&2 || true

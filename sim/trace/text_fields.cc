@@ -484,7 +484,7 @@ static_assert(key_index_of_table.perfect,
 
 // KEY's field, or null. LIMIT as for the scanners (text_scan.h): with 16
 // bytes readable at the key, its bytes are compared in one block.
-const payload_field *field_of_key(std::string_view key, const char *limit)
+const payload_field *field_of_key(std::string_view key, [[maybe_unused]] const char *limit)
 {
 	int i = key_index_of_table.field[key_slot(key)];
 	if (i < 0)
