@@ -60,7 +60,7 @@ const std::string &key_maker::file_hash(const std::string &path)
 {
 	auto it = hashes_.find(path);
 	if (it == hashes_.end())
-		it = hashes_.emplace(path, sha256_file(path)).first;
+		it = hashes_.emplace(path, sha256_input(path)).first;
 	return it->second;
 }
 
