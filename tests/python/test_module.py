@@ -243,6 +243,23 @@ class Gil(unittest.TestCase):
         self.assertGreater(turns, 20, f"{turns} turns of Python in {took:.2f} s of replay")
 
 
+class Docs(unittest.TestCase):
+    def test_the_python_md_example_draws_its_figure(self):
+        # docs/python.md's example, as a reader would paste it: two lines,
+        # classic's runs per second above v48's.
+        import matplotlib
+        matplotlib.use("Agg")
+        with open("docs/python.md") as f:
+            code = re.search(r"```python\n(.*?)```", f.read(), re.S).group(1)
+        self.assertLessEqual(len(code.strip().splitlines()), 5)
+        scope = {}
+        exec(code, scope)
+        lines = scope["ax"].get_lines()
+        self.assertEqual([l.get_label() for l in lines], ["classic", "v48"])
+        classic, v48 = (l.get_ydata() for l in lines)
+        self.assertGreater(min(classic[:-1]), max(v48))
+
+
 class Sweep(unittest.TestCase):
     def test_sweep_and_merge_are_the_cli_s(self):
         with tempfile.TemporaryDirectory() as tmp:
