@@ -161,6 +161,10 @@ obj = $(patsubst %.cc,$(BUILD)/obj/%.o,$(1))
 
 LIB         := $(BUILD)/libtimersim.a
 TIMERSIM    := $(BUILD)/timersim
+# The PIC build's $(BUILD)/timersim is the Python package's folder.
+ifneq ($(PIC),)
+TIMERSIM    := $(BUILD)/bin/timersim
+endif
 
 # tools/ is compiled as one unit that #includes every tools/*.cc: CLI11's
 # header (header-only in Debian, about 8 s of compile) is then parsed once
