@@ -54,9 +54,9 @@ mv "$into/README.md.tmp" "$into/README.md"
 if [ "$plots" = 1 ]; then
   scripts/results-figure.py "$into/recordings.csv" "$into/generated.csv" -o "$into/headline.png"
   scripts/plot-sweep.py "$into/generated.csv" --x scale --y softirq_ns --by scheme,hz --logx --logy \
-    --title "webserver, 4 CPUs: modelled timer softirq overhead, ns in 10 s (band: the model's 95%)" \
+    --title "webserver, 4 CPUs: timer softirq overhead in 10 s" \
     -o "$into/softirq-by-scale.png"
   scripts/plot-sweep.py "$into/generated.csv" --heatmap hz,scale --y softirq_ns --ratio classic/v48 \
-    --title "modelled timer softirq overhead, classic / v48" -o "$into/softirq-ratio.png"
+    --title "timer softirq overhead, classic / v48" -o "$into/softirq-ratio.png"
 fi
 echo "results: $into/table.md, $into/README.md, $into/*.csv$([ "$plots" = 1 ] && echo ", $into/*.png")"
