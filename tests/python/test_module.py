@@ -260,6 +260,24 @@ class Docs(unittest.TestCase):
         self.assertGreater(min(classic[:-1]), max(v48))
 
 
+class Threads(unittest.TestCase):
+    def test_replays_from_several_threads_are_the_cli_s(self):
+        # Commands from several threads run one at a time (the module
+        # captures the process's standard output while one runs): each
+        # report is still its own trace's.
+        paths = ["tests/data/sleep-net.txt.gz", "tests/data/default-trace.txt.gz",
+                 "tests/data/sleep-net.perf-script.txt.gz", "tests/data/sleep-net.dat"]
+        got = {}
+        threads = [threading.Thread(target=lambda p=p: got.update({p: timersim.replay(p).as_dict()}))
+                   for p in paths]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        for p in paths:
+            self.assertIsNone(first_difference(got[p], cli_json("replay", p)), p)
+
+
 class Sweep(unittest.TestCase):
     def test_sweep_and_merge_are_the_cli_s(self):
         with tempfile.TemporaryDirectory() as tmp:
