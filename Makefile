@@ -152,7 +152,7 @@ ifneq ($(LAB),)
 LAB_LEFT_OUT := sim/gen/% sim/sweep/% sim/estimate/% sim/trace/trace_dat% \
                 sim/trace/ctf% sim/trace/libtracecmd% sim/trace/binary_% sim/trace/stderr_capture.cc
 SIM_SRCS    := $(filter-out $(LAB_LEFT_OUT),$(SIM_SRCS)) tools/lab/binary_readers_left_out.cc
-TOOL_SRCS   := tools/main.cc tools/numbers.cc tools/suggest.cc tools/trace_options.cc \
+TOOL_SRCS   := tools/main.cc tools/dispatch.cc tools/numbers.cc tools/suggest.cc tools/trace_options.cc \
                tools/cmd_replay.cc tools/cmd_lab.cc tools/cmd_step.cc tools/cmd_view.cc \
                tools/lab/app.cc
 endif
