@@ -32,6 +32,8 @@ PACKAGES=(
   # make test-engines: a real single-node Slurm, and parallel over ssh to
   # this machine (daemons started from a temporary folder, never as services)
   munge slurmctld slurmd slurm-client openssh-server openssh-client
+  # make python: `import timersim` (pybind11, Debian python3's headers)
+  pybind11-dev python3-pybind11 python3-dev
   # docs/timersim-pandas.ipynb, executed by make test
   python3-pandas jupyter-nbconvert python3-nbformat python3-ipykernel jupyter-client
   groff-base man-db             # make install's man page, rendered by the tests
