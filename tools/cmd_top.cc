@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <memory>
 #include <thread>
+#include <sys/ioctl.h>
 #include <unistd.h>
 #include <unordered_set>
 
@@ -156,6 +157,12 @@ int run_top(const top_args &a)
 		throw usage_error("the terminal UI needs a terminal on stdout: give --batch for plain "
 				  "blocks (or --json-lines FILE)");
 	check_scheme(a.scheme, top_replay_options(a), {});
+	// Before the instance exists: a signal then ends the run as q does,
+	// and the instance is removed.
+	struct sigaction sa = {};
+	sa.sa_handler = top_on_signal;
+	for (int s : {SIGINT, SIGTERM, SIGHUP})
+		sigaction(s, &sa, nullptr);
 	std::unique_ptr<top_source> source;
 	live_source *live = nullptr;
 	if (a.trace.empty()) {
@@ -179,11 +186,6 @@ int run_top(const top_args &a)
 	} else {
 		source = std::make_unique<file_source>(a.trace, a.speed);
 	}
-
-	struct sigaction sa = {};
-	sa.sa_handler = top_on_signal;
-	for (int s : {SIGINT, SIGTERM, SIGHUP})
-		sigaction(s, &sa, nullptr);
 
 	output_set outputs;
 	output_file *json = a.json_lines.empty() ? nullptr : &outputs.open(a.json_lines);
@@ -294,9 +296,11 @@ int run_top(const top_args &a)
 	if (live && !live->reader().finish_record(why))
 		throw output_error(why);
 	top_figures final_figures = top_figures_of(final_report);
+	// After the UI, the final block in the terminal's width.
+	winsize ws{};
+	view.width = !a.batch && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col ? ws.ws_col : 200;
 	if (json)
 		json->write(top_json_line(n_intervals, final_figures.seconds, final_figures, final_figures, true));
-	view.width = 200;
 	std::fputs(top_text_block("timersim top  " + label + "  final: the whole run, replayed", final_figures,
 				  final_figures, view)
 			   .c_str(),
