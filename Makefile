@@ -138,7 +138,9 @@ LIBS     := $(call pkg_libs,$(filter-out $(RUNTIME_PKGS) fmt,$(LIB_PKGS)))
 # loading and relocating them would be a large share of a short run's
 # start-up. Not under the sanitizers: their operator new and delete
 # must be the ones called.
+# ncursesw: `timersim top`'s terminal UI (tools/top_ui.cc).
 TIMERSIM_LIBS := $(call pkg_libs,$(filter-out $(RUNTIME_PKGS) fmt babeltrace babeltrace-ctf,$(LIB_PKGS))) \
+                 $(if $(LAB),,$(call pkg_libs,ncursesw)) \
                  $(if $(SANFLAGS),,-static-libstdc++ -static-libgcc)
 
 KERNEL_SRCS := $(sort $(wildcard kernel/*.cc))
@@ -159,7 +161,8 @@ TOOL_SRCS   := $(sort $(wildcard tools/*.cc))
 # is an undefined reference at its link (make check-lab links it).
 ifneq ($(LAB),)
 LAB_LEFT_OUT := sim/gen/% sim/sweep/% sim/estimate/% sim/trace/trace_dat% \
-                sim/trace/ctf% sim/trace/libtracecmd% sim/trace/binary_% sim/trace/stderr_capture.cc
+                sim/trace/ctf% sim/trace/libtracecmd% sim/trace/binary_% sim/trace/stderr_capture.cc \
+                sim/trace/live_% sim/trace/tep_decode.cc
 SIM_SRCS    := $(filter-out $(LAB_LEFT_OUT),$(SIM_SRCS)) tools/lab/binary_readers_left_out.cc
 TOOL_SRCS   := tools/main.cc tools/dispatch.cc tools/numbers.cc tools/suggest.cc tools/trace_options.cc \
                tools/cmd_replay.cc tools/cmd_lab.cc tools/cmd_step.cc tools/cmd_view.cc \

@@ -18,6 +18,7 @@ PACKAGES=(
   # trace-cmd trace.dat reader; libtracecmd.pc requires libtracefs, which
   # the Debian -dev package does not pull in
   libtracecmd-dev libtraceevent-dev libtracefs-dev
+  libncurses-dev tmux           # timersim top's terminal UI, and its tests (tmux)
   # LTTng CTF reader (babeltrace 1.x); babeltrace-ctf.pc requires uuid, popt
   libbabeltrace-dev uuid-dev libpopt-dev
   clang libclang-rt-dev         # make fuzz (libFuzzer)
