@@ -21,7 +21,7 @@ constexpr subcommand_adder adders[] = {
 	{"replay", add_replay}, {"compare", add_compare}, {"lab", add_lab},
 	{"step", add_step},	{"view", add_view},	  {"plot", add_plot},
 	{"gen", add_gen},	{"sweep", add_sweep},	  {"merge", add_sweep},
-	{"cost-model", add_cost_model},
+	{"cost-model", add_cost_model}, {"top", add_top},
 };
 
 }  // namespace
@@ -54,6 +54,7 @@ void build(CLI::App &app, command_list &commands, std::string_view first_word)
 	add_gen(app, commands);
 	add_sweep(app, commands);
 	add_cost_model(app, commands);
+	add_top(app, commands);
 }
 
 }  // namespace timersim::cli

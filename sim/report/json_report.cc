@@ -141,6 +141,32 @@ template <> struct json_fields<level_enqueue> {
 		json_field("count", &level_enqueue::count));
 };
 
+// Named causes, zeros included, in miss_reason_name order.
+void write_misses(json_writer &w, const std::vector<std::pair<std::string, std::uint64_t>> &misses)
+{
+	w.key("misses");
+	w.begin_object();
+	for (const auto &[why, n] : misses)
+		w.field(why, n);
+	w.end_object();
+}
+
+template <> struct json_fields<fidelity_summary::by_bucket_summary> {
+	using bucket = fidelity_summary::by_bucket_summary;
+	static constexpr auto fields = std::make_tuple(
+		json_field("judged", &bucket::judged),
+		json_computed<bucket>("matched", [](const bucket &b) { return b.matched(); }),
+		json_field("exact", &bucket::exact),
+		json_field("early", &bucket::early),
+		json_field("late", &bucket::late),
+		json_field("unmatched", &bucket::unmatched),
+		json_field("trace_caused", &bucket::trace_caused),
+		json_computed_fixed<bucket>("exact_fraction", [](const bucket &b) {
+			return b.judged_on_model() ? static_cast<double>(b.exact) / b.judged_on_model() : 0.0;
+		}, 6),
+		json_custom<bucket>([](json_writer &w, const bucket &b) { write_misses(w, b.misses); }));
+};
+
 template <> struct json_fields<fidelity_summary> {
 	static constexpr auto fields = std::make_tuple(
 		json_field("compared", &fidelity_summary::compared),
@@ -152,12 +178,10 @@ template <> struct json_fields<fidelity_summary> {
 		json_computed_fixed<fidelity_summary>("exact_fraction", [](const fidelity_summary &f) {
 			return f.compared ? static_cast<double>(f.exact) / f.compared : 0.0;
 		}, 6),
+		// docs/fidelity.md: judged by the bucket the kernel ran (baseclk).
+		json_object("by_bucket", &fidelity_summary::by_bucket),
 		json_custom<fidelity_summary>([](json_writer &w, const fidelity_summary &f) {
-			w.key("misses");
-			w.begin_object();
-			for (const auto &[why, n] : f.misses)
-				w.field(why, n);
-			w.end_object();
+			write_misses(w, f.misses);
 		}));
 };
 

@@ -45,6 +45,10 @@ struct kernel_hooks {
 	unsigned *placed = nullptr;		// the scheme's placed_level_
 	unsigned cpu = 0;
 	jiffies_t jiffy = 0;	// simulation time of the jiffy being processed
+	// The bucket being expired (the base clk it was collected at), where
+	// the wheel tells it apart from `jiffy` (v48's collecting()); else
+	// the wheel keeps it equal to `jiffy`.
+	jiffies_t bucket = 0;
 	// Timers fired on this base: each is a removal and leaves the
 	// pending count. One count here, read by kernel_adapter, is one
 	// increment per expiry where there were two through pointers.
@@ -58,7 +62,7 @@ struct kernel_hooks {
 	void expiring(unsigned long data)
 	{
 		fired++;
-		sink->expired(static_cast<timer_id>(data), cpu, jiffy);
+		sink->expired_from(static_cast<timer_id>(data), cpu, jiffy, bucket);
 	}
 };
 

@@ -102,6 +102,16 @@ public:
 	virtual void tick(unsigned cpu, jiffies_t jiffy) = 0;
 	// t fired on base `cpu` while it processed `jiffy`.
 	virtual void expired(timer_id t, unsigned cpu, jiffies_t jiffy) = 0;
+	// The same, from a wheel that knows the bucket it collected t from
+	// (v48: the base clk of __run_timers(), which the kernel prints as
+	// timer_expire_entry's baseclk); `jiffy` may be later (a tick-driven
+	// run catches an idle base up in one run, or runs an old deferrable
+	// bucket).
+	virtual void expired_from(timer_id t, unsigned cpu, jiffies_t jiffy, jiffies_t bucket)
+	{
+		(void)bucket;
+		expired(t, cpu, jiffy);
+	}
 	// Base `cpu` processed `count` jiffies from `first` on in which nothing
 	// fired or moved: each is a tick with no moves. (A scheme that ticks
 	// less often than every jiffy - hashed with tick=N - reports `count`
@@ -139,6 +149,15 @@ public:
 	// `flags` (timer_flag bits of sim/trace/event.h). A pending t is detached
 	// first, from whatever base holds it. Returns true when t was pending.
 	virtual bool start(timer_id t, unsigned cpu, jiffies_t expires, std::uint32_t flags) = 0;
+	// start() of a timer re-armed by its own callback in a late catch-up
+	// run (the recorded expiry ran a bucket older than jiffies). The
+	// kernel runs such a run bucket by bucket, so the callback re-arms
+	// with the base clock just past its bucket; a wheel that ran the whole
+	// run at once places it as the kernel did. Default: start().
+	virtual bool start_in_catch_up(timer_id t, unsigned cpu, jiffies_t expires, std::uint32_t flags)
+	{
+		return start(t, cpu, expires, flags);
+	}
 	// Where the last start() placed its timer: the level enqueued() was
 	// given, 0 when it enqueued nothing (v48's same-bucket re-arm) or the
 	// scheme has no levels.
