@@ -573,7 +573,7 @@ constexpr std::uint32_t hrtimer_required_keys[] = {
 };
 static_assert(std::size(hrtimer_required_keys) == std::size_t(hrtimer_event::other) + 1);
 
-// A number of an hrtimer payload into V (when given), KEY's bit into the
+// A number of an hrtimer payload into INTO (when given), BIT into the
 // line's keys; a value that is no number makes the line bad.
 template <class T>
 bool take_hr_number(std::string_view key, std::string_view v, T *into, std::uint32_t bit,
