@@ -573,7 +573,7 @@ constexpr std::uint32_t hrtimer_required_keys[] = {
 };
 static_assert(std::size(hrtimer_required_keys) == std::size_t(hrtimer_event::other) + 1);
 
-// A number of an hrtimer payload into V (when given), KEY's bit into the
+// A number of an hrtimer payload into INTO (when given), BIT into the
 // line's keys; a value that is no number makes the line bad.
 template <class T>
 bool take_hr_number(std::string_view key, std::string_view v, T *into, std::uint32_t bit,
@@ -688,8 +688,8 @@ line_verdict parse_hrtimer_payload(std::string_view rest, trace_event &ev, line_
 
 // softirq_* (vec=%u [action=%s]), irq_handler_entry (irq=%d name=%s: the
 // name is the rest of the line, it may hold blanks), irq_handler_exit
-// (irq=%d ret=%s) and the x86 vectors (vector=%d). The number is required:
-// a line without it is bad, as a timer event's without its timer.
+// (irq=%d ret=%s) and the x86 vectors (vector=%d). Each key is required:
+// a line without one is bad, as a timer event's without its timer.
 line_verdict parse_irq_payload(std::string_view rest, trace_event &ev, line_context &ctx)
 {
 	// The kind says it is one of the three; the name says which.
@@ -697,10 +697,18 @@ line_verdict parse_irq_payload(std::string_view rest, trace_event &ev, line_cont
 	bool vector_event = !softirq && !ev.name.starts_with("irq_handler_");
 	ev.timer_interrupt = vector_event && ev.name.starts_with("local_timer_");
 	std::string_view want = softirq ? "vec" : vector_event ? "vector" : "irq";
+	// The key after the number: none for a vector.
+	const char *then = softirq ? "[action=]" : vector_event ? nullptr
+			 : ev.kind == event_kind::irq_entry ? "name=" : "ret=";
+	bool had_then = !then;
 	const char *p = skip_blanks(rest).data(), *end = rest.data() + rest.size();
-	while (p < end) {
+	while (p < end && !(had_then && (ev.has & EF_VEC))) {
 		const char *at = p;
 		payload_token t = take_token(p, end, ctx.limit);
+		if (softirq && t.text.starts_with("[action=") && t.text.back() == ']') {
+			had_then = true;	// not kept
+			continue;
+		}
 		if (t.eq == std::string_view::npos)
 			continue;
 		std::string_view key = t.text.substr(0, t.eq), v = t.text.substr(t.eq + 1);
@@ -710,17 +718,22 @@ line_verdict parse_irq_payload(std::string_view rest, trace_event &ev, line_cont
 				return bad_value(ctx, ev, key, "a number", v);
 			ev.vec = std::uint32_t(n);
 			ev.has |= EF_VEC;
-			if (ev.kind != event_kind::irq_entry || vector_event)
-				break;	// the rest ([action=TIMER], ret=) is not kept
 		} else if (key == "name" && ev.kind == event_kind::irq_entry && !vector_event) {
 			std::string_view name = trim_right(std::string_view(
 				at + t.eq + 1, std::size_t(end - at) - t.eq - 1));
 			ev.timer_interrupt = is_timer_irq_name(name);
-			break;
+			had_then = true;
+			break;	// the rest of the line is the name
+		} else if (key == "ret" && ev.kind == event_kind::irq_exit && !vector_event) {
+			had_then = true;	// not kept
 		}
 	}
 	if (!(ev.has & EF_VEC)) {
 		ctx.reason.assign(ev.name).append(": missing ").append(want).append("=");
+		return line_verdict::bad;
+	}
+	if (!had_then) {
+		ctx.reason.assign(ev.name).append(": missing ").append(then);
 		return line_verdict::bad;
 	}
 	if (!vector_event && !softirq)

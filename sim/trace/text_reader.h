@@ -71,11 +71,9 @@ inline line_verdict judge_line(const text_rendering &r, const line_source &src,
 // was_armed=) was cut short. Fed the events in the order of the trace.
 class generation_check {
 public:
-	// The events it judges: the timer and hrtimer events.
-	static constexpr bool judges(event_kind kind)
-	{
-		return is_timer_event(kind) || kind == event_kind::hrtimer;
-	}
+	// The events it judges: the timer and hrtimer events, the kinds up to
+	// hrtimer (one compare: it runs for every event).
+	static constexpr bool judges(event_kind kind) { return kind <= event_kind::hrtimer; }
 	// Whether an event of KIND (one it judges; OP: which hrtimer event)
 	// on LINE with payload KEYS carries the keys of the first event of its
 	// kind; if not, REASON says which is missing.
@@ -92,13 +90,15 @@ public:
 
 private:
 	static constexpr std::uint32_t seen = 1u << 31;	// in first_keys_: a first was seen
-	static constexpr std::size_t kinds = std::size_t(event_kind::other) + 1;
-	// The timer events by kind, the hrtimer events after them by OP.
+	static_assert(is_timer_event(event_kind(unsigned(event_kind::hrtimer) - 1)),
+		      "judges(): the timer kinds are the ones just before hrtimer");
+	// The timer events by kind (their OP is none, 0), the hrtimer events
+	// by OP after them: KIND + OP, no branch.
 	static constexpr std::size_t slot(event_kind kind, hrtimer_event op)
 	{
-		return kind == event_kind::hrtimer ? kinds + std::size_t(op) : std::size_t(kind);
+		return std::size_t(kind) + std::size_t(op);
 	}
-	static constexpr std::size_t slots = kinds + std::size_t(hrtimer_event::other) + 1;
+	static constexpr std::size_t slots = std::size_t(event_kind::hrtimer) + std::size_t(hrtimer_event::other) + 1;
 	bool first_or_short(std::size_t k, event_kind kind, hrtimer_event op, std::uint32_t keys,
 			    std::uint64_t line, std::string &reason);
 

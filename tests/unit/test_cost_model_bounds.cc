@@ -3,7 +3,8 @@
 // `inf` in text and, in JSON, softirq_overhead_ns 0 with a perfect
 // median_abs_error_ns 0. Past a second a unit, the model is refused, naming
 // the file, the term and the value, exit status 2; at that bound the
-// predictions are still finite numbers.
+// predictions are still finite numbers. compare --estimate's calibration
+// likewise.
 #include <string>
 #include <vector>
 
@@ -98,6 +99,21 @@ START_TEST(at_the_bound_the_prediction_is_a_number)
 }
 END_TEST
 
+// The same class in `compare --estimate`'s calibration: ns_per_unit 1e308
+// printed 1e308 ns a unit, estimates of inf and a share of -nan.
+START_TEST(a_calibration_past_a_second_is_refused)
+{
+	std::string cal = write_temp("cal.json", "{\"schemes\": {\"classic\": {\"ns_per_unit\": 1e308}}}");
+	cli_result r = run_timersim({"compare", "--estimate", cal, "tests/data/default-trace.txt.gz"});
+	ck_assert_msg(r.status == 2 && contains(r.err, "cal.json: scheme \"classic\": ns_per_unit 1e+308 is past 1 s"),
+		      "%d %.300s", r.status, r.err.c_str());
+	cal = write_temp("cal.json", "{\"schemes\": {\"classic\": {\"ns_per_unit\": 20, \"min\": 10, \"max\": 1e300}}}");
+	r = run_timersim({"compare", "--estimate", cal, "tests/data/default-trace.txt.gz"});
+	ck_assert_msg(r.status == 2 && contains(r.err, "cal.json: scheme \"classic\": max 1e+300 is past 1 s"),
+		      "%d %.300s", r.status, r.err.c_str());
+}
+END_TEST
+
 int main()
 {
 	Suite *s = suite_create("cost_model_bounds");
@@ -105,6 +121,7 @@ int main()
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, a_coefficient_past_a_second_is_refused);
 	tcase_add_test(tc, at_the_bound_the_prediction_is_a_number);
+	tcase_add_test(tc, a_calibration_past_a_second_is_refused);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
 }

@@ -1,10 +1,12 @@
 // Every event kind is held to the keys it carries (issue 41, defect 1): an
-// hrtimer line cut short or missing a key is an input error with its file
+// hrtimer (or softirq, irq) line cut short or missing a key is an input error with its file
 // and line in a strict read (exit status 2 from the CLI), one skipped and
 // malformed line in a lenient one - as a timer_* line is, in every text
 // rendering and in the block-parallel read. And lines of the real
 // recordings, cut at random places (a fixed seed), are each refused when
 // the cut loses a key.
+#include <zlib.h>
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -217,7 +219,26 @@ const char *const known_events[] = {
 	"timer_init:", "timer_start:", "timer_cancel:", "timer_expire_entry:",
 	"timer_expire_exit:", "timer_base_idle:", "hrtimer_setup:", "hrtimer_init:",
 	"hrtimer_start:", "hrtimer_cancel:", "hrtimer_expire_entry:", "hrtimer_expire_exit:",
+	"softirq_entry:", "softirq_exit:", "softirq_raise:", "irq_handler_entry:",
+	"irq_handler_exit:", "local_timer_entry:", "local_timer_exit:", "reschedule_entry:",
+	"reschedule_exit:", "irq_work_entry:", "irq_work_exit:",
 };
+
+// The text of PATH, gunzipped when it ends in .gz.
+std::string read_text(const std::string &path)
+{
+	if (!path.ends_with(".gz"))
+		return test::read_whole_file(path);
+	std::string text;
+	gzFile f = gzopen(path.c_str(), "rb");
+	ck_assert_msg(f, "%s: cannot open", path.c_str());
+	char buf[1 << 16];
+	int n;
+	while ((n = gzread(f, buf, sizeof buf)) > 0)
+		text.append(buf, std::size_t(n));
+	gzclose(f);
+	return text;
+}
 
 // The known event LINE is of, "" if none.
 std::string_view event_of(std::string_view line)
@@ -242,7 +263,7 @@ struct cut_count {
 cut_count cut_recording(const std::string &path, trace_format fmt, unsigned cuts,
 			std::uint64_t seed)
 {
-	std::string text = test::read_whole_file(path);
+	std::string text = read_text(path);
 	ck_assert_msg(!text.empty(), "%s: not found (run from the tree's top)", path.c_str());
 	std::vector<std::size_t> starts;	// of each line
 	std::vector<bool> seen_before;		// an earlier line has its event
@@ -307,12 +328,38 @@ START_TEST(random_cuts_of_recordings_that_lose_a_key_are_refused)
 		{"../shared/traces/linux-6.18-http/trace-cmd-report.txt", trace_format::trace_cmd_report},
 		{"../shared/traces/linux-6.18-tcp/perf-script.txt", trace_format::perf_script},
 		{"../shared/traces/linux-3.6-scp_dest/trace.txt", trace_format::ftrace},
+		// With the softirq, irq and vector events, in the three renderings.
+		{"tests/data/sleep-net.txt.gz", trace_format::ftrace},
+		{"tests/data/sleep-net.trace-cmd-report.txt.gz", trace_format::trace_cmd_report},
+		{"tests/data/sleep-net.perf-script.txt.gz", trace_format::perf_script},
 	};
 	for (const recording &r : recordings) {
 		cut_count n = cut_recording(r.path, r.fmt, 20, 41);
 		// Most cuts fall before the last value: the test judges them.
 		ck_assert_msg(n.losing >= 10, "%s: %u of 20 cuts lose a key", r.path, n.losing);
 	}
+}
+END_TEST
+
+// The softirq and interrupt events likewise: softirq_* vec= [action=],
+// irq_handler_entry irq= name=, irq_handler_exit irq= ret=.
+START_TEST(irq_lines_missing_keys_are_refused)
+{
+	const std::string softirq = "          <idle>-0       [001] ..s1. 14028.706933: softirq_entry: vec=1 [action=TIMER]\n";
+	const std::string entry = "           sleep-13560   [001] d.h.. 14028.848331: irq_handler_entry: irq=36 name=virtio1-req.0\n";
+	const std::string exit = "           sleep-13560   [001] d.h.. 14028.848339: irq_handler_exit: irq=36 ret=handled\n";
+	expect_outcome(outcome(header + softirq + entry + exit + timer), "");
+	expect_outcome(outcome(header + cut_after(softirq, "vec=1") + "\n" + timer),
+		       "t.txt:4: softirq_entry: missing [action=]");
+	expect_outcome(outcome(header + cut_after(softirq, "[action=TIM")),
+		       "t.txt:4: last line cut short (no newline at the end): softirq_entry: missing [action=]");
+	expect_outcome(outcome(header + cut_after(entry, "irq=36 na") + "\n"),
+		       "t.txt:4: irq_handler_entry: missing name=");
+	expect_outcome(outcome(header + cut_after(exit, "irq=36") + "\n" + timer),
+		       "t.txt:4: irq_handler_exit: missing ret=");
+	for (std::size_t block : {64u, 4096u})
+		expect_outcome(block_outcome(header + timer + cut_after(softirq, "vec=1 [act") + "\n" + timer, block),
+			       "t.txt:5: softirq_entry: missing [action=]");
 }
 END_TEST
 
@@ -326,6 +373,7 @@ Suite *text_cut_suite()
 	tcase_add_test(attack, hrtimer_start_without_the_first_ones_keys_is_refused);
 	tcase_add_test(attack, hrtimer_values_cut_short_are_refused);
 	tcase_add_test(attack, hrtimer_keys_in_the_other_renderings);
+	tcase_add_test(attack, irq_lines_missing_keys_are_refused);
 	tcase_add_test(attack, cli_exits_2_naming_the_line);
 	suite_add_tcase(s, attack);
 	TCase *cuts = tcase_create("recordings");
