@@ -62,7 +62,7 @@ public:
 		hr::hrtimer_cpu_base_init(&cpu_, &machine_, 0, hr::hrtimer_generation::soft_bases, true);
 		machine_.now = static_cast<hr::ktime_t>(s.start.value_or(0));
 		if (s.start && *s.start >= max_hr_ns)
-			throw input_error(s.source, 0, "start " + num(*s.start) + " is beyond the lab's 10^18 ns");
+			throw input_error(s.source, s.start_line, "start " + num(*s.start) + " is beyond the lab's 10^18 ns");
 	}
 	hr_runner(const hr_runner &) = delete;
 	hr_runner &operator=(const hr_runner &) = delete;

@@ -85,6 +85,12 @@ std::string text_hrtimer_what_ifs(const hrtimer_summary &h)
 		       num(q.costs.comparisons), num(q.costs.depth), num(q.costs.max_depth), num(q.costs.rotations),
 		       num(q.costs.slot_visits), num(q.costs.cascades), num(q.order_mismatches), num(q.tie_reorders)});
 	out += t.render();
+	// Without it, depth equal to comparisons on the tree rows read as a
+	// copied column.
+	out += "    comparisons: expiry comparisons; depth: tree or heap levels walked, summed (max depth: the\n"
+	       "    longest walk). A timerqueue insert compares once at each level it walks down, so there the\n"
+	       "    two are one figure; linked adds its in-place re-arms' neighbour checks, a heap compares\n"
+	       "    every child of each level it walks.\n";
 	return out;
 }
 

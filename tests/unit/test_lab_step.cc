@@ -371,13 +371,14 @@ START_TEST(huge_steps_are_bounded)
 }
 END_TEST
 
-// The output is written as the steps run: 150,000 steps' JSON (over 200
-// MB) within a 160 MB address space.
+// The output is written as the steps run: 300,000 re-arms' JSON (over 200
+// MB: past the picture budget each step still carries its event and the
+// reason) within a 160 MB address space.
 START_TEST(step_output_is_streamed)
 {
 	std::string many;
-	for (int i = 0; i < 150000; i++)
-		many += "tick\n";
+	for (int i = 0; i < 300000; i++)
+		many += "mod A +100000000\n";
 	const std::string path = timersim::test::write_temp("many.txt", "add A 100000000\n" + many);
 	const std::string dir = timersim::test::temp_subdir("streamed");
 	const std::string json = dir + "/steps.json", text = dir + "/steps.txt";
@@ -387,10 +388,12 @@ START_TEST(step_output_is_streamed)
 	ck_assert_int_eq(stat(json.c_str(), &st), 0);
 	ck_assert_uint_gt(st.st_size, 200u << 20);	// more than the cap: never held whole
 	std::ifstream in(json, std::ios::binary);
-	in.seekg(-64, std::ios::end);
-	std::string tail(64, '\0');
-	in.read(tail.data(), 64);
-	ck_assert_msg(contains(tail, "]\n}"), "the JSON ends: %s", tail.c_str());
+	in.seekg(-128, std::ios::end);
+	std::string tail(128, '\0');
+	in.read(tail.data(), 128);
+	ck_assert_msg(contains(tail, "  ],\n  \"bounded\": {\n    \"budget\": 4194304,\n    \"from_line\": ") &&
+			      contains(tail, "\n  }\n}"),
+		      "the JSON ends: %s", tail.c_str());
 	std::remove(json.c_str());
 	ck_assert_msg(run_capped({"step", path}, 160, text, err) == 0, "%s", err.c_str());
 	ck_assert_int_eq(stat(text.c_str(), &st), 0);
@@ -447,6 +450,21 @@ START_TEST(step_output_is_bounded)
 			      contains(cut, "(no picture of the wheel from line 1 on"),
 		      "%s", cut.c_str());
 	ck_assert(contains(step_json(small, tiny), "\"wheel\": null"));
+}
+END_TEST
+
+// An hrtimer scenario's settings come before its first statement, as the
+// wheel's do: `start 5` after `hrstart A 1000` was applied before line 1.
+// Its start past the lab's 10^18 ns is refused at the line that sets it.
+START_TEST(hrtimer_settings_are_held_as_the_wheels)
+{
+	expect_bad("add A 300\nstart 5\n", 2, "'start' is a setting: settings come before the first statement");
+	expect_bad("hrstart A 1000\nstart 5\n", 2, "'start' is a setting: settings come before the first statement");
+	expect_bad("hrstart A 1000\nhz 100\n", 2, "'hz' is a setting");
+	expect_bad("# t\nstart 2000000000000000000\nhrstart A 1000\n", 2,
+		   "start 2000000000000000000 is beyond the lab's 10^18 ns");
+	expect_bad("hrstart A 999999999999999999 slack=999999999999999999\n", 1, "is beyond the lab's 10^18 ns");
+	expect_bad("hrstart A +1\nrun-to-ns 1000000000000000000\n", 2, "is beyond the lab's 10^18 ns");
 }
 END_TEST
 
@@ -536,6 +554,7 @@ int main()
 	tcase_add_test(tc, step_output_is_streamed);
 	tcase_add_test(tc, scenario_inputs_are_bounded);
 	tcase_add_test(tc, step_output_is_bounded);
+	tcase_add_test(tc, hrtimer_settings_are_held_as_the_wheels);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
 }
