@@ -27,8 +27,9 @@ tar --concatenate -f "$tmp/dist.tar" "$tmp/trace.tar"
 if [ -n "$web" ]; then
   [ -f "$web/index.html" ] || { echo "lab-dist: $web/index.html missing (make web)" >&2; exit 2; }
   # Fixed owner, times and order: the same page gives the same bytes.
+  rel=$(cd "$web" && pwd | sed 's|^/||')
   tar --append -f "$tmp/dist.tar" --owner=0 --group=0 --numeric-owner --mtime=@0 --sort=name \
-      --transform "s|^${web#/}|$top/web|" -C / "$(cd "$web" && pwd | sed 's|^/||')"
+      --transform "s|^$rel|$top/web|" -C / "$rel"
 fi
 if tar -tf "$tmp/dist.tar" | grep -q "^$top/docs/lab/instructor"; then
   echo "lab-dist: instructor material in the tarball; not written" >&2

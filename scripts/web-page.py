@@ -52,6 +52,18 @@ def main():
         if page.count(mark) != 1:
             sys.exit("web-page.py: %s must be in tools/web/index.html once" % mark)
         page = page.replace(mark, text)
+    # No instructor material: a line of docs/lab/instructor (one long
+    # enough to be its own) that the student's pages do not have too.
+    student = "\n".join(p["text"] for p in pages)
+    guide = os.path.join(root, "docs", "lab", "instructor")
+    for dirpath, _, files in os.walk(guide):
+        for name in files:
+            if not name.endswith((".md", ".txt")):
+                continue
+            for line in read(os.path.join(dirpath, name)).splitlines():
+                line = line.strip()
+                if len(line) >= 40 and line not in student and line in page:
+                    sys.exit("web-page.py: the page holds a line of %s: %r" % (os.path.join(dirpath, name), line))
     data = page.encode("utf-8")
     if len(data) > BUDGET:
         sys.exit("web-page.py: the page is %d bytes, over its budget of %d" % (len(data), BUDGET))
