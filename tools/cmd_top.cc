@@ -233,8 +233,8 @@ int run_top(const top_args &a)
 		window.clear();
 		const double t = double(end) / 1e9;
 		char title[160];
-		std::snprintf(title, sizeof title, "timersim top  %s  interval %llu  t=%.3f s  (%.2f s)",
-			      label.c_str(), (unsigned long long)n_intervals, t, a.interval);
+		std::snprintf(title, sizeof title, "timersim top  interval %llu  t=%.3f s (%.2f s)  %s",
+			      (unsigned long long)n_intervals, t, a.interval, label.c_str());
 		if (json)
 			json->write(top_json_line(n_intervals, t, w, run_sum, false));
 		if (ui)

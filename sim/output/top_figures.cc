@@ -235,7 +235,7 @@ std::string top_text_block(const std::string &title, const top_figures &w, const
 			   const top_block_options &opt)
 {
 	const bool narrow = opt.width < 100;
-	std::string o = title + "\n";
+	std::string o = clip(title, opt.width) + "\n";
 	o += fmt_str("events %" PRIu64 " (run %" PRIu64 ")  lost %" PRIu64 " (run %" PRIu64 ")  scheme %s\n",
 		     w.events, run.events, w.lost, run.lost, w.scheme.c_str());
 	// Per CPU: the interval's rates and times, the run's totals.
@@ -270,23 +270,32 @@ std::string top_text_block(const std::string &title, const top_figures &w, const
 	};
 	o += fmt_str("wakeups %" PRIu64 " (none ran a callback: %" PRIu64 ")  run %" PRIu64 "\n", w.wakeups,
 		     w.wakeups_without_expiry, run.wakeups);
-	o += fmt_str("fidelity  wheel %s exact of %" PRIu64 " (run %s of %" PRIu64 ")  hrtimer %s same irq of %" PRIu64
-		     " (run %s)\n",
-		     pct(w.exact, w.compared).c_str(), w.compared, pct(run.exact, run.compared).c_str(), run.compared,
-		     pct(w.hr_same_interrupt, w.hr_expiries).c_str(), w.hr_expiries,
-		     pct(run.hr_same_interrupt, run.hr_expiries).c_str());
+	if (narrow)
+		o += fmt_str("fidelity  wheel %s of %" PRIu64 " (run %s)  hrtimer %s of %" PRIu64 " (run %s)\n",
+			     pct(w.exact, w.compared).c_str(), w.compared, pct(run.exact, run.compared).c_str(),
+			     pct(w.hr_same_interrupt, w.hr_expiries).c_str(), w.hr_expiries,
+			     pct(run.hr_same_interrupt, run.hr_expiries).c_str());
+	else
+		o += fmt_str("fidelity  wheel %s exact of %" PRIu64 " (run %s of %" PRIu64 ")  hrtimer %s same irq of %" PRIu64
+			     " (run %s)\n",
+			     pct(w.exact, w.compared).c_str(), w.compared, pct(run.exact, run.compared).c_str(), run.compared,
+			     pct(w.hr_same_interrupt, w.hr_expiries).c_str(), w.hr_expiries,
+			     pct(run.hr_same_interrupt, run.hr_expiries).c_str());
 	if (!w.pending_levels.empty()) {
-		o += fmt_str("wheel: %" PRIu64 " pending; queued per level:", w.pending);
+		std::string l = fmt_str("wheel  %" PRIu64 " pending; queued by level:", w.pending);
 		for (const auto &[level, n] : w.pending_levels)
-			o += fmt_str(" %s %" PRIu64, level.c_str(), n);
-		o += "\n";
+			if (n || !narrow)
+				l += fmt_str(" %s %" PRIu64, level.c_str(), n);
+		o += clip(l, opt.width) + "\n";
 	}
 	// The callbacks: measured (their runs' own time) and modelled (the
 	// scheme's work credited to them) side by side, never mixed.
-	o += fmt_str("callbacks by %s (interval; measured = recorded runs' own time, model = the scheme's work)\n",
-		     top_sort_name(opt.sort));
-	const unsigned fw = narrow ? 30 : 44;
-	o += fmt_str("%-*s %10s %6s %8s %7s %6s %10s\n", int(fw), "function", "measured us", "runs", "model u",
+	o += narrow ? fmt_str("callbacks by %s (interval)\n", top_sort_name(opt.sort))
+		    : fmt_str("callbacks by %s (interval; measured = recorded runs' own time, model = the "
+			      "scheme's work)\n",
+			      top_sort_name(opt.sort));
+	const unsigned fw = narrow ? 24 : 44;
+	o += fmt_str("%-*s %11s %6s %8s %7s %5s %10s\n", int(fw), "function", "measured us", "runs", "model u",
 		     "expired", "wakes", "run us");
 	unsigned n = 0;
 	for (const top_callback &c : ranked(w.callbacks, opt.sort)) {
@@ -294,7 +303,7 @@ std::string top_text_block(const std::string &title, const top_figures &w, const
 			break;
 		auto it = std::find_if(run.callbacks.begin(), run.callbacks.end(),
 				       [&](const top_callback &t) { return t.function == c.function; });
-		o += fmt_str("%-*s %10s %6" PRIu64 " %8" PRIu64 " %7" PRIu64 " %6" PRIu64 " %10s\n", int(fw),
+		o += fmt_str("%-*s %11s %6" PRIu64 " %8" PRIu64 " %7" PRIu64 " %5" PRIu64 " %10s\n", int(fw),
 			     clip(c.function, fw).c_str(), c.measured ? us(c.measured_ns).c_str() : "-", c.runs,
 			     c.model_units, c.expired, c.wakeups,
 			     it == run.callbacks.end() ? "-" : us(it->measured_ns).c_str());
