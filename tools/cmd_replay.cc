@@ -95,6 +95,8 @@ int run_replay(const replay_args &a)
 	}
 	replay_report r = replay_trace(*reader, a.trace, opt, sinks, progress.get());
 	w.what_if = r;
+	if (why_sink)
+		why_sink->check(r);
 
 	if (!a.json.empty())
 		outputs.open(a.json).write(a.what_if_hz ? json_what_if(w, a.text.timing)

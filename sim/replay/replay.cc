@@ -22,13 +22,36 @@ namespace timersim {
 
 namespace {
 
+// The model every scheme of this replay is priced with: a --cost-model
+// file's; else the recording's own runs, paired with the work its kernel's
+// scheme did in them; else the built-in reference. The state: the trace's
+// mean timer-interrupt own time (0 when none was recorded).
+measured::calibrated_model choose_model(const std::vector<replay_report> &reports,
+					const std::shared_ptr<const measured::cost_model> &file,
+					std::string &note)
+{
+	const replay_report &any = reports.front();
+	const double state = any.measured.interrupts_recorded ? any.measured.all.interrupts.timer.mean_ns() : 0.0;
+	if (file)
+		return measured::file_calibration(*file, state);
+	for (const replay_report &r : reports)
+		if (r.scheme == r.input.kernel_scheme && r.timer_runs.size() >= measured::cv_blocks)
+			return measured::self_calibrate(r.timer_runs, r.run_work, state, r.input.path);
+	if (any.measured.softirqs_recorded && !any.timer_runs.empty())
+		note = "the recording's runs were not fitted on: its kernel's scheme (" + any.input.kernel_scheme +
+		       ") was not replayed, and only it pairs each run with its work";
+	return measured::reference_calibration(state);
+}
+
 // What the model predicts for the scheme of `r` over the whole trace, and,
-// for the recording kernel's own scheme, how it fares run by run.
-modelled_cost model_costs(const replay_report &r, const measured::cost_model &m)
+// for the recording kernel's own scheme, how it fares.
+modelled_cost model_costs(const replay_report &r, const measured::calibrated_model &m, const std::string &note)
 {
 	modelled_cost c;
 	c.given = true;
+	c.model = m;
 	c.sources = m.sources;
+	c.note = note;
 	// How often the scheme's kernel would run the softirq: the classic
 	// wheel's run_local_timers() raised TIMER_SOFTIRQ at every tick (3.x);
 	// since 4.8 only when a base is due, which is when it has work. For
@@ -37,10 +60,24 @@ modelled_cost model_costs(const replay_report &r, const measured::cost_model &m)
 	c.runs = !every_tick ? r.softirq_work.runs
 		: r.softirq_work.ticks ? r.softirq_work.ticks
 				       : r.ticks_processed;
-	c.softirq = measured::predict(m, measured::terms_of(r.softirq_work, double(c.runs)));
+	const measured::priced p = measured::price(m, measured::terms_of(r.softirq_work, double(c.runs)));
+	c.softirq.ns = p.ns;
+	c.softirq.low = p.low;
+	c.softirq.high = p.high;
+	c.softirq.unfitted = p.unfitted;
+	c.borrowed_ns = p.borrowed_ns;
+	c.borrowed = p.borrowed;
 	if (r.scheme == r.input.kernel_scheme && !r.timer_runs.empty()) {
 		c.checked = true;
-		c.check = measured::check(m, measured::samples_of(r.timer_runs, r.run_work));
+		// The runs as the model prices them (the reference: at the
+		// trace's state).
+		const std::vector<measured::run_sample> runs = measured::samples_of(r.timer_runs, r.run_work);
+		c.check = measured::check(m.model, m.source == measured::model_source::reference
+							   ? measured::state_samples(runs, m.state_ns)
+							   : runs);
+		c.verdict = m.source == measured::model_source::self && m.cross_validated
+			? m.cv.whole
+			: measured::judge(double(r.measured.all.timer_softirq.overhead_ns()), p.ns);
 	}
 	return c;
 }
@@ -107,6 +144,7 @@ private:
 	void finish_reading();
 	void drain(replay_engine &e, jiffies_t limit, replay_report &r);
 	void assemble(std::size_t i, engine_list &engines, replay_report &r);
+	void price(std::vector<replay_report> &reports) const;
 
 	// One event, through every part of the replay that takes its kind.
 	[[gnu::always_inline]] void replay_event(const sim_event &ev, std::uint32_t &loss,
@@ -139,8 +177,9 @@ private:
 	void fill_input(replay_report &r) const;
 	void check_symbols();
 	// Inlined in the event loop, whatever else grows: out of line, its
-	// call and switch cost some 30 instructions an event. KIND: what
-	// the event is to the measurement (the loop's switch knows it).
+	// call and a second switch on the kind would be paid at every event.
+	// KIND: what the event is to the measurement (the loop's switch
+	// knows it).
 	[[gnu::always_inline]] void measure(const sim_event &ev, measured::cost_kind kind,
 					    engine_list &engines);
 	// The events of the wheel and the tick, prepared once and applied by
@@ -274,11 +313,6 @@ inline void replay_driver::measure(const sim_event &ev, measured::cost_kind kind
 	// last run is this run's work.
 	if (!run || run->vec != TIMER_SOFTIRQ || run->cpu >= input_.cpus)
 		return;
-	if (!opt_.keep_runs && !opt_.cost_model) {
-		for (auto &e : engines)
-			e->take_softirq_work(run->cpu);	// the next run's work starts here
-		return;
-	}
 	if (timer_runs_.empty())
 		reserve_runs(engines.size());
 	timer_runs_.push_back(*run);
@@ -288,9 +322,9 @@ inline void replay_driver::measure(const sim_event &ev, measured::cost_kind kind
 
 // Room for the runs of a small trace up front: address space, not memory
 // (a page is touched when a run is written). Grown by doubling from
-// nothing, their copies were a third of the page faults of replaying the
-// 3.6 CTF recording's 85,729 events (some 300; each costs microseconds on
-// a VM). Out of line: measure() stays inlined in the event loop.
+// nothing, every copy would touch fresh pages, and on a virtual machine a
+// first-touch fault costs microseconds. Out of line: measure() stays
+// inlined in the event loop.
 [[gnu::noinline, gnu::cold]] void replay_driver::reserve_runs(std::size_t engines)
 {
 	timer_runs_.reserve(runs_reserved);
@@ -379,6 +413,7 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 			drain(*engines[i], limit, reports[i]);
 		assemble(i, engines, reports[i]);
 	}
+	price(reports);
 	const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 	for (std::size_t i = 0; i < engines.size(); i++) {
 		reports[i].wall_seconds = wall;
@@ -559,9 +594,19 @@ void replay_driver::assemble(std::size_t i, engine_list &engines, replay_report 
 	r.softirq_work = engines[i]->all_softirq_work();
 	engines[i]->finish(r);
 	attach_measured(r);
-	if (opt_.cost_model)
-		r.modelled = model_costs(r, *opt_.cost_model);
 	r.scheme_choice = choices_[i];
+}
+
+// Every scheme priced by one model: the recording's own, the reference or
+// --cost-model's (choose_model).
+void replay_driver::price(std::vector<replay_report> &reports) const
+{
+	if (reports.empty())
+		return;
+	std::string note;
+	const measured::calibrated_model model = choose_model(reports, opt_.cost_model, note);
+	for (replay_report &r : reports)
+		r.modelled = model_costs(r, model, note);
 }
 
 // A callback is a function: in the map of the kernel that recorded the

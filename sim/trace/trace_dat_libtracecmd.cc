@@ -10,7 +10,8 @@
 // Only the "timer", "irq" and "irq_vectors" event formats are parsed, and
 // callbacks are named from
 // the file's kallsyms by our own symbol_table (see libtracecmd_hooks.h):
-// that makes opening five times faster than libtraceevent's full parse.
+// a replay needs no other format, and parsing all of a kernel's is most of
+// what opening a file with libtraceevent costs.
 //
 // Bad input: read_trace_dat_file() first checks the sizes the headers
 // promise against the file (libtracecmd reads a cut file silently as far as
