@@ -9,11 +9,12 @@ set -euo pipefail
 seconds=${1:-60}
 lock=${2:-}
 bin=${TIMERSIM:-build/timersim}
+here=$(cd "$(dirname "$0")" && pwd)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
 measure() {
-  "$(dirname "$0")/top-load.py" --seconds $((seconds + 10)) &
+  "$here/top-load.py" --seconds $((seconds + 10)) &
   load=$!
   sleep 2
   "$bin" top --batch --interval 1 --json-lines "$dir/top.jsonl" > /dev/null &
@@ -44,7 +45,7 @@ PY
 
 if [ -n "$lock" ]; then
   export -f measure
-  export seconds bin dir
+  export seconds bin dir here
   flock "$lock" bash -c measure
 else
   measure

@@ -290,9 +290,9 @@ std::string top_text_block(const std::string &title, const top_figures &w, const
 	}
 	// The callbacks: measured (their runs' own time) and modelled (the
 	// scheme's work credited to them) side by side, never mixed.
-	o += narrow ? fmt_str("callbacks by %s (interval)\n", top_sort_name(opt.sort))
-		    : fmt_str("callbacks by %s (interval; measured = recorded runs' own time, model = the "
-			      "scheme's work)\n",
+	o += narrow ? fmt_str("callbacks by %s\n", top_sort_name(opt.sort))
+		    : fmt_str("callbacks by %s (measured = recorded runs' own time, model = the scheme's work; "
+			      "run us: the run's)\n",
 			      top_sort_name(opt.sort));
 	const unsigned fw = narrow ? 24 : 44;
 	o += fmt_str("%-*s %11s %6s %8s %7s %5s %10s\n", int(fw), "function", "measured us", "runs", "model u",
