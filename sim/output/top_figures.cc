@@ -63,9 +63,11 @@ void figures_json(std::string &o, const top_figures &f)
 	o += fmt_str("],\"wakeups\":%" PRIu64 ",\"wakeups_without_expiry\":%" PRIu64
 		     ",\"expiries\":%" PRIu64 ",\"fidelity_compared\":%" PRIu64 ",\"fidelity_exact\":%" PRIu64
 		     ",\"hrtimer_expiries\":%" PRIu64 ",\"hrtimer_same_interrupt\":%" PRIu64
-		     ",\"pending\":%" PRIu64 ",\"callbacks\":[",
+		     ",\"pending\":%" PRIu64 ",\"timer_overhead_ns\":%" PRIu64 ",\"model_overhead_ns\":%s",
 		     f.wakeups, f.wakeups_without_expiry, f.expiries, f.compared, f.exact, f.hr_expiries,
-		     f.hr_same_interrupt, f.pending);
+		     f.hr_same_interrupt, f.pending, f.overhead_ns,
+		     f.model_given ? fmt_str("%.0f", f.model_ns).c_str() : "null");
+	o += ",\"callbacks\":[";
 	bool first = true;
 	for (const top_callback &c : ranked(f.callbacks, top_sort::measured)) {
 		if (!first)
@@ -129,6 +131,11 @@ top_figures top_figures_of(const replay_report &r)
 	f.hr_expiries = r.hrtimers.expiries;
 	f.hr_same_interrupt = r.hrtimers.same_interrupt;
 	f.pending = r.timers.pending_at_end;
+	f.overhead_ns = m.all.timer_softirq.overhead_ns();
+	f.model_given = r.modelled.given;
+	f.model_ns = r.modelled.softirq.ns;
+	f.model_low_ns = r.modelled.softirq.low;
+	f.model_high_ns = r.modelled.softirq.high;
 	for (const level_enqueue &l : r.enqueue)
 		f.pending_levels.emplace_back(l.level, l.count);
 	std::map<std::string, top_callback> by;
@@ -172,6 +179,11 @@ void top_figures::add(const top_figures &o)
 	hr_expiries += o.hr_expiries;
 	hr_same_interrupt += o.hr_same_interrupt;
 	pending = o.pending;
+	overhead_ns += o.overhead_ns;
+	model_given = model_given || o.model_given;
+	model_ns += o.model_ns;
+	model_low_ns += o.model_low_ns;
+	model_high_ns += o.model_high_ns;
 	for (const auto &[level, n] : o.pending_levels) {
 		auto it = std::find_if(pending_levels.begin(), pending_levels.end(),
 				       [&](const auto &p) { return p.first == level; });
@@ -281,6 +293,16 @@ std::string top_text_block(const std::string &title, const top_figures &w, const
 			     pct(w.exact, w.compared).c_str(), w.compared, pct(run.exact, run.compared).c_str(), run.compared,
 			     pct(w.hr_same_interrupt, w.hr_expiries).c_str(), w.hr_expiries,
 			     pct(run.hr_same_interrupt, run.hr_expiries).c_str());
+	if (w.softirqs_recorded || w.model_given) {
+		std::string l = "TIMER overhead  measured " + (w.softirqs_recorded ? us(w.overhead_ns) + " us" : std::string("-"));
+		if (w.model_given)
+			l += fmt_str("  model %.1f us [%.1f, %.1f]", w.model_ns / 1e3, w.model_low_ns / 1e3,
+				     w.model_high_ns / 1e3);
+		l += "  run " + (run.softirqs_recorded ? us(run.overhead_ns) : std::string("-"));
+		if (run.model_given)
+			l += fmt_str(" / %.1f us", run.model_ns / 1e3);
+		o += clip(l, opt.width) + "\n";
+	}
 	if (!w.pending_levels.empty()) {
 		std::string l = fmt_str("wheel  %" PRIu64 " pending; queued by level:", w.pending);
 		for (const auto &[level, n] : w.pending_levels)
