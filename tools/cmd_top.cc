@@ -233,8 +233,8 @@ int run_top(const top_args &a)
 		window.clear();
 		const double t = double(end) / 1e9;
 		char title[160];
-		std::snprintf(title, sizeof title, "timersim top  %s  interval %llu  t=%.3f s  (%.2f s)",
-			      label.c_str(), (unsigned long long)n_intervals, t, a.interval);
+		std::snprintf(title, sizeof title, "timersim top  interval %llu  t=%.3f s (%.2f s)  %s",
+			      (unsigned long long)n_intervals, t, a.interval, label.c_str());
 		if (json)
 			json->write(top_json_line(n_intervals, t, w, run_sum, false));
 		if (ui)
@@ -301,7 +301,7 @@ int run_top(const top_args &a)
 	view.width = !a.batch && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col ? ws.ws_col : 200;
 	if (json)
 		json->write(top_json_line(n_intervals, final_figures.seconds, final_figures, final_figures, true));
-	std::fputs(top_text_block("timersim top  " + label + "  final: the whole run, replayed", final_figures,
+	std::fputs(top_text_block("timersim top  final: the whole run, replayed  " + label, final_figures,
 				  final_figures, view)
 			   .c_str(),
 		   stdout);
@@ -309,6 +309,13 @@ int run_top(const top_args &a)
 	if (live && !live->reader().lost_by_cpu().empty() && final_figures.lost)
 		std::fprintf(stderr, "timersim top: the ring buffers lost %llu events (--buffer-kb)\n",
 			     (unsigned long long)final_figures.lost);
+	// A kernel without some events: the parts it could show were shown;
+	// the run still says what it lacked.
+	if (live && !live->reader().missing().empty()) {
+		for (const std::string &m : live->reader().missing())
+			std::fprintf(stderr, "timersim top: this kernel lacks %s\n", m.c_str());
+		return 2;
+	}
 	return 0;
 }
 

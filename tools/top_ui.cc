@@ -73,7 +73,7 @@ void top_ui::draw()
 	// Callbacks: as many as the rows left (the block above them is about
 	// 11 rows plus one per CPU).
 	view_.width = unsigned(cols);
-	int fixed = 11 + (view_.cpu < 0 ? int(window_.cpus.size()) + 1 : 1);
+	int fixed = 12 + (view_.cpu < 0 ? int(window_.cpus.size()) + 1 : 1);
 	view_.callbacks = unsigned(std::max(1, rows - fixed - 1));
 	std::string text = shown_ ? top_text_block(title_, window_, run_, view_) : "timersim top: waiting for the first interval...\n";
 	int y = 0;

@@ -63,9 +63,11 @@ void figures_json(std::string &o, const top_figures &f)
 	o += fmt_str("],\"wakeups\":%" PRIu64 ",\"wakeups_without_expiry\":%" PRIu64
 		     ",\"expiries\":%" PRIu64 ",\"fidelity_compared\":%" PRIu64 ",\"fidelity_exact\":%" PRIu64
 		     ",\"hrtimer_expiries\":%" PRIu64 ",\"hrtimer_same_interrupt\":%" PRIu64
-		     ",\"pending\":%" PRIu64 ",\"callbacks\":[",
+		     ",\"pending\":%" PRIu64 ",\"timer_overhead_ns\":%" PRIu64 ",\"model_overhead_ns\":%s",
 		     f.wakeups, f.wakeups_without_expiry, f.expiries, f.compared, f.exact, f.hr_expiries,
-		     f.hr_same_interrupt, f.pending);
+		     f.hr_same_interrupt, f.pending, f.overhead_ns,
+		     f.model_given ? fmt_str("%.0f", f.model_ns).c_str() : "null");
+	o += ",\"callbacks\":[";
 	bool first = true;
 	for (const top_callback &c : ranked(f.callbacks, top_sort::measured)) {
 		if (!first)
@@ -129,6 +131,11 @@ top_figures top_figures_of(const replay_report &r)
 	f.hr_expiries = r.hrtimers.expiries;
 	f.hr_same_interrupt = r.hrtimers.same_interrupt;
 	f.pending = r.timers.pending_at_end;
+	f.overhead_ns = m.all.timer_softirq.overhead_ns();
+	f.model_given = r.modelled.given;
+	f.model_ns = r.modelled.softirq.ns;
+	f.model_low_ns = r.modelled.softirq.low;
+	f.model_high_ns = r.modelled.softirq.high;
 	for (const level_enqueue &l : r.enqueue)
 		f.pending_levels.emplace_back(l.level, l.count);
 	std::map<std::string, top_callback> by;
@@ -172,6 +179,11 @@ void top_figures::add(const top_figures &o)
 	hr_expiries += o.hr_expiries;
 	hr_same_interrupt += o.hr_same_interrupt;
 	pending = o.pending;
+	overhead_ns += o.overhead_ns;
+	model_given = model_given || o.model_given;
+	model_ns += o.model_ns;
+	model_low_ns += o.model_low_ns;
+	model_high_ns += o.model_high_ns;
 	for (const auto &[level, n] : o.pending_levels) {
 		auto it = std::find_if(pending_levels.begin(), pending_levels.end(),
 				       [&](const auto &p) { return p.first == level; });
@@ -235,7 +247,7 @@ std::string top_text_block(const std::string &title, const top_figures &w, const
 			   const top_block_options &opt)
 {
 	const bool narrow = opt.width < 100;
-	std::string o = title + "\n";
+	std::string o = clip(title, opt.width) + "\n";
 	o += fmt_str("events %" PRIu64 " (run %" PRIu64 ")  lost %" PRIu64 " (run %" PRIu64 ")  scheme %s\n",
 		     w.events, run.events, w.lost, run.lost, w.scheme.c_str());
 	// Per CPU: the interval's rates and times, the run's totals.
@@ -270,23 +282,42 @@ std::string top_text_block(const std::string &title, const top_figures &w, const
 	};
 	o += fmt_str("wakeups %" PRIu64 " (none ran a callback: %" PRIu64 ")  run %" PRIu64 "\n", w.wakeups,
 		     w.wakeups_without_expiry, run.wakeups);
-	o += fmt_str("fidelity  wheel %s exact of %" PRIu64 " (run %s of %" PRIu64 ")  hrtimer %s same irq of %" PRIu64
-		     " (run %s)\n",
-		     pct(w.exact, w.compared).c_str(), w.compared, pct(run.exact, run.compared).c_str(), run.compared,
-		     pct(w.hr_same_interrupt, w.hr_expiries).c_str(), w.hr_expiries,
-		     pct(run.hr_same_interrupt, run.hr_expiries).c_str());
+	if (narrow)
+		o += fmt_str("fidelity  wheel %s of %" PRIu64 " (run %s)  hrtimer %s of %" PRIu64 " (run %s)\n",
+			     pct(w.exact, w.compared).c_str(), w.compared, pct(run.exact, run.compared).c_str(),
+			     pct(w.hr_same_interrupt, w.hr_expiries).c_str(), w.hr_expiries,
+			     pct(run.hr_same_interrupt, run.hr_expiries).c_str());
+	else
+		o += fmt_str("fidelity  wheel %s exact of %" PRIu64 " (run %s of %" PRIu64 ")  hrtimer %s same irq of %" PRIu64
+			     " (run %s)\n",
+			     pct(w.exact, w.compared).c_str(), w.compared, pct(run.exact, run.compared).c_str(), run.compared,
+			     pct(w.hr_same_interrupt, w.hr_expiries).c_str(), w.hr_expiries,
+			     pct(run.hr_same_interrupt, run.hr_expiries).c_str());
+	if (w.softirqs_recorded || w.model_given) {
+		std::string l = "TIMER overhead  measured " + (w.softirqs_recorded ? us(w.overhead_ns) + " us" : std::string("-"));
+		if (w.model_given)
+			l += fmt_str("  model %.1f us [%.1f, %.1f]", w.model_ns / 1e3, w.model_low_ns / 1e3,
+				     w.model_high_ns / 1e3);
+		l += "  run " + (run.softirqs_recorded ? us(run.overhead_ns) : std::string("-"));
+		if (run.model_given)
+			l += fmt_str(" / %.1f us", run.model_ns / 1e3);
+		o += clip(l, opt.width) + "\n";
+	}
 	if (!w.pending_levels.empty()) {
-		o += fmt_str("wheel: %" PRIu64 " pending; queued per level:", w.pending);
+		std::string l = fmt_str("wheel  %" PRIu64 " pending; queued by level:", w.pending);
 		for (const auto &[level, n] : w.pending_levels)
-			o += fmt_str(" %s %" PRIu64, level.c_str(), n);
-		o += "\n";
+			if (n || !narrow)
+				l += fmt_str(" %s %" PRIu64, level.c_str(), n);
+		o += clip(l, opt.width) + "\n";
 	}
 	// The callbacks: measured (their runs' own time) and modelled (the
 	// scheme's work credited to them) side by side, never mixed.
-	o += fmt_str("callbacks by %s (interval; measured = recorded runs' own time, model = the scheme's work)\n",
-		     top_sort_name(opt.sort));
-	const unsigned fw = narrow ? 30 : 44;
-	o += fmt_str("%-*s %10s %6s %8s %7s %6s %10s\n", int(fw), "function", "measured us", "runs", "model u",
+	o += narrow ? fmt_str("callbacks by %s\n", top_sort_name(opt.sort))
+		    : fmt_str("callbacks by %s (measured = recorded runs' own time, model = the scheme's work; "
+			      "run us: the run's)\n",
+			      top_sort_name(opt.sort));
+	const unsigned fw = narrow ? 24 : 44;
+	o += fmt_str("%-*s %11s %6s %8s %7s %5s %10s\n", int(fw), "function", "measured us", "runs", "model u",
 		     "expired", "wakes", "run us");
 	unsigned n = 0;
 	for (const top_callback &c : ranked(w.callbacks, opt.sort)) {
@@ -294,7 +325,7 @@ std::string top_text_block(const std::string &title, const top_figures &w, const
 			break;
 		auto it = std::find_if(run.callbacks.begin(), run.callbacks.end(),
 				       [&](const top_callback &t) { return t.function == c.function; });
-		o += fmt_str("%-*s %10s %6" PRIu64 " %8" PRIu64 " %7" PRIu64 " %6" PRIu64 " %10s\n", int(fw),
+		o += fmt_str("%-*s %11s %6" PRIu64 " %8" PRIu64 " %7" PRIu64 " %5" PRIu64 " %10s\n", int(fw),
 			     clip(c.function, fw).c_str(), c.measured ? us(c.measured_ns).c_str() : "-", c.runs,
 			     c.model_units, c.expired, c.wakeups,
 			     it == run.callbacks.end() ? "-" : us(it->measured_ns).c_str());

@@ -47,6 +47,12 @@ struct top_figures {
 	// expiries and those the model ran in the same interrupt.
 	std::uint64_t expiries = 0, compared = 0, exact = 0;
 	std::uint64_t hr_expiries = 0, hr_same_interrupt = 0;
+	// The TIMER softirq's own overhead (runs' time less their callbacks'),
+	// measured, and as the replay's cost model prices the scheme's work
+	// (replay_report::modelled; model_given false: no price).
+	std::uint64_t overhead_ns = 0;
+	bool model_given = false;
+	double model_ns = 0, model_low_ns = 0, model_high_ns = 0;
 	std::uint64_t pending = 0;			// wheel timers pending at the end
 	std::vector<std::pair<std::string, std::uint64_t>> pending_levels;	// enqueued per level
 	std::vector<top_callback> callbacks;	// every callback, unranked

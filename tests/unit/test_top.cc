@@ -22,6 +22,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/output/top_figures.h"
+#include "sim/replay/replay.h"
+#include "sim/trace/reader.h"
 #include "tests/support/cli.h"
 #include "tests/support/paths.h"
 #include "tests/support/text_trace_util.h"
@@ -276,6 +279,33 @@ START_TEST(missing_tracefs_says_what_and_how)
 }
 END_TEST
 
+// The block fits the width it is given: 80 columns hold every line whole.
+START_TEST(block_fits_80_columns)
+{
+	const std::string trace = shared_trace_or_skip("linux-6.18-http/trace.dat");
+	if (trace.empty())
+		return;
+	auto reader = timersim::open_trace(trace, timersim::trace_format::auto_detect, {});
+	timersim::replay_options opt;
+	opt.scheme = timersim::auto_scheme;
+	timersim::top_figures f = timersim::top_figures_of(timersim::replay_trace(*reader, trace, opt));
+	for (unsigned width : {80u, 200u}) {
+		timersim::top_block_options view;
+		view.width = width;
+		std::string block = timersim::top_text_block("timersim top  " + trace, f, f, view);
+		std::istringstream in(block);
+		std::string line;
+		unsigned rows = 0;
+		while (std::getline(in, line)) {
+			rows++;
+			ck_assert_msg(line.size() <= width, "%zu columns for %u:\n%s", line.size(), width,
+				      block.c_str());
+		}
+		ck_assert_msg(rows >= 15, "%u rows:\n%s", rows, block.c_str());
+	}
+}
+END_TEST
+
 // The terminal UI in tmux: it fits the terminal, its keys work, q ends it
 // with the final block.
 void ui_at(int cols, int rows)
@@ -353,6 +383,7 @@ int main()
 	tcase_add_test(tc, live_record_replays_to_top_final_totals);
 	tcase_add_test(tc, no_instance_left_however_top_ends);
 	tcase_add_test(tc, missing_tracefs_says_what_and_how);
+	tcase_add_test(tc, block_fits_80_columns);
 	tcase_add_test(tc, ui_80x24);
 	tcase_add_test(tc, ui_200x50);
 	suite_add_tcase(s, tc);
