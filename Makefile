@@ -6,6 +6,15 @@
 #                    compiler and four header/library packages
 #   make check-lab   make lab, then the lab build against the full one
 #                    (scripts/check-lab-build.sh; CI runs it)
+#   make web         the browser lab, build/web/index.html (one page, the lab's
+#                    sources built to WebAssembly by Debian's emscripten;
+#                    objects under build/web-obj)
+#   make check-web   make web, then the wasm lab against the native one under
+#                    node (every kind x 1000 seeds, every fixed exercise) and
+#                    the page in headless Chromium (minutes: not in make test)
+#   make lab-dist    a student's copy, build/timersim-lab.tar.gz: the lab's
+#                    sources and handbook (and the browser lab, when built),
+#                    no instructor material (scripts/lab-dist.sh)
 #   make test        install what is missing, build, run every test
 #   make check-asan  the same tests, built with AddressSanitizer + UBSan
 #   make bench       Google Benchmark benches, JSON under build/bench/
@@ -16,6 +25,8 @@
 #   make calibrate   ns per cost unit per scheme -> build/calibration.json
 #   make results     the classic vs v48 table of docs/results (minutes)
 #   make cost-model  the softirq-run cost model, fitted and checked on recordings
+#   make report-digests  tests/data/report-digests.txt from this build's
+#                    reports (when a change means to change one)
 #   make results-check  fails when docs/results differ from what the code
 #                    computes (CI runs it; about a minute)
 #   make test-engines   a sweep on a real single-node Slurm and on GNU parallel
@@ -56,9 +67,9 @@ export CCACHE_BASEDIR ?= $(CURDIR)
 export CCACHE_NOHASHDIR ?= 1
 CXXSTD   := -std=c++20
 WARN     := -Wall -Wextra -Werror
-# No debug information by default: it was a third of the compile time
-# (CLI11's unit: 40 s of CPU with -g, 27 s without) and a user's run needs
-# none (perf still names functions). DEBUG=1 adds -g; the ASan build has it.
+# No debug information by default: it makes the compile a third longer
+# (CLI11's unit above all) and a user's run needs none (perf still names
+# functions). DEBUG=1 adds -g; the ASan build has it.
 DEBUG    ?=
 OPT      := -O2 $(if $(DEBUG),-g)
 SANFLAGS :=
@@ -72,10 +83,9 @@ WARN     += -Wno-maybe-uninitialized
 endif
 
 # The lab build (LAB=1, which `make lab` sets, into $(BUILD)/lab): -Og, not
-# -O2, for a build a student waits for: from a fresh clone, ccache off,
-# 215 s of CPU, where -O2 took about 100 s more (docs/lab, "Quick start");
-# 107 s since the units of LIB_UNITS (a loaded machine);
-# the lab's commands run in milliseconds either way. -Og's flow analysis is coarser: its
+# -O2, for a build a student waits for: -Og compiles in about two thirds of
+# -O2's time (docs/lab, "Quick start"), and the lab's commands run in
+# milliseconds either way. -Og's flow analysis is coarser: its
 # maybe-uninitialized warnings are false positives as under the sanitizers.
 LAB      ?=
 ifneq ($(LAB),)
@@ -118,18 +128,19 @@ HOOK_EXPORTS := $(foreach s,tep_vprint tep_parse_event tep_parse_kallsyms kbuffe
 LDFLAGS  := $(SANFLAGS) $(HOOK_EXPORTS)
 # Headers only of the libraries opened at run time: libcrypto (sim/sweep/
 # digest.cc, when a sweep first hashes) and libtracecmd's two. Linked, every
-# run paid for loading them (3-4 ms of a 35 ms trace.dat replay).
+# run would pay for loading them, a fixed cost a small replay notices.
 RUNTIME_PKGS := libcrypto libtracecmd libtraceevent
 LIBS     := $(call pkg_libs,$(filter-out $(RUNTIME_PKGS) fmt,$(LIB_PKGS)))
 # The binary without libbabeltrace too: only the tests read CTF through it
 # (sim/trace/ctf_babeltrace.cc, a unit of its own that the binary never
 # pulls from the archive).
 # libstdc++ and libgcc are linked in statically: the dynamic linker's
-# loading and relocating them was about 2 ms of every run's 6-8 ms of
-# start-up (perf stat of `timersim --version`: 7.5 -> 5.8 ms of CPU, 211 ->
-# 173 page faults). Not under the sanitizers: their operator new and delete
+# loading and relocating them would be a large share of a short run's
+# start-up. Not under the sanitizers: their operator new and delete
 # must be the ones called.
+# ncursesw: `timersim top`'s terminal UI (tools/top_ui.cc).
 TIMERSIM_LIBS := $(call pkg_libs,$(filter-out $(RUNTIME_PKGS) fmt babeltrace babeltrace-ctf,$(LIB_PKGS))) \
+                 $(if $(LAB),,$(call pkg_libs,ncursesw)) \
                  $(if $(SANFLAGS),,-static-libstdc++ -static-libgcc)
 
 KERNEL_SRCS := $(sort $(wildcard kernel/*.cc))
@@ -150,11 +161,37 @@ TOOL_SRCS   := $(sort $(wildcard tools/*.cc))
 # is an undefined reference at its link (make check-lab links it).
 ifneq ($(LAB),)
 LAB_LEFT_OUT := sim/gen/% sim/sweep/% sim/estimate/% sim/trace/trace_dat% \
-                sim/trace/ctf% sim/trace/libtracecmd% sim/trace/binary_% sim/trace/stderr_capture.cc
+                sim/trace/ctf% sim/trace/libtracecmd% sim/trace/binary_% sim/trace/stderr_capture.cc \
+                sim/trace/live_% sim/trace/tep_decode.cc
 SIM_SRCS    := $(filter-out $(LAB_LEFT_OUT),$(SIM_SRCS)) tools/lab/binary_readers_left_out.cc
 TOOL_SRCS   := tools/main.cc tools/dispatch.cc tools/numbers.cc tools/suggest.cc tools/trace_options.cc \
                tools/cmd_replay.cc tools/cmd_lab.cc tools/cmd_step.cc tools/cmd_view.cc \
                tools/lab/app.cc
+endif
+
+# The browser lab (WEB=1 with LAB=1, which `make web` sets, into
+# $(BUILD)/web-obj): the lab build's sources compiled by em++ (Debian's
+# emscripten), no library linked: {fmt} and nlohmann's JSON are header-only
+# (their Debian headers through $(BUILD)/include, not /usr/include, whose C
+# library is not emscripten's), and zlib's header is tools/web/zlib's: the
+# page reads text, never a file, so no gzip stream is ever opened. -Os:
+# the page and its wasm must stay within 3 MB. wasm-ld drops what the
+# lab's API (tools/web/lab_api.cc) does not reach.
+# Only the floors the lab's API reaches are compiled (the trace readers,
+# the replay and the rest would be minutes of em++ for code wasm-ld drops);
+# a source the lab comes to need is an undefined symbol at the link.
+WEB      ?=
+ifneq ($(WEB),)
+WEB_KEPT := kernel/% sim/base/% sim/lab/% sim/scheme/% sim/output/% sim/view/% sim/report/% \
+            sim/trace/line_source.cc sim/trace/names.cc
+SIM_SRCS := $(filter-out sim/lab/trace_window.cc tools/%,$(filter $(WEB_KEPT),$(SIM_SRCS)))
+CXX      := $(if $(CCACHE),$(CCACHE) ,)em++
+AR       := emar
+CPPFLAGS += -isystem $(BUILD)/include -isystem tools/web/zlib
+CXXFLAGS := $(CXXSTD) -Wall -Wextra -Werror -Os -fexceptions
+LDFLAGS  :=
+# emcc runs node scripts that need Debian's acorn module.
+export NODE_PATH := /usr/share/nodejs
 endif
 
 obj = $(patsubst %.cc,$(BUILD)/obj/%.o,$(1))
@@ -267,9 +304,9 @@ BENCH_BINS  := $(patsubst tests/bench/%.cc,$(BUILD)/bench/%,$(BENCH_SRCS))
 
 DEFAULT_TRACE := tests/data/default-trace.txt.gz
 
-.PHONY: python _python notebook all deps run test check-asan bench bench-replay calibrate results results-check test-engines \
+.PHONY: python _python notebook all deps run test check-asan bench bench-replay calibrate results results-check test-engines report-digests \
         cost-model fuzz fuzz-ci soak freestanding clean \
-        install lab check-lab _build _test _bench _fuzz _install
+        install lab check-lab lab-dist web check-web _build _test _bench _fuzz _install
 
 all: deps
 	$(Q)$(MAKE) --no-print-directory -j$(JOBS) _build
@@ -304,6 +341,28 @@ lab:
 # make test: the lab build compiles its sources again (-Og), minutes of CPU.
 check-lab: lab all
 	$(Q)scripts/check-lab-build.sh $(BUILD)/lab/timersim $(TIMERSIM)
+
+# A student's copy, from the committed tree, with build/web when `make web`
+# has made it.
+lab-dist:
+	$(Q)scripts/lab-dist.sh $(BUILD)/timersim-lab.tar.gz $(if $(wildcard $(BUILD)/web/index.html),$(BUILD)/web)
+
+# The browser lab: emscripten installed (scripts/setup.sh --web), the lab's
+# sources compiled to $(BUILD)/web-obj, linked with tools/web/lab_api.cc,
+# and the page assembled (scripts/web-page.py) into $(BUILD)/web.
+web:
+	@echo "timersim: checking emscripten (scripts/setup.sh --web)"
+	$(Q)scripts/setup.sh --web
+	$(Q)mkdir -p $(BUILD)/web-obj/include
+	$(Q)ln -sfn /usr/include/fmt $(BUILD)/web-obj/include/fmt
+	$(Q)ln -sfn /usr/include/nlohmann $(BUILD)/web-obj/include/nlohmann
+	@echo "timersim: building $(BUILD)/web (the lab's sources by em++ -Os, -j$(JOBS))"
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) BUILD=$(BUILD)/web-obj LAB=1 WEB=1 $(BUILD)/web-obj/timersim-lab.js
+	$(Q)scripts/web-page.py $(BUILD)/web-obj/timersim-lab.js $(BUILD)/web
+
+# The wasm lab against the native one, and the page in a browser.
+check-web: web all
+	$(Q)NODE_PATH=/usr/share/nodejs scripts/check-web.sh $(BUILD)/web $(BUILD)/web-obj/timersim-lab.js $(TIMERSIM)
 
 # The benches are built (not run) too: a bench that no longer compiles
 # against the interfaces it measures is a failure of the tree.
@@ -363,6 +422,13 @@ cost-model: all
 # The committed docs/results against a regeneration in a temporary folder.
 results-check: all
 	$(Q)JOBS=$(JOBS) scripts/results-check.sh $(TIMERSIM)
+
+# tests/data/report-digests.txt written again from this build's reports:
+# when a change means to change a report (test_report_digests checks them).
+report-digests: all
+	$(Q)scripts/report-digests.sh $(TIMERSIM) > tests/data/report-digests.txt.tmp || \
+		{ rm -f tests/data/report-digests.txt.tmp; exit 1; }
+	$(Q)mv tests/data/report-digests.txt.tmp tests/data/report-digests.txt
 
 # Slurm (munge, slurmctld, slurmd) and sshd started from a temporary folder.
 test-engines: all
@@ -464,7 +530,7 @@ $(PY_MODULE): $(BUILD)/obj/tools/python/module.o $(TOOL_OBJS) $(LIB)
 
 $(LIB): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(Q)rm -f $@ && ar rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(TIMERSIM): $(TOOL_OBJS) $(LIB)
 	@mkdir -p $(dir $@)
@@ -473,8 +539,8 @@ $(TIMERSIM): $(TOOL_OBJS) $(LIB)
 
 # Written when the Makefile is read, not by a rule: make -j runs a
 # prerequisite made by a recipe only after every other object it can
-# start, so the biggest compile of the build would start last (measured:
-# 40 s of one core after the rest).
+# start, so the biggest compile of the build would start last and run
+# alone on one core after the rest.
 $(shell mkdir -p $(dir $(TOOLS_UNITY)) && printf '$(TOOLS_UNITY_TEXT)' | sed 's/^ //' >$(TOOLS_UNITY).tmp && \
         if cmp -s $(TOOLS_UNITY).tmp $(TOOLS_UNITY); then rm $(TOOLS_UNITY).tmp; \
         else mv $(TOOLS_UNITY).tmp $(TOOLS_UNITY); fi)
@@ -497,7 +563,7 @@ $(BUILD)/obj/gen/tools_unity.o: $(TOOLS_UNITY) $(FLAGS_STAMP)
 # GCC warns of a class of a header holding a type of an anonymous
 # namespace that is not the main file's (it takes the file for a header
 # that several units include): a unit's sources are its main file.
-$(BUILD)/obj/gen/lib_%.o: CXXFLAGS += -Wno-subobject-linkage
+$(BUILD)/obj/gen/lib_%.o: CXXFLAGS += $(if $(WEB),,-Wno-subobject-linkage)
 $(BUILD)/obj/gen/lib_%.o: $(BUILD)/gen/lib_%.cc $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CXX   $< ($(words $(unit_$*_srcs)) sources of $(patsubst %/,%,$(sort $(dir $(unit_$*_srcs)))))")
@@ -520,6 +586,15 @@ $(BUILD)/obj/%.o: %.cc $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CXX   $<")
 	$(Q)$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c -o $@ $<
+
+# The lab's API as a JavaScript module with the wasm inside (SINGLE_FILE:
+# a page opened from disk cannot fetch a .wasm beside it).
+WEB_LDFLAGS := -Os -fexceptions --bind -sSINGLE_FILE -sMODULARIZE -sEXPORT_NAME=TimersimLab -sALLOW_MEMORY_GROWTH \
+               -sDISABLE_EXCEPTION_CATCHING=0 -sENVIRONMENT=web,node
+$(BUILD)/timersim-lab.js: $(BUILD)/obj/tools/web/lab_api.o $(LIB)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  EMLD  $@")
+	$(Q)$(CXX) $(WEB_LDFLAGS) -o $@ $^
 
 # Objects are kept between runs: `make test` with nothing changed rebuilds
 # nothing (make would otherwise delete them as intermediates).

@@ -15,7 +15,7 @@ divided by that of scheme B in the same cell otherwise:
     plot-sweep.py sweep.csv --heatmap hz,scale --y softirq_us --ratio classic/v48 -o ratio.png
 
 --where COL=VALUE keeps matching rows only (repeatable); --logx/--logy.
-Columns are those of `timersim merge` (see README: Sweeps). Debian:
+Columns are those of `timersim merge` (see docs/sweeps.md). Debian:
 python3-matplotlib. Bad input (a CSV over 1 GiB or with a line over 64 KiB,
 not UTF-8, a missing column, a malformed --heatmap or --ratio) exits 2 with
 a message naming the file; values are drawn as plain text (a `$` is a

@@ -18,6 +18,7 @@ PACKAGES=(
   # trace-cmd trace.dat reader; libtracecmd.pc requires libtracefs, which
   # the Debian -dev package does not pull in
   libtracecmd-dev libtraceevent-dev libtracefs-dev
+  libncurses-dev tmux           # timersim top's terminal UI, and its tests (tmux)
   # LTTng CTF reader (babeltrace 1.x); babeltrace-ctf.pc requires uuid, popt
   libbabeltrace-dev uuid-dev libpopt-dev
   clang libclang-rt-dev         # make fuzz (libFuzzer)
@@ -44,6 +45,14 @@ PACKAGES=(
 # link errors.
 PC_MODULES="zlib libzstd libtracecmd libtraceevent babeltrace babeltrace-ctf fmt libcrypto check benchmark"
 
+# --web: only what `make web` needs: Debian's emscripten (its clang, lld
+# and binaryen; the page's C++ libraries are header-only or the lab's own)
+# and nodejs, which emscripten and `make check-web` run.
+if [ "${1:-}" = --web ]; then
+  PACKAGES=(make emscripten nodejs node-acorn)
+  PC_MODULES=""
+fi
+
 if [ "${1:-}" = --lab ]; then
   PACKAGES=(
     g++ make pkg-config
@@ -55,6 +64,7 @@ if [ "${1:-}" = --lab ]; then
 fi
 
 verify() {
+  [ -z "$PC_MODULES" ] && return 0
   pkg-config --exists $PC_MODULES && return 0
   echo "timersim: pkg-config cannot resolve the libraries:" >&2
   pkg-config --print-errors --exists $PC_MODULES >&2 || true

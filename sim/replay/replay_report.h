@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/hrtimer/hr_summary.h"
+#include "sim/measured/calibration.h"
 #include "sim/measured/cpu_time.h"
 #include "sim/measured/run_model.h"
 #include "sim/measured/softirq_work.h"
@@ -118,6 +119,26 @@ struct fidelity_summary {
 	// Every verdict but exact (simulated_only too), by named cause
 	// (miss_reason_name order: every cause, zeros included).
 	std::vector<std::pair<std::string, std::uint64_t>> misses;
+	// The recorded expiries whose line printed baseclk (5.2+), judged by
+	// the bucket the kernel ran: exact when the simulation fired the timer
+	// from that bucket (the verdicts above compare jiffies, which another
+	// CPU's tick can move on while a softirq runs its buckets).
+	struct by_bucket_summary {
+		std::uint64_t judged = 0;	// recorded expiries with baseclk
+		std::uint64_t exact = 0, early = 0, late = 0;
+		std::uint64_t unmatched = 0;	// the simulation never knew it armed
+		// Early or late for a cause that is the trace's (trace_cause():
+		// flags the rendering dropped, events lost).
+		std::uint64_t trace_caused = 0;
+		// Every verdict but exact, by named cause (miss_reason_name
+		// order, zeros included).
+		std::vector<std::pair<std::string, std::uint64_t>> misses;
+		// Those the simulation knew armed.
+		std::uint64_t matched() const { return exact + early + late; }
+		// The fidelity figure's denominator: matched, less the misses the
+		// trace caused (counted apart, as unmatched is).
+		std::uint64_t judged_on_model() const { return matched() - trace_caused; }
+	} by_bucket;
 };
 
 // Fidelity of one callback's expiries.
@@ -164,17 +185,34 @@ struct work_split {
 	std::uint64_t runs_expiring = 0;	// of them, runs that fired a timer
 };
 
-// What a fitted cost model (--cost-model) predicts for a scheme: the timer
-// softirq's own overhead over the whole trace, from the scheme's work.
+// What the cost model predicts for a scheme: the timer softirq's own
+// overhead over the whole trace, from the scheme's work. The model is the
+// recording's own where it holds TIMER softirq runs (self-calibrated), the
+// built-in reference where not, a file's with --cost-model
+// (sim/measured/calibration.h); the same model prices every scheme of one
+// replay.
 struct modelled_cost {
-	bool given = false;		// a model was given
+	bool given = false;		// a model priced this scheme (every replay)
+	measured::calibrated_model model;
 	std::vector<std::string> sources;	// the recordings it was fitted on
 	std::uint64_t runs = 0;		// the scheme's softirq runs (classic: every tick)
-	measured::prediction softirq;	// ns, with the bootstrap's 95% interval
+	// ns with its interval (see model.interval_from); `unfitted`: terms
+	// nobody priced (left out).
+	measured::prediction softirq;
+	// Of softirq.ns, what terms borrowed from the reference priced (the
+	// recording never did that work: cascades on a v48 recording).
+	double borrowed_ns = 0;
+	std::vector<std::string> borrowed;
 	// The recording kernel's own scheme on a trace with recorded runs:
-	// the model against each run's measured overhead.
+	// the model against each run's measured overhead, and the verdict on
+	// the whole trace (self-calibrated: the held-out blocks' predictions
+	// summed, never the fit on the runs it is judged on).
 	bool checked = false;
 	measured::model_check check;
+	measured::verdict verdict;
+	// Why the model is the one it is, when that is not evident (the
+	// kernel's scheme was not replayed, so its runs could not be paired).
+	std::string note;
 };
 
 struct replay_report {

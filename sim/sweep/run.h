@@ -72,7 +72,10 @@ std::vector<nlohmann::json> merge_rows(const spec &s, bool partial);
 // half-width of M's interval over the seeds (0 for n = 1). The same model
 // prices every seed, so its error does not shrink with more seeds: the
 // combined interval is the model's, widened by the seeds' spread.
-std::string summary_csv(const std::vector<nlohmann::json> &rows);
+// A statistic past a double's range (results edited to 1e308) is no
+// number to print: input_error at the replicate of the largest magnitude,
+// its file CELLS_DIR/ID.json (the spec's cells_dir()).
+std::string summary_csv(const std::vector<nlohmann::json> &rows, const std::string &cells_dir = "cells");
 // t such that P(-t < T < t) = 0.95 for Student's T with `df` degrees of
 // freedom (df >= 1): a table to 30, the Cornish-Fisher series beyond.
 double student_t95(unsigned df);

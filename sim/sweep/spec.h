@@ -2,8 +2,8 @@
 // inputs, each combination (a cell) an independent replay with a stable id.
 //
 // SPEC is a small text file, one `key = value` per line, `#` starts a
-// comment, relative paths are relative to the SPEC's folder (README,
-// section Sweeps, documents every key for users; keep the two in step):
+// comment, relative paths are relative to the SPEC's folder (docs/sweeps.md
+// documents every key for users; keep the two in step):
 //
 //   # classic vs v48 on a recording and on a generated webserver
 //   out        = hz-study.d                 # results (default: SPEC.d)

@@ -7,6 +7,7 @@
 
 #include "sim/output/csv.h"
 #include "sim/sweep/run.h"
+#include "sim/trace/reader.h"
 
 namespace timersim::sweep {
 
@@ -82,7 +83,28 @@ column_stats stats_of(const std::vector<const nlohmann::json *> &g, const std::s
 
 }  // namespace
 
-std::string summary_csv(const std::vector<nlohmann::json> &rows)
+namespace {
+
+// Refuses the statistics of column M when one of them is past a double's
+// range, naming the replicate of the largest magnitude.
+void check_finite(std::initializer_list<double> stats, const std::string &m,
+		  const std::vector<const nlohmann::json *> &group, const std::string &cells_dir)
+{
+	for (double x : stats)
+		if (!std::isfinite(x)) {
+			const nlohmann::json *big = group.front();
+			for (const nlohmann::json *r : group)
+				if (std::fabs((*r)[m].get<double>()) > std::fabs((*big)[m].get<double>()))
+					big = r;
+			throw input_error(cells_dir + "/" + text((*big)["id"]) + ".json", 1,
+					  "\"" + m + "\" is " + (*big)[m].dump() +
+						  ": the mean, sd or interval of its replicates passes a double's range");
+		}
+}
+
+}  // namespace
+
+std::string summary_csv(const std::vector<nlohmann::json> &rows, const std::string &cells_dir)
 {
 	const std::vector<std::string> &cols = result_columns();
 	std::vector<std::string> what, measured;	// group columns, measured columns
@@ -139,11 +161,13 @@ std::string summary_csv(const std::vector<nlohmann::json> &rows)
 				out += ",,,,";
 				continue;
 			}
+			check_finite({st.mean}, m, g, cells_dir);
 			out += "," + number(st.mean);
 			if (g.size() < 2) {
 				out += ",,,";
 				continue;
 			}
+			check_finite({st.sd, st.mean - st.half, st.mean + st.half}, m, g, cells_dir);
 			out += "," + number(st.sd) + "," + number(st.mean - st.half) + "," + number(st.mean + st.half);
 		}
 		// The model's interval and the seeds' spread, combined: the same
@@ -157,6 +181,7 @@ std::string summary_csv(const std::vector<nlohmann::json> &rows)
 				out += ",,";
 				continue;
 			}
+			check_finite({lo.mean - mid.half, hi.mean + mid.half}, m, g, cells_dir);
 			out += "," + number(lo.mean - mid.half) + "," + number(hi.mean + mid.half);
 		}
 		out += "\n";

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/sweep/run.h"
+#include "sim/trace/reader.h"
 #include "tests/support/cli.h"
 #include "tests/support/paths.h"
 #include "tests/support/text_trace_util.h"
@@ -140,6 +141,40 @@ START_TEST(summary_on_a_hand_computed_fixture)
 	expect(csv, 1, "softirq_us_sd", "1.08012345");
 	expect(csv, 1, "softirq_us_ci_lo", "0.7812825591");
 	expect(csv, 1, "softirq_us_ci_hi", "4.218717441");
+}
+END_TEST
+
+// A result edited to a number no replay gives (issue 41, defect 4): its
+// replicates' sd and interval would pass a double's range and print as
+// inf,-inf,inf. Refused, naming the cell's file and the value.
+START_TEST(statistics_past_a_double_are_refused)
+{
+	std::vector<nlohmann::json> rows = {
+		row("classic", 1, 10, 1.5),
+		row("classic", 2, 1e308, 2.5),
+		row("classic", 3, 17, 2.0),
+	};
+	rows[1]["id"] = "big";
+	try {
+		std::string csv = sweep::summary_csv(rows, "out/cells");
+		ck_abort_msg("summarised: %s", csv.c_str());
+	} catch (const input_error &e) {
+		ck_assert_str_eq(e.what(), "out/cells/big.json:1: \"events\" is 1e+308: the mean, sd or "
+					   "interval of its replicates passes a double's range");
+	}
+	// Two near the top: their sum (the mean's) passes it too.
+	rows = {row("classic", 1, 1.5e308, 1.5), row("classic", 2, 1.7e308, 2.5)};
+	rows[1]["id"] = "top";
+	try {
+		sweep::summary_csv(rows, "c");
+		ck_abort_msg("summarised");
+	} catch (const input_error &e) {
+		ck_assert_msg(std::string(e.what()).starts_with("c/top.json:1: \"events\" is 1.7e+308"), "%s",
+			      e.what());
+	}
+	// One replicate: its mean is its value, which prints.
+	std::string csv = sweep::summary_csv({row("classic", 1, 1e308, 1.5)});
+	expect(csv, 1, "events_mean", "1e+308");
 }
 END_TEST
 
@@ -286,6 +321,7 @@ int main()
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, student_t_quantiles);
 	tcase_add_test(tc, summary_on_a_hand_computed_fixture);
+	tcase_add_test(tc, statistics_past_a_double_are_refused);
 	tcase_add_test(tc, summary_of_a_seeded_sweep);
 	tcase_add_test(tc, summary_combines_model_interval_and_seed_spread);
 	tcase_add_test(tc, sweep_with_a_cost_model);
