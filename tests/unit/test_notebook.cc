@@ -28,9 +28,14 @@ START_TEST(notebook_runs)
 	// passes build/python), absolute, since the notebook runs in docs/.
 	const char *env = std::getenv("TIMERSIM_PYTHONPATH");
 	std::string module_dir = env && *env ? env : "build/python";
+	// make test builds it; check-asan does not (an ASan module cannot load
+	// into Debian's python3): there the notebook is not run.
 	char *abs = realpath(module_dir.c_str(), nullptr);
-	ck_assert_msg(abs && access((std::string(abs) + "/timersim/_core.so").c_str(), R_OK) == 0,
-		      "no Python module in %s (make python builds it)", module_dir.c_str());
+	if (!abs || access((std::string(abs) + "/timersim/_core.so").c_str(), R_OK) != 0) {
+		std::free(abs);
+		skip_note("no Python module in " + module_dir + " (make python builds it): the notebook not run");
+		return;
+	}
 	std::string pythonpath = abs;
 	std::free(abs);
 	// The kernel is Debian's python3 (/usr/bin/python3, with pandas): a
