@@ -29,6 +29,7 @@ void cpu_time::woke(cpu_state &c, const cost_event &ev)
 		c.wake_ran = true;
 		if (!ev.tick) {
 			callback(ev.function).wakeups++;
+			c.irq_credit = ev.function;	// its time when it closes
 			c.wake = waking::no;
 		} else {
 			c.wake = waking::after_tick;
@@ -39,7 +40,9 @@ void cpu_time::woke(cpu_state &c, const cost_event &ev)
 	if (c.wake == waking::after_tick && !c.open.empty() &&
 	    c.open.back().kind == cost_kind::softirq_entry &&
 	    c.open.back().vec == std::uint32_t(softirq_vec::timer)) {
-		callback(ev.function).wakeups++;
+		callback_samples &cb = callback(ev.function);
+		cb.wakeups++;
+		cb.wakeup_ns += c.last_irq_ns;
 		c.wake = waking::no;
 	}
 }
@@ -48,10 +51,14 @@ void cpu_time::woke(cpu_state &c, const cost_event &ev)
 // with no callback at all, nobody's.
 void cpu_time::settle_wake(cpu_state &c)
 {
-	if (c.wake == waking::after_tick)
-		callback(c.wake_tick).wakeups++;
-	else if (c.wake == waking::in_irq && !c.wake_ran)
+	if (c.wake == waking::after_tick) {
+		callback_samples &cb = callback(c.wake_tick);
+		cb.wakeups++;
+		cb.wakeup_ns += c.last_irq_ns;
+	} else if (c.wake == waking::in_irq && !c.wake_ran) {
 		wakeups_without_expiry_++;
+		c.irq_credit = credit_none;
+	}
 	c.wake = waking::no;
 }
 
@@ -175,7 +182,8 @@ const softirq_run *cpu_time::close(cpu_state &c, cost_kind entry, const cost_eve
 			if (c.open[k - 1].kind == cost_kind::hardirq_entry)
 				break;
 		}
-	} else if (f.kind == cost_kind::callback_entry && outer.kind == cost_kind::softirq_entry) {
+	} else if (f.kind == cost_kind::callback_entry &&
+		   (outer.kind == cost_kind::softirq_entry || outer.kind == cost_kind::hardirq_entry)) {
 		outer.callbacks_ns += own;
 		outer.callbacks++;
 	}
@@ -194,6 +202,14 @@ void cpu_time::closed(cpu_state &c, const frame &f, std::uint64_t own_ns)
 	case cost_kind::hardirq_entry:
 		if (f.timer_interrupt) {
 			c.timer_irqs.add(own_ns);
+			// Its cause is credited its time less the callbacks that
+			// ran in it (the tick's, an hrtimer's: their own rows).
+			c.last_irq_ns = own_ns - std::min(f.callbacks_ns, own_ns);
+			if (c.irq_credit == credit_none)
+				wakeups_without_expiry_ns_ += c.last_irq_ns;
+			else if (c.irq_credit != no_credit)
+				callback(c.irq_credit).wakeup_ns += c.last_irq_ns;
+			c.irq_credit = no_credit;
 		} else {
 			c.other_irqs++;
 			c.other_irq_ns += own_ns;
@@ -241,12 +257,15 @@ cost_report cpu_time::finish(const std::function<std::string(std::uint32_t)> &na
 	r.wakeups_without_expiry = wakeups_without_expiry_;
 	// An interrupt still looking for its cause when the trace ended
 	// settles as settle_wake() would.
+	r.wakeups_without_expiry_ns = wakeups_without_expiry_ns_;
 	std::vector<std::uint32_t> tick_ends;
 	for (const cpu_state &c : cpus_) {
-		if (c.wake == waking::after_tick)
+		if (c.wake == waking::after_tick) {
 			tick_ends.push_back(c.wake_tick);
-		else if (c.wake == waking::in_irq && !c.wake_ran)
+			callback(c.wake_tick).wakeup_ns += c.last_irq_ns;
+		} else if (c.wake == waking::in_irq && !c.wake_ran) {
 			r.wakeups_without_expiry++;
+		}
 	}
 	r.unbalanced = unbalanced_;
 	r.first_ns = first_ns_;
@@ -292,6 +311,7 @@ cost_report cpu_time::finish(const std::function<std::string(std::uint32_t)> &na
 		cc.in_hardirq = s.in_hardirq;
 		cc.in_hrtimer_softirq = s.in_hrtimer_softirq;
 		cc.wakeups = s.wakeups + std::uint64_t(std::count(tick_ends.begin(), tick_ends.end(), id));
+		cc.wakeup_ns = s.wakeup_ns;
 		r.callbacks.emplace(name_of(id), cc);
 	}
 	return r;

@@ -94,8 +94,10 @@ struct callback_cost {
 	std::uint64_t in_timer_softirq = 0;	// runs inside a TIMER softirq run
 	std::uint64_t in_hrtimer_softirq = 0;	// runs inside an HRTIMER softirq run (soft hrtimers)
 	std::uint64_t in_hardirq = 0;		// runs inside a hard interrupt (the tick's hrtimers)
-	// Timer interrupts this callback was the cause of (see wakeups below).
+	// Timer interrupts this callback was the cause of (see wakeups below),
+	// and their own time less the callbacks that ran in them.
 	std::uint64_t wakeups = 0;
+	std::uint64_t wakeup_ns = 0;
 };
 
 struct cost_report {
@@ -116,6 +118,7 @@ struct cost_report {
 	// the tick's own callback.
 	std::uint64_t wakeups = 0;
 	std::uint64_t wakeups_without_expiry = 0;
+	std::uint64_t wakeups_without_expiry_ns = 0;	// their own time
 	std::uint64_t cut = 0;		// runs cut by the trace's start or end
 	std::uint64_t unbalanced = 0;	// an exit that matched nothing open
 	std::uint64_t first_ns = 0, last_ns = 0;	// the span the events cover
@@ -138,7 +141,7 @@ private:
 		cost_kind kind;
 		std::uint64_t start_ns;
 		std::uint64_t nested_ns = 0;	// hard irq time inside (not this frame's)
-		std::uint64_t callbacks_ns = 0;	// softirq frames: own time of callbacks inside
+		std::uint64_t callbacks_ns = 0;	// softirq and hard irq frames: own time of callbacks inside
 		std::uint32_t callbacks = 0;	// softirq frames: callbacks inside
 		std::uint32_t vec = 0;
 		bool timer_interrupt = false;
@@ -156,6 +159,10 @@ private:
 		waking wake = waking::no;
 		bool wake_ran = false;		// the interrupt ran a callback
 		std::uint32_t wake_tick = 0;	// after_tick: the tick's callback
+		// Whom the open timer interrupt's own time goes to when it
+		// closes (credited before its exit), and the last one's.
+		std::uint32_t irq_credit = no_credit;
+		std::uint64_t last_irq_ns = 0;
 		samples timer_softirq, hrtimer_softirq;
 		duration_samples timer_irqs;
 		std::uint64_t other_irqs = 0, other_irq_ns = 0;
@@ -163,7 +170,9 @@ private:
 	struct callback_samples {
 		duration_samples runs;
 		std::uint64_t in_timer_softirq = 0, in_hrtimer_softirq = 0, in_hardirq = 0, wakeups = 0;
+		std::uint64_t wakeup_ns = 0;
 	};
+	static constexpr std::uint32_t no_credit = UINT32_MAX, credit_none = UINT32_MAX - 1;
 
 	// Inline: every event asks; a CPU not seen before grows the table.
 	cpu_state &cpu(std::uint32_t n)
@@ -184,7 +193,7 @@ private:
 	std::vector<callback_samples> callbacks_;	// by callback id
 	softirq_run last_run_;
 	std::uint64_t cut_ = 0, unbalanced_ = 0;
-	std::uint64_t wakeups_ = 0, wakeups_without_expiry_ = 0;
+	std::uint64_t wakeups_ = 0, wakeups_without_expiry_ = 0, wakeups_without_expiry_ns_ = 0;
 	std::uint64_t first_ns_ = 0, last_ns_ = 0;
 	bool any_ = false;
 	bool softirqs_ = false, interrupts_ = false, callbacks_seen_ = false;

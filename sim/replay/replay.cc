@@ -37,9 +37,16 @@ measured::calibrated_model choose_model(const std::vector<replay_report> &report
 	for (const replay_report &r : reports)
 		if (r.scheme == r.input.kernel_scheme && r.timer_runs.size() >= measured::cv_blocks)
 			return measured::self_calibrate(r.timer_runs, r.run_work, state, r.input.path);
+	bool kernel_replayed = false;
+	for (const replay_report &r : reports)
+		kernel_replayed = kernel_replayed || r.scheme == r.input.kernel_scheme;
 	if (any.measured.softirqs_recorded && !any.timer_runs.empty())
-		note = "the recording's runs were not fitted on: its kernel's scheme (" + any.input.kernel_scheme +
-		       ") was not replayed, and only it pairs each run with its work";
+		note = kernel_replayed ? "the recording's " + std::to_string(any.timer_runs.size()) +
+						 " TIMER runs are too few to fit on and hold out " +
+						 std::to_string(measured::cv_blocks) + " blocks"
+				       : "the recording's runs were not fitted on: its kernel's scheme (" +
+						 any.input.kernel_scheme +
+						 ") was not replayed, and only it pairs each run with its work";
 	return measured::reference_calibration(state);
 }
 
@@ -570,8 +577,10 @@ void replay_driver::price(std::vector<replay_report> &reports) const
 		return;
 	std::string note;
 	const measured::calibrated_model model = choose_model(reports, opt_.cost_model, note);
-	for (replay_report &r : reports)
+	for (replay_report &r : reports) {
 		r.modelled = model_costs(r, model, note);
+		r.time = make_time_table(r);
+	}
 }
 
 // A callback is a function: in the map of the kernel that recorded the

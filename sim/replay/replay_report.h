@@ -17,6 +17,7 @@
 #include "sim/trace/lost_events.h"
 #include "sim/trace/symbols.h"
 #include "sim/ticks/tick_summary.h"
+#include "sim/replay/time_table.h"
 
 namespace timersim {
 
@@ -249,6 +250,9 @@ struct replay_report {
 	// Everything the scheme did on the softirq side, runs recorded or not.
 	measured::softirq_work softirq_work;
 	modelled_cost modelled;
+	// The time of the timer code per callback and per CPU, ns, measured
+	// and modelled cells (sim/replay/time_table.h).
+	time_table time;
 	// The hrtimer half of the trace, replayed through the kernel's model.
 	hrtimer_summary hrtimers;
 	bool drained = false;		// --drain ran every base empty

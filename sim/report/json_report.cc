@@ -406,6 +406,7 @@ void write_json_report(json_writer &w, const replay_report &r, bool timing)
 	write_functions(w, r);
 	write_json_measured(w, r.measured);
 	write_json_modelled(w, r);
+	write_json_time(w, r);
 	write_json_hrtimers(w, r.hrtimers);
 	w.end_object();
 }

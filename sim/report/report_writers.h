@@ -38,6 +38,10 @@ void write_json_measured(json_writer &w, const measured::cost_report &m);
 // verdict), beside the measured figure; "" / no key without a model.
 std::string text_modelled_section(const replay_report &r);
 void write_json_modelled(json_writer &w, const replay_report &r);
+// The `time` section: the timer code's time per callback and per CPU, ns,
+// measured and modelled cells (sim/replay/time_table.h); TOP rows of it.
+std::string text_time_section(const replay_report &r, unsigned top);
+void write_json_time(json_writer &w, const replay_report &r);
 // The `hrtimers` section: the hrtimer replay (sim/hrtimer/hr_replay.h);
 // "" / null when the trace has no hrtimer events.
 std::string text_hrtimer_section(const hrtimer_summary &h, unsigned top);

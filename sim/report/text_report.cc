@@ -339,6 +339,7 @@ std::string text_report(const replay_report &r, const text_report_options &opt)
 	cost_section(out, r, opt.timing);
 	out += text_measured_section(r.measured, opt.top_functions);
 	out += text_modelled_section(r);
+	out += text_time_section(r, opt.top_functions);
 	out += text_hrtimer_section(r.hrtimers, opt.top_functions);
 	return out;
 }

@@ -1,0 +1,71 @@
+// The JSON report's `time` object: the timer code's time per callback and
+// per CPU in ns (sim/replay/time_table.h). A cell is null where nothing
+// recorded or priced it, else {ns, modelled} and, modelled, low_ns/high_ns.
+#include "sim/report/report_writers.h"
+
+namespace timersim {
+
+namespace {
+
+void json_cell(json_writer &w, const char *key, const time_cell &c)
+{
+	w.key(key);
+	if (!c.known) {
+		w.null();
+		return;
+	}
+	w.begin_object();
+	w.field_fixed("ns", c.ns, 0);
+	w.field("modelled", c.modelled);
+	if (c.modelled) {
+		w.field_fixed("low_ns", c.low, 0);
+		w.field_fixed("high_ns", c.high, 0);
+	}
+	w.end_object();
+}
+
+}  // namespace
+
+void write_json_time(json_writer &w, const replay_report &r)
+{
+	const time_table &t = r.time;
+	w.key("time");
+	w.begin_object();
+	json_cell(w, "start_price", t.start_price);
+	w.field("start_price_from", t.start_price_from);
+	w.field_fixed("seconds", t.seconds, 6);
+	w.key("callbacks");
+	w.begin_array();
+	for (const time_row &row : t.callbacks) {
+		w.begin_object();
+		w.field("function", row.name);
+		w.field("hrtimer", row.hrtimer);
+		w.field("starts", row.starts);
+		w.field("cancels", row.cancels);
+		w.field("expiries", row.expiries);
+		w.field("wakeups", row.wakeups);
+		json_cell(w, "total", row.total);
+		json_cell(w, "process", row.process);
+		json_cell(w, "softirq", row.softirq);
+		json_cell(w, "callbacks", row.callbacks);
+		json_cell(w, "interrupts", row.interrupts);
+		w.end_object();
+	}
+	w.end_array();
+	w.key("cpus");
+	w.begin_array();
+	for (const cpu_time_row &row : t.cpus) {
+		w.begin_object();
+		w.field("cpu", std::uint64_t(row.cpu));
+		json_cell(w, "total", row.total);
+		json_cell(w, "timer_softirq", row.timer_softirq);
+		json_cell(w, "hrtimer_softirq", row.hrtimer_softirq);
+		json_cell(w, "callbacks", row.callbacks);
+		json_cell(w, "interrupts", row.interrupts);
+		w.end_object();
+	}
+	w.end_array();
+	w.end_object();
+}
+
+}  // namespace timersim
