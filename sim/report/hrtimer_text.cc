@@ -56,6 +56,11 @@ std::string text_hrtimer_section(const hrtimer_summary &h, unsigned top)
 	       num(h.not_armed) + " never armed in it; " + num(h.simulated_only) +
 	       " model expiries the recording did not make\n";
 	out += text_untraced_rearms(h);
+	// docs/fidelity.md: the misses the trace causes apart.
+	out += "  judged on the arms the trace shows (less " + num(h.not_armed) + " armed before the trace, " +
+	       num(h.rearmed_untraced) + " re-armed untraced): " + num(h.traced_arms_same()) + " of " +
+	       num(h.traced_arms()) + " in the same interrupt (" + percent(h.traced_arms_same(), h.traced_arms()) +
+	       ")\n";
 	if (h.lateness_count)
 		out += fmt::format("  lateness behind softexpires: mean {:.1f} us, max {:.1f} us\n",
 				   h.lateness_mean_ns / 1e3, double(h.lateness_max_ns) / 1e3);
@@ -141,6 +146,10 @@ void write_json_hrtimers(json_writer &w, const hrtimer_summary &h)
 	w.field("other_interrupt", h.other_interrupt);
 	w.field("late", h.late);
 	w.field("not_armed", h.not_armed);
+	w.field("traced_arms", h.traced_arms());
+	w.field("traced_arms_same_interrupt", h.traced_arms_same());
+	w.field_fixed("same_interrupt_fraction",
+		      h.traced_arms() ? double(h.traced_arms_same()) / double(h.traced_arms()) : 0.0, 6);
 	w.field("simulated_only", h.simulated_only);
 	w.field("rearmed_untraced", h.rearmed_untraced);
 	w.field("rearmed_untraced_same_interrupt", h.rearmed_untraced_same);
