@@ -70,7 +70,7 @@ replay_row "${schemes%% *}" "${tick_models%% *}" "$small" "; the trace written i
 rm -f -- "$small"
 # `compare` of every scheme against one `replay` of the same trace, whole
 # processes in turns likewise ($COMPARE_RUNS of each, default 3: a compare
-# is several replays' work): the README's "compare costs N x one replay".
+# is several replays' work): docs/speed.md's "compare of all nine schemes against one replay".
 cruns=${COMPARE_RUNS:-3}
 : >build/bench-compare.replay; : >build/bench-compare.compare
 for ((i = 0; i < cruns; i++)); do

@@ -8,7 +8,8 @@
 # that kernel cascades, the 6.x ones never do. Writes into OUTDIR (default
 # docs/results/cost-model): model.json (the model, for --cost-model),
 # fit.txt and fit.json (coefficients and checks), classic.txt and
-# classic.json (the classic kernel's own fit).
+# classic.json (the classic kernel's own fit), reference.txt (the figures
+# of the built-in reference model and its leave-one-out checks).
 set -euo pipefail
 timersim=${1:?usage: cost-model.sh TIMERSIM [OUTDIR]}
 out=${2:-docs/results/cost-model}
@@ -27,4 +28,11 @@ if [ -d "$classic" ]; then
 else
 	echo "cost-model: $classic is absent: the classic kernel's fit is not made" >&2
 fi
-echo "cost-model: $out/fit.txt"
+# The built-in reference (sim/measured/reference_model.cc): its figures
+# from every recording of this machine with softirq events, state-scaled,
+# leave-one-out, and the classic recording's cascade terms.
+refs=("$data/measured-network-quiet.txt.gz" "$data/measured-idle.txt.gz" "$data/measured-network.txt.gz"
+      "$data/sleep-net.txt.gz" "$data"/calibration/loaded-{mixed,idle,network,busy-idle}.txt.gz)
+[ -d "$classic" ] && refs+=("$classic")
+"$timersim" cost-model --reference $(printf -- '--fit %s ' "${refs[@]}") > "$out/reference.txt"
+echo "cost-model: $out/fit.txt, $out/reference.txt"

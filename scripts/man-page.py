@@ -3,7 +3,7 @@
 program's `--help` and `--version`, then every subcommand's `--help` (and
 their subcommands', e.g. `lab check`), found in the "Subcommands:" section
 of each help text. One definition of every option (tools/cmd_*.cc) thus
-gives the parser, --help, the README's tables and this page.
+gives the parser, --help, docs/replay.md's tables and this page.
 
 Usage: man-page.py TIMERSIM > timersim.1      (`make install` runs it)
 

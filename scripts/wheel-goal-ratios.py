@@ -8,7 +8,7 @@ of the raw wheel and of the same loop through the scheme layer, and their
 ratio against issue 13's goal of 1.3x. Both figures come from the same run
 (the same machine load), which is what makes the ratio worth reading on a
 shared machine; the steadier figure, instructions per operation, needs
-callgrind and is in the README.
+callgrind and is in docs/speed.md.
 """
 import json
 import sys

@@ -7,7 +7,9 @@
 
 #include "sim/base/errors.h"
 #include "sim/replay/replay.h"
+#include "sim/measured/calibration.h"
 #include "sim/measured/model_file.h"
+#include "sim/measured/reference_model.h"
 #include "sim/output/output_file.h"
 #include "sim/base/json_writer.h"
 #include "sim/report/text_table.h"
@@ -23,12 +25,15 @@ struct cost_model_args {
 	std::string output, json;
 	std::uint64_t seed = 1;
 	unsigned resamples = 200;
+	bool reference = false;
 };
 
 // One recording's runs, paired with its kernel's scheme's work.
 struct recording {
 	std::string path, scheme;
 	std::vector<measured::run_sample> samples;
+	std::vector<measured::run_sample> state_samples;	// each run's work scaled by its state
+	double state_ns = 0;	// mean timer-interrupt own time (0: none recorded)
 	bool fitted_on = false;
 	measured::model_check check;
 };
@@ -47,6 +52,8 @@ recording replay_runs(const std::string &path)
 	rec.path = path;
 	rec.scheme = r.scheme;
 	rec.samples = measured::samples_of(r.timer_runs, r.run_work);
+	rec.state_ns = r.measured.interrupts_recorded ? r.measured.all.interrupts.timer.mean_ns() : 0.0;
+	rec.state_samples = measured::state_samples(rec.samples, rec.state_ns);
 	return rec;
 }
 
@@ -127,6 +134,61 @@ std::string json_of(const measured::cost_model &m, const std::vector<recording> 
 	return out;
 }
 
+// --reference: the built-in reference's figures (sim/measured/reference_model.h)
+// from the recordings: the state-scaled fit on the non-cascading ones with
+// the leave-one-out checks, the cascade terms from the classic ones' fit.
+std::string reference_text(const std::vector<recording> &recs)
+{
+	std::vector<measured::recording_runs> v48;
+	std::vector<measured::run_sample> classic;
+	std::string classic_from;
+	for (const recording &r : recs) {
+		if (r.scheme == "classic") {
+			classic.insert(classic.end(), r.state_samples.begin(), r.state_samples.end());
+			classic_from += (classic_from.empty() ? "" : ", ") + r.path;
+		} else {
+			v48.push_back({r.path, r.state_samples, r.state_ns});
+		}
+	}
+	const measured::reference_fit f = measured::fit_reference(v48);
+	const measured::cost_model c = measured::fit(classic, 200, 1);
+	std::string out = "timersim reference cost model: state-scaled (ns per unit at a " +
+			  fmt::format("{:.0f}", measured::reference_state_ns / 1e3) +
+			  " us timer interrupt), fitted on the recordings below; leave-one-out: each "
+			  "predicted by a fit on the others, its interval the spread the others show\n\n";
+	text_table t("  ");
+	t.row({"recording", "state us", "measured ms", "predicted ms", "error", "interval ms", "contains"});
+	for (const measured::left_out &r : f.rows)
+		t.row({r.path, fmt::format("{:.1f}", r.state_ns / 1e3), ms(r.measured_ns), ms(r.predicted_ns),
+		       fmt::format("{:+.1f}%", (r.predicted_ns - r.measured_ns) / r.measured_ns * 100),
+		       ms(r.low_ns) + " .. " + ms(r.high_ns),
+		       r.low_ns <= r.measured_ns && r.measured_ns <= r.high_ns ? "yes" : "NO"});
+	out += t.render();
+	out += fmt::format("\nspread (measured/predicted - 1 of each left out): {:+.4f} .. {:+.4f}\n", f.low_ratio,
+			   f.high_ratio);
+	out += "cascade terms from " + (classic_from.empty() ? std::string("(no classic recording)") : classic_from) + "\n";
+	auto figures = [&](const char *name, const measured::term_vector &a, const measured::term_vector &b) {
+		std::string s = std::string("\t\tf.model.") + name + " = {";
+		for (unsigned k = 0; k < measured::model_terms; k++) {
+			const bool cascade = k == measured::term_relink || k == measured::term_cold_relink;
+			s += fmt::format("{}{:.4f}", k ? ", " : "", cascade ? b[k] : a[k]);
+		}
+		return s + "};\n";
+	};
+	out += "\nthe figures of builtin_reference():\n";
+	out += figures("ns", f.model.ns, c.ns);
+	out += figures("low", f.model.ns, c.low);
+	out += figures("high", f.model.ns, c.high);
+	std::string names;
+	for (const std::string &n : f.model.sources)
+		names += (names.empty() ? "\"" : ", \"") + n + "\"";
+	out += "\t\tf.model.sources = {" + names + "};\n";
+	out += fmt::format("\t\tf.low_ratio = {:.4f};\n\t\tf.high_ratio = {:.4f};\n", f.low_ratio, f.high_ratio);
+	out += fmt::format("\t\tf.state_low_ns = {:.1f};\n\t\tf.state_high_ns = {:.1f};\n", f.state_low_ns,
+			   f.state_high_ns);
+	return out;
+}
+
 int run_cost_model(const cost_model_args &a)
 {
 	std::vector<std::string> inputs = a.fit;
@@ -148,6 +210,12 @@ int run_cost_model(const cost_model_args &a)
 	}
 	for (const std::string &p : a.check)
 		recs.push_back(replay_runs(p));
+	if (a.reference) {
+		output_set outputs;
+		outputs.open(a.output.empty() ? "-" : a.output).write(reference_text(recs));
+		outputs.commit();
+		return 0;
+	}
 	m = measured::fit(fit_on, a.resamples, a.seed);
 	m.sources = a.fit;
 	for (recording &r : recs)
@@ -193,6 +261,9 @@ void add_cost_model(CLI::App &app, command_list &commands)
 	sub->add_option("--resamples", a->resamples, "bootstrap resamples (default 200; 0: no interval)")
 		->type_name("N")
 		->check(number_check(a->resamples) & CLI::Range(0u, 10000u));
+	sub->add_flag("--reference", a->reference,
+		      "print the built-in reference model's figures from the --fit recordings "
+		      "(state-scaled, leave-one-out; classic ones give the cascade terms)");
 	sub->footer("examples:\n"
 		    "  timersim cost-model --fit tests/data/measured-network.txt.gz "
 		    "--check tests/data/measured-idle.txt.gz -o model.json\n"

@@ -1,5 +1,5 @@
-// timersim options-table: the README's option tables, made from the one
-// definition of each option (a test checks README.md against it).
+// timersim options-table: docs/replay.md's option tables, made from the one
+// definition of each option (a test checks docs/replay.md against it).
 #include <cstdio>
 
 #include "tools/commands.h"
@@ -40,7 +40,7 @@ void add_options_table(CLI::App &app, command_list &commands)
 {
 	auto name = std::make_shared<std::string>();
 	CLI::App *sub = app.add_subcommand("options-table",
-					   "print a subcommand's options as a Markdown table (for the README)");
+					   "print a subcommand's options as a Markdown table (for docs/replay.md)");
 	sub->group("");		// not listed in --help
 	sub->add_option("COMMAND", *name, "the subcommand")->required();
 	commands.push_back({sub, [name, &app] {

@@ -95,6 +95,8 @@ int run_replay(const replay_args &a)
 	}
 	replay_report r = replay_trace(*reader, a.trace, opt, sinks, progress.get());
 	w.what_if = r;
+	if (why_sink)
+		why_sink->check(r);
 
 	if (!a.json.empty())
 		outputs.open(a.json).write(a.what_if_hz ? json_what_if(w, a.text.timing)
@@ -129,7 +131,7 @@ void add_replay(CLI::App &app, command_list &commands)
 			"CSV per CPU and tick: cpu,jiffy,seconds,ticks,pending[,pending_LEVEL...],"
 			"enqueued,moved,cascades,expired,canceled,process_units,softirq_units,softirq_runs,"
 			"hrtimer_expiries,interrupts,interrupts_predicted,wakeups_wheel,wakeups_tick,wakeups_hrtimer,"
-			"wakeups_none (README: Timelines; '-': stdout)")
+			"wakeups_none (docs/pictures.md: timelines; '-': stdout)")
 		->type_name("FILE")
 		->check(non_empty("path"));
 	sub->add_option("--interval", a->interval,

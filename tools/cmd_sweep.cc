@@ -102,7 +102,7 @@ int run_merge(const merge_args &a)
 {
 	sweep::spec s = sweep::load_spec(a.spec);
 	check_output_paths({a.spec}, {{"--output", a.output}});
-	write_output(a.output, a.summary ? sweep::summary_csv(sweep::merge_rows(s, a.partial))
+	write_output(a.output, a.summary ? sweep::summary_csv(sweep::merge_rows(s, a.partial), s.cells_dir())
 					 : sweep::merge_csv(s, a.partial));
 	return 0;
 }
@@ -114,7 +114,7 @@ void add_sweep(CLI::App &app, command_list &commands)
 	auto a = std::make_shared<sweep_args>();
 	CLI::App *sub = app.add_subcommand("sweep", "run every cell of a sweep SPEC (its inputs x schemes x "
 						    "parameters x HZ x geometry x CPUs x seeds), resumably");
-	sub->add_option("SPEC", a->spec, "the sweep spec (see README: Sweeps)")->required()->check(CLI::ExistingFile);
+	sub->add_option("SPEC", a->spec, "the sweep spec (see docs/sweeps.md)")->required()->check(CLI::ExistingFile);
 	sub->add_option("--jobs,-j", a->jobs, "cells run at once (default: the CPUs)")
 		->type_name("N")
 		->check(number_check(a->jobs));
@@ -142,7 +142,7 @@ void add_sweep(CLI::App &app, command_list &commands)
 		->type_name("FILE")
 		->check(non_empty("path"));
 	sub->add_flag("--list", a->list, "list the cells (index, id, done, what) as CSV");
-	sub->footer("The SPEC format, every key with an example: README, section Sweeps.\n"
+	sub->footer("The SPEC format, every key with an example: docs/sweeps.md, section Sweeps.\n"
 		    "examples:\n"
 		    "  timersim sweep study.spec -j 8 && timersim merge study.spec -o study.csv\n"
 		    "  timersim merge study.spec --summary -o by-seed.csv   # mean, sd, n, 95% interval\n"

@@ -2,7 +2,7 @@
 //
 // Each kind (networking, lognormal, periodic, ...) documents its
 // parameters as param_specs (key, default, help), the same table the
-// scheme parameters use, so that `gen --list-workloads`, the README and
+// scheme parameters use, so that `gen --list-workloads`, docs/sweeps.md and
 // the error for an unknown key all come from one place. Values are typed
 // when read:
 //   durations  "200ms", "1.5s", "300us", "5m", "2h", "5d"; a bare number is ms

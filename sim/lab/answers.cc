@@ -354,7 +354,7 @@ check_result grade(std::vector<answer_line> lines, const std::string &source, co
 
 }  // namespace
 
-std::string check_text(const check_result &r, bool working)
+std::string check_text(const check_result &r, bool working, bool expected)
 {
 	std::string out;
 	for (const graded_line &g : r.lines) {
@@ -370,7 +370,8 @@ std::string check_text(const check_result &r, bool working)
 		}
 		out += at + g.key + ": WRONG\n";
 		out += "  you gave: " + g.given + "\n";
-		out += "  expected: " + g.expected + "\n";
+		if (expected)
+			out += "  expected: " + g.expected + "\n";
 		if (working)
 			out += "  working:\n" + lines_of(g.working, "    ");
 	}

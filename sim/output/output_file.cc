@@ -144,15 +144,24 @@ bool final_target(std::string path, std::string &target, struct stat &st, bool &
 
 }  // namespace
 
-output_file::output_file(std::string path) : path_(std::move(path))
+output_file::output_file(std::string path, output_owner owner) : path_(std::move(path))
 {
 	if (path_.empty())
 		throw usage_error("an output path is empty");
+	struct stat st;
+	if (owner == output_owner::tool) {
+		// The rename replaces the entry itself, whatever it is; only a
+		// folder cannot be renamed over (and may hold the user's files).
+		bool exists = lstat(path_.c_str(), &st) == 0;
+		if (exists && S_ISDIR(st.st_mode))
+			throw output_error(path_ + ": is a directory");
+		open_beside(path_, exists && S_ISREG(st.st_mode) ? &st : nullptr);
+		return;
+	}
 	if (is_stdout()) {
 		f_ = stdout;
 		return;
 	}
-	struct stat st;
 	if (stat(path_.c_str(), &st) == 0) {
 		if (S_ISDIR(st.st_mode))
 			throw output_error(path_ + ": is a directory");

@@ -248,8 +248,19 @@ void timeline::end(const replay_report &)
 	if (!interval_)
 		for (unsigned cpu = 0; cpu < open_.size(); cpu++)
 			close(cpu);
-	for (const auto &[key, r] : intervals_)
+	// A row with only hrtimer activity or interrupts saw the wheel do
+	// nothing: its pending is the CPU's latest row's (rows go by jiffy),
+	// never an unset 0.
+	std::vector<std::vector<std::uint64_t>> last(open_.size());
+	for (auto &[key, r] : intervals_) {
+		if (key.second < last.size()) {
+			if (r.pending.empty())
+				r.pending = last[key.second];
+			else
+				last[key.second] = r.pending;
+		}
 		write(key.second, r);
+	}
 	out_.write(buf_);
 	buf_.clear();
 }

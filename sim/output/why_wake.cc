@@ -1,9 +1,11 @@
 #include "sim/output/why_wake.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "sim/base/errors.h"
 #include "sim/output/number_text.h"
+#include "sim/replay/replay_report.h"
 
 namespace timersim {
 
@@ -93,8 +95,42 @@ why_wake::why_wake(std::vector<why_query> queries)
 		answers_.push_back({q, {}, false, 0, 0, 0, {}});
 }
 
+void why_wake::saw(std::uint64_t ns)
+{
+	first_ns_ = !seen_ || ns < first_ns_ ? ns : first_ns_;
+	last_ns_ = !seen_ || ns > last_ns_ ? ns : last_ns_;
+	seen_ = true;
+}
+
+void why_wake::check(const replay_report &r) const
+{
+	std::uint64_t first = first_ns_, last = last_ns_;
+	bool any = seen_;
+	auto widen = [&](std::uint64_t a, std::uint64_t b) {
+		first = any ? std::min(first, a) : a;
+		last = any ? std::max(last, b) : b;
+		any = true;
+	};
+	if (r.measured.last_ns)
+		widen(r.measured.first_ns, r.measured.last_ns);
+	if (r.input.last_seconds > 0)
+		widen(std::uint64_t(r.input.first_seconds * 1e9), std::uint64_t(r.input.last_seconds * 1e9 + 0.5));
+	for (const answer &a : answers_) {
+		const std::string what = "--why " + std::to_string(a.q.cpu) + "@" + seconds(a.q.ns) + ": ";
+		if (a.q.cpu >= r.input.cpus)
+			throw usage_error(what + "the trace has no CPU " + std::to_string(a.q.cpu) + " (its CPUs are 0.." +
+					  std::to_string(r.input.cpus ? r.input.cpus - 1 : 0) + ")");
+		if (!any)
+			throw usage_error(what + "the trace has no timestamps to find a time in");
+		if (a.q.ns < first || a.q.ns > last)
+			throw usage_error(what + "the time is outside the trace (" + seconds(first) + " .. " +
+					  seconds(last) + ")");
+	}
+}
+
 void why_wake::woke(const wakeup &w)
 {
+	saw(w.entry_ns);
 	for (answer &a : answers_) {
 		if (a.q.cpu != w.cpu)
 			continue;
@@ -109,6 +145,7 @@ void why_wake::woke(const wakeup &w)
 
 void why_wake::activity(const cpu_activity &act)
 {
+	saw(act.start_ns);
 	if (act.what != cpu_activity::kind::model_interrupt || act.recorded)
 		return;
 	for (answer &a : answers_) {

@@ -37,6 +37,10 @@ public:
 
 	// The answers, one block per query, once the replay is over.
 	std::string text() const;
+	// Once the replay is over: usage_error (exit 2) for a query of a CPU
+	// the trace does not have or a time outside what it recorded (its
+	// first to its last timestamped event the replay saw).
+	void check(const replay_report &r) const;
 
 private:
 	// A wakeup that owns its names.
@@ -57,6 +61,10 @@ private:
 	};
 
 	std::vector<answer> answers_;
+	// The span of what was seen (interrupts, expiries), trace ns.
+	bool seen_ = false;
+	std::uint64_t first_ns_ = 0, last_ns_ = 0;
+	void saw(std::uint64_t ns);
 };
 
 }  // namespace timersim

@@ -8,6 +8,8 @@
 #include "sim/base/errors.h"
 #include "sim/stream/event_stream.h"
 #include "sim/base/interner.h"
+#include "sim/replay/cost_guard.h"
+#include "sim/replay/jiffies_track.h"
 #include "sim/replay/replay_engine.h"
 #include "sim/base/trace_clock.h"
 #include "sim/stream/trace_shape.h"
@@ -20,13 +22,36 @@ namespace timersim {
 
 namespace {
 
+// The model every scheme of this replay is priced with: a --cost-model
+// file's; else the recording's own runs, paired with the work its kernel's
+// scheme did in them; else the built-in reference. The state: the trace's
+// mean timer-interrupt own time (0 when none was recorded).
+measured::calibrated_model choose_model(const std::vector<replay_report> &reports,
+					const std::shared_ptr<const measured::cost_model> &file,
+					std::string &note)
+{
+	const replay_report &any = reports.front();
+	const double state = any.measured.interrupts_recorded ? any.measured.all.interrupts.timer.mean_ns() : 0.0;
+	if (file)
+		return measured::file_calibration(*file, state);
+	for (const replay_report &r : reports)
+		if (r.scheme == r.input.kernel_scheme && r.timer_runs.size() >= measured::cv_blocks)
+			return measured::self_calibrate(r.timer_runs, r.run_work, state, r.input.path);
+	if (any.measured.softirqs_recorded && !any.timer_runs.empty())
+		note = "the recording's runs were not fitted on: its kernel's scheme (" + any.input.kernel_scheme +
+		       ") was not replayed, and only it pairs each run with its work";
+	return measured::reference_calibration(state);
+}
+
 // What the model predicts for the scheme of `r` over the whole trace, and,
-// for the recording kernel's own scheme, how it fares run by run.
-modelled_cost model_costs(const replay_report &r, const measured::cost_model &m)
+// for the recording kernel's own scheme, how it fares.
+modelled_cost model_costs(const replay_report &r, const measured::calibrated_model &m, const std::string &note)
 {
 	modelled_cost c;
 	c.given = true;
+	c.model = m;
 	c.sources = m.sources;
+	c.note = note;
 	// How often the scheme's kernel would run the softirq: the classic
 	// wheel's run_local_timers() raised TIMER_SOFTIRQ at every tick (3.x);
 	// since 4.8 only when a base is due, which is when it has work. For
@@ -35,10 +60,24 @@ modelled_cost model_costs(const replay_report &r, const measured::cost_model &m)
 	c.runs = !every_tick ? r.softirq_work.runs
 		: r.softirq_work.ticks ? r.softirq_work.ticks
 				       : r.ticks_processed;
-	c.softirq = measured::predict(m, measured::terms_of(r.softirq_work, double(c.runs)));
+	const measured::priced p = measured::price(m, measured::terms_of(r.softirq_work, double(c.runs)));
+	c.softirq.ns = p.ns;
+	c.softirq.low = p.low;
+	c.softirq.high = p.high;
+	c.softirq.unfitted = p.unfitted;
+	c.borrowed_ns = p.borrowed_ns;
+	c.borrowed = p.borrowed;
 	if (r.scheme == r.input.kernel_scheme && !r.timer_runs.empty()) {
 		c.checked = true;
-		c.check = measured::check(m, measured::samples_of(r.timer_runs, r.run_work));
+		// The runs as the model prices them (the reference: at the
+		// trace's state).
+		const std::vector<measured::run_sample> runs = measured::samples_of(r.timer_runs, r.run_work);
+		c.check = measured::check(m.model, m.source == measured::model_source::reference
+							   ? measured::state_samples(runs, m.state_ns)
+							   : runs);
+		c.verdict = m.source == measured::model_source::self && m.cross_validated
+			? m.cv.whole
+			: measured::judge(double(r.measured.all.timer_softirq.overhead_ns()), p.ns);
 	}
 	return c;
 }
@@ -61,10 +100,6 @@ void attach_measured(replay_report &r)
 // holds the base lock, so the partner comes right after on that CPU.
 constexpr std::size_t cancel_lookahead = 4096;
 
-// A trace whose jiffies leap further than this past everything seen before
-// is corrupt (2^32 jiffies is 50 days at HZ 1000).
-constexpr jiffies_t max_jiffies_leap = jiffies_t{1} << 32;
-
 // CPUs a trace may name when it does not declare its count (#P:, cpus=):
 // the same cap as --cpus.
 constexpr unsigned max_undeclared_cpus = 4096;
@@ -72,25 +107,17 @@ constexpr unsigned max_undeclared_cpus = 4096;
 // Reading progress is reported every this many events.
 constexpr std::uint64_t progress_every = 65536;
 
-// --max-cost is checked at most this many events apart; sooner when the
-// cost per event seen since the last check would reach the limit before.
-constexpr std::uint64_t cost_check_every = 1024;
-
-// The work a scheme did: its cost units less those it counted in bulk for
-// idle jiffies stepped over (a leap of 2^32 idle jiffies is cheap to
-// simulate, though the kernel would have ticked through it).
-std::uint64_t work_done(const cost_counters &c)
-{
-	return c.insertions + c.removals + c.relinks + c.slot_visits + c.key_comparisons -
-	       c.skipped_idle;
-}
-
 // Events looked at before the replay to find the tick and fit its grid.
 constexpr std::size_t tick_prologue = 65536;
 
 // TIMER softirq runs the measurement's vectors hold before they grow.
 constexpr std::size_t runs_reserved = 65536;
 
+using engine_list = std::vector<std::unique_ptr<replay_engine>>;
+
+// The replay's main loop, as __run_timers is the kernel's: read the
+// trace's shape, make an engine per scheme, take every event through the
+// measurement, the hrtimer model and the engines, then drain and report.
 class replay_driver {
 public:
 	replay_driver(trace_reader &reader, const std::string &path, const replay_options &opt,
@@ -99,14 +126,29 @@ public:
 			  opt.text_block ? event_stream::reading::blocks : event_stream::reading::background,
 			  opt.text_block),
 		  path_(path), opt_(opt),
-		  progress_(progress)
+		  progress_(progress), guard_(opt.max_cost)
 	{
 	}
 
 	std::vector<replay_report> run(const std::vector<scheme_run> &runs);
 
 private:
-	void set_up();
+	// The steps of run(), in order.
+	void read_shape();
+	void start_jiffies();
+	void make_models();
+	engine_list make_engines(const std::vector<scheme_run> &runs);
+	void refuse_unread_options(const std::vector<std::string> &names) const;
+	void watch_cpus(const std::vector<scheme_run> &runs);
+	void replay_events(engine_list &engines);
+	void finish_reading();
+	void drain(replay_engine &e, jiffies_t limit, replay_report &r);
+	void assemble(std::size_t i, engine_list &engines, replay_report &r);
+	void price(std::vector<replay_report> &reports) const;
+
+	// One event, through every part of the replay that takes its kind.
+	[[gnu::always_inline]] void replay_event(const sim_event &ev, std::uint32_t &loss,
+						 engine_list &engines);
 	// Of an event of kind K: the loop's switch knows it, and each of its
 	// cases has its own copy of the part that applies.
 	template <event_kind K> [[gnu::always_inline]] bool prepare(const sim_event &ev, prepared_event &p);
@@ -121,37 +163,31 @@ private:
 	[[gnu::noinline, gnu::cold]] bool reject_cpu(const sim_event &ev, unsigned cpu);
 	[[gnu::always_inline]] bool note_jiffies(const sim_event &ev, jiffies_t j)
 	{
-		if ((seen_j_[ev.cpu] && j < last_j_[ev.cpu]) ||
-		    (seen_any_j_ && j > cur_ && j - cur_ > max_jiffies_leap)) [[unlikely]]
+		if (!jiffies_.fits(ev.cpu, j)) [[unlikely]]
 			return reject_jiffies(ev, j);
-		seen_any_j_ = true;
-		seen_j_[ev.cpu] = true;
-		last_j_[ev.cpu] = j;
+		jiffies_.note(ev.cpu, j);
 		if (ev.carries(EF_TIMESTAMP))
 			clock_.observe(j, ev.ts_ns);
-		if (j > cur_)
-			cur_ = j;
 		return true;
 	}
 	[[gnu::noinline, gnu::cold]] bool reject_jiffies(const sim_event &ev, jiffies_t j);
 	bool reject(const sim_event &ev, const std::string &reason);
-	jiffies_t unwrap(std::uint64_t raw) const;
-	std::uint64_t narrow(jiffies_t j) const { return j & word_mask_; }
+	jiffies_t unwrap(std::uint64_t raw) const { return jiffies_.unwrap(raw); }
+	std::uint64_t narrow(jiffies_t j) const { return jiffies_.narrow(j); }
 	void fill_input(replay_report &r) const;
 	void check_symbols();
-	// Throws when the work done (and `extra` units) passed --max-cost.
-	std::uint64_t check_cost(const replay_engine &e, const std::string &where, std::uint64_t extra = 0) const;
 	// Inlined in the event loop, whatever else grows: out of line, its
-	// call and switch cost some 30 instructions an event. KIND: what
-	// the event is to the measurement (the loop's switch knows it).
+	// call and a second switch on the kind would be paid at every event.
+	// KIND: what the event is to the measurement (the loop's switch
+	// knows it).
 	[[gnu::always_inline]] void measure(const sim_event &ev, measured::cost_kind kind,
-					    std::vector<std::unique_ptr<replay_engine>> &engines);
+					    engine_list &engines);
 	// The events of the wheel and the tick, prepared once and applied by
 	// every engine; LOSS: the event_field bits of the events since the
 	// last one applied (EF_AFTER_LOSS is the one read).
 	template <event_kind K>
 	[[gnu::always_inline]] void apply_prepared(const sim_event &ev, std::uint32_t &loss,
-						   std::vector<std::unique_ptr<replay_engine>> &engines)
+						   engine_list &engines)
 	{
 		prepared_event p;
 		if (!prepare<K>(ev, p))
@@ -163,7 +199,6 @@ private:
 			e->template apply<K>(p);
 	}
 	void reserve_runs(std::size_t engines);
-	void watch_cpus(const std::vector<scheme_run> &runs);
 	void tell_cpus(const sim_event &ev);
 	bool is_tick_function(std::uint32_t id);
 
@@ -174,6 +209,7 @@ private:
 	const replay_options &opt_;
 	symbol_fit symbols_;		// how the callbacks fitted --symbols
 	progress_sink *progress_;
+	cost_guard guard_;		// --max-cost
 
 	input_summary input_;
 	event_counts counts_;
@@ -182,12 +218,8 @@ private:
 	trace_clock clock_;
 	std::unique_ptr<tick_source> ticks_;
 	jiffies_t start_ = 0;
-	unsigned word_bits_ = 64;
-	std::uint64_t word_mask_ = ~std::uint64_t{0};
-	jiffies_t cur_ = 0;		// latest jiffies seen on any CPU
-	bool seen_any_j_ = false;
-	std::vector<jiffies_t> last_j_;	// per CPU, for the monotonic check
-	std::vector<std::uint8_t> seen_j_;	// per CPU: bytes, read at every event with jiffies
+	jiffies_track jiffies_;	// the latest jiffies, and each CPU's last
+	std::vector<std::string> choices_;	// by engine: how its scheme was chosen
 	std::uint64_t rejected_ = 0;	// events skipped by --lenient semantic checks
 	measured::cpu_time measured_;	// what the recording machine spent, from its events
 	measured::cost_report measured_report_;
@@ -259,7 +291,7 @@ bool replay_driver::is_tick_function(std::uint32_t id)
 // to the measurement, whatever the replay makes of them: the softirq runs,
 // the hard interrupts and the callbacks' entries and exits.
 inline void replay_driver::measure(const sim_event &ev, measured::cost_kind kind,
-				   std::vector<std::unique_ptr<replay_engine>> &engines)
+				   engine_list &engines)
 {
 	using measured::cost_kind;
 	if (!ev.carries(EF_TIMESTAMP))
@@ -281,11 +313,6 @@ inline void replay_driver::measure(const sim_event &ev, measured::cost_kind kind
 	// last run is this run's work.
 	if (!run || run->vec != TIMER_SOFTIRQ || run->cpu >= input_.cpus)
 		return;
-	if (!opt_.keep_runs && !opt_.cost_model) {
-		for (auto &e : engines)
-			e->take_softirq_work(run->cpu);	// the next run's work starts here
-		return;
-	}
 	if (timer_runs_.empty())
 		reserve_runs(engines.size());
 	timer_runs_.push_back(*run);
@@ -295,9 +322,9 @@ inline void replay_driver::measure(const sim_event &ev, measured::cost_kind kind
 
 // Room for the runs of a small trace up front: address space, not memory
 // (a page is touched when a run is written). Grown by doubling from
-// nothing, their copies were a third of the page faults of replaying the
-// 3.6 CTF recording's 85,729 events (some 300; each costs microseconds on
-// a VM). Out of line: measure() stays inlined in the event loop.
+// nothing, every copy would touch fresh pages, and on a virtual machine a
+// first-touch fault costs microseconds. Out of line: measure() stays
+// inlined in the event loop.
 [[gnu::noinline, gnu::cold]] void replay_driver::reserve_runs(std::size_t engines)
 {
 	timer_runs_.reserve(runs_reserved);
@@ -306,17 +333,9 @@ inline void replay_driver::measure(const sim_event &ev, measured::cost_kind kind
 		w.reserve(runs_reserved);
 }
 
-jiffies_t replay_driver::unwrap(std::uint64_t raw) const
-{
-	if (word_bits_ == 64)
-		return raw;
-	// A 32-bit value is taken as the nearest to the latest jiffies.
-	auto delta = static_cast<std::int32_t>(static_cast<std::uint32_t>(raw) -
-					       static_cast<std::uint32_t>(cur_));
-	return cur_ + static_cast<std::int64_t>(delta);
-}
-
-void replay_driver::set_up()
+// What the trace is: its format, HZ, word, CPUs and recording kernel,
+// from its first events (the input section of every report).
+void replay_driver::read_shape()
 {
 	shape_ = infer_trace_shape(stream_, stream_.declared_cpus());
 	input_summary &in = input_;
@@ -328,10 +347,8 @@ void replay_driver::set_up()
 	in.hz = opt_.hz ? opt_.hz : shape_.hz ? shape_.hz : 250;
 	in.hz_inferred = !opt_.hz && shape_.hz;
 	in.hz_trace = shape_.hz;
-	word_bits_ = opt_.word_bits ? opt_.word_bits : shape_.word_bits ? shape_.word_bits : 64;
-	in.word_bits = word_bits_;
+	in.word_bits = opt_.word_bits ? opt_.word_bits : shape_.word_bits ? shape_.word_bits : 64;
 	in.word_bits_inferred = !opt_.word_bits && shape_.word_bits;
-	word_mask_ = word_bits_ == 32 ? 0xffffffffull : ~std::uint64_t{0};
 	// Bases for the CPUs the trace declares, or else that its prologue
 	// names, within a cap: the numbers in a trace must not size the
 	// replay. An event on a CPU beyond them is an input error.
@@ -341,27 +358,34 @@ void replay_driver::set_up()
 			    : std::min(std::max(shape_.cpus, 1u), max_undeclared_cpus);
 	kernel_of(shape_, in.kernel, in.kernel_scheme);
 	clock_.set_hz(in.hz);
+}
 
-	// A 32-bit timeline starts one wrap up, so that unwrapping never goes
-	// below zero; reports narrow values back to the word.
-	cur_ = shape_.first_jiffies & word_mask_;
-	if (word_bits_ == 32)
-		cur_ += jiffies_t{1} << 32;
-	start_ = opt_.has_start ? unwrap(opt_.start) : cur_;
-	if (shape_.has_jiffies && start_ < cur_ && cur_ - start_ > max_jiffies_leap)
+// The jiffies every base starts at: the trace's first, or --start before
+// them. Reports narrow values back to the word.
+void replay_driver::start_jiffies()
+{
+	input_summary &in = input_;
+	jiffies_.begin(in.word_bits, in.cpus, shape_.first_jiffies);
+	const jiffies_t first = jiffies_.latest();
+	start_ = opt_.has_start ? unwrap(opt_.start) : first;
+	if (shape_.has_jiffies && start_ < first && first - start_ > max_jiffies_leap)
 		throw usage_error("--start " + std::to_string(opt_.start) + " is " +
-				  std::to_string(cur_ - start_) +
+				  std::to_string(first - start_) +
 				  " jiffies before the trace's first jiffies " +
-				  std::to_string(narrow(cur_)) + " (more than 2^32)");
-	cur_ = std::min(cur_, start_);
+				  std::to_string(narrow(first)) + " (more than 2^32)");
+	jiffies_.start_at(start_);
 	in.first_jiffies = narrow(start_);
+}
 
+// The models every scheme shares: the hrtimer half (through the kernel's
+// hrtimer model) and the tick (when each base runs its timers).
+void replay_driver::make_models()
+{
+	const input_summary &in = input_;
 	hrtimers_ = std::make_unique<hrtimer_replay>(in.cpus);
 	if (opt_.hr_what_if.any())
 		hrtimers_->set_what_ifs(opt_.hr_what_if, in.hz, [this](std::uint32_t id) { return functions_.name(id); });
-	last_j_.assign(in.cpus, 0);
-	seen_j_.assign(in.cpus, false);
-	ticks_ = std::make_unique<tick_source>(stream_, functions_, opt_.ticks, in.hz, word_bits_,
+	ticks_ = std::make_unique<tick_source>(stream_, functions_, opt_.ticks, in.hz, in.word_bits,
 					       in.cpus, tick_prologue, opt_.ticks_why);
 	const tick_summary ticks = ticks_->summary();
 	if (ticks.tick.found())
@@ -370,49 +394,85 @@ void replay_driver::set_up()
 
 std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &runs)
 {
-	auto t0 = std::chrono::steady_clock::now();
-	set_up();
+	const auto t0 = std::chrono::steady_clock::now();
+	read_shape();
+	start_jiffies();
+	make_models();
+	engine_list engines = make_engines(runs);
+	watch_cpus(runs);
+	replay_events(engines);
+	finish_reading();
 
+	// One drain limit for every base and scheme; far timers stay pending.
+	const jiffies_t now = jiffies_.latest();
+	const jiffies_t limit = opt_.drain_limit > ~jiffies_t{0} - now ? ~jiffies_t{0}
+									: now + opt_.drain_limit;
+	std::vector<replay_report> reports(engines.size());
+	for (std::size_t i = 0; i < engines.size(); i++) {
+		if (opt_.drain)
+			drain(*engines[i], limit, reports[i]);
+		assemble(i, engines, reports[i]);
+	}
+	price(reports);
+	const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+	for (std::size_t i = 0; i < engines.size(); i++) {
+		reports[i].wall_seconds = wall;
+		engines[i]->end(reports[i]);
+	}
+	return reports;
+}
+
+// An engine per scheme run, begun at the replay's start.
+engine_list replay_driver::make_engines(const std::vector<scheme_run> &runs)
+{
 	replay_setup setup;
 	setup.path = path_;
 	setup.cpus = input_.cpus;
 	setup.hz = input_.hz;
-	setup.word_bits = word_bits_;
+	setup.word_bits = input_.word_bits;
 	setup.clock = &clock_;
 	setup.tick_driven = ticks_->recorded();
 	setup.kernel_scheme = input_.kernel_scheme;
 
-	std::vector<std::unique_ptr<replay_engine>> engines;
-	std::vector<std::string> choices, names;
+	engine_list engines;
+	std::vector<std::string> names;
 	for (const scheme_run &run : runs) {
 		scheme_options so;
 		so.hz = input_.hz;
-		so.word_bits = word_bits_;
+		so.word_bits = input_.word_bits;
 		so.base_small = opt_.base_small;
 		so.params = run.params;
 		so.stepping = opt_.stepping;
 		bool automatic = run.scheme == auto_scheme;
 		std::string name = automatic ? input_.kernel_scheme : run.scheme;
 		names.push_back(name);
-		choices.push_back(automatic ? "auto: the recording kernel's wheel" : "");
+		choices_.push_back(automatic ? "auto: the recording kernel's wheel" : "");
 		engines.push_back(std::make_unique<replay_engine>(make_scheme(name, so), functions_,
 								  run.sinks));
 		engines.back()->begin(setup, start_);
 	}
-	// An option no scheme of the run reads is an error, not ignored (once
-	// `auto` is resolved, so here and not before the trace is opened).
-	if (opt_.base_small && std::find(names.begin(), names.end(), "classic") == names.end()) {
-		std::string list;
-		for (const std::string &n : names)
-			list += (list.empty() ? "" : ", ") + n;
-		throw usage_error("--base-small: CONFIG_BASE_SMALL is the classic wheel's geometry, and the " +
-				  std::string(names.size() == 1 ? "scheme " : "schemes ") + list +
-				  (names.size() == 1 ? " has" : " have") + " none");
-	}
+	refuse_unread_options(names);
+	return engines;
+}
 
-	watch_cpus(runs);
-	std::uint64_t cost_check_after = cost_check_every;
-	std::vector<std::uint64_t> checked_cost(engines.size(), 0);
+// An option no scheme of the run reads is an error, not ignored (once
+// `auto` is resolved, so here and not before the trace is opened).
+void replay_driver::refuse_unread_options(const std::vector<std::string> &names) const
+{
+	if (!opt_.base_small || std::find(names.begin(), names.end(), "classic") != names.end())
+		return;
+	std::string list;
+	for (const std::string &n : names)
+		list += (list.empty() ? "" : ", ") + n;
+	throw usage_error("--base-small: CONFIG_BASE_SMALL is the classic wheel's geometry, and the " +
+			  std::string(names.size() == 1 ? "scheme " : "schemes ") + list +
+			  (names.size() == 1 ? " has" : " have") + " none");
+}
+
+// The event loop: every event of the trace, in order, then the guard
+// and the progress report when their turn comes.
+void replay_driver::replay_events(engine_list &engines)
+{
 	// The tracer lost events before this one (a note, a CTF packet's
 	// discarded count), told to the engines with the next event they take.
 	// Kept as the event_field bits of the events since the last applied
@@ -420,84 +480,15 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 	std::uint32_t loss = 0;
 	// Counted down to the next --max-cost check and progress report (never,
 	// without them): one decrement an event each.
-	std::uint64_t until_cost_check = opt_.max_cost ? cost_check_after : ~std::uint64_t{0};
+	std::uint64_t until_cost_check = guard_.first_gap();
 	std::uint64_t until_progress = progress_ ? progress_every : ~std::uint64_t{0};
-	using measured::cost_kind;
 	for (const sim_event *ev = stream_.peek(0); ev; ev = stream_.next()) {
 		loss |= ev->has;
-		// What each part of the replay takes, by one switch: the
-		// measurement (measure()), the hrtimer half, and the engines.
-		switch (ev->kind) {
-		case event_kind::timer_expire_entry:
-			measure(*ev, cost_kind::callback_entry, engines);
-			apply_prepared<event_kind::timer_expire_entry>(*ev, loss, engines);
-			break;
-		case event_kind::timer_expire_exit:
-			measure(*ev, cost_kind::callback_exit, engines);
-			counts_.timer_expire_exit++;
-			break;
-		case event_kind::timer_init:
-			apply_prepared<event_kind::timer_init>(*ev, loss, engines);
-			break;
-		case event_kind::timer_start:
-			apply_prepared<event_kind::timer_start>(*ev, loss, engines);
-			break;
-		case event_kind::timer_cancel:
-			apply_prepared<event_kind::timer_cancel>(*ev, loss, engines);
-			break;
-		case event_kind::timer_base_idle:
-			apply_prepared<event_kind::timer_base_idle>(*ev, loss, engines);
-			break;
-		case event_kind::hrtimer:
-			if (ev->hrtimer == hrtimer_op::expire_entry)
-				measure(*ev, cost_kind::callback_entry, engines);
-			else if (ev->hrtimer == hrtimer_op::expire_exit)
-				measure(*ev, cost_kind::callback_exit, engines);
-			hrtimers_->apply_hrtimer(*ev, stream_);
-			apply_prepared<event_kind::hrtimer>(*ev, loss, engines);
-			break;
-		case event_kind::softirq_entry:
-		case event_kind::softirq_exit:
-		case event_kind::softirq_raise:
-			measure(*ev, ev->kind == event_kind::softirq_entry ? cost_kind::softirq_entry
-				     : ev->kind == event_kind::softirq_exit ? cost_kind::softirq_exit
-									     : cost_kind::softirq_raise,
-				engines);
-			hrtimers_->apply_softirq(*ev);
-			counts_.softirq++;
-			break;
-		case event_kind::irq_entry:
-		case event_kind::irq_exit:
-			measure(*ev, ev->kind == event_kind::irq_entry ? cost_kind::hardirq_entry
-								       : cost_kind::hardirq_exit,
-				engines);
-			hrtimers_->apply_irq(*ev);
-			counts_.irq++;
-			break;
-		case event_kind::other:
-			counts_.other++;
-			break;
-		}
+		replay_event(*ev, loss, engines);
 		if (cpu_timeline_)
 			tell_cpus(*ev);
-		if (--until_cost_check == 0) {
-			const std::uint64_t since_cost_check = cost_check_after;
-			// The next check comes before the events, at twice the cost
-			// per event of these (it grows), could spend what is left:
-			// the gap halves towards the limit, and a scheme that
-			// costs a million units an event (a sorted list of a
-			// million timers) stops within an event or two of the
-			// limit, not 1024 events past it.
-			cost_check_after = cost_check_every;
-			for (std::size_t i = 0; i < engines.size(); i++) {
-				std::uint64_t done = check_cost(*engines[i], path_ + ":" + std::to_string(ev->line));
-				std::uint64_t per_event = (done - checked_cost[i]) / since_cost_check + 1;
-				checked_cost[i] = done;
-				cost_check_after = std::min(cost_check_after,
-							    std::max<std::uint64_t>((opt_.max_cost - done) / (2 * per_event), 1));
-			}
-			until_cost_check = cost_check_after;
-		}
+		if (--until_cost_check == 0)
+			until_cost_check = guard_.check_all(engines, path_ + ":" + std::to_string(ev->line));
 		if (--until_progress == 0) {
 			until_progress = progress_every;
 			progress_->read(stream_.stats(), false);
@@ -505,49 +496,117 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 	}
 	if (progress_)
 		progress_->read(stream_.stats(), true);
+}
+
+// What each part of the replay takes, by one switch: the measurement
+// (measure()), the hrtimer half, and the engines.
+inline void replay_driver::replay_event(const sim_event &ev, std::uint32_t &loss, engine_list &engines)
+{
+	using measured::cost_kind;
+	switch (ev.kind) {
+	case event_kind::timer_expire_entry:
+		measure(ev, cost_kind::callback_entry, engines);
+		apply_prepared<event_kind::timer_expire_entry>(ev, loss, engines);
+		break;
+	case event_kind::timer_expire_exit:
+		measure(ev, cost_kind::callback_exit, engines);
+		counts_.timer_expire_exit++;
+		break;
+	case event_kind::timer_init:
+		apply_prepared<event_kind::timer_init>(ev, loss, engines);
+		break;
+	case event_kind::timer_start:
+		apply_prepared<event_kind::timer_start>(ev, loss, engines);
+		break;
+	case event_kind::timer_cancel:
+		apply_prepared<event_kind::timer_cancel>(ev, loss, engines);
+		break;
+	case event_kind::timer_base_idle:
+		apply_prepared<event_kind::timer_base_idle>(ev, loss, engines);
+		break;
+	case event_kind::hrtimer:
+		if (ev.hrtimer == hrtimer_op::expire_entry)
+			measure(ev, cost_kind::callback_entry, engines);
+		else if (ev.hrtimer == hrtimer_op::expire_exit)
+			measure(ev, cost_kind::callback_exit, engines);
+		hrtimers_->apply_hrtimer(ev, stream_);
+		apply_prepared<event_kind::hrtimer>(ev, loss, engines);
+		break;
+	case event_kind::softirq_entry:
+	case event_kind::softirq_exit:
+	case event_kind::softirq_raise:
+		measure(ev, ev.kind == event_kind::softirq_entry ? cost_kind::softirq_entry
+			     : ev.kind == event_kind::softirq_exit ? cost_kind::softirq_exit
+								     : cost_kind::softirq_raise,
+			engines);
+		hrtimers_->apply_softirq(ev);
+		counts_.softirq++;
+		break;
+	case event_kind::irq_entry:
+	case event_kind::irq_exit:
+		measure(ev, ev.kind == event_kind::irq_entry ? cost_kind::hardirq_entry
+							     : cost_kind::hardirq_exit,
+			engines);
+		hrtimers_->apply_irq(ev);
+		counts_.irq++;
+		break;
+	case event_kind::other:
+		counts_.other++;
+		break;
+	}
+}
+
+// After the last event: the symbols' fit, and the measurement's, the
+// hrtimer model's and the CPU timeline's ends.
+void replay_driver::finish_reading()
+{
 	check_symbols();
 	if (cpu_timeline_)
 		cpu_timeline_->finish();
 	measured_report_ = measured_.finish([this](std::uint32_t id) { return functions_.name(id); });
 	hrtimer_report_ = hrtimers_->finish([this](std::uint32_t id) { return functions_.name(id); });
+}
 
-	// One drain limit for every base and scheme; far timers stay pending.
-	const jiffies_t limit = opt_.drain_limit > ~jiffies_t{0} - cur_ ? ~jiffies_t{0}
-									 : cur_ + opt_.drain_limit;
-	std::vector<replay_report> reports(engines.size());
-	for (std::size_t i = 0; i < engines.size(); i++) {
-		replay_report &r = reports[i];
-		if (opt_.drain) {
-			// A drain far ahead can cost more than the events did
-			// (classic re-queues a timer beyond its range at every
-			// pass of its last level): the same guard, which counts
-			// the idle jiffies skipped past drain_unguarded_idle too.
-			std::string where = path_ + ": the drain towards jiffy " + std::to_string(narrow(limit));
-			r.drained = engines[i]->drain(limit, cur_, [&](std::uint64_t guarded_idle) {
-				if (opt_.max_cost)
-					check_cost(*engines[i], where, guarded_idle);
-			});
-			if (!r.drained)
-				r.drain_stopped_at = narrow(limit);
-		}
-		fill_input(r);
-		// The last report takes the runs, the others copy them.
-		r.timer_runs = i + 1 == engines.size() ? std::move(timer_runs_) : timer_runs_;
-		if (i < run_work_.size())
-			r.run_work = std::move(run_work_[i]);
-		r.softirq_work = engines[i]->all_softirq_work();
-		engines[i]->finish(r);
-		attach_measured(r);
-		if (opt_.cost_model)
-			r.modelled = model_costs(r, *opt_.cost_model);
-		r.scheme_choice = choices[i];
-	}
-	double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-	for (std::size_t i = 0; i < engines.size(); i++) {
-		reports[i].wall_seconds = wall;
-		engines[i]->end(reports[i]);
-	}
-	return reports;
+// --drain: E's bases run until they hold no timer, up to LIMIT. A drain
+// far ahead can cost more than the events did (classic re-queues a timer
+// beyond its range at every pass of its last level): the same guard, which
+// counts the idle jiffies skipped past drain_unguarded_idle too.
+void replay_driver::drain(replay_engine &e, jiffies_t limit, replay_report &r)
+{
+	std::string where = path_ + ": the drain towards jiffy " + std::to_string(narrow(limit));
+	r.drained = e.drain(limit, jiffies_.latest(), [&](std::uint64_t guarded_idle) {
+		if (guard_.limited())
+			guard_.check(e, where, guarded_idle);
+	});
+	if (!r.drained)
+		r.drain_stopped_at = narrow(limit);
+}
+
+// Engine I's report: the input's sections, the measured runs and their
+// work, the engine's own sections, and what the cost model predicts.
+void replay_driver::assemble(std::size_t i, engine_list &engines, replay_report &r)
+{
+	fill_input(r);
+	// The last report takes the runs, the others copy them.
+	r.timer_runs = i + 1 == engines.size() ? std::move(timer_runs_) : timer_runs_;
+	if (i < run_work_.size())
+		r.run_work = std::move(run_work_[i]);
+	r.softirq_work = engines[i]->all_softirq_work();
+	engines[i]->finish(r);
+	attach_measured(r);
+	r.scheme_choice = choices_[i];
+}
+
+// Every scheme priced by one model: the recording's own, the reference or
+// --cost-model's (choose_model).
+void replay_driver::price(std::vector<replay_report> &reports) const
+{
+	if (reports.empty())
+		return;
+	std::string note;
+	const measured::calibrated_model model = choose_model(reports, opt_.cost_model, note);
+	for (replay_report &r : reports)
+		r.modelled = model_costs(r, model, note);
 }
 
 // A callback is a function: in the map of the kernel that recorded the
@@ -589,13 +648,13 @@ void replay_driver::fill_input(replay_report &r) const
 	r.input.lost_cpus = st.lost_cpus;
 	r.input.truncated_at = st.truncated_at;
 	r.input.symbols = symbols_;
-	r.input.last_jiffies = narrow(cur_);
+	r.input.last_jiffies = narrow(jiffies_.latest());
 	r.ticks = ticks_->summary();
 	r.measured = measured_report_;
 	r.hrtimers = hrtimer_report_;
 	if (clock_.known()) {
 		r.input.first_seconds = clock_.seconds(start_);
-		r.input.last_seconds = clock_.seconds(cur_);
+		r.input.last_seconds = clock_.seconds(jiffies_.latest());
 	}
 }
 
@@ -625,7 +684,7 @@ template <event_kind K> inline bool replay_driver::prepare(const sim_event &ev, 
 	event_counts &c = counts_;
 	p.ev = &ev;
 	p.base = ev.cpu;
-	p.jiffies = cur_;
+	p.jiffies = jiffies_.latest();
 
 	switch (K) {
 	case event_kind::timer_init:
@@ -640,7 +699,7 @@ template <event_kind K> inline bool replay_driver::prepare(const sim_event &ev, 
 			j = unwrap(ev.expires - static_cast<std::uint64_t>(ev.timeout));
 			p.expires = j + static_cast<jiffies_t>(ev.timeout);
 		} else {
-			j = cur_;
+			j = jiffies_.latest();
 			p.expires = unwrap(ev.expires);
 		}
 		if (!note_jiffies(ev, j))
@@ -725,27 +784,12 @@ bool replay_driver::reject_cpu(const sim_event &ev, unsigned cpu)
 
 bool replay_driver::reject_jiffies(const sim_event &ev, jiffies_t j)
 {
-	if (seen_j_[ev.cpu] && j < last_j_[ev.cpu])
+	if (jiffies_.goes_back(ev.cpu, j))
 		return reject(ev, "jiffies go backwards on CPU " + std::to_string(ev.cpu) + ": " +
 					  std::to_string(narrow(j)) + " after " +
-					  std::to_string(narrow(last_j_[ev.cpu])));
-	return reject(ev, "jiffies leap forward by " + std::to_string(j - cur_) + " to " +
+					  std::to_string(narrow(jiffies_.last_on(ev.cpu))));
+	return reject(ev, "jiffies leap forward by " + std::to_string(j - jiffies_.latest()) + " to " +
 				  std::to_string(narrow(j)) + " (corrupt value?)");
-}
-
-std::uint64_t replay_driver::check_cost(const replay_engine &e, const std::string &where,
-					std::uint64_t extra) const
-{
-	std::uint64_t cost = work_done(e.the_scheme().costs()) + extra;
-	if (cost <= opt_.max_cost)
-		return cost;
-	std::string why = e.the_scheme().superlinear_note();
-	throw usage_error(where + ": " + e.the_scheme().name() +
-			  " passed --max-cost " + std::to_string(opt_.max_cost) + " (" +
-			  std::to_string(cost) + " cost units) with " +
-			  std::to_string(e.pending()) + " timers pending" +
-			  (why.empty() ? "" : " (" + why + ")") +
-			  "; leave it out or raise --max-cost");
 }
 
 bool replay_driver::reject(const sim_event &ev, const std::string &reason)

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/hrtimer/hr_summary.h"
+#include "sim/measured/calibration.h"
 #include "sim/measured/cpu_time.h"
 #include "sim/measured/run_model.h"
 #include "sim/measured/softirq_work.h"
@@ -184,17 +185,34 @@ struct work_split {
 	std::uint64_t runs_expiring = 0;	// of them, runs that fired a timer
 };
 
-// What a fitted cost model (--cost-model) predicts for a scheme: the timer
-// softirq's own overhead over the whole trace, from the scheme's work.
+// What the cost model predicts for a scheme: the timer softirq's own
+// overhead over the whole trace, from the scheme's work. The model is the
+// recording's own where it holds TIMER softirq runs (self-calibrated), the
+// built-in reference where not, a file's with --cost-model
+// (sim/measured/calibration.h); the same model prices every scheme of one
+// replay.
 struct modelled_cost {
-	bool given = false;		// a model was given
+	bool given = false;		// a model priced this scheme (every replay)
+	measured::calibrated_model model;
 	std::vector<std::string> sources;	// the recordings it was fitted on
 	std::uint64_t runs = 0;		// the scheme's softirq runs (classic: every tick)
-	measured::prediction softirq;	// ns, with the bootstrap's 95% interval
+	// ns with its interval (see model.interval_from); `unfitted`: terms
+	// nobody priced (left out).
+	measured::prediction softirq;
+	// Of softirq.ns, what terms borrowed from the reference priced (the
+	// recording never did that work: cascades on a v48 recording).
+	double borrowed_ns = 0;
+	std::vector<std::string> borrowed;
 	// The recording kernel's own scheme on a trace with recorded runs:
-	// the model against each run's measured overhead.
+	// the model against each run's measured overhead, and the verdict on
+	// the whole trace (self-calibrated: the held-out blocks' predictions
+	// summed, never the fit on the runs it is judged on).
 	bool checked = false;
 	measured::model_check check;
+	measured::verdict verdict;
+	// Why the model is the one it is, when that is not evident (the
+	// kernel's scheme was not replayed, so its runs could not be paired).
+	std::string note;
 };
 
 struct replay_report {

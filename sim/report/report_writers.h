@@ -33,8 +33,9 @@ void write_json_schemes(json_writer &w, const std::vector<replay_report> &report
 // code: softirq runs, timer interrupts, callbacks), text and JSON.
 std::string text_measured_section(const measured::cost_report &m, unsigned top);
 void write_json_measured(json_writer &w, const measured::cost_report &m);
-// The `modelled` section (--cost-model): the model's prediction for the
-// scheme, beside the measured figure; "" / no key without a model.
+// The `modelled` section: the model's prediction for the scheme (which
+// model, its interval and how it was got, the cross-validation and the
+// verdict), beside the measured figure; "" / no key without a model.
 std::string text_modelled_section(const replay_report &r);
 void write_json_modelled(json_writer &w, const replay_report &r);
 // The `hrtimers` section: the hrtimer replay (sim/hrtimer/hr_replay.h);
@@ -44,7 +45,7 @@ void write_json_hrtimers(json_writer &w, const hrtimer_summary &h);
 // Its what-ifs and queue designs, when asked for; "" / no keys otherwise.
 std::string text_hrtimer_what_ifs(const hrtimer_summary &h);
 void write_json_hrtimer_what_ifs(json_writer &w, const hrtimer_summary &h);
-// compare --cost-model: per scheme the modelled softirq overhead.
+// compare: per scheme the modelled softirq overhead, and the verdict.
 std::string modelled_table(const std::vector<replay_report> &reports);
 
 std::string compare_table(const std::vector<replay_report> &reports, bool timing);

@@ -96,9 +96,9 @@ private:
 	static_assert(std::is_trivially_destructible_v<Timer>, "chunks are freed without destroying their timers");
 
 	// A chunk is storage, not 4,096 timers: each is made when its id is
-	// first used. Made all at once (make_unique<Timer[]>), every chunk was
-	// zeroed whole, 256 KB of fresh pages (64 faults of some microseconds
-	// each on a VM) for a trace of a few hundred timers.
+	// first used. Made all at once (make_unique<Timer[]>), every chunk
+	// would be zeroed whole, 256 KB of fresh pages (64 faults of some
+	// microseconds each on a VM) for a trace of a few hundred timers.
 	struct chunk_free {
 		void operator()(Timer *p) const { std::allocator<Timer>().deallocate(p, chunk); }
 	};

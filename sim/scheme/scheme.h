@@ -90,8 +90,8 @@ public:
 	virtual ~scheme_observer() = default;
 	// start/re-arm placed t on `level`; only for an observer that
 	// wants_enqueues() (when reset() is called). The replay takes the
-	// level from scheme::placed_level() instead: a virtual call on every
-	// start was a third of what the scheme layer added to a re-arm.
+	// level from scheme::placed_level() instead: a load, not a virtual
+	// call on every start (a re-arm is the commonest event).
 	virtual void enqueued(timer_id t, unsigned level) { (void)t; (void)level; }
 	virtual bool wants_enqueues() const { return true; }
 	// A cascade (or another relink between levels) re-inserted t, taken from `from_level`.
@@ -130,7 +130,8 @@ struct scheme_param {
 };
 
 // The timer interface: all that the replay core drives. A new scheme
-// implements these (next_event and set_idle have defaults).
+// implements these (next_event, set_idle and the tick-driven replay's
+// calls have defaults).
 //
 // advance() skips a stretch of jiffies in which nothing fires or moves in
 // one step, as the kernel forwards an idle base, and reports it with
@@ -184,20 +185,6 @@ public:
 		(void)cpu; (void)idle; (void)now;
 	}
 
-protected:
-	// start() sets it (0 first, then the level of its enqueue).
-	unsigned placed_level_ = 0;
-};
-
-// What the reports say about a scheme beside what it did: its name and
-// parameters, its levels, and what its work cost in the common units.
-class scheme_reporting {
-public:
-	virtual ~scheme_reporting() = default;
-	virtual std::string name() const = 0;
-	// Parameters in a fixed order, for the report (hz first).
-	virtual std::vector<scheme_param> params() const = 0;
-
 	// Tick-driven replay (sim/ticks/tick_model.h): the core advances a
 	// base only when its CPU ticked, to the jiffies that tick's softirq
 	// saw, so a scheme must not model NOHZ idle itself (set_idle is then
@@ -213,6 +200,21 @@ public:
 	// up to `upto`, as timer_expire_remote() does for an idle CPU. Schemes
 	// without such timers ignore it.
 	virtual void advance_remote(unsigned cpu, jiffies_t upto) { (void)cpu; (void)upto; }
+
+protected:
+	// start() sets it (0 first, then the level of its enqueue).
+	unsigned placed_level_ = 0;
+};
+
+// What the reports say about a scheme beside what it did: its name and
+// parameters, its levels, and what its work cost in the common units.
+// Read only: whatever drives the scheme is the timer interface's.
+class scheme_reporting {
+public:
+	virtual ~scheme_reporting() = default;
+	virtual std::string name() const = 0;
+	// Parameters in a fixed order, for the report (hz first).
+	virtual std::vector<scheme_param> params() const = 0;
 
 	// Levels the scheme reports enqueues and cascades on (1..levels()),
 	// 0 for schemes without levels, and their names ("tv1", "LVL0", ...).

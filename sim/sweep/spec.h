@@ -2,8 +2,8 @@
 // inputs, each combination (a cell) an independent replay with a stable id.
 //
 // SPEC is a small text file, one `key = value` per line, `#` starts a
-// comment, relative paths are relative to the SPEC's folder (README,
-// section Sweeps, documents every key for users; keep the two in step):
+// comment, relative paths are relative to the SPEC's folder (docs/sweeps.md
+// documents every key for users; keep the two in step):
 //
 //   # classic vs v48 on a recording and on a generated webserver
 //   out        = hz-study.d                 # results (default: SPEC.d)
@@ -21,6 +21,7 @@
 //   seed       = 1, 2, 3                    # workloads
 //   scale      = 1, 10                      # workloads: --scale
 //   calibration = ../build/calibration.json # adds the estimate columns
+//   cost_model = ../docs/results/cost-model/model.json  # adds softirq_ns
 //
 // `trace`, `workload` and `param` may repeat; every other key is given at
 // most once, its values comma-separated. Defaults: scheme classic, v48;
@@ -67,6 +68,7 @@ struct spec {
 	std::string dir;		// its folder
 	std::string out;		// the results folder
 	std::string calibration;	// empty: none
+	std::string cost_model;		// a fitted softirq-run model (--cost-model); empty: none
 	std::vector<cell> cells;
 
 	// A path as written in the SPEC, resolved against its folder.

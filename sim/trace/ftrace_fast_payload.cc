@@ -269,6 +269,13 @@ bool payload_as(const char *p, const char *end, trace_event &ev, line_context &c
 		return true;
 	if (p != end)
 		return false;
+	if (ev.kind == event_kind::hrtimer) {
+		// parse_hrtimer_payload's rule: softexpires <= expires.
+		if (ev.hrtimer == hrtimer_event::start && ev.expires < ev.softexpires)
+			return false;
+		ctx.keys = keys;
+		return true;
+	}
 	if (!is_timer_event(ev.kind))
 		return true;
 	// check_keys's rule: 4.11+ prints cpu= idx= flags= together.

@@ -473,21 +473,21 @@ START_TEST(inapplicable_options_are_errors)
 }
 END_TEST
 
-// The README's option tables are the CLI's own definitions.
+// docs/replay.md's option tables are the CLI's own definitions.
 START_TEST(readme_option_tables_match_the_cli)
 {
-	std::string readme = read_whole_file("README.md");
+	std::string readme = read_whole_file("docs/replay.md");
 	for (const char *cmd : {"replay", "compare"}) {
 		cli_result r = run_timersim({"options-table", cmd});
 		ck_assert_int_eq(r.status, 0);
 		std::string begin = std::string("<!-- options: ") + cmd + " -->\n";
 		auto at = readme.find(begin);
-		ck_assert_msg(at != std::string::npos, "README.md has no %s", begin.c_str());
+		ck_assert_msg(at != std::string::npos, "docs/replay.md has no %s", begin.c_str());
 		auto end = readme.find("<!-- end options -->", at);
 		ck_assert(end != std::string::npos);
 		std::string table = readme.substr(at + begin.size(), end - at - begin.size());
 		ck_assert_msg(table == r.out,
-			      "README.md's %s table differs from `timersim options-table %s` "
+			      "docs/replay.md's %s table differs from `timersim options-table %s` "
 			      "(scripts/readme-options.sh rewrites it)", cmd, cmd);
 	}
 }

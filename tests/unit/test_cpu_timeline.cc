@@ -283,9 +283,17 @@ START_TEST(why_worked_by_hand)
 	}
 	cli_result clash = run_timersim({"replay", "--why", "0@100", "--json", "-", trace});
 	ck_assert_int_eq(clash.status, 2);
-	// A CPU with no interrupt says so.
-	cli_result none = replay({"--why", "3@100", trace});
-	ck_assert(none.out.find("no timer interrupt recorded on CPU 3") != std::string::npos);
+	// A CPU the trace does not have (it has CPU 0 only), a time before its
+	// first event (100.000) or after its last: errors, exit 2, no report.
+	cli_result none = run_timersim({"replay", "--why", "3@100", trace});
+	ck_assert_msg(none.status == 2 && none.err.find("the trace has no CPU 3 (its CPUs are 0..0)") != std::string::npos,
+		      "%d %s", none.status, none.err.c_str());
+	ck_assert(none.out.empty());
+	for (const char *outside : {"0@99.5", "0@5000"}) {
+		cli_result late = run_timersim({"replay", "--why", outside, trace});
+		ck_assert_msg(late.status == 2 && late.err.find("the time is outside the trace (") != std::string::npos,
+			      "%s: %d %s", outside, late.status, late.err.c_str());
+	}
 }
 END_TEST
 

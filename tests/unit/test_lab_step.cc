@@ -399,6 +399,57 @@ START_TEST(step_output_is_streamed)
 }
 END_TEST
 
+// A step's picture lists every pending timer: 2,000 adds would print
+// 2,000 pictures of up to 2,000 timers, some 24 MB (10,000 adds printed
+// 648 MB, their JSON more). Past the picture budget (4 MiB, as the view's
+// page) each step lists what changed, not the whole wheel or base, and
+// the output says from which line; text and JSON, wheel and hrtimers. A
+// small scenario is unchanged: every step pictured, no note.
+START_TEST(step_output_is_bounded)
+{
+	std::string adds, hrs;
+	for (int i = 0; i < 2000; i++) {
+		adds += "add T" + std::to_string(i) + " " + std::to_string(1000 + i * 7) + "\n";
+		hrs += "hrstart T" + std::to_string(i) + " " + std::to_string(1000000 + i * 7000) + "\n";
+	}
+	for (const std::string &text : {adds, hrs}) {
+		const scenario s = parse_scenario(text, "big.txt");
+		const std::string what = s.is_hr() ? "base" : "wheel";
+		const std::string out = step_text(s, {});
+		// The budget, the last picture (2,000 timers), then a few lines a
+		// statement: what changed.
+		ck_assert_uint_lt(out.size(), step_picture_budget + 2000 * 200);
+		ck_assert_msg(contains(out, "\n(the output passed 4 MiB: from here on each statement lists what changed, "
+					    "not the whole " + what + ")\n"),
+			      "%s", out.substr(out.size() - 300).c_str());
+		ck_assert(contains(out, "\nline 2000: "));	// every statement still listed
+		ck_assert(contains(out, "(no picture of the " + what + " from line "));
+		const std::string json = step_json(s, {});
+		ck_assert_uint_lt(json.size(), step_picture_budget + 2000 * 1024);	// an event's "why" too
+		ck_assert_msg(contains(json, "\"bounded\": {\n    \"budget\": 4194304,\n    \"from_line\": "), "%s",
+			      json.substr(json.size() - 200).c_str());
+	}
+
+	const scenario small = parse_scenario("add A 300\nadd B 20000\ntick 300\n", "small.txt");
+	const std::string all = step_text(small, {});
+	ck_assert(!contains(all, "the output passed") && !contains(all, "no picture"));
+	std::size_t pictures = 0;
+	for (std::size_t at = all.find("timer_jiffies"); at != std::string::npos; at = all.find("timer_jiffies", at + 1))
+		pictures++;
+	ck_assert_uint_eq(pictures, 3);
+	ck_assert(!contains(step_json(small, {}), "bounded"));
+	// A budget the header passes: no picture, the same events.
+	step_options tiny;
+	tiny.picture_budget = 1;
+	const std::string cut = step_text(small, tiny);
+	ck_assert_msg(contains(cut, "(the output passed 1 bytes") && contains(cut, "+ A -> tv2[1]  expires 300") &&
+			      contains(cut, "> A tv2[1] -> tv1[44]") && !contains(cut, "timer_jiffies") &&
+			      contains(cut, "(no picture of the wheel from line 1 on"),
+		      "%s", cut.c_str());
+	ck_assert(contains(step_json(small, tiny), "\"wheel\": null"));
+}
+END_TEST
+
 // A scenario file is read as a trace is: bounded lines and size, a
 // directory or a device refused by name, exit 2.
 START_TEST(scenario_inputs_are_bounded)
@@ -484,6 +535,7 @@ int main()
 	tcase_add_test(tc, huge_steps_are_bounded);
 	tcase_add_test(tc, step_output_is_streamed);
 	tcase_add_test(tc, scenario_inputs_are_bounded);
+	tcase_add_test(tc, step_output_is_bounded);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
 }

@@ -51,7 +51,7 @@ START_TEST(late_verdict_and_delay_are_named_apart)
 	ck_assert_msg(contains(r.out, "delay of simulated expiries") &&
 			      !contains(r.out, "lateness of simulated expiries"),
 		      "%s", r.out.c_str());
-	// The JSON keys stay those of the contract and the README.
+	// The JSON keys stay those of the contract and docs/reports.md.
 	test::cli_result j = test::run_timersim({"replay", "--hz", "250", "--json", "-", t});
 	ck_assert_msg(contains(j.out, "\"late\": ") && contains(j.out, "\"lateness\": {"), "%s",
 		      j.out.c_str());

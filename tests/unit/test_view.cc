@@ -342,7 +342,7 @@ START_TEST(scenario_pages_keep_list_order)
 END_TEST
 
 // A page grows with the events, not statements times timers, and stops
-// at the README's bound, saying so.
+// at docs/pictures.md's bound, saying so.
 START_TEST(scenario_pages_are_bounded)
 {
 	const std::string dir = temp_subdir("view-bounded");
@@ -377,7 +377,7 @@ END_TEST
 // A trace whose 100,000 timers all wait in one slot when the window
 // opens: the page is made in time linear in them (a placement is found
 // at its slot's tail at once, a frame reads only the clocks) and keeps
-// the README's bound: about 4 MB + 100 KB per CPU + 90 bytes per pending
+// docs/pictures.md's bound: about 4 MB + 100 KB per CPU + 90 bytes per pending
 // timer.
 START_TEST(trace_page_of_many_pending_timers_is_bounded)
 {

@@ -1,0 +1,142 @@
+#include "sim/measured/reference_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/measured/calibration.h"
+
+namespace timersim::measured {
+
+namespace {
+
+double measured_of(const recording_runs &r)
+{
+	double y = 0;
+	for (const run_sample &s : r.samples)
+		y += s.overhead_ns;
+	return y;
+}
+
+std::vector<run_sample> pooled(const std::vector<recording_runs> &recs, std::size_t leave)
+{
+	std::vector<run_sample> s;
+	for (std::size_t i = 0; i < recs.size(); i++)
+		if (i != leave)
+			s.insert(s.end(), recs[i].samples.begin(), recs[i].samples.end());
+	return s;
+}
+
+double predicted_of(const cost_model &m, const recording_runs &r)
+{
+	double y = 0;
+	for (const run_sample &s : r.samples)
+		for (unsigned t = 0; t < model_terms; t++)
+			y += m.ns[t] * s.x[t];
+	return y;
+}
+
+// Student's t, 97.5th percentile, by degrees of freedom (1..30; beyond,
+// the normal's 1.96 is within 4%).
+double t975(std::size_t dof)
+{
+	static const double t[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+				   2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+				   2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+	return dof == 0 ? 0 : dof <= 30 ? t[dof - 1] : 1.96;
+}
+
+// Each recording left out of a fit on the others: its log(measured /
+// predicted). The spread a new recording may fall in is the 95%
+// prediction interval of those errors (mean +- t * sd * sqrt(1 + 1/n)),
+// not their range: the most extreme of n recordings lies outside the range
+// of the others by construction. As factors - 1.
+void loo_spread(const std::vector<recording_runs> &recs, double &low, double &high,
+		std::vector<left_out> *rows)
+{
+	low = high = 0;
+	if (recs.size() < 3)
+		return;
+	std::vector<double> errs;
+	for (std::size_t i = 0; i < recs.size(); i++) {
+		const cost_model m = fit(pooled(recs, i), 0, calibration_seed);
+		left_out row;
+		row.path = recs[i].path;
+		row.state_ns = recs[i].state_ns;
+		row.measured_ns = measured_of(recs[i]);
+		row.predicted_ns = predicted_of(m, recs[i]);
+		if (row.predicted_ns > 0 && row.measured_ns > 0)
+			errs.push_back(std::log(row.measured_ns / row.predicted_ns));
+		if (rows) {
+			// Its interval: the spread the others show among themselves.
+			std::vector<recording_runs> others(recs);
+			others.erase(others.begin() + std::ptrdiff_t(i));
+			double lo, hi;
+			loo_spread(others, lo, hi, nullptr);
+			spread_interval(row.predicted_ns, lo, hi, row.low_ns, row.high_ns);
+			rows->push_back(row);
+		}
+	}
+	const double n = double(errs.size());
+	if (errs.size() < 2)
+		return;
+	double mean = 0, var = 0;
+	for (double e : errs)
+		mean += e / n;
+	for (double e : errs)
+		var += (e - mean) * (e - mean) / (n - 1);
+	const double half = t975(errs.size() - 1) * std::sqrt(var) * std::sqrt(1 + 1 / n);
+	low = std::exp(mean - half) - 1;
+	high = std::exp(mean + half) - 1;
+}
+
+}  // namespace
+
+void spread_interval(double pred, double low_ratio, double high_ratio, double &low, double &high)
+{
+	low = pred * (1 + std::min(0.0, low_ratio));
+	high = pred * (1 + std::max(0.0, high_ratio));
+}
+
+reference_fit fit_reference(const std::vector<recording_runs> &recs)
+{
+	reference_fit f;
+	f.model = fit(pooled(recs, recs.size()), 0, calibration_seed);
+	for (const recording_runs &r : recs) {
+		f.model.sources.push_back(r.path);
+		if (r.state_ns > 0) {
+			f.state_low_ns = f.state_low_ns == 0 ? r.state_ns : std::min(f.state_low_ns, r.state_ns);
+			f.state_high_ns = std::max(f.state_high_ns, r.state_ns);
+		}
+	}
+	loo_spread(recs, f.low_ratio, f.high_ratio, &f.rows);
+	return f;
+}
+
+const reference_fit &builtin_reference()
+{
+	static const reference_fit ref = [] {
+		reference_fit f;
+		// `timersim cost-model --reference` on the recordings of
+		// scripts/cost-model.sh prints these (ns per unit at a 10 us
+		// timer interrupt). The v48 terms are a least-squares fit with
+		// no bootstrap: their interval is the spread; the cascade terms
+		// (and their bootstrap interval) the classic recording's fit.
+		f.model.ns = {1289.1501, 675.5588, 0.0025, 0.0000, 0.0000};
+		f.model.low = {1289.1501, 675.5588, 0.0025, 0.0000, 0.0000};
+		f.model.high = {1289.1501, 675.5588, 0.0025, 67.4158, 302.0412};
+		f.model.fitted = {true, true, true, true, true};
+		f.model.sources = {"tests/data/measured-network-quiet.txt.gz", "tests/data/measured-idle.txt.gz",
+				   "tests/data/measured-network.txt.gz", "tests/data/sleep-net.txt.gz",
+				   "tests/data/calibration/loaded-mixed.txt.gz", "tests/data/calibration/loaded-idle.txt.gz",
+				   "tests/data/calibration/loaded-network.txt.gz",
+				   "tests/data/calibration/loaded-busy-idle.txt.gz"};
+		f.low_ratio = -0.2421;
+		f.high_ratio = 0.4864;
+		f.state_low_ns = 10322.2;
+		f.state_high_ns = 23327.9;
+		return f;
+	}();
+	return ref;
+}
+
+}  // namespace timersim::measured
