@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <map>
 
-#include "sim/output/json_text.h"
+#include "sim/output/json_string.h"
 
 namespace timersim {
 
