@@ -234,6 +234,10 @@ private:
 	std::vector<measured::softirq_run> timer_runs_;
 	std::vector<std::vector<measured::softirq_work>> run_work_;	// by engine
 	std::vector<std::int8_t> tick_function_;	// by callback id: -1 unknown, 0 no, 1 the tick's
+	// By CPU: the timer whose callback runs (its timer_expire_entry came,
+	// its _exit not yet), 0 when none: a start of it then is its own
+	// callback's (prepared_event::in_callback).
+	std::vector<std::uint64_t> running_callback_;
 	// The CPU timeline of both halves, for the sinks that draw it: the
 	// model's calls and the run an event closed wait until the engines
 	// applied the event (a tick's row is then open).
@@ -484,6 +488,8 @@ inline void replay_driver::replay_event(const sim_event &ev, std::uint32_t &loss
 	case event_kind::timer_expire_exit:
 		measure(ev, cost_kind::callback_exit, engines);
 		counts_.timer_expire_exit++;
+		if (ev.cpu < running_callback_.size())
+			running_callback_[ev.cpu] = 0;
 		break;
 	case event_kind::timer_init:
 		apply_prepared<event_kind::timer_init>(ev, loss, engines);
@@ -683,6 +689,7 @@ template <event_kind K> inline bool replay_driver::prepare(const sim_event &ev, 
 		// printed them unusably (trace-cmd report, perf script) lost D
 		// and P.
 		p.flags_lost = ev.carries(EF_TARGET_CPU) && ev.carries(EF_IDX) && !ev.carries(EF_FLAGS);
+		p.in_callback = ev.cpu < running_callback_.size() && running_callback_[ev.cpu] == ev.timer;
 		c.timer_start++;
 		return true;
 	}
@@ -697,6 +704,9 @@ template <event_kind K> inline bool replay_driver::prepare(const sim_event &ev, 
 		if (!note_jiffies(ev, now))
 			return false;
 		p.jiffies = now;
+		if (running_callback_.size() <= ev.cpu)
+			running_callback_.resize(ev.cpu + 1, 0);
+		running_callback_[ev.cpu] = ev.timer;
 		c.timer_expire_entry++;
 		return true;
 	}

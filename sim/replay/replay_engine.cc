@@ -68,8 +68,11 @@ void replay_engine::on_start(const prepared_event &p)
 	rec.late_callback = false;
 
 	settle(p.base, rec.base, p.jiffies);	// and where it was pending, if it was
-	bool rearm = rec.catch_up_rearm ? scheme_->start_in_catch_up(id, p.base, p.expires, ev.flags)
-					: scheme_->start(id, p.base, p.expires, ev.flags);
+	// Re-armed by its own callback in a late catch-up run: the kernel's
+	// base clock was then just past the bucket it ran.
+	bool rearm = rec.catch_up_rearm && p.in_callback
+		? scheme_->start_in_catch_up(id, p.base, p.expires, ev.flags)
+		: scheme_->start(id, p.base, p.expires, ev.flags);
 	scheme_worked();
 	const unsigned level = scheme_->placed_level();
 	rec.base = p.base;

@@ -51,6 +51,9 @@ struct prepared_event {
 	bool after_loss = false;
 	// timer_start: its flags were printed unusably (flags_lost).
 	bool flags_lost = false;
+	// timer_start: made by the timer's own callback (between its
+	// timer_expire_entry and _exit on this CPU).
+	bool in_callback = false;
 	// A tick: the trace showed the jiffies its run saw (its expiries
 	// printed them); else they are the tick model's guess.
 	bool settled = false;

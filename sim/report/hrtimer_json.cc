@@ -98,6 +98,13 @@ template <> struct json_fields<hrtimer_summary> {
 		json_field("other_interrupt", &hrtimer_summary::other_interrupt),
 		json_field("late", &hrtimer_summary::late),
 		json_field("not_armed", &hrtimer_summary::not_armed),
+		// docs/fidelity.md: the arms the trace shows, the trace's misses apart.
+		json_computed<hrtimer_summary>("traced_arms", [](const hrtimer_summary &h) { return h.traced_arms(); }),
+		json_computed<hrtimer_summary>("traced_arms_same_interrupt",
+			[](const hrtimer_summary &h) { return h.traced_arms_same(); }),
+		json_computed_fixed<hrtimer_summary>("same_interrupt_fraction", [](const hrtimer_summary &h) {
+			return h.traced_arms() ? double(h.traced_arms_same()) / double(h.traced_arms()) : 0.0;
+		}, 6),
 		json_field("simulated_only", &hrtimer_summary::simulated_only),
 		json_field("rearmed_untraced", &hrtimer_summary::rearmed_untraced),
 		json_field("rearmed_untraced_same_interrupt", &hrtimer_summary::rearmed_untraced_same),

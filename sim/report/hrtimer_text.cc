@@ -57,6 +57,11 @@ std::string text_hrtimer_section(const hrtimer_summary &h, unsigned top)
 	       num(h.not_armed) + " never armed in it; " + num(h.simulated_only) +
 	       " model expiries the recording did not make\n";
 	out += text_untraced_rearms(h);
+	// docs/fidelity.md: the misses the trace causes apart.
+	out += "  judged on the arms the trace shows (less " + num(h.not_armed) + " armed before the trace, " +
+	       num(h.rearmed_untraced) + " re-armed untraced): " + num(h.traced_arms_same()) + " of " +
+	       num(h.traced_arms()) + " in the same interrupt (" + percent(h.traced_arms_same(), h.traced_arms()) +
+	       ")\n";
 	if (h.lateness_count)
 		out += fmt::format("  lateness behind softexpires: mean {:.1f} us, max {:.1f} us\n",
 				   h.lateness_mean_ns / 1e3, double(h.lateness_max_ns) / 1e3);

@@ -248,20 +248,7 @@ void fidelity_section(std::string &out, const replay_report &r)
 {
 	const fidelity_summary &f = r.fidelity;
 	out += "\nfidelity against " + num(f.compared) + " recorded expiries\n";
-	const fidelity_summary::by_bucket_summary &b = f.by_bucket;
-	if (b.judged) {
-		out += "  by the bucket the kernel ran (baseclk): exact " + num(b.exact) + " of " +
-		       num(b.judged_on_model()) + " (" + percent(b.exact, b.judged_on_model()) +
-		       ")   early " + num(b.early) + "   late " + num(b.late) + "   unmatched " +
-		       num(b.unmatched) + "   the trace's " + num(b.trace_caused) + "\n";
-		std::string bc;
-		for (const auto &[why, n] : b.misses)
-			if (n)
-				bc += (bc.empty() ? "" : ", ") + why + " " + num(n);
-		if (!bc.empty())
-			out += "    misses by cause: " + bc + "\n";
-	}
-	out += "  by jiffies: exact " + num(f.exact) + " (" + percent(f.exact, f.compared) + ")   early " +
+	out += "  exact " + num(f.exact) + " (" + percent(f.exact, f.compared) + ")   early " +
 	       num(f.early) + "   late " + num(f.late) + "   unmatched " + num(f.unmatched) +
 	       "   simulated only " + num(f.simulated_only) + "\n";
 
@@ -271,6 +258,23 @@ void fidelity_section(std::string &out, const replay_report &r)
 			causes += (causes.empty() ? "" : ", ") + why + " " + num(n);
 	if (!causes.empty())
 		out += "  misses by cause: " + causes + "\n";
+
+	// docs/fidelity.md: the figure, where the trace prints baseclk; the
+	// lines above compare jiffies.
+	const fidelity_summary::by_bucket_summary &b = f.by_bucket;
+	if (b.judged) {
+		out += "  by the bucket the kernel ran (baseclk; the lines above compare jiffies): exact " +
+		       num(b.exact) + " of " + num(b.judged_on_model()) + " (" +
+		       percent(b.exact, b.judged_on_model()) + ")   early " + num(b.early) + "   late " +
+		       num(b.late) + "   unmatched " + num(b.unmatched) + "   the trace's " +
+		       num(b.trace_caused) + "\n";
+		std::string bc;
+		for (const auto &[why, n] : b.misses)
+			if (n)
+				bc += (bc.empty() ? "" : ", ") + why + " " + num(n);
+		if (!bc.empty())
+			out += "    misses by cause: " + bc + "\n";
+	}
 
 	const lateness_summary &l = r.lateness;
 	// Not the `late` verdict above (against the recorded expiry): how far
