@@ -115,8 +115,8 @@ std::string what_if_table(const what_if_reports &w)
 	// by the tick model as much as by HZ.
 	if (a.ticks.model != b.ticks.model)
 		out += "  Not like for like: the recorded side ran its timers at " + a.ticks.model +
-		       " ticks, the what-if side at " + b.ticks.model +
-		       " ones; --ticks every-jiffy\n  runs both sides alike.\n";
+		       " ticks, the what-if side\n  at " + b.ticks.model +
+		       " ones; --ticks every-jiffy runs both sides alike.\n";
 	return out;
 }
 
