@@ -51,9 +51,7 @@ def main():
             if p.returncode:
                 sys.exit(p.stderr.strip() or f"results-cell: timersim {args[0]} failed")
         pairs = rr.pairs(rr.load([os.path.join(tmp, "cell.csv")]))
-    p = pairs[0]
-    print(f"{p.name} ({p.expiries} expiries): classic / v48 {rr.ratio_text(p, bold=False)}; "
-          f"classic {rr.ns_text(p, 'classic')} ms, v48 {rr.ns_text(p, 'v48')} ms")
+    print(rr.cell_line(pairs[0]))
 
 
 if __name__ == "__main__":
