@@ -507,8 +507,9 @@ PY_CFLAGS    = $(patsubst -I%,-isystem %,$(shell $(PYTHON)-config --includes))
 PYTHON_SITE ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/python3/dist-packages,$(PREFIX)/lib/python$(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])')/dist-packages)
 PY_SRCS     := $(wildcard tools/python/timersim/*.py)
 PY_MODULE   := $(BUILD)/timersim/_core.so
-# No static libstdc++ here: the module shares python3's C++ runtime.
-PY_LIBS     := $(call pkg_libs,$(filter-out $(RUNTIME_PKGS) fmt babeltrace babeltrace-ctf,$(LIB_PKGS)))
+# The binary's libraries (tools/ is linked in whole), but no static
+# libstdc++: the module shares python3's C++ runtime.
+PY_LIBS     := $(filter-out -static-libstdc++ -static-libgcc,$(TIMERSIM_LIBS))
 
 _python: $(PY_MODULE) $(patsubst tools/python/%,$(BUILD)/%,$(PY_SRCS))
 

@@ -70,6 +70,11 @@ def numbers(csvs):
     if old:
         n["old_name"] = old[0].name
         n["old_ratio"] = rr.ratio_text(old[0], bold=False)
+    # The one-cell command's output for the shared HTTP recording, as
+    # README shows it (scripts/results-cell.py prints rr.cell_line too).
+    for p in rec:
+        if p.name == "linux-6.18-http/trace.txt":
+            n["cell_http_" + p.expiries] = rr.cell_line(p)
     n["rec_measured_n"] = str(sum(p.measured("v48") or p.measured("classic") for p in rec))
     n["rec_moves_max"] = f"{max(int(p.c['moved_total']) for p in rec):,}"
     n["gen_moves_max"] = f"{max(int(p.c['moved_total']) for p in gen):,}"

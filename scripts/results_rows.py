@@ -93,6 +93,12 @@ def ns_text(pair, side):
     return f"{ms(x)} ({ms(lo)}-{ms(hi)})"
 
 
+def cell_line(pair):
+    """What scripts/results-cell.py prints for a cell (README shows it too)."""
+    return (f"{pair.name} ({pair.expiries} expiries): classic / v48 {ratio_text(pair, bold=False)}; "
+            f"classic {ns_text(pair, 'classic')} ms, v48 {ns_text(pair, 'v48')} ms")
+
+
 def ratio_text(pair, bold=True):
     r = pair.ratio()
     if r is None:
