@@ -6,6 +6,15 @@
 #                    compiler and four header/library packages
 #   make check-lab   make lab, then the lab build against the full one
 #                    (scripts/check-lab-build.sh; CI runs it)
+#   make web         the browser lab, build/web/index.html (one page, the lab's
+#                    sources built to WebAssembly by Debian's emscripten;
+#                    objects under build/web-obj)
+#   make check-web   make web, then the wasm lab against the native one under
+#                    node (every kind x 1000 seeds, every fixed exercise) and
+#                    the page in headless Chromium (minutes: not in make test)
+#   make lab-dist    a student's copy, build/timersim-lab.tar.gz: the lab's
+#                    sources and handbook (and the browser lab, when built),
+#                    no instructor material (scripts/lab-dist.sh)
 #   make test        install what is missing, build, run every test
 #   make check-asan  the same tests, built with AddressSanitizer + UBSan
 #   make bench       Google Benchmark benches, JSON under build/bench/
@@ -22,9 +31,16 @@
 #                    computes (CI runs it; about a minute)
 #   make test-engines   a sweep on a real single-node Slurm and on GNU parallel
 #                    over ssh to this machine equals the local run (CI; root)
+#   make python      `import timersim` (docs/python.md): the module in
+#                    build/python/timersim (PYTHONPATH=build/python), its
+#                    library compiled position-independent under build/python
+#   make notebook    docs/timersim-pandas.ipynb executed (nbconvert), through
+#                    the module; make test runs it too
 #   make install     build/timersim to $(DESTDIR)$(PREFIX)/bin, the scripts it
 #                    runs to share/timersim, the man page timersim.1 to
-#                    share/man/man1 (PREFIX=/usr/local; DESTDIR for packaging)
+#                    share/man/man1, the Python module to Debian's
+#                    python3's site-packages (PREFIX=/usr/local; DESTDIR for
+#                    packaging)
 #
 # Out-of-tree build in $(BUILD); header dependencies come from -MMD.
 # Sources are found by wildcard: a new file in kernel/, sim/, tests/unit/,
@@ -51,9 +67,9 @@ export CCACHE_BASEDIR ?= $(CURDIR)
 export CCACHE_NOHASHDIR ?= 1
 CXXSTD   := -std=c++20
 WARN     := -Wall -Wextra -Werror
-# No debug information by default: it was a third of the compile time
-# (CLI11's unit: 40 s of CPU with -g, 27 s without) and a user's run needs
-# none (perf still names functions). DEBUG=1 adds -g; the ASan build has it.
+# No debug information by default: it makes the compile a third longer
+# (CLI11's unit above all) and a user's run needs none (perf still names
+# functions). DEBUG=1 adds -g; the ASan build has it.
 DEBUG    ?=
 OPT      := -O2 $(if $(DEBUG),-g)
 SANFLAGS :=
@@ -67,15 +83,23 @@ WARN     += -Wno-maybe-uninitialized
 endif
 
 # The lab build (LAB=1, which `make lab` sets, into $(BUILD)/lab): -Og, not
-# -O2, for a build a student waits for: from a fresh clone, ccache off,
-# 215 s of CPU, where -O2 took about 100 s more (docs/lab, "Quick start");
-# 107 s since the units of LIB_UNITS (a loaded machine);
-# the lab's commands run in milliseconds either way. -Og's flow analysis is coarser: its
+# -O2, for a build a student waits for: -Og compiles in about two thirds of
+# -O2's time (docs/lab, "Quick start"), and the lab's commands run in
+# milliseconds either way. -Og's flow analysis is coarser: its
 # maybe-uninitialized warnings are false positives as under the sanitizers.
 LAB      ?=
 ifneq ($(LAB),)
 OPT      := -Og
 WARN     += -Wno-maybe-uninitialized
+endif
+
+# The position-independent build (PIC=1, which `make python` sets, into
+# $(BUILD)/python): the library and tools/ linked into the Python module
+# (a shared object). -fno-semantic-interposition keeps the calls between
+# our own functions direct and inlinable, as in the executable's -fPIE code.
+PIC      ?=
+ifneq ($(PIC),)
+OPT      += -fPIC -fno-semantic-interposition
 endif
 
 # Libraries, all through pkg-config. Their headers are system headers to us:
@@ -104,18 +128,19 @@ HOOK_EXPORTS := $(foreach s,tep_vprint tep_parse_event tep_parse_kallsyms kbuffe
 LDFLAGS  := $(SANFLAGS) $(HOOK_EXPORTS)
 # Headers only of the libraries opened at run time: libcrypto (sim/sweep/
 # digest.cc, when a sweep first hashes) and libtracecmd's two. Linked, every
-# run paid for loading them (3-4 ms of a 35 ms trace.dat replay).
+# run would pay for loading them, a fixed cost a small replay notices.
 RUNTIME_PKGS := libcrypto libtracecmd libtraceevent
 LIBS     := $(call pkg_libs,$(filter-out $(RUNTIME_PKGS) fmt,$(LIB_PKGS)))
 # The binary without libbabeltrace too: only the tests read CTF through it
 # (sim/trace/ctf_babeltrace.cc, a unit of its own that the binary never
 # pulls from the archive).
 # libstdc++ and libgcc are linked in statically: the dynamic linker's
-# loading and relocating them was about 2 ms of every run's 6-8 ms of
-# start-up (perf stat of `timersim --version`: 7.5 -> 5.8 ms of CPU, 211 ->
-# 173 page faults). Not under the sanitizers: their operator new and delete
+# loading and relocating them would be a large share of a short run's
+# start-up. Not under the sanitizers: their operator new and delete
 # must be the ones called.
+# ncursesw: `timersim top`'s terminal UI (tools/top_ui.cc).
 TIMERSIM_LIBS := $(call pkg_libs,$(filter-out $(RUNTIME_PKGS) fmt babeltrace babeltrace-ctf,$(LIB_PKGS))) \
+                 $(if $(LAB),,$(call pkg_libs,ncursesw)) \
                  $(if $(SANFLAGS),,-static-libstdc++ -static-libgcc)
 
 KERNEL_SRCS := $(sort $(wildcard kernel/*.cc))
@@ -136,17 +161,47 @@ TOOL_SRCS   := $(sort $(wildcard tools/*.cc))
 # is an undefined reference at its link (make check-lab links it).
 ifneq ($(LAB),)
 LAB_LEFT_OUT := sim/gen/% sim/sweep/% sim/estimate/% sim/trace/trace_dat% \
-                sim/trace/ctf% sim/trace/libtracecmd% sim/trace/binary_% sim/trace/stderr_capture.cc
+                sim/trace/ctf% sim/trace/libtracecmd% sim/trace/binary_% sim/trace/stderr_capture.cc \
+                sim/trace/live_% sim/trace/tep_decode.cc
 SIM_SRCS    := $(filter-out $(LAB_LEFT_OUT),$(SIM_SRCS)) tools/lab/binary_readers_left_out.cc
-TOOL_SRCS   := tools/main.cc tools/numbers.cc tools/suggest.cc tools/trace_options.cc \
+TOOL_SRCS   := tools/main.cc tools/dispatch.cc tools/numbers.cc tools/suggest.cc tools/trace_options.cc \
                tools/cmd_replay.cc tools/cmd_lab.cc tools/cmd_step.cc tools/cmd_view.cc \
                tools/lab/app.cc
+endif
+
+# The browser lab (WEB=1 with LAB=1, which `make web` sets, into
+# $(BUILD)/web-obj): the lab build's sources compiled by em++ (Debian's
+# emscripten), no library linked: {fmt} and nlohmann's JSON are header-only
+# (their Debian headers through $(BUILD)/include, not /usr/include, whose C
+# library is not emscripten's), and zlib's header is tools/web/zlib's: the
+# page reads text, never a file, so no gzip stream is ever opened. -Os:
+# the page and its wasm must stay within 3 MB. wasm-ld drops what the
+# lab's API (tools/web/lab_api.cc) does not reach.
+# Only the floors the lab's API reaches are compiled (the trace readers,
+# the replay and the rest would be minutes of em++ for code wasm-ld drops);
+# a source the lab comes to need is an undefined symbol at the link.
+WEB      ?=
+ifneq ($(WEB),)
+WEB_KEPT := kernel/% sim/base/% sim/lab/% sim/scheme/% sim/output/% sim/view/% sim/report/% \
+            sim/trace/line_source.cc sim/trace/names.cc
+SIM_SRCS := $(filter-out sim/lab/trace_window.cc tools/%,$(filter $(WEB_KEPT),$(SIM_SRCS)))
+CXX      := $(if $(CCACHE),$(CCACHE) ,)em++
+AR       := emar
+CPPFLAGS += -isystem $(BUILD)/include -isystem tools/web/zlib
+CXXFLAGS := $(CXXSTD) -Wall -Wextra -Werror -Os -fexceptions
+LDFLAGS  :=
+# emcc runs node scripts that need Debian's acorn module.
+export NODE_PATH := /usr/share/nodejs
 endif
 
 obj = $(patsubst %.cc,$(BUILD)/obj/%.o,$(1))
 
 LIB         := $(BUILD)/libtimersim.a
 TIMERSIM    := $(BUILD)/timersim
+# The PIC build's $(BUILD)/timersim is the Python package's folder.
+ifneq ($(PIC),)
+TIMERSIM    := $(BUILD)/bin/timersim
+endif
 
 # tools/ is compiled as one unit that #includes every tools/*.cc: CLI11's
 # header (header-only in Debian, about 8 s of compile) is then parsed once
@@ -241,13 +296,17 @@ write_unit = $(shell mkdir -p $(BUILD)/gen && \
 	else mv $(BUILD)/gen/lib_$(1).cc.tmp $(BUILD)/gen/lib_$(1).cc; fi)
 
 UNIT_BINS   := $(patsubst tests/unit/%.cc,$(BUILD)/tests/%,$(UNIT_SRCS))
+# The Python module's tests (tests/python/, make test runs them against
+# $(BUILD)/python; check-asan does not: the module is not built there).
+PY_TEST_FILES := $(sort $(wildcard tests/python/test_*.py))
+PY_TESTS    ?=
 BENCH_BINS  := $(patsubst tests/bench/%.cc,$(BUILD)/bench/%,$(BENCH_SRCS))
 
 DEFAULT_TRACE := tests/data/default-trace.txt.gz
 
-.PHONY: all deps run test check-asan bench bench-replay calibrate results results-check test-engines report-digests \
+.PHONY: python _python notebook all deps run test check-asan bench bench-replay calibrate results results-check test-engines report-digests \
         cost-model fuzz fuzz-ci soak freestanding clean \
-        install lab check-lab _build _test _bench _fuzz _install
+        install lab check-lab lab-dist web check-web _build _test _bench _fuzz _install
 
 all: deps
 	$(Q)$(MAKE) --no-print-directory -j$(JOBS) _build
@@ -283,13 +342,37 @@ lab:
 check-lab: lab all
 	$(Q)scripts/check-lab-build.sh $(BUILD)/lab/timersim $(TIMERSIM)
 
+# A student's copy, from the committed tree, with build/web when `make web`
+# has made it.
+lab-dist:
+	$(Q)scripts/lab-dist.sh $(BUILD)/timersim-lab.tar.gz $(if $(wildcard $(BUILD)/web/index.html),$(BUILD)/web)
+
+# The browser lab: emscripten installed (scripts/setup.sh --web), the lab's
+# sources compiled to $(BUILD)/web-obj, linked with tools/web/lab_api.cc,
+# and the page assembled (scripts/web-page.py) into $(BUILD)/web.
+web:
+	@echo "timersim: checking emscripten (scripts/setup.sh --web)"
+	$(Q)scripts/setup.sh --web
+	$(Q)mkdir -p $(BUILD)/web-obj/include
+	$(Q)ln -sfn /usr/include/fmt $(BUILD)/web-obj/include/fmt
+	$(Q)ln -sfn /usr/include/nlohmann $(BUILD)/web-obj/include/nlohmann
+	@echo "timersim: building $(BUILD)/web (the lab's sources by em++ -Os, -j$(JOBS))"
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) BUILD=$(BUILD)/web-obj LAB=1 WEB=1 $(BUILD)/web-obj/timersim-lab.js
+	$(Q)scripts/web-page.py $(BUILD)/web-obj/timersim-lab.js $(BUILD)/web
+
+# The wasm lab against the native one, and the page in a browser.
+check-web: web all
+	$(Q)NODE_PATH=/usr/share/nodejs scripts/check-web.sh $(BUILD)/web $(BUILD)/web-obj/timersim-lab.js $(TIMERSIM)
+
 # The benches are built (not run) too: a bench that no longer compiles
 # against the interfaces it measures is a failure of the tree.
 test: deps
 	@echo "timersim: building $(TIMERSIM), $(words $(UNIT_BINS)) test and $(words $(BENCH_BINS)) bench binaries (-j$(JOBS))"
 	$(Q)$(MAKE) --no-print-directory -j$(JOBS) _build _tests _benches
+	@echo "timersim: building the Python module (make python)"
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) BUILD=$(BUILD)/python PIC=1 _python
 	@echo "timersim: running the tests"
-	$(Q)$(MAKE) --no-print-directory _test
+	$(Q)$(MAKE) --no-print-directory PY_TESTS="$(PY_TEST_FILES)" _test
 
 check-asan: deps
 	$(Q)$(MAKE) --no-print-directory -j$(JOBS) BUILD=build/asan SANITIZE=1 _build _tests
@@ -358,10 +441,26 @@ bench-replay: all
 clean:
 	rm -rf $(BUILD)
 
+# `import timersim` (tools/python/): the command line's code in a Python
+# extension module, built from a position-independent copy of the library
+# and of tools/ under $(BUILD)/python (PIC=1); importable from there with
+# PYTHONPATH=$(BUILD)/python.
+python: deps
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) BUILD=$(BUILD)/python PIC=1 _python
+	@echo "timersim: built $(BUILD)/python/timersim (PYTHONPATH=$(BUILD)/python $(PYTHON) -c 'import timersim')"
+
+# The notebook, executed as a researcher runs it, into $(BUILD)/notebook.
+notebook: python
+	@mkdir -p $(BUILD)/notebook
+	$(Q)cd docs && PATH=/usr/bin:/bin TIMERSIM_PYTHONPATH=$(CURDIR)/$(BUILD)/python \
+		/usr/bin/jupyter-nbconvert --to notebook --execute --ExecutePreprocessor.timeout=300 \
+		--output-dir $(CURDIR)/$(BUILD)/notebook timersim-pandas.ipynb
+	@echo "timersim: the notebook ran: $(BUILD)/notebook/timersim-pandas.ipynb"
+
 # The Debian way (`make && make install DESTDIR=debian/tmp PREFIX=/usr`).
 # The binary finds the scripts it runs (plot.py) at ../share/timersim from
 # its own folder (tools/cmd_plot.cc); the man page is made from its --help.
-install: all
+install: all python
 	$(Q)$(MAKE) --no-print-directory _install
 
 # ---- internal targets (assume deps are installed) -------------------------
@@ -373,7 +472,7 @@ _benches: $(BENCH_BINS)
 _test:
 	$(Q)scripts/check-freestanding.sh
 	$(Q)scripts/check-floors.py
-	$(Q)TIMERSIM_BIN=$(TIMERSIM) scripts/run-tests.sh $(UNIT_BINS)
+	$(Q)TIMERSIM_BIN=$(TIMERSIM) TIMERSIM_PYTHONPATH=$(BUILD)/python scripts/run-tests.sh $(UNIT_BINS) $(PY_TESTS)
 
 _bench:
 	$(Q)scripts/run-benches.sh $(BUILD)/bench $(BENCH_BINS)
@@ -394,10 +493,44 @@ _install:
 	$(Q)install -m 0644 $(INSTALL_MODULES) $(DESTDIR)$(PREFIX)/share/timersim/
 	$(Q)install -m 0644 $(BUILD)/timersim.1 $(DESTDIR)$(PREFIX)/share/man/man1/timersim.1
 	$(Q)echo "  INSTALL $(DESTDIR)$(PREFIX)/bin/timersim, share/timersim/, share/man/man1/timersim.1"
+	$(Q)if [ -f $(BUILD)/python/timersim/_core.so ]; then \
+		install -d $(DESTDIR)$(PYTHON_SITE)/timersim && \
+		install -m 0644 $(BUILD)/python/timersim/*.py $(BUILD)/python/timersim/_core.so $(DESTDIR)$(PYTHON_SITE)/timersim/ && \
+		echo "  INSTALL $(DESTDIR)$(PYTHON_SITE)/timersim"; fi
+
+# The Python module (make python, BUILD=build/python PIC=1). Debian's
+# python3: its headers, and the site-packages make install fills (with
+# PREFIX=/usr the packaged python3's own folder, else python3.N's under
+# PREFIX, which Debian's python3 searches for /usr/local).
+PYTHON      ?= /usr/bin/python3
+PY_CFLAGS    = $(patsubst -I%,-isystem %,$(shell $(PYTHON)-config --includes))
+PYTHON_SITE ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/python3/dist-packages,$(PREFIX)/lib/python$(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])')/dist-packages)
+PY_SRCS     := $(wildcard tools/python/timersim/*.py)
+PY_MODULE   := $(BUILD)/timersim/_core.so
+# No static libstdc++ here: the module shares python3's C++ runtime.
+PY_LIBS     := $(call pkg_libs,$(filter-out $(RUNTIME_PKGS) fmt babeltrace babeltrace-ctf,$(LIB_PKGS)))
+
+_python: $(PY_MODULE) $(patsubst tools/python/%,$(BUILD)/%,$(PY_SRCS))
+
+$(BUILD)/timersim/%.py: tools/python/timersim/%.py
+	@mkdir -p $(dir $@)
+	$(Q)cp $< $@
+
+# pybind11's advice: the module's own symbols hidden (the library's stay
+# visible: libtracecmd's hooks must be found by name).
+$(BUILD)/obj/tools/python/module.o: tools/python/module.cc $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CXX   $<")
+	$(Q)$(CXX) $(CPPFLAGS) $(CXXFLAGS) -fvisibility=hidden $(PY_CFLAGS) -c -o $@ $<
+
+$(PY_MODULE): $(BUILD)/obj/tools/python/module.o $(TOOL_OBJS) $(LIB)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD    $@")
+	$(Q)$(CXX) -shared $(SANFLAGS) -o $@ $^ $(PY_LIBS)
 
 $(LIB): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(Q)rm -f $@ && ar rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(TIMERSIM): $(TOOL_OBJS) $(LIB)
 	@mkdir -p $(dir $@)
@@ -406,8 +539,8 @@ $(TIMERSIM): $(TOOL_OBJS) $(LIB)
 
 # Written when the Makefile is read, not by a rule: make -j runs a
 # prerequisite made by a recipe only after every other object it can
-# start, so the biggest compile of the build would start last (measured:
-# 40 s of one core after the rest).
+# start, so the biggest compile of the build would start last and run
+# alone on one core after the rest.
 $(shell mkdir -p $(dir $(TOOLS_UNITY)) && printf '$(TOOLS_UNITY_TEXT)' | sed 's/^ //' >$(TOOLS_UNITY).tmp && \
         if cmp -s $(TOOLS_UNITY).tmp $(TOOLS_UNITY); then rm $(TOOLS_UNITY).tmp; \
         else mv $(TOOLS_UNITY).tmp $(TOOLS_UNITY); fi)
@@ -430,7 +563,7 @@ $(BUILD)/obj/gen/tools_unity.o: $(TOOLS_UNITY) $(FLAGS_STAMP)
 # GCC warns of a class of a header holding a type of an anonymous
 # namespace that is not the main file's (it takes the file for a header
 # that several units include): a unit's sources are its main file.
-$(BUILD)/obj/gen/lib_%.o: CXXFLAGS += -Wno-subobject-linkage
+$(BUILD)/obj/gen/lib_%.o: CXXFLAGS += $(if $(WEB),,-Wno-subobject-linkage)
 $(BUILD)/obj/gen/lib_%.o: $(BUILD)/gen/lib_%.cc $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CXX   $< ($(words $(unit_$*_srcs)) sources of $(patsubst %/,%,$(sort $(dir $(unit_$*_srcs)))))")
@@ -453,6 +586,15 @@ $(BUILD)/obj/%.o: %.cc $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CXX   $<")
 	$(Q)$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c -o $@ $<
+
+# The lab's API as a JavaScript module with the wasm inside (SINGLE_FILE:
+# a page opened from disk cannot fetch a .wasm beside it).
+WEB_LDFLAGS := -Os -fexceptions --bind -sSINGLE_FILE -sMODULARIZE -sEXPORT_NAME=TimersimLab -sALLOW_MEMORY_GROWTH \
+               -sDISABLE_EXCEPTION_CATCHING=0 -sENVIRONMENT=web,node
+$(BUILD)/timersim-lab.js: $(BUILD)/obj/tools/web/lab_api.o $(LIB)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  EMLD  $@")
+	$(Q)$(CXX) $(WEB_LDFLAGS) -o $@ $^
 
 # Objects are kept between runs: `make test` with nothing changed rebuilds
 # nothing (make would otherwise delete them as intermediates).

@@ -84,7 +84,7 @@ struct null_observer {
 // Whether the wheel calls an expiring timer's function: yes, unless the
 // observer says `static constexpr bool calls_functions = false` (the
 // simulator's timers have no work to do, and an indirect call per expiry
-// was a tenth of what the scheme layer added to a short timer).
+// would be most of what the scheme layer adds to a short timer).
 template <class Observer>
 constexpr bool calls_functions()
 {

@@ -6,8 +6,10 @@ Lines - a metric against an axis, one line per group:
 Rows at one x of a line that differ only in their seed are replicates: the
 line goes through their mean, a band shows its 95% interval (Student t) and
 dots the seeds; rows there that differ in anything else are refused (put
-that column in --by or pick with --where). A column Y_lo/Y_hi beside Y (the
-calibration's spread of an estimate) is drawn as a hatched band.
+that column in --by or pick with --where). A column Y_lo/Y_hi beside Y (an
+estimate's interval: the cost model's for softirq_ns, the calibration's
+spread for softirq_us) is drawn as a hatched band; Y_is (softirq_ns_is)
+labels the axis modelled or measured.
 Heatmap - a metric over two axes; with --ratio A/B, the metric of scheme A
 divided by that of scheme B in the same cell otherwise:
     plot-sweep.py sweep.csv --heatmap hz,scale --y softirq_us --ratio classic/v48 -o ratio.png
@@ -104,6 +106,16 @@ IDENTITY = ["input_kind", "input", "kernel", "scheme", "params", "hz", "recorded
             "cpus", "scale", "seconds"]
 
 
+def estimate_kind(rows, y):
+    """What the y column's figures are, where the sweep says (Y_is:
+    softirq_ns_is, "modelled" or "measured"): " (modelled)", " (measured)",
+    " (modelled; measured where recorded)"; "" where it does not."""
+    kinds = sorted({r.get(y + "_is") for r in rows if r.get(y + "_is")})
+    if not kinds:
+        return ""
+    return " (" + ("; ".join(kinds).replace("measured; modelled", "modelled; measured where recorded")) + ")"
+
+
 def lines(rows, a):
     """One line per --by group: at each x the mean over the rows there (the
     seeds), with a band of its 95% interval, never a line through single
@@ -150,9 +162,10 @@ def lines(rows, a):
     if replicated:
         notes.append("mean over seeds, band: 95% interval (Student t), dots: seeds")
     if calib:
-        notes.append("hatched: calibration's ns/unit range")
+        notes.append("hatched: the cost model's 95% interval" if a.y.endswith("_ns")
+                     else "hatched: calibration's ns/unit range")
     ax.set_xlabel(plain(a.x))
-    ax.set_ylabel(plain(a.y))
+    ax.set_ylabel(plain(a.y + estimate_kind(rows, a.y)))
     if a.logx:
         ax.set_xscale("log")
     if a.logy:
@@ -204,7 +217,7 @@ def heatmap(rows, a):
             if v == v:
                 ax.text(j, i, f"{v:.2f}" if a.ratio else f"{v:.3g}", ha="center", va="center", color="w")
     fig.colorbar(im, ax=ax, label=plain(f"{a.y} {a.ratio}" if a.ratio else a.y, 80))
-    ax.set_title(plain(a.title or (f"{a.y}: {a.ratio}" if a.ratio else a.y), 80))
+    ax.set_title(plain((a.title or (f"{a.y}: {a.ratio}" if a.ratio else a.y)) + estimate_kind(rows, a.y), 80))
     return fig
 
 

@@ -23,6 +23,8 @@ python3-matplotlib): PNG and SVG of a replay's JSON report.
                    sweep        per scheme, the timer softirq units (or its
                                 estimated us with a calibration) of each cell
                                 group, the mean over seeds with a 95% interval
+  its summary (timersim merge --summary): the same picture, from the means and
+                   intervals merge computed
 
 Usage: plot.py REPORT.json|SWEEP.csv -o DIR [--timeline TIMELINE.csv]
 Bad input (not a timersim report, a key of the wrong type, a broken or
@@ -364,50 +366,76 @@ SWEEP_WHAT = ["input_kind", "input", "kernel", "params", "hz", "recorded_hz", "g
 SWEEP_CELLS = 60                # cell groups drawn
 
 
-def read_sweep(path, data):
+def read_sweep(path, data, summary=False):
+    """The rows of a merged sweep CSV, or of its summary (one row per
+    cell group and scheme: n, and each figure's _mean, _ci_lo, _ci_hi)."""
     try:
         rows = list(csv.DictReader(data.decode("utf-8").splitlines()))
     except UnicodeDecodeError as e:
         bad("%s: not UTF-8 text at byte %d" % (path, e.start + 1))
     except csv.Error as e:
         bad("%s: not a CSV: %s" % (path, e))
-    need_cols = ["scheme", "seed", "softirq_units"] + SWEEP_WHAT
+    if summary:
+        need_cols = ["scheme", "n", "softirq_units_mean", "softirq_units_ci_lo", "softirq_units_ci_hi"] + SWEEP_WHAT
+        what = "a summary CSV of timersim merge --summary"
+    else:
+        need_cols = ["scheme", "seed", "softirq_units"] + SWEEP_WHAT
+        what = "a merged sweep CSV of timersim merge"
     if not rows or any(c not in rows[0] for c in need_cols):
-        bad("%s: not a merged sweep CSV of timersim merge (columns %s)" % (path, ", ".join(need_cols)))
+        bad("%s: not %s (columns %s)" % (path, what, ", ".join(need_cols)))
     return rows
 
 
-def plot_sweep(rows, path, out, written):
-    """Bars per cell group (what differs between the groups, the seed
-    aside) and scheme: the mean over seeds, a 95% interval (Student t)
-    where there are several."""
-    y = "softirq_us" if all(r.get("softirq_us") for r in rows) else "softirq_units"
-    varying = [c for c in SWEEP_WHAT if len({r[c] for r in rows}) > 1]
-    groups, schemes = {}, []
+def sweep_value(path, row, column):
+    try:
+        return float(row[column])
+    except ValueError:
+        bad("%s: %s '%s' is not a number" % (path, column, row[column]))
+
+
+def sweep_stats(rows, path, y, varying, summary):
+    """Per cell group and scheme: (mean, half the 95% interval, n) - over
+    the seeds of a merged CSV, or as a summary CSV states them."""
+    values, stats, schemes = {}, {}, []
     for r in rows:
         g = tuple(r[c] for c in varying)
-        try:
-            v = float(r[y])
-        except ValueError:
-            bad("%s: %s '%s' is not a number" % (path, y, r[y]))
-        groups.setdefault(g, {}).setdefault(r["scheme"], []).append(v)
         if r["scheme"] not in schemes:
             schemes.append(r["scheme"])
-    keys = list(groups)[:SWEEP_CELLS]
-    fig, ax = plt.subplots(figsize=(max(6, 0.5 * len(keys) * len(schemes) + 2), 4.2))
-    w = 0.8 / len(schemes)
-    for k, scheme in enumerate(schemes[:LIST_LIMIT]):
-        means, errs, xs = [], [], []
-        for i, g in enumerate(keys):
-            vals = groups[g].get(scheme)
-            if not vals:
-                continue
+        if summary:
+            lo, hi = r[y + "_ci_lo"], r[y + "_ci_hi"]
+            h = (sweep_value(path, r, y + "_ci_hi") - sweep_value(path, r, y + "_ci_lo")) / 2 if lo and hi else 0.0
+            stats.setdefault(g, {})[r["scheme"]] = (sweep_value(path, r, y + "_mean"), h, int(sweep_value(path, r, "n")))
+        else:
+            values.setdefault(g, {}).setdefault(r["scheme"], []).append(sweep_value(path, r, y))
+    for g, per in values.items():
+        for scheme, vals in per.items():
             n = len(vals)
             m = sum(vals) / n
             h = 0.0
             if n > 1:
                 sd = (sum((v - m) ** 2 for v in vals) / (n - 1)) ** 0.5
                 h = plot_shared.t95(n - 1) * sd / n ** 0.5
+            stats.setdefault(g, {})[scheme] = (m, h, n)
+    return stats, schemes
+
+
+def plot_sweep(rows, path, out, written, summary=False):
+    """Bars per cell group (what differs between the groups, the seed
+    aside) and scheme: the mean over seeds, a 95% interval (Student t)
+    where there are several."""
+    suffix = "_mean" if summary else ""
+    y = "softirq_us" if all(r.get("softirq_us" + suffix) for r in rows) else "softirq_units"
+    varying = [c for c in SWEEP_WHAT if len({r[c] for r in rows}) > 1]
+    groups, schemes = sweep_stats(rows, path, y, varying, summary)
+    keys = list(groups)[:SWEEP_CELLS]
+    fig, ax = plt.subplots(figsize=(max(6, 0.5 * len(keys) * len(schemes) + 2), 4.2))
+    w = 0.8 / len(schemes)
+    for k, scheme in enumerate(schemes[:LIST_LIMIT]):
+        means, errs, xs = [], [], []
+        for i, g in enumerate(keys):
+            if scheme not in groups[g]:
+                continue
+            m, h, _ = groups[g][scheme]
             xs.append(i + (k - len(schemes) / 2 + 0.5) * w)
             means.append(m)
             errs.append(h)
@@ -416,7 +444,7 @@ def plot_sweep(rows, path, out, written):
                              for c, v in zip(varying, g)) or "all", 40) for g in keys]
     ax.set_xticks(list(range(len(keys))), names, rotation=30, ha="right", fontsize=7)
     ax.set_ylabel(plain(y) + (" (mean over seeds, 95% interval)" if any(
-        len(v) > 1 for g in groups.values() for v in g.values()) else ""))
+        s[2] > 1 for g in groups.values() for s in g.values()) else ""))
     ax.legend(frameon=False)
     more = " (first %d groups)" % SWEEP_CELLS if len(groups) > SWEEP_CELLS else ""
     ax.set_title("Sweep %s: %s per cell%s" % (plain(os.path.basename(path), FILE_LIMIT), plain(y), more))
@@ -575,6 +603,11 @@ def main():
         if a.timeline:
             bad("--timeline goes with a replay's JSON report, not a sweep CSV")
         rows, kind = read_sweep(a.report, data), "sweep"
+    elif data.startswith(b"input_kind,input,") and b",n,seeds," in data.split(b"\n", 1)[0]:
+        # timersim merge --summary's header
+        if a.timeline:
+            bad("--timeline goes with a replay's JSON report, not a sweep CSV")
+        rows, kind = read_sweep(a.report, data, summary=True), "sweep-summary"
     else:
         reports, kind = read_report(a.report, data)
     if a.timeline and kind != "replay":
@@ -588,8 +621,8 @@ def main():
         cannot_write("%s: cannot create the folder: %s" % (a.output, e.strerror))
     written = []
     try:
-        if kind == "sweep":
-            plot_sweep(rows, a.report, tmp, written)
+        if kind in ("sweep", "sweep-summary"):
+            plot_sweep(rows, a.report, tmp, written, summary=kind == "sweep-summary")
         elif kind == "what-if":
             for side, side_reports in reports:
                 if len(side_reports) > 1:

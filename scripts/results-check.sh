@@ -8,8 +8,26 @@
 # (matplotlib's bytes vary by version); make results redraws them.
 #
 #   scripts/results-check.sh [TIMERSIM]
+#   scripts/results-check.sh --prose [DIR]
+#
+# --prose (seconds; make test runs it through tests/python/test_results.py):
+# only that DIR's (default docs/results) table.md and README.md follow
+# from its committed CSVs and cost model - the table from the CSVs, every
+# number of the README's prose from the same data (README.template.md) -
+# without running a sweep.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = --prose ]; then
+  d=${2:-docs/results}
+  scripts/results-table.py "$d/recordings.csv" "$d/generated.csv" | diff -u "$d/table.md" - >&2 || {
+    echo "results-check: $d/table.md differs from what its CSVs make" >&2
+    exit 1
+  }
+  scripts/results-readme.py --check "$d/README.md" "$d/README.template.md" "$d/table.md" \
+    "$d/recordings.csv" "$d/generated.csv"
+  echo "results-check: $d/table.md and README.md follow from its data"
+  exit 0
+fi
 bin=${1:-build/timersim}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -1,34 +1,143 @@
 #!/usr/bin/python3
-"""docs/results/README.md with its table replaced by a freshly made one.
+"""docs/results/README.md, made from README.template.md: the table, and
+every number of the prose, from the data the table is made of.
 
-    scripts/results-readme.py README.md TABLE.md COMMIT VERSION > NEW_README.md
+    scripts/results-readme.py TEMPLATE TABLE.md COMMIT VERSION SWEEP.csv... > README.md
+    scripts/results-readme.py --check README.md TEMPLATE TABLE.md SWEEP.csv...
 
-The README holds the table between the lines `<!-- table: begin -->` and
-`<!-- table: end -->`; what is between them is generated: a line naming the
-commit and version whose code computed the numbers, then TABLE.md. Text
-outside the markers is kept as written. scripts/results-check.sh compares
-a regenerated README with the committed one, the commit line aside (it
+The template holds the prose with `{{name}}` where a number goes, and the
+lines `<!-- table: begin -->` and `<!-- table: end -->`, between which the
+table goes, after a line naming the commit and version whose code
+computed it. The names are those numbers() computes, from the merged
+sweep CSVs (through scripts/results_rows.py, as the table) and the cost
+model's fit beside them (cost-model/fit.json): no number of the README is
+typed by hand. A name numbers() does not compute is an error.
+
+--check renders and compares with README.md (the commit line aside: it
 names the commit that produced the numbers; every later commit must
-compute the same).
+compute the same): exit status 1 and the differing lines when one was
+edited by hand. scripts/results-check.sh runs it on the regenerated data;
+tests/python/test_results.py on the committed data.
 """
+import difflib
+import json
+import os
+import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import results_rows as rr  # noqa: E402
 
 BEGIN, END = "<!-- table: begin -->", "<!-- table: end -->"
 COMMIT_PREFIX = "Computed by `make results` with the code of commit"
+PLACE = re.compile(r"\{\{([a-z0-9_]+)\}\}")
+
+
+def x(r):
+    return f"{r:.2f}x"
+
+
+def numbers(csvs):
+    """Every number the prose states, by name."""
+    pairs = rr.pairs(rr.load(csvs))
+    fit_path = os.path.join(os.path.dirname(csvs[0]), "cost-model", "fit.json")
+    with open(fit_path) as f:
+        fit = json.load(f)
+    n = {}
+    rec = [p for p in pairs if p.kind == "trace" and p.ratio()]
+    gen = [p for p in pairs if p.kind == "workload" and p.ratio()]
+    rec6 = [p for p in rec if p.c["kernel"].startswith("Linux 6") and p.expiries == "recorded"]
+    rec6_own = [p for p in rec if p.c["kernel"].startswith("Linux 6") and p.expiries == "own"]
+    old = [p for p in rec if not p.c["kernel"].startswith("Linux 6") and p.expiries == "recorded"]
+
+    def span(ps, name):
+        rs = sorted(p.ratio()[0] for p in ps)
+        n[name + "_min"], n[name + "_max"] = x(rs[0]), x(rs[-1])
+        n[name + "_n"] = str(len(rs))
+        lows = sorted(p.ratio()[1] for p in ps)
+        highs = sorted(p.ratio()[2] for p in ps)
+        n[name + "_low_min"], n[name + "_high_max"] = f"{lows[0]:.2f}", f"{highs[-1]:.2f}"
+        n[name + "_ge2"] = str(sum(r >= 2 for r in rs))
+        n[name + "_lt1"] = str(sum(r < 1 for r in rs))
+
+    span(rec6, "rec6")
+    span(rec6_own, "rec6_own")
+    span(gen, "gen")
+    label = lambda p: f"HZ {p.c['hz']}, scale {float(p.c['scale']):g}"
+    n["gen_max_at"] = label(max(gen, key=lambda p: p.ratio()[0]))
+    n["gen_min_at"] = label(min(gen, key=lambda p: p.ratio()[0]))
+    n["gen_near1"] = str(sum(p.ratio()[1] <= 1 <= p.ratio()[2] for p in gen))
+    if old:
+        n["old_name"] = old[0].name
+        n["old_ratio"] = rr.ratio_text(old[0], bold=False)
+    n["rec_measured_n"] = str(sum(p.measured("v48") or p.measured("classic") for p in rec))
+    n["rec_moves_max"] = f"{max(int(p.c['moved_total']) for p in rec):,}"
+    n["gen_moves_max"] = f"{max(int(p.c['moved_total']) for p in gen):,}"
+    n["gen_armings_max"] = f"{max(float(p.c['timers_started']) for p in gen) / 1e6:.1f} million"
+    # Ticks: classic processes every jiffy, v48 only where a base is due.
+    quiet = max(rec6, key=lambda p: float(p.c["ticks"]) / float(p.v["ticks"]))
+    n["quiet_name"] = quiet.name
+    n["quiet_ticks"] = f"{int(quiet.c['ticks']):,} / {int(quiet.v['ticks']):,}"
+    n["quiet_ratio"] = x(quiet.ratio()[0])
+    busy = min(rec6, key=lambda p: float(p.c["ticks"]) / float(p.v["ticks"]))
+    n["busy_name"] = busy.name
+    n["busy_ticks"] = f"{int(busy.c['ticks']):,} / {int(busy.v['ticks']):,}"
+    n["busy_ratio"] = x(busy.ratio()[0])
+    # The model (cost-model/fit.json).
+    terms = {t["term"]: t for t in fit["terms"]}
+    for t in ("run", "expiry", "visit"):
+        n[f"model_{t}_ns"] = f"{terms[t]['ns']:,.0f}" if t != "visit" else f"{terms[t]['ns']:.1f}"
+        n[f"model_{t}_interval"] = (f"{terms[t]['low']:,.0f}-{terms[t]['high']:,.0f}" if t != "visit"
+                                    else f"{terms[t]['low']:.1f}-{terms[t]['high']:.1f}")
+    n["model_runs"] = f"{fit['runs']:,}"
+    for r in fit["recordings"]:
+        key = "check_" + os.path.basename(r["path"].rstrip("/")).split(".")[0].replace("-", "_")
+        n[key + "_measured_ms"] = f"{r['measured_ns'] / 1e6:.1f}"
+        n[key + "_predicted_ms"] = f"{r['predicted_ns'] / 1e6:.1f}"
+        n[key + "_error"] = f"{abs(r['predicted_ns'] - r['measured_ns']) / r['measured_ns']:.1%}"
+        n[key + "_p50_us"] = f"{r['median_abs_error_ns'] / 1e3:.1f}"
+    return n
+
+
+def render(template_text, table, commit, version, nums):
+    if template_text.count(BEGIN) != 1 or template_text.count(END) != 1 or \
+            template_text.index(BEGIN) > template_text.index(END):
+        sys.exit(f"results-readme.py: the template needs one '{BEGIN}' line, then one '{END}' line")
+    used = set(PLACE.findall(template_text))
+    unknown = sorted(used - set(nums))
+    if unknown:
+        sys.exit("results-readme.py: the template names numbers nobody computes: " + ", ".join(unknown))
+    text = PLACE.sub(lambda m: nums[m.group(1)], template_text)
+    head, rest = text.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    body = f"{BEGIN}\n{COMMIT_PREFIX} {commit} ({version}).\n\n{table.rstrip(chr(10))}\n{END}"
+    return head + body + tail
+
+
+def strip_commit(text):
+    return [l for l in text.splitlines() if not l.startswith(COMMIT_PREFIX)]
 
 
 def main():
-    if len(sys.argv) != 5:
-        sys.exit("usage: results-readme.py README.md TABLE.md COMMIT VERSION")
-    readme, table_path, commit, version = sys.argv[1:]
-    text = open(readme).read()
-    if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
-        sys.exit(f"results-readme.py: {readme}: needs one '{BEGIN}' line, then one '{END}' line")
-    head, rest = text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    table = open(table_path).read().rstrip("\n")
-    body = f"{BEGIN}\n{COMMIT_PREFIX} {commit} ({version}).\n\n{table}\n{END}"
-    sys.stdout.write(head + body + tail)
+    args = sys.argv[1:]
+    if args[:1] == ["--check"]:
+        if len(args) < 5:
+            sys.exit("usage: results-readme.py --check README.md TEMPLATE TABLE.md SWEEP.csv...")
+        readme, template, table_path, csvs = args[1], args[2], args[3], args[4:]
+        want = render(open(template).read(), open(table_path).read(), "", "", numbers(csvs))
+        have = open(readme).read()
+        diff = list(difflib.unified_diff(strip_commit(have), strip_commit(want), readme, "made from the data",
+                                         lineterm="", n=0))
+        if diff:
+            print("\n".join(diff[:40]), file=sys.stderr)
+            print(f"results-readme.py: {readme} differs from what {template} and the data make "
+                  "(a number edited by hand? edit the template, then make results)", file=sys.stderr)
+            sys.exit(1)
+        return
+    if len(args) < 5:
+        sys.exit("usage: results-readme.py TEMPLATE TABLE.md COMMIT VERSION SWEEP.csv...")
+    template, table_path, commit, version, csvs = args[0], args[1], args[2], args[3], args[4:]
+    sys.stdout.write(render(open(template).read(), open(table_path).read(), commit, version, numbers(csvs)))
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ PACKAGES=(
   # trace-cmd trace.dat reader; libtracecmd.pc requires libtracefs, which
   # the Debian -dev package does not pull in
   libtracecmd-dev libtraceevent-dev libtracefs-dev
+  libncurses-dev tmux           # timersim top's terminal UI, and its tests (tmux)
   # LTTng CTF reader (babeltrace 1.x); babeltrace-ctf.pc requires uuid, popt
   libbabeltrace-dev uuid-dev libpopt-dev
   clang libclang-rt-dev         # make fuzz (libFuzzer)
@@ -32,6 +33,8 @@ PACKAGES=(
   # make test-engines: a real single-node Slurm, and parallel over ssh to
   # this machine (daemons started from a temporary folder, never as services)
   munge slurmctld slurmd slurm-client openssh-server openssh-client
+  # make python: `import timersim` (pybind11, Debian python3's headers)
+  pybind11-dev python3-pybind11 python3-dev
   # docs/timersim-pandas.ipynb, executed by make test
   python3-pandas jupyter-nbconvert python3-nbformat python3-ipykernel jupyter-client
   groff-base man-db             # make install's man page, rendered by the tests
@@ -41,6 +44,14 @@ PACKAGES=(
 # that a broken set-up stops here with pkg-config's own words instead of as
 # link errors.
 PC_MODULES="zlib libzstd libtracecmd libtraceevent babeltrace babeltrace-ctf fmt libcrypto check benchmark"
+
+# --web: only what `make web` needs: Debian's emscripten (its clang, lld
+# and binaryen; the page's C++ libraries are header-only or the lab's own)
+# and nodejs, which emscripten and `make check-web` run.
+if [ "${1:-}" = --web ]; then
+  PACKAGES=(make emscripten nodejs node-acorn)
+  PC_MODULES=""
+fi
 
 if [ "${1:-}" = --lab ]; then
   PACKAGES=(
@@ -53,6 +64,7 @@ if [ "${1:-}" = --lab ]; then
 fi
 
 verify() {
+  [ -z "$PC_MODULES" ] && return 0
   pkg-config --exists $PC_MODULES && return 0
   echo "timersim: pkg-config cannot resolve the libraries:" >&2
   pkg-config --print-errors --exists $PC_MODULES >&2 || true

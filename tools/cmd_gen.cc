@@ -125,7 +125,7 @@ void add_gen(CLI::App &app, command_list &commands)
 {
 	auto a = std::make_shared<gen_args>();
 	CLI::App *sub = app.add_subcommand("gen", "generate a seeded workload as a raw tracefs text trace "
-						  "(what an ideal Linux 3.x kernel would record)");
+						  "(what an ideal Linux kernel would record: 3.x, or 6.8+ with --kernel 6)");
 	sub->add_option("--workload,-w", a->workloads,
 			"a workload KIND[:KEY=VALUE,...], or several joined by ';'; repeatable "
 			"(--list-workloads: the kinds and their parameters)")

@@ -22,8 +22,11 @@ struct lab_args {
 	lab::lab_request req;
 	std::string json;
 	std::string answers;
-	bool no_working = false;
+	bool no_working = false, show_expected = false;
+	std::string reveal = "after-due";
+	CLI::Option *reveal_opt = nullptr;
 	std::string format = "text";
+	std::string questions_out;
 	std::string questions;
 	std::string output = "-";
 };
@@ -61,6 +64,12 @@ int run_lab(lab_args &a)
 		write_output(a.json, lab::lab_json(a.req));
 		return 0;
 	}
+	if (!a.questions_out.empty()) {
+		if (a.req.compute)
+			throw usage_error("--questions-out writes questions only: -c would put the answers beside them");
+		write_output(a.questions_out, lab::questions_file(a.req));
+		return 0;
+	}
 	write_output("-", lab::lab_text(a.req));
 	return 0;
 }
@@ -78,10 +87,15 @@ int run_check(const lab_args &a, const CLI::App &lab)
 {
 	// Each answer line names its exercise and its wheel options: what
 	// `lab` was given for making exercises would be silently ignored.
+	// Given before `check` they are `lab`'s options; after it, the hidden
+	// stand-ins of `check` (add_lab) that catch them.
 	std::vector<std::string> given;
-	for (const CLI::Option *o : lab.get_options())
-		if (o->count() > 0 && o->get_name() != "--student" && o->get_name() != "--secret")
-			given.push_back(o->get_name());
+	for (const CLI::App *app : {&lab, static_cast<const CLI::App *>(lab.get_subcommand("check"))})
+		for (const CLI::Option *o : app->get_options())
+			if (o->count() > 0 && (app == &lab ? o->get_name() != "--student" && o->get_name() != "--secret"
+							   : o->get_group().empty()))
+				// A hidden option has no get_name(); each of them a long name.
+				given.push_back(app == &lab ? o->get_name() : "--" + o->get_lnames().front());
 	if (!given.empty())
 		throw usage_error(listed(given) + (given.size() == 1 ? " does" : " do") +
 				  " not apply to `lab check`: each answer line names its exercise and options "
@@ -89,6 +103,13 @@ int run_check(const lab_args &a, const CLI::App &lab)
 	// Exit 0: every answer right; 1: some wrong (a line that is not an
 	// answer counts wrong); 2: the file could not be read as answers.
 	check_variant(a.req, true);
+	if (a.reveal_opt->count() && a.format != "gradescope")
+		throw usage_error("--reveal chooses when Gradescope shows the expected answers (--format gradescope); "
+				  "the text and json grades show them unless --no-working");
+	if (a.show_expected && !a.no_working)
+		throw usage_error("--show-expected goes with --no-working (without it the expected answer is shown)");
+	// --no-working hides the expected answer too: it is the working's result.
+	const bool expected = !a.no_working || a.show_expected;
 	std::vector<lab::exercise_ref> questions;
 	if (!a.questions.empty())
 		questions = lab::read_questions_file(a.questions);
@@ -98,16 +119,18 @@ int run_check(const lab_args &a, const CLI::App &lab)
 	}
 	lab::check_result r = lab::check_answers_file(a.answers, a.req.student, a.req.secret);
 	if (a.format == "text" && questions.empty()) {
-		write_output(a.output, lab::check_text(r, !a.no_working));
+		write_output(a.output, lab::check_text(r, !a.no_working, expected));
 		return r.all_right() ? 0 : 1;
 	}
 	const lab::grade_report g = lab::make_grade_report(r, questions, !a.no_working);
-	if (a.format == "gradescope")
-		write_output(a.output, lab::gradescope_json(g));
-	else if (a.format == "json")
-		write_output(a.output, lab::plain_json(g, r));
+	if (a.format == "gradescope") {
+		lab::reveal_mode reveal = lab::reveal_mode::after_due;
+		lab::parse_reveal_mode(a.reveal, reveal);
+		write_output(a.output, lab::gradescope_json(g, reveal));
+	} else if (a.format == "json")
+		write_output(a.output, lab::plain_json(g, r, expected));
 	else
-		write_output(a.output, lab::check_text(r, !a.no_working) + "score: " + std::to_string(g.score) +
+		write_output(a.output, lab::check_text(r, !a.no_working, expected) + "score: " + std::to_string(g.score) +
 					       " of " + std::to_string(g.max_score) + "\n");
 	return g.max_score > 0 && g.score == g.max_score ? 0 : 1;
 }
@@ -154,6 +177,11 @@ void add_lab(CLI::App &app, command_list &commands)
 			->type_name("KEY")
 			->check(non_empty("key"));
 	};
+	sub->add_option("--questions-out", a->questions_out,
+			"the questions only, as a file of answer lines to fill in (KIND ID [options] = ) "
+			"under the questions as comments: what a student is handed ('-': stdout)")
+		->type_name("FILE")
+		->check(non_empty("path"));
 	variant_options(sub);
 	sub->require_subcommand(0, 1);
 	sub->footer("examples:\n"
@@ -168,7 +196,14 @@ void add_lab(CLI::App &app, command_list &commands)
 						       "cannot be read as answers");
 	check->add_option("FILE", a->answers, "the answers file (see docs/lab/README.md)")->required();
 	check->add_flag("--no-working", a->no_working,
-			"for a wrong answer print what was expected but not the working");
+			"for a wrong answer print neither the working nor the expected answer");
+	check->add_flag("--show-expected", a->show_expected, "with --no-working: print the expected answer");
+	a->reveal_opt = check->add_option("--reveal", a->reveal,
+					  "gradescope: when students see a wrong answer's expected answer and "
+					  "working: never, after-due (default: a test of its own with visibility "
+					  "after_due_date) or always")
+				->type_name("WHEN")
+				->check(CLI::IsMember({"never", "after-due", "always"}).description(""));
 	check->add_option("--format", a->format,
 			  "text (default); gradescope: Gradescope's results.json (a score a question, "
 			  "partial credit for answers of several parts); json: the same scores as plain JSON")
@@ -180,6 +215,12 @@ void add_lab(CLI::App &app, command_list &commands)
 		->type_name("FILE")
 		->check(non_empty("path"));
 	variant_options(check);
+	// `lab`'s options written after `check` (`lab check -s 3 FILE`): named
+	// as not applying, not taken for files. Hidden (group "").
+	for (const char *name : {"-s,--seed", "-n,--count", "--hz", "--word-bits", "--json", "--questions-out"})
+		check->add_option(name)->group("")->expected(1);
+	for (const char *name : {"-c,--compute", "--base-small"})
+		check->add_flag(name)->group("");
 	check->add_option("-o,--output", a->output, "write the grades to FILE (default '-': stdout)")
 		->type_name("FILE")
 		->check(non_empty("path"));

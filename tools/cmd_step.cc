@@ -19,7 +19,7 @@ namespace {
 
 struct step_args {
 	std::string scenario;
-	std::string scheme = "classic";
+	std::string scheme;	// a scenario's default: classic; a trace's: auto
 	bool explain = false;
 	unsigned hz = 250, word_bits = 64;
 	std::string order = "fifo";
@@ -57,7 +57,7 @@ int run_step(const step_args &a)
 		o.path = a.trace;
 		if (!parse_trace_format(a.format, o.format))
 			throw usage_error("--format: unknown format '" + a.format + "'");
-		o.scheme = a.scheme;
+		o.scheme = a.scheme.empty() ? auto_scheme : a.scheme;
 		if (a.hz_opt->count())
 			o.hz = a.hz;
 		if (a.bits_opt->count())
@@ -83,8 +83,11 @@ int run_step(const step_args &a)
 	}
 	if (a.from_opt->count() || a.to_opt->count())
 		throw usage_error("--from and --to choose a window of a --trace");
+	if (a.scheme == auto_scheme)
+		throw usage_error("--scheme auto is a trace's (the recording kernel's wheel): give a scenario "
+				  "classic or v48");
 	lab::step_options o;
-	o.scheme = a.scheme;
+	o.scheme = a.scheme.empty() ? "classic" : a.scheme;
 	if (a.hz_opt->count())
 		o.hz = a.hz;
 	if (a.bits_opt->count())
@@ -117,9 +120,11 @@ void add_step(CLI::App &app, command_list &commands)
 	CLI::App *sub = app.add_subcommand("step", "run a scenario (add/mod/del/tick/run-to/show; hrstart/hrcancel/run-to-ns) or a window "
 						   "of a trace on one base, and picture the wheel after each step");
 	sub->add_option("SCENARIO", a->scenario, "the scenario file (see docs/lab/README.md)");
-	sub->add_option("--scheme", a->scheme, "the wheel: classic (2.6..4.7, cascading) or v48 (4.8+)")
+	sub->add_option("--scheme", a->scheme,
+			"the wheel: classic (2.6..4.7, cascading) or v48 (4.8+); default: a scenario's classic, "
+			"a trace's auto (the recording kernel's, as replay)")
 		->type_name("S")
-		->check(CLI::IsMember({"classic", "v48"}).description(""));
+		->check(CLI::IsMember({"classic", "v48", "auto"}).description(""));
 	sub->add_flag("--explain", a->explain, "the reason for every placement, cascade, move and expiry");
 	a->hz_opt = sub->add_option("--hz", a->hz, "HZ (default: the scenario's, else 250; a trace's: inferred)")
 			    ->type_name("N")

@@ -102,7 +102,7 @@ int run_merge(const merge_args &a)
 {
 	sweep::spec s = sweep::load_spec(a.spec);
 	check_output_paths({a.spec}, {{"--output", a.output}});
-	write_output(a.output, a.summary ? sweep::summary_csv(sweep::merge_rows(s, a.partial))
+	write_output(a.output, a.summary ? sweep::summary_csv(sweep::merge_rows(s, a.partial), s.cells_dir())
 					 : sweep::merge_csv(s, a.partial));
 	return 0;
 }

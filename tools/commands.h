@@ -41,6 +41,15 @@ void add_plot(CLI::App &app, command_list &commands);
 void add_gen(CLI::App &app, command_list &commands);		// cmd_gen.cc
 void add_sweep(CLI::App &app, command_list &commands);		// cmd_sweep.cc: sweep and merge
 void add_cost_model(CLI::App &app, command_list &commands);	// cmd_cost_model.cc
+void add_top(CLI::App &app, command_list &commands);		// cmd_top.cc
+
+// `timersim ARGV...` short of the exit status (tools/dispatch.cc): parses
+// the command line, prints help, version or --list-schemes, or runs the
+// chosen command and returns its status. A bad command line throws
+// usage_error with CLI11's words and a suggestion; the commands throw
+// usage_error, input_error and output_error (tools/main.cc turns each into
+// a message and a status, the Python module into an exception).
+int run(int argc, char **argv);
 
 // The version `--version` prints.
 extern const char version[];

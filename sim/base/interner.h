@@ -39,8 +39,9 @@ public:
 	std::size_t size() const { return names_.size(); }
 
 	// Whether A and B hold the same N bytes, inline, by overlapping words
-	// within them: names are a few words long, and a call of memcmp was a
-	// third of interning one (every event that names a callback).
+	// within them: names are a few words long, and a call of memcmp would
+	// cost as much as the comparison (every event that names a callback
+	// interns one).
 	static bool same_bytes(const char *a, const char *b, std::size_t n)
 	{
 		if (n >= 8) {

@@ -1,5 +1,11 @@
 // A small streaming JSON writer with fixed, two-space indentation: the
-// same report always serialises to the same bytes.
+// same report always serialises to the same bytes. The reports, the cost
+// model file and the estimates write their JSON through it, a report
+// struct's keys through its field table (json_fields.h). Reading JSON
+// (sweep cells and specs' results, calibrations, cost model files) is
+// nlohmann's parser's job (parse_json_input, sim/trace/small_input.h): a
+// full parser with its error positions is what input needs, and a writer
+// of our own is what makes the bytes ours to fix.
 #pragma once
 
 #include <cstdint>

@@ -13,6 +13,15 @@
 
 namespace timersim {
 
+namespace {
+
+// A calibration's ns a work unit is tens of ns; past a second (1e9) the
+// estimates (times unit counts of up to 2^64) would leave a double's
+// range and print as inf and nan.
+constexpr double max_ns_per_unit = 1e9;
+
+}  // namespace
+
 calibration load_calibration(const std::string &path)
 {
 	if (access(path.c_str(), F_OK) != 0)
@@ -30,6 +39,9 @@ calibration load_calibration(const std::string &path)
 		double ns = s["ns_per_unit"].get<double>();
 		if (!(ns > 0) || !std::isfinite(ns))
 			throw input_error(path, 0, "scheme \"" + it.key() + "\": ns_per_unit must be positive");
+		if (ns > max_ns_per_unit)
+			throw input_error(path, 0, "scheme \"" + it.key() + "\": ns_per_unit " +
+						       s["ns_per_unit"].dump() + " is past 1 s (1e9 ns) a unit");
 		c.ns_per_unit[it.key()] = ns;
 		if (s.contains("min") && s.contains("max")) {
 			if (!s["min"].is_number() || !s["max"].is_number())
@@ -38,6 +50,9 @@ calibration load_calibration(const std::string &path)
 			if (!(lo > 0) || !(lo <= hi) || !std::isfinite(hi))
 				throw input_error(path, 0, "scheme \"" + it.key() + "\": min and max must be positive, "
 										   "min <= max");
+			if (hi > max_ns_per_unit)
+				throw input_error(path, 0, "scheme \"" + it.key() + "\": max " + s["max"].dump() +
+							       " is past 1 s (1e9 ns) a unit");
 			c.ns_range[it.key()] = {lo, hi};
 		}
 	}

@@ -442,97 +442,134 @@ void hrtimer_replay::on_cancel(const sim_event &ev, event_stream &ahead)
 	}
 }
 
+// A recorded expiry, as __hrtimer_run_queues runs one: the timer, the
+// clock it ran by, the interrupt (or softirq run) it belongs to and what
+// the model ran in it, then the verdict against the model.
 void hrtimer_replay::on_expire(const sim_event &ev)
 {
-	cpu_state &c = *cpus_[ev.cpu];
 	slot &s = slot_for(ev);
 	if (ev.function)
 		s.function = ev.function;
 	note_tick(s, ev.cpu);
-	// Seen before, and the model holds it neither queued nor run: the
-	// kernel re-armed it without a trace event.
-	const bool untraced = s.seen && !s.fired && !(s.set_up && hr::hrtimer_is_queued(&s.timer));
-	s.seen = true;
-	if (untraced && &s == c.tick)
-		mark_tick_untraced(ev.cpu);
-	// The clock its base has (a REALTIME timer set up relative is a
-	// MONOTONIC one, as the kernel makes it).
-	const unsigned base = s.set_up ? s.timer.base->index % hr::HRTIMER_BASE_MONOTONIC_SOFT : 0;
-	const bool realtime = s.set_up ? base == hr::HRTIMER_BASE_REALTIME || base == hr::HRTIMER_BASE_TAI
-				       : ev.now > epoch_sized;
-	std::int64_t mono;
-	if (!realtime) {
-		mono = std::int64_t(ev.now);
-		ts_to_mono_ = mono - std::int64_t(ev.ts_ns);
-		offset_known_ = true;
-	} else {
-		mono = std::int64_t(ev.now) - machine_.offs_real;
-		if (!sum_.realtime_samples)
-			mono = mono_of(ev.ts_ns);
-	}
+	const bool untraced = rearmed_untraced(s, ev);
+	const expiry_clock clock = clock_of_expiry(s, ev);
 	if (untraced) {
-		machine_.now = std::max<std::int64_t>(mono, 0);
-		rearm_untraced(s, ev, realtime);
+		machine_.now = std::max<std::int64_t>(clock.mono, 0);
+		rearm_untraced(s, ev, clock.realtime);
 	}
-	const bool soft = s.set_up ? s.soft : c.in_soft;
-	// Which recorded interrupt this expiry belongs to: the timer
-	// interrupt it is in, or (without irq events) the run of hard
-	// expiries on this CPU with this now. A soft one belongs to the
-	// HRTIMER softirq of the interrupt before it.
-	if (!soft) {
-		bool new_group;
-		if (irq_events_ && c.in_irq) {
-			new_group = !c.irq_ran;
-			c.irq_ran = true;
-		} else {
-			new_group = !c.group_open || c.group_now != ev.now;
-			if (new_group && !irq_events_)
-				figures_[ev.cpu].recorded_interrupts++;
-		}
-		c.group_open = true;
-		c.group_now = ev.now;
-		if (new_group) {
-			c.group_mono_now = 0;
-			// The kernel runs MONOTONIC's timers first, in expiry
-			// order: a tick due before this one would have run first.
-			if (&s != c.tick)
-				stop_tick_untraced(ev.cpu, base == hr::HRTIMER_BASE_MONOTONIC && s.set_up
-								    ? std::min(mono, s.timer.softexpires - 1)
-								    : mono);
-			run_interrupt(ev.cpu, mono, true);
-		} else if (untraced && hr::hrtimer_is_queued(&s.timer)) {
-			// Re-armed untraced into an interrupt already run: it
-			// runs in that interrupt.
-			remove(s);
-			s.fired = true;
-			s.fired_irq = c.irq_id;
-			s.fired_cpu = ev.cpu;
-		}
-	}
-	// A soft timer the model still holds, due by its softexpires: the
-	// recorded interrupt that raised this HRTIMER softirq ran no hard
-	// timer (or the trace has no irq events to say which it was).
-	if (soft && s.set_up && hr::hrtimer_is_queued(&s.timer) && s.timer.softexpires <= std::int64_t(ev.now)) {
-		if (!irq_events_)
-			figures_[ev.cpu].recorded_interrupts++;
-		run_interrupt(ev.cpu, mono, true);
-	}
-	if (!realtime) {
-		c.group_mono_now = ev.now;
-	} else if (c.group_mono_now) {
-		// The same interrupt's MONOTONIC and REALTIME now: the offset.
-		const std::int64_t off = std::int64_t(ev.now) - std::int64_t(c.group_mono_now);
-		if (!sum_.realtime_samples)
-			realtime_min_ = realtime_max_ = off;
-		realtime_min_ = std::min(realtime_min_, off);
-		realtime_max_ = std::max(realtime_max_, off);
-		sum_.realtime_samples++;
-		machine_.offs_real = off;
-	}
+	if (!(s.set_up ? s.soft : cpus_[ev.cpu]->in_soft))
+		place_hard_expiry(s, ev, clock, untraced);
+	else
+		place_soft_expiry(s, ev, clock);
+	note_realtime_offset(ev, clock.realtime);
 	judge(&s, ev, ev.cpu);
 	if (what_ifs_)
-		what_ifs_->recorded_expiry(s.id, s.function, mono, std::int64_t(ev.now),
+		what_ifs_->recorded_expiry(s.id, s.function, clock.mono, std::int64_t(ev.now),
 					   s.set_up ? s.timer.softexpires : 0);
+}
+
+// Seen before, and the model holds it neither queued nor run: the kernel
+// re-armed S without a trace event (the tick's is listed by its CPU).
+bool hrtimer_replay::rearmed_untraced(slot &s, const sim_event &ev)
+{
+	const bool untraced = s.seen && !s.fired && !(s.set_up && hr::hrtimer_is_queued(&s.timer));
+	s.seen = true;
+	if (untraced && &s == cpus_[ev.cpu]->tick)
+		mark_tick_untraced(ev.cpu);
+	return untraced;
+}
+
+// The clock base S's expiry ran by (a REALTIME timer set up relative is a
+// MONOTONIC one, as the kernel makes it) and its `now` on
+// CLOCK_MONOTONIC. A MONOTONIC expiry's now also gives the trace
+// timestamps' offset to that clock.
+hrtimer_replay::expiry_clock hrtimer_replay::clock_of_expiry(const slot &s, const sim_event &ev)
+{
+	expiry_clock clock;
+	clock.base = s.set_up ? s.timer.base->index % hr::HRTIMER_BASE_MONOTONIC_SOFT : 0;
+	clock.realtime = s.set_up ? clock.base == hr::HRTIMER_BASE_REALTIME ||
+					    clock.base == hr::HRTIMER_BASE_TAI
+				  : ev.now > epoch_sized;
+	if (!clock.realtime) {
+		clock.mono = std::int64_t(ev.now);
+		ts_to_mono_ = clock.mono - std::int64_t(ev.ts_ns);
+		offset_known_ = true;
+	} else {
+		clock.mono = std::int64_t(ev.now) - machine_.offs_real;
+		if (!sum_.realtime_samples)
+			clock.mono = mono_of(ev.ts_ns);
+	}
+	return clock;
+}
+
+// Which recorded interrupt a hard expiry belongs to: the timer interrupt
+// it is in, or (without irq events) the run of hard expiries on this CPU
+// with this now. The first expiry of one runs the model's interrupt.
+void hrtimer_replay::place_hard_expiry(slot &s, const sim_event &ev, const expiry_clock &clock,
+				       bool untraced)
+{
+	cpu_state &c = *cpus_[ev.cpu];
+	bool new_group;
+	if (irq_events_ && c.in_irq) {
+		new_group = !c.irq_ran;
+		c.irq_ran = true;
+	} else {
+		new_group = !c.group_open || c.group_now != ev.now;
+		if (new_group && !irq_events_)
+			figures_[ev.cpu].recorded_interrupts++;
+	}
+	c.group_open = true;
+	c.group_now = ev.now;
+	if (new_group) {
+		c.group_mono_now = 0;
+		// The kernel runs MONOTONIC's timers first, in expiry order: a
+		// tick due before this one would have run first.
+		if (&s != c.tick)
+			stop_tick_untraced(ev.cpu, clock.base == hr::HRTIMER_BASE_MONOTONIC && s.set_up
+							    ? std::min(clock.mono, s.timer.softexpires - 1)
+							    : clock.mono);
+		run_interrupt(ev.cpu, clock.mono, true);
+	} else if (untraced && hr::hrtimer_is_queued(&s.timer)) {
+		// Re-armed untraced into an interrupt already run: it runs in
+		// that interrupt.
+		remove(s);
+		s.fired = true;
+		s.fired_irq = c.irq_id;
+		s.fired_cpu = ev.cpu;
+	}
+}
+
+// A soft expiry belongs to the HRTIMER softirq of the interrupt before
+// it. A soft timer the model still holds, due by its softexpires: the
+// recorded interrupt that raised this softirq ran no hard timer (or the
+// trace has no irq events to say which it was), and the model runs one.
+void hrtimer_replay::place_soft_expiry(slot &s, const sim_event &ev, const expiry_clock &clock)
+{
+	if (!s.set_up || !hr::hrtimer_is_queued(&s.timer) || s.timer.softexpires > std::int64_t(ev.now))
+		return;
+	if (!irq_events_)
+		figures_[ev.cpu].recorded_interrupts++;
+	run_interrupt(ev.cpu, clock.mono, true);
+}
+
+// An interrupt that ran timers of both MONOTONIC and REALTIME shows the
+// offset between the two clocks.
+void hrtimer_replay::note_realtime_offset(const sim_event &ev, bool realtime)
+{
+	cpu_state &c = *cpus_[ev.cpu];
+	if (!realtime) {
+		c.group_mono_now = ev.now;
+		return;
+	}
+	if (!c.group_mono_now)
+		return;
+	const std::int64_t off = std::int64_t(ev.now) - std::int64_t(c.group_mono_now);
+	if (!sum_.realtime_samples)
+		realtime_min_ = realtime_max_ = off;
+	realtime_min_ = std::min(realtime_min_, off);
+	realtime_max_ = std::max(realtime_max_, off);
+	sum_.realtime_samples++;
+	machine_.offs_real = off;
 }
 
 void hrtimer_replay::judge(slot *s, const sim_event &ev, unsigned cpu)

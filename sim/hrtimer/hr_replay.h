@@ -65,8 +65,8 @@ public:
 	// kind (the replay's loop switches on it once): irq_entry/exit,
 	// softirq_*, hrtimer. AHEAD.peek(i) is the i-th event after an hrtimer
 	// event, for the cancels that are part of an expiry: read directly,
-	// since a cancel looks at up to 64 events and an indirect call each
-	// cost 6% of a replay.
+	// since a cancel looks at up to 64 events, and an indirect call for
+	// each would be paid 64 times a cancel.
 	void apply_irq(const sim_event &ev);
 	void apply_softirq(const sim_event &ev);
 	void apply_hrtimer(const sim_event &ev, event_stream &ahead);
@@ -138,7 +138,7 @@ private:
 	}
 	// The timer EV names (on a CPU the replay holds): its CPU's last one
 	// first, without the look-up (a setup, start and cancel of one timer
-	// on one CPU are often adjacent: 39% of the bundled recording's).
+	// on one CPU are often adjacent).
 	slot &slot_for(const sim_event &ev)
 	{
 		cpu_state &c = *cpus_[ev.cpu];
@@ -172,7 +172,18 @@ private:
 	void run_interrupt(unsigned cpu, std::int64_t now, bool recorded);
 	void on_start(const sim_event &ev);
 	void on_cancel(const sim_event &ev, event_stream &ahead);
+	// A recorded expiry, in steps.
+	struct expiry_clock {
+		unsigned base = 0;		// its clock base's index, soft or hard alike
+		bool realtime = false;		// REALTIME or TAI
+		std::int64_t mono = 0;		// its now, on CLOCK_MONOTONIC
+	};
 	void on_expire(const sim_event &ev);
+	bool rearmed_untraced(slot &s, const sim_event &ev);
+	expiry_clock clock_of_expiry(const slot &s, const sim_event &ev);
+	void place_hard_expiry(slot &s, const sim_event &ev, const expiry_clock &clock, bool untraced);
+	void place_soft_expiry(slot &s, const sim_event &ev, const expiry_clock &clock);
+	void note_realtime_offset(const sim_event &ev, bool realtime);
 	void judge(slot *s, const sim_event &ev, unsigned cpu);
 	void note_tick(slot &s, unsigned cpu);
 	void rearm_untraced(slot &s, const sim_event &ev, bool realtime);
@@ -200,8 +211,8 @@ private:
 
 	kernel::hr::hrtimer_machine machine_;
 	// Where the kernel model's pointers lead, so never moved; found
-	// through the vectors beside them (a deque's index was a tenth of
-	// the hrtimer replay's instructions).
+	// through the vectors beside them (a deque's index is a division
+	// and two loads at every look-up).
 	std::deque<cpu_state> cpu_store_;
 	std::deque<slot> slot_store_;
 	std::vector<cpu_state *> cpus_;	// by CPU, into cpu_store_

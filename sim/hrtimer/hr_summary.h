@@ -81,6 +81,12 @@ struct hrtimer_summary {
 	// model was told the re-arm at the expiry; how many of them it ran in
 	// the same interrupt. Tick stops inferred on CPUs whose tick is so.
 	std::uint64_t rearmed_untraced = 0, rearmed_untraced_same = 0;
+	// The fidelity figure: the expiries of the arms the trace shows, less
+	// the trace's misses (counted apart: not_armed are timers whose first
+	// event is their expiry, armed before the trace began; re-arms with no
+	// event traced), and those of them the model ran in the same interrupt.
+	std::uint64_t traced_arms() const { return expiries - rearmed_untraced - not_armed; }
+	std::uint64_t traced_arms_same() const { return same_interrupt - rearmed_untraced_same; }
 	std::uint64_t tick_stops_inferred = 0;
 	std::vector<unsigned> untraced_tick_cpus;
 	// Recorded expiries' lateness behind softexpires (now - softexpires), ns.

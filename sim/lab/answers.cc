@@ -137,6 +137,14 @@ void check_bounds(const line_source &in, std::string_view line)
 	}
 }
 
+// An editor's UTF-8 byte order mark before the first line is not part of
+// it: left there, it made a right first answer (or a comment) wrong.
+std::string_view without_bom(const line_source &in, std::string_view line)
+{
+	constexpr std::string_view bom = "\xEF\xBB\xBF";
+	return in.line_no() == 1 && line.substr(0, bom.size()) == bom ? line.substr(bom.size()) : line;
+}
+
 std::string lines_of(const std::vector<std::string> &lines, const char *indent)
 {
 	std::string out;
@@ -153,6 +161,7 @@ std::vector<answer_line> read_answers(line_source &in)
 	while (in.next(line)) {
 		const std::uint64_t line_no = in.line_no();
 		check_bounds(in, line);
+		line = without_bom(in, line);
 		// '#' starts a comment, at the start of a line or after an answer.
 		line = line.substr(0, line.find('#'));
 		std::vector<std::string> words = split_words(line);
@@ -197,9 +206,11 @@ namespace {
 std::vector<exercise_ref> read_questions(line_source &in)
 {
 	std::vector<exercise_ref> out;
+	std::unordered_map<std::string, std::uint64_t> listed;	// answer key -> its line
 	std::string_view line;
 	while (in.next(line)) {
 		check_bounds(in, line);
+		line = without_bom(in, line);
 		line = line.substr(0, line.find('#'));
 		line = line.substr(0, line.find('='));
 		std::vector<std::string> words = split_words(line);
@@ -216,6 +227,13 @@ std::vector<exercise_ref> read_questions(line_source &in)
 		} catch (const usage_error &e) {
 			throw input_error(in.name(), in.line_no(), e.what());
 		}
+		// One answer is graded once: a question listed again would score
+		// it again.
+		auto [at, first] = listed.emplace(answer_key(out.back()), in.line_no());
+		if (!first)
+			throw input_error(in.name(), in.line_no(),
+					  "the question of line " + std::to_string(at->second) + " again (" + at->first +
+						  "): each question is listed once");
 	}
 	if (out.empty())
 		throw input_error(in.name(), 0, "no questions (lines KIND ID [options])");
@@ -354,7 +372,7 @@ check_result grade(std::vector<answer_line> lines, const std::string &source, co
 
 }  // namespace
 
-std::string check_text(const check_result &r, bool working)
+std::string check_text(const check_result &r, bool working, bool expected)
 {
 	std::string out;
 	for (const graded_line &g : r.lines) {
@@ -370,7 +388,8 @@ std::string check_text(const check_result &r, bool working)
 		}
 		out += at + g.key + ": WRONG\n";
 		out += "  you gave: " + g.given + "\n";
-		out += "  expected: " + g.expected + "\n";
+		if (expected)
+			out += "  expected: " + g.expected + "\n";
 		if (working)
 			out += "  working:\n" + lines_of(g.working, "    ");
 	}

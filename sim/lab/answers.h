@@ -74,9 +74,10 @@ struct check_result {
 	bool all_right() const { return wrong == 0 && right > 0; }
 };
 
-// The verdicts as text: a line each, for a wrong answer what was given
-// and expected (and the working unless `working` is false), a summary.
-std::string check_text(const check_result &r, bool working = true);
+// The verdicts as text: a line each, for a wrong answer what was given,
+// what was expected (unless `expected` is false) and the working (unless
+// `working` is false), a summary.
+std::string check_text(const check_result &r, bool working = true, bool expected = true);
 
 // Grades every line of the file at `path`. Throws input_error for an
 // unreadable file or one that is not a small text file, and for a file

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "sim/output/json_text.h"
+#include "sim/output/json_string.h"
 
 namespace timersim::lab {
 
@@ -52,20 +52,24 @@ std::pair<unsigned, unsigned> part_score(lab_kind kind, const std::string &expec
 
 namespace {
 
-std::string verdict(const graded_line &g, unsigned score, unsigned max, bool working)
+graded_question graded(std::string name, const graded_line &g, bool working)
 {
-	std::string out = "line " + std::to_string(g.line) + ": ";
-	if (g.right)
-		return out + "right\n";
-	out += score ? "partly right (" + std::to_string(score) + " of " + std::to_string(max) + " parts)\n"
-		     : "wrong\n";
-	out += "you gave: " + g.given + "\nexpected: " + g.expected + "\n";
-	if (working) {
-		out += "working:\n";
-		for (const std::string &w : g.working)
-			out += "  " + w + "\n";
+	auto [score, max] = part_score(g.kind, g.expected, g.given);
+	graded_question t{std::move(name), score, max, "line " + std::to_string(g.line) + ": ", ""};
+	if (g.right) {
+		t.output += "right\n";
+		return t;
 	}
-	return out;
+	t.output += score ? "partly right (" + std::to_string(score) + " of " + std::to_string(max) + " parts)\n"
+			  : "wrong\n";
+	t.output += "you gave: " + g.given + "\n";
+	t.answer = "expected: " + g.expected + "\n";
+	if (working) {
+		t.answer += "working:\n";
+		for (const std::string &w : g.working)
+			t.answer += "  " + w + "\n";
+	}
+	return t;
 }
 
 }  // namespace
@@ -80,14 +84,14 @@ grade_report make_grade_report(const check_result &r, const std::vector<exercise
 			// Counted as missing below when the questions are known.
 			rep.tests.push_back({"line " + std::to_string(g.line), 0, assigned ? 0u : 1u,
 					     "line " + std::to_string(g.line) + ": not graded: " + g.problem +
-						     "\nthe line: " + g.key + "\n"});
+						     "\nthe line: " + g.key + "\n",
+					     ""});
 			continue;
 		}
 		answered.emplace(g.key, &g);
 		if (assigned)
 			continue;
-		auto [score, max] = part_score(g.kind, g.expected, g.given);
-		rep.tests.push_back({g.key, score, max, verdict(g, score, max, working)});
+		rep.tests.push_back(graded(g.key, g, working));
 	}
 	for (const exercise_ref &q : questions) {
 		const exercise ex = make_exercise(q);
@@ -95,12 +99,10 @@ grade_report make_grade_report(const check_result &r, const std::vector<exercise
 		auto at = answered.find(key);
 		if (at == answered.end()) {
 			const unsigned max = static_cast<unsigned>(answer_parts(q.kind, solve(ex).answer).size());
-			rep.tests.push_back({key, 0, max, "no answer to " + key + "\n"});
+			rep.tests.push_back({key, 0, max, "no answer to " + key + "\n", ""});
 			continue;
 		}
-		const graded_line &g = *at->second;
-		auto [score, max] = part_score(g.kind, g.expected, g.given);
-		rep.tests.push_back({key, score, max, verdict(g, score, max, working)});
+		rep.tests.push_back(graded(key, *at->second, working));
 	}
 	for (const graded_question &t : rep.tests) {
 		rep.score += t.score;
@@ -109,22 +111,44 @@ grade_report make_grade_report(const check_result &r, const std::vector<exercise
 	return rep;
 }
 
-std::string gradescope_json(const grade_report &g)
+bool parse_reveal_mode(const std::string &name, reveal_mode &out)
 {
+	if (name == "never")
+		out = reveal_mode::never;
+	else if (name == "after-due")
+		out = reveal_mode::after_due;
+	else if (name == "always")
+		out = reveal_mode::always;
+	else
+		return false;
+	return true;
+}
+
+std::string gradescope_json(const grade_report &g, reveal_mode reveal)
+{
+	// The top-level visibility is the default of tests that name none:
+	// every test here names its own.
 	std::string out = "{\n  \"score\": " + std::to_string(g.score) + ",\n  \"max_score\": " +
 			  std::to_string(g.max_score) + ",\n  \"visibility\": \"visible\",\n  \"tests\": [";
-	for (std::size_t i = 0; i < g.tests.size(); i++) {
-		const graded_question &t = g.tests[i];
-		out += std::string(i ? "," : "") + "\n    {\"name\": " + json_string(t.name) +
+	bool first = true;
+	for (const graded_question &t : g.tests) {
+		const std::string output = reveal == reveal_mode::always ? t.output + t.answer : t.output;
+		out += std::string(first ? "" : ",") + "\n    {\"name\": " + json_string(t.name) +
 		       ", \"score\": " + std::to_string(t.score) + ", \"max_score\": " + std::to_string(t.max_score) +
 		       ", \"status\": " + (t.score == t.max_score ? "\"passed\"" : "\"failed\"") +
-		       ", \"output\": " + json_string(t.output) + ", \"visibility\": \"visible\"}";
+		       ", \"output\": " + json_string(output) + ", \"visibility\": \"visible\"}";
+		first = false;
+		// Scoreless: the question's own test carries its points.
+		if (reveal == reveal_mode::after_due && !t.answer.empty())
+			out += ",\n    {\"name\": " + json_string(t.name + ": expected answer") +
+			       ", \"status\": \"failed\", \"output\": " + json_string(t.answer) +
+			       ", \"visibility\": \"after_due_date\"}";
 	}
 	out += "\n  ]\n}\n";
 	return out;
 }
 
-std::string plain_json(const grade_report &g, const check_result &r)
+std::string plain_json(const grade_report &g, const check_result &r, bool reveal)
 {
 	std::string out = "{\n  \"score\": " + std::to_string(g.score) + ",\n  \"max_score\": " +
 			  std::to_string(g.max_score) + ",\n  \"right\": " + std::to_string(r.right) +
@@ -133,7 +157,8 @@ std::string plain_json(const grade_report &g, const check_result &r)
 		const graded_question &t = g.tests[i];
 		out += std::string(i ? "," : "") + "\n    {\"name\": " + json_string(t.name) +
 		       ", \"score\": " + std::to_string(t.score) + ", \"max_score\": " + std::to_string(t.max_score) +
-		       ", \"output\": " + json_string(t.output) + "}";
+		       ", \"output\": " + json_string(t.output) +
+		       (reveal && !t.answer.empty() ? ", \"answer\": " + json_string(t.answer) : "") + "}";
 	}
 	out += "\n  ]\n}\n";
 	return out;

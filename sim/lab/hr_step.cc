@@ -7,6 +7,7 @@
 
 #include "kernel/hrtimer.h"
 #include "sim/base/json_writer.h"
+#include "sim/lab/snapshot_json.h"
 #include "sim/trace/reader.h"
 
 namespace timersim::lab {
@@ -61,7 +62,7 @@ public:
 		hr::hrtimer_cpu_base_init(&cpu_, &machine_, 0, hr::hrtimer_generation::soft_bases, true);
 		machine_.now = static_cast<hr::ktime_t>(s.start.value_or(0));
 		if (s.start && *s.start >= max_hr_ns)
-			throw input_error(s.source, 0, "start " + num(*s.start) + " is beyond the lab's 10^18 ns");
+			throw input_error(s.source, s.start_line, "start " + num(*s.start) + " is beyond the lab's 10^18 ns");
 	}
 	hr_runner(const hr_runner &) = delete;
 	hr_runner &operator=(const hr_runner &) = delete;
@@ -433,23 +434,28 @@ void indent_lines(std::string &out, const std::string &text, const char *prefix)
 
 }  // namespace
 
-void run_hr_scenario(const scenario &s, const std::function<void(const hr_record &)> &each)
+void run_hr_scenario(const scenario &s, const std::function<void(const hr_record &)> &each, bool picture)
 {
 	hr_runner runner(s);
 	for (const hr_op &op : s.hr_ops)
-		each(runner.run(op, true));
+		each(runner.run(op, picture));
 }
 
-void write_hr_step_text(const scenario &s, bool explain, const std::function<void(std::string_view)> &write)
+void write_hr_step_text(const scenario &s, bool explain, const std::function<void(std::string_view)> &write,
+			std::size_t picture_budget)
 {
 	hr_runner runner(s);
-	write("timersim step " + s.source +
+	budgeted_output counted(write, picture_budget);
+	counted("timersim step " + s.source +
 	      "\nhrtimers: one CPU's hrtimer_cpu_base (4.16+: 4 hard and 4 soft clock bases), high resolution "
 	      "mode, CLOCK_MONOTONIC in ns\nstart: now " +
 	      num(runner.now()) + "\n");
 	std::uint64_t statements = 0, interrupts = 0, runs = 0, early = 0;
 	for (const hr_op &op : s.hr_ops) {
-		const hr_record r = runner.run(op, true);
+		const bool picture = counted.pictures();
+		const hr_record r = runner.run(op, picture);
+		if (!picture && counted.stop(r.line))
+			counted(format_budget_note(counted, "base"));
 		statements++;
 		interrupts += r.interrupts;
 		runs += r.runs.size();
@@ -461,16 +467,19 @@ void write_hr_step_text(const scenario &s, bool explain, const std::function<voi
 			if (explain)
 				indent_lines(out, e.why, "      ");
 		}
-		write(out + r.picture);
+		counted(out + r.picture);
 	}
-	write("\nend: now " + num(runner.now()) + ", " + num(runner.queued()) + " queued; " + num(statements) +
+	counted("\nend: now " + num(runner.now()) + ", " + num(runner.queued()) + " queued; " + num(statements) +
 	      " statements: " + num(interrupts) + " interrupts, " + num(runs) + " callbacks run (" + num(early) +
 	      " before their expires), device programmed " + num(runner.cpu().dev.programs) + " times\n");
+	counted(format_budget_end(counted, "base"));
 }
 
-void write_hr_step_json(const scenario &s, const std::function<void(std::string_view)> &write)
+void write_hr_step_json(const scenario &s, const std::function<void(std::string_view)> &write,
+			std::size_t picture_budget)
 {
 	hr_runner runner(s);
+	budgeted_output counted(write, picture_budget);
 	std::string out;
 	json_writer j(out);
 	j.begin_object();
@@ -480,7 +489,10 @@ void write_hr_step_json(const scenario &s, const std::function<void(std::string_
 	j.key("steps");
 	j.begin_array();
 	for (const hr_op &op : s.hr_ops) {
+		const bool picture = counted.pictures();
 		const hr_record r = runner.run(op, false);
+		if (!picture)
+			counted.stop(r.line);
 		j.begin_object();
 		j.field("line", r.line);
 		j.field("text", r.text);
@@ -516,14 +528,18 @@ void write_hr_step_json(const scenario &s, const std::function<void(std::string_
 		}
 		j.field("now", runner.now());
 		j.key("queued");
-		runner.write_queued_json(j);
+		if (picture)
+			runner.write_queued_json(j);
+		else
+			j.null();	// past the picture budget
 		j.end_object();
-		write(out);
+		counted(out);
 		out.clear();
 	}
 	j.end_array();
+	write_budget_json(j, counted);
 	j.end_object();
-	write(out);
+	counted(out);
 }
 
 }  // namespace timersim::lab

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "sim/lab/scenario.h"
+#include "sim/lab/step.h"
 
 namespace timersim::lab {
 
@@ -66,11 +67,17 @@ constexpr std::uint64_t max_hr_runs_per_statement = 100000;
 
 // Runs every statement, calling `each` after each. A statement the base
 // cannot do (a time before now, too many interrupts, a soft re-start of a
-// hard timer) throws input_error(source, line, reason).
-void run_hr_scenario(const scenario &s, const std::function<void(const hr_record &)> &each);
+// hard timer) throws input_error(source, line, reason). Without `picture`,
+// the records' pictures are left empty (one walks every queued timer).
+void run_hr_scenario(const scenario &s, const std::function<void(const hr_record &)> &each, bool picture = true);
 
-// The text and JSON of `timersim step` for such a scenario.
-void write_hr_step_text(const scenario &s, bool explain, const std::function<void(std::string_view)> &write);
-void write_hr_step_json(const scenario &s, const std::function<void(std::string_view)> &write);
+// The text and JSON of `timersim step` for such a scenario; past
+// `picture_budget` bytes of output, the steps list what changed, not the
+// whole base (as the wheel's do: sim/lab/step.h), and the JSON's `queued`
+// is null.
+void write_hr_step_text(const scenario &s, bool explain, const std::function<void(std::string_view)> &write,
+			std::size_t picture_budget = step_picture_budget);
+void write_hr_step_json(const scenario &s, const std::function<void(std::string_view)> &write,
+			std::size_t picture_budget = step_picture_budget);
 
 }  // namespace timersim::lab

@@ -90,11 +90,19 @@ workload random_case(lab_rng &rng)
 		if (what < 4) {
 			const std::uint64_t every = rng.between(5, 60);
 			const std::uint64_t until = at + every * rng.between(5, 40);
-			timer(w, name, at, rng.between(200, 3000), every, until, !rng.chance(1, 10));
+			// One draw a statement: the order of a call's arguments is
+			// the compiler's (GCC right to left, clang -- the browser
+			// lab's -- left to right). This is the order the public seeds
+			// were drawn in.
+			const bool del = !rng.chance(1, 10);
+			const std::uint64_t timeout = rng.between(200, 3000);
+			timer(w, name, at, timeout, every, until, del);
 		} else if (what < 7) {
 			timer(w, name, at, rng.between(1, 1500), 0, 0, false);
 		} else {
-			timer(w, name, at, rng.between(1u << 13, 1u << 15), 0, at + rng.between(100, 2500), true);
+			const std::uint64_t until = at + rng.between(100, 2500);
+			const std::uint64_t timeout = rng.between(1u << 13, 1u << 15);
+			timer(w, name, at, timeout, 0, until, true);
 		}
 	}
 	return w;

@@ -106,6 +106,68 @@ std::string lab_text(const lab_request &req)
 	return out;
 }
 
+std::string questions_file(const lab_request &req)
+{
+	std::vector<exercise> exs;
+	for (const exercise_ref &r : refs_of(req))
+		exs.push_back(make_exercise(r));
+	const char *kind = lab_kind_name(req.kind);
+	std::string out = "# timersim lab: " + std::to_string(exs.size()) + (exs.size() == 1 ? " question" : " questions");
+	out += req.student.empty() ? std::string(" (timersim lab ") + kind + " -s " + req.seed + " -n " +
+					     std::to_string(req.count) + options_of(exs.front().ref.cfg, req.kind) + ")\n"
+				   : " for " + req.student + " (a private variant: your instructor grades it)\n";
+	out += "# Write each answer after its line's '=', keep the lines as they are, and hand\n"
+	       "# the file in; it is graded by `timersim lab check" +
+	       std::string(req.student.empty() ? "" : " --student " + req.student + " --secret KEY") +
+	       " FILE`. Open it in the browser lab (build/web/index.html) to answer there.\n";
+	for (std::size_t i = 0; i < exs.size(); i++) {
+		const exercise &ex = exs[i];
+		const std::string key = answer_key(ex.ref);
+		out += "\n# Question " + std::to_string(i + 1) + " of " + std::to_string(exs.size()) + ": " + key + "\n";
+		out += indent_block(ex.question, "#   ");
+		out += "#   Answer as: " + ex.answer_form + "\n";
+		out += key + " =\n";
+	}
+	return out;
+}
+
+std::vector<handed_question> read_handed_questions(std::string_view text)
+{
+	std::vector<handed_question> out;
+	handed_question q;
+	bool in_question = false;
+	std::size_t pos = 0;
+	while (pos < text.size()) {
+		std::size_t end = text.find('\n', pos);
+		if (end == std::string_view::npos)
+			end = text.size();
+		std::string line(text.substr(pos, end - pos));
+		pos = end + 1;
+		if (!line.empty() && line.back() == '\r')
+			line.pop_back();
+		static const std::string head = "# Question ", body = "#   ", form = "#   Answer as: ";
+		if (line.compare(0, head.size(), head) == 0) {
+			const std::size_t colon = line.find(": ");
+			q = {};
+			q.key = colon == std::string::npos ? "" : line.substr(colon + 2);
+			in_question = true;
+		} else if (in_question && line.compare(0, form.size(), form) == 0) {
+			q.answer_form = line.substr(form.size());
+		} else if (in_question && line.compare(0, body.size(), body) == 0) {
+			q.question += line.substr(body.size()) + "\n";
+		} else if (in_question && line.compare(0, q.key.size() + 2, q.key + " =") == 0) {
+			std::string a = line.substr(q.key.size() + 2);
+			const std::size_t hash = a.find('#');
+			a = a.substr(0, hash);
+			const std::size_t first = a.find_first_not_of(" \t"), last = a.find_last_not_of(" \t");
+			q.answer = first == std::string::npos ? "" : a.substr(first, last - first + 1);
+			out.push_back(q);
+			in_question = false;
+		}
+	}
+	return out;
+}
+
 std::string lab_json(const lab_request &req)
 {
 	std::string out;

@@ -180,7 +180,9 @@ void parse_line(scenario &s, std::uint64_t line_no, std::string_view line)
 	const std::string &verb = w[0];
 	const bool setting = verb == "hz" || verb == "word-bits" || verb == "base-small" || verb == "order" ||
 			     verb == "start";
-	if (setting && !s.ops.empty())
+	// Either kind of statement: an hrtimer scenario's `start` after its
+	// first hrstart was applied before line 1.
+	if (setting && (!s.ops.empty() || !s.hr_ops.empty()))
 		p.fail("'" + verb + "' is a setting: settings come before the first statement");
 
 	if (verb == "hz") {
@@ -208,6 +210,7 @@ void parse_line(scenario &s, std::uint64_t line_no, std::string_view line)
 			s.start_initial = true;
 		else
 			s.start = p.number(w[1], "start");
+		s.start_line = line_no;
 	} else {
 		if (s.ops.size() + s.hr_ops.size() >= max_scenario_statements)
 			p.fail("more than " + std::to_string(max_scenario_statements) +

@@ -88,6 +88,7 @@ struct scenario {
 	std::optional<bool> lifo;
 	std::optional<std::uint64_t> start;
 	bool start_initial = false;	// start initial: INITIAL_JIFFIES of the HZ and width
+	std::uint64_t start_line = 0;	// of the `start` setting, for errors
 	std::vector<scenario_op> ops;
 	std::vector<hr_op> hr_ops;	// an hrtimer scenario's statements (then ops is empty)
 	bool is_hr() const { return !hr_ops.empty(); }

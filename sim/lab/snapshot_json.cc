@@ -102,7 +102,21 @@ void write_step(json_writer &j, const step_record &r)
 	j.field("ticks", r.work.ticks);
 	j.field("cascade_calls", r.work.cascade_calls);
 	j.key("wheel");
-	write_snapshot(j, r.after);
+	if (r.after.bases.empty())
+		j.null();	// past the picture budget (sim/lab/step.h)
+	else
+		write_snapshot(j, r.after);
+	j.end_object();
+}
+
+void write_budget_json(json_writer &j, const budgeted_output &out)
+{
+	if (!out.stopped_at())
+		return;
+	j.key("bounded");
+	j.begin_object();
+	j.field("budget", static_cast<std::uint64_t>(out.budget()));
+	j.field("from_line", out.stopped_at());
 	j.end_object();
 }
 

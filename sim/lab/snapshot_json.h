@@ -10,7 +10,9 @@
 //              expires, requested, bucket_expiry, clock, count, rearm, why}
 //   step:     {line, statement, at, events, not_pending, shows_next,
 //              next_interrupt (0 unless `show`), ticks, cascade_calls,
-//              wheel: snapshot}
+//              wheel: snapshot, or null past the picture budget}
+//   bounded:  {budget, from_line}  the run's picture budget and the first
+//              step without one, when the output passed it (sim/lab/step.h)
 #pragma once
 
 #include "sim/lab/lab_wheel.h"
@@ -24,5 +26,6 @@ void write_setup(json_writer &j, const wheel_setup &s);		// as key "setup"
 void write_snapshot(json_writer &j, const wheel_snapshot &s);	// a value
 void write_event(json_writer &j, const wheel_event &e);		// a value
 void write_step(json_writer &j, const step_record &r);		// a value
+void write_budget_json(json_writer &j, const budgeted_output &out);	// key "bounded", when passed
 
 }  // namespace timersim::lab

@@ -147,6 +147,8 @@ step_record run_op(const scenario_op &op, const std::string &source, lab_wheel &
 		});
 	if (picture)
 		r.after = wheel.snapshot();
+	else
+		r.after.scheme = wheel.setup().scheme;	// the wording of its work line
 	return r;
 }
 
@@ -241,8 +243,32 @@ std::string format_step(const step_record &r, bool explain)
 		out += "  (" + (r.after.scheme == "v48" ? num(r.work.ticks) + (r.work.ticks == 1 ? " softirq run" : " softirq runs")
 							: jiffies_count(r.work.ticks) + " processed") +
 		       ", " + num(r.work.cascade_calls) + (r.work.cascade_calls == 1 ? " cascade call)\n" : " cascade calls)\n");
-	out += format_picture(r.after);
+	if (!r.after.bases.empty())
+		out += format_picture(r.after);
 	return out;
+}
+
+namespace {
+
+std::string bytes_text(std::size_t n)
+{
+	return n && n % (std::size_t{1} << 20) == 0 ? num(n >> 20) + " MiB" : num(n) + " bytes";
+}
+
+}  // namespace
+
+std::string format_budget_note(const budgeted_output &out, const char *what)
+{
+	return "\n(the output passed " + bytes_text(out.budget()) + ": from here on each statement lists what "
+	       "changed, not the whole " + what + ")\n";
+}
+
+std::string format_budget_end(const budgeted_output &out, const char *what)
+{
+	if (!out.stopped_at())
+		return "";
+	return "(no picture of the " + std::string(what) + " from line " + num(out.stopped_at()) + " on: the output had passed " +
+	       bytes_text(out.budget()) + "; a shorter scenario pictures every step)\n";
 }
 
 void step_totals::add(const step_record &r)
@@ -270,7 +296,7 @@ std::string format_totals(const step_totals &t, const wheel_snapshot &last)
 void check_scenario(const scenario &s, const step_options &opt)
 {
 	if (s.is_hr()) {	// the hrtimer model, not a wheel (sim/lab/hr_step.h)
-		run_hr_scenario(s, [](const hr_record &) {});
+		run_hr_scenario(s, [](const hr_record &) {}, false);
 		return;
 	}
 	auto wheel = make_lab_wheel(resolve_setup(s, opt));
@@ -281,21 +307,27 @@ void check_scenario(const scenario &s, const step_options &opt)
 void write_step_text(const scenario &s, const step_options &opt, const step_output &write)
 {
 	if (s.is_hr())
-		return write_hr_step_text(s, opt.explain, write);
+		return write_hr_step_text(s, opt.explain, write, opt.picture_budget);
 	auto wheel = make_lab_wheel(resolve_setup(s, opt));
-	write(format_header("timersim step " + s.source + " --scheme " + opt.scheme, *wheel));
+	budgeted_output out(write, opt.picture_budget);
+	out(format_header("timersim step " + s.source + " --scheme " + opt.scheme, *wheel));
 	step_totals totals;
-	run_scenario(s, *wheel, [&](const step_record &r) {
+	for (const scenario_op &op : s.ops) {
+		const bool picture = out.pictures();
+		const step_record r = run_op(op, s.source, *wheel, picture);
 		totals.add(r);
-		write(format_step(r, opt.explain));
-	});
-	write(format_totals(totals, wheel->snapshot()));
+		if (!picture && out.stop(r.line))
+			out(format_budget_note(out, "wheel"));
+		out(format_step(r, opt.explain));
+	}
+	out(format_totals(totals, wheel->snapshot()));
+	out(format_budget_end(out, "wheel"));
 }
 
 void write_step_json(const scenario &s, const step_options &opt, const step_output &write)
 {
 	if (s.is_hr())
-		return write_hr_step_json(s, write);
+		return write_hr_step_json(s, write, opt.picture_budget);
 	wheel_setup setup = resolve_setup(s, opt);
 	auto wheel = make_lab_wheel(setup);
 	// The writer keeps its nesting itself: its text is handed on and
@@ -308,14 +340,20 @@ void write_step_json(const scenario &s, const step_options &opt, const step_outp
 	j.field("wheel", wheel->describe());
 	j.key("steps");
 	j.begin_array();
-	run_scenario(s, *wheel, [&](const step_record &r) {
+	budgeted_output counted(write, opt.picture_budget);
+	for (const scenario_op &op : s.ops) {
+		const bool picture = counted.pictures();
+		const step_record r = run_op(op, s.source, *wheel, picture);
+		if (!picture)
+			counted.stop(r.line);
 		write_step(j, r);
-		write(out);
+		counted(out);
 		out.clear();
-	});
+	}
 	j.end_array();
+	write_budget_json(j, counted);
 	j.end_object();
-	write(out);
+	counted(out);
 }
 
 std::string step_text(const scenario &s, const step_options &opt)

@@ -16,8 +16,17 @@
 //   next timer interrupt: 300         (show)
 // Timers in the picture: NAME@EXPIRES, `~` after a deferrable one, and for
 // v48 `>BUCKET_EXPIRY` when the bucket runs later than the expiry.
+//
+// A picture lists every pending timer, so a run's output would grow as
+// statements times timers (10,000 `add` lines printed 648 MB). It is
+// bounded as the view's page is: once the output passed `picture_budget`
+// bytes (4 MiB), each statement lists what changed (its events), not the
+// whole wheel; the text says so where the pictures stop and at the end,
+// the JSON gives those steps `"wheel": null` and ends with
+// "bounded": {"budget": BYTES, "from_line": N}.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -31,6 +40,10 @@
 
 namespace timersim::lab {
 
+// The output of a step run past which the pictures stop: the view's page
+// budget (sim/view/view_scenario.h), which a scenario's page holds at most.
+constexpr std::size_t step_picture_budget = std::size_t{4} << 20;
+
 // The command line's choices; a value given here overrides the scenario's
 // setting of the same name.
 struct step_options {
@@ -40,6 +53,7 @@ struct step_options {
 	std::optional<bool> base_small;
 	std::optional<bool> lifo;
 	bool explain = false;
+	std::size_t picture_budget = step_picture_budget;
 };
 
 // The wheel a scenario runs on: options over scenario settings over the
@@ -70,11 +84,12 @@ std::uint64_t statement_upto(const scenario_op &op, const std::string &source, s
 			     unsigned word_bits);
 
 // One statement on the wheel (what run_scenario() does per line);
-// without `picture`, `after` is left empty (a snapshot costs a walk of
-// every pending timer).
+// without `picture`, `after` holds the scheme alone, no base (a snapshot
+// costs a walk of every pending timer).
 step_record run_op(const scenario_op &op, const std::string &source, lab_wheel &wheel, bool picture = true);
 
-// Output pieces: the header naming the wheel, one record, the closing line.
+// Output pieces: the header naming the wheel, one record (its picture when
+// it has one), the closing line.
 std::string format_header(const std::string &title, const lab_wheel &wheel);
 std::string format_step(const step_record &r, bool explain);
 std::string format_event(const wheel_event &e);
@@ -96,6 +111,40 @@ void check_scenario(const scenario &s, const step_options &opt);
 // Where the output goes, piece by piece as the run makes it: the whole
 // output is never held (a step's picture lists every pending timer).
 using step_output = std::function<void(std::string_view)>;
+
+// A run's output, counted against its picture budget: pictures() is true
+// until the output passed it; stop(line) marks the first statement shown
+// without one, and says whether this is it (the note goes there once).
+class budgeted_output {
+public:
+	budgeted_output(const step_output &write, std::size_t budget) : write_(write), budget_(budget) {}
+	void operator()(std::string_view piece)
+	{
+		written_ += piece.size();
+		write_(piece);
+	}
+	bool pictures() const { return written_ < budget_; }
+	bool stop(std::uint64_t line)
+	{
+		if (stopped_at_)
+			return false;
+		stopped_at_ = line ? line : 1;
+		return true;
+	}
+	std::uint64_t stopped_at() const { return stopped_at_; }
+	std::size_t budget() const { return budget_; }
+
+private:
+	const step_output &write_;
+	std::size_t budget_;
+	std::size_t written_ = 0;
+	std::uint64_t stopped_at_ = 0;
+};
+
+// The text lines that say where the pictures stopped, and why; WHAT is
+// what a picture shows ("wheel", "base").
+std::string format_budget_note(const budgeted_output &out, const char *what);
+std::string format_budget_end(const budgeted_output &out, const char *what);
 // The text `timersim step` prints for a scenario.
 void write_step_text(const scenario &s, const step_options &opt, const step_output &write);
 // The same run as JSON: setup, and per statement its events and the wheel.

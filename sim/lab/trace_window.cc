@@ -68,7 +68,7 @@ public:
 		if (from_ > to_)
 			throw usage_error("--from " + num(*opt_.from) + " is after --to " + num(*opt_.to));
 		wheel_setup w;
-		w.scheme = opt_.scheme;
+		w.scheme = s.scheme;	// auto resolved
 		w.hz = s.hz;
 		w.word_bits = s.word_bits;
 		w.base_small = opt_.base_small;
@@ -233,7 +233,7 @@ private:
 		return setup_.start + ((v - setup_.start) & 0xffffffffull);
 	}
 
-	bool classic() const { return opt_.scheme == "classic"; }
+	bool classic() const { return setup_.scheme == "classic"; }
 	bool shown(jiffies_t jiffy) const { return jiffy >= from_ && jiffy <= to_ && !closed_; }
 
 	std::string level_name(unsigned level) const
@@ -301,7 +301,7 @@ private:
 	wheel_snapshot snapshot(jiffies_t now) const
 	{
 		wheel_snapshot s;
-		s.scheme = opt_.scheme;
+		s.scheme = setup_.scheme;
 		s.word_bits = setup_.word_bits;
 		s.now = setup_.narrow(now);
 		for (const wheel_base_state &b : setup_.wheel->inspect(opt_.cpu)) {
@@ -413,7 +413,7 @@ trace_window_summary run_trace_window(const trace_window_options &opt,
 				      const std::function<void(const wheel_setup &, const std::string &)> &begin,
 				      const std::function<void(const step_record &)> &each)
 {
-	if (opt.scheme != "classic" && opt.scheme != "v48")
+	if (opt.scheme != "classic" && opt.scheme != "v48" && opt.scheme != auto_scheme)
 		throw usage_error("step shows the classic and v48 wheels, not '" + opt.scheme + "'");
 	trace_window_summary summary;
 	window_sink sink(opt, begin, each, summary);
@@ -423,7 +423,9 @@ trace_window_summary run_trace_window(const trace_window_options &opt,
 	r.word_bits = opt.word_bits.value_or(0);
 	r.base_small = opt.base_small;
 	r.ticks = opt.ticks;
-	if (opt.scheme == "classic")
+	// The order is classic's: given to auto only when asked for (a v48
+	// recording then refuses it, as replay does).
+	if (opt.scheme == "classic" || (opt.scheme == auto_scheme && opt.lifo))
 		r.params = {{"order", opt.lifo ? "lifo" : "fifo"}};
 	auto reader = open_trace(opt.path, opt.format, opt.reader);
 	replay_trace(*reader, opt.path, r, {&sink});
@@ -432,17 +434,20 @@ trace_window_summary run_trace_window(const trace_window_options &opt,
 
 void write_trace_window_text(const trace_window_options &opt, const step_output &write)
 {
-	std::string title = "timersim step --trace " + opt.path + " --cpu " + num(opt.cpu) + " --scheme " + opt.scheme;
+	std::string window;
 	if (opt.from)
-		title += " --from " + num(*opt.from);
+		window += " --from " + num(*opt.from);
 	if (opt.to)
-		title += " --to " + num(*opt.to);
+		window += " --to " + num(*opt.to);
 	step_totals totals;
 	wheel_snapshot last;
 	trace_window_summary s = run_trace_window(
 		opt,
 		[&](const wheel_setup &w, const std::string &describe) {
-			write(title + "\nwheel: " + describe + "\nstart: now " + num(w.start) + "\n");
+			// The wheel that ran: auto names the recording kernel's.
+			write("timersim step --trace " + opt.path + " --cpu " + num(opt.cpu) + " --scheme " + w.scheme +
+			      window + (opt.scheme == auto_scheme ? " (auto: the recording kernel's wheel)" : "") +
+			      "\nwheel: " + describe + "\nstart: now " + num(w.start) + "\n");
 		},
 		[&](const step_record &r) {
 			totals.add(r);

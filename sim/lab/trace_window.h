@@ -33,7 +33,9 @@ struct trace_window_options {
 	std::string path;
 	trace_format format = trace_format::auto_detect;
 	reader_options reader;
-	std::string scheme = "classic";		// classic or v48
+	// classic, v48, or auto_scheme: the recording kernel's wheel, as
+	// replay takes it.
+	std::string scheme = auto_scheme;
 	std::optional<unsigned> hz;		// default: inferred from the trace
 	std::optional<unsigned> word_bits;	// default: inferred
 	bool base_small = false;

@@ -10,9 +10,9 @@
 //
 // The statistics are selected where the samples are, not from copies,
 // and over several sets (all CPUs together) across the sets, not from a
-// concatenation: the copies and their selection were a single-threaded
-// tail of 45-75 ms at the end of replaying a 1 GB trace, after the parse
-// had stopped.
+// concatenation: copies and their selection would be a single-threaded
+// tail at the end of a replay, after the parse has stopped, growing with
+// the trace.
 #pragma once
 
 #include <cstdint>
@@ -56,9 +56,9 @@ public:
 	friend duration_stats summarise(std::span<duration_samples *const> sets);
 
 	// The short values go in blocks of this many: a set grows by a
-	// block, not by copying all it holds into twice the room (on a 1 GB
-	// trace those copies were 700 page faults, each a first touch of
-	// some microseconds on a VM, and the memmove beside them).
+	// block, not by copying all it holds into twice the room (each copy
+	// a memmove and first touches of fresh pages, some microseconds each
+	// on a VM).
 	static constexpr std::size_t block_values = 16384;
 
 private:

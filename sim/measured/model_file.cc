@@ -23,7 +23,15 @@ void terms(json_writer &w, const char *key, const term_vector &v)
 	w.end_array();
 }
 
-term_vector read_terms(const nlohmann::json &j, const char *key, const std::string &path)
+// The most a coefficient may say a unit of work costs: a second. A fitted
+// cost is ns to us; past this the predictions (a coefficient times counts
+// of up to 2^64, summed over the runs) would leave a double's range and
+// print as inf or 0, a number that looks like a measurement.
+constexpr double max_ns_per_unit = 1e9;
+
+// KEY's terms; SHOWN: how messages name them (the key when empty).
+term_vector read_terms(const nlohmann::json &j, const char *key, const std::string &path,
+		       const std::string &shown = "")
 {
 	if (!j.contains(key) || !j[key].is_array() || j[key].size() != model_terms)
 		throw input_error(path, 0, std::string("\"") + key + "\" is not an array of " +
@@ -31,9 +39,13 @@ term_vector read_terms(const nlohmann::json &j, const char *key, const std::stri
 	term_vector v{};
 	for (unsigned t = 0; t < model_terms; t++) {
 		const nlohmann::json &x = j[key][t];
+		std::string at = (shown.empty() ? std::string("\"") + key + "\"" : shown) + "[" +
+				 std::to_string(t) + "]";
 		if (!x.is_number() || !std::isfinite(x.get<double>()) || x.get<double>() < 0)
-			throw input_error(path, 0, std::string("\"") + key + "\"[" + std::to_string(t) +
-						       "] is not a non-negative number");
+			throw input_error(path, 0, at + " is not a non-negative number");
+		if (x.get<double>() > max_ns_per_unit)
+			throw input_error(path, 0, at + " (" + model_term_name(t) + ") is " + x.dump() +
+						       " ns a unit: past 1 s (1e9 ns), no cost a softirq run can have");
 		v[t] = x.get<double>();
 	}
 	return v;
@@ -122,7 +134,7 @@ cost_model load_model(const std::string &path)
 		throw input_error(path, 0, "no \"draws\" array (the bootstrap's coefficient vectors)");
 	for (std::size_t i = 0; i < j["draws"].size(); i++) {
 		nlohmann::json holder = {{"d", j["draws"][i]}};
-		m.draws.push_back(read_terms(holder, "d", path));
+		m.draws.push_back(read_terms(holder, "d", path, "\"draws\"[" + std::to_string(i) + "]"));
 	}
 	return m;
 }

@@ -2,7 +2,9 @@
 // locale-free, no allocation beyond the string they append to.
 #pragma once
 
+#include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -30,8 +32,15 @@ inline void append_fixed(std::string &out, double v, int decimals)
 	char buf[64];
 	if (!std::isfinite(v))
 		v = 0;
+#if defined(__EMSCRIPTEN__)
+	// The browser lab's libc++ (LLVM 14) has no floating-point to_chars;
+	// its C library's printf rounds exactly as well, in the "C" locale.
+	const int n = std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+	out.append(buf, n < 0 ? 0 : std::min<std::size_t>(std::size_t(n), sizeof buf - 1));
+#else
 	auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, decimals);
 	out.append(buf, res.ptr);
+#endif
 }
 
 }  // namespace timersim

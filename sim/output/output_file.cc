@@ -144,15 +144,24 @@ bool final_target(std::string path, std::string &target, struct stat &st, bool &
 
 }  // namespace
 
-output_file::output_file(std::string path) : path_(std::move(path))
+output_file::output_file(std::string path, output_owner owner) : path_(std::move(path))
 {
 	if (path_.empty())
 		throw usage_error("an output path is empty");
+	struct stat st;
+	if (owner == output_owner::tool) {
+		// The rename replaces the entry itself, whatever it is; only a
+		// folder cannot be renamed over (and may hold the user's files).
+		bool exists = lstat(path_.c_str(), &st) == 0;
+		if (exists && S_ISDIR(st.st_mode))
+			throw output_error(path_ + ": is a directory");
+		open_beside(path_, exists && S_ISREG(st.st_mode) ? &st : nullptr);
+		return;
+	}
 	if (is_stdout()) {
 		f_ = stdout;
 		return;
 	}
-	struct stat st;
 	if (stat(path_.c_str(), &st) == 0) {
 		if (S_ISDIR(st.st_mode))
 			throw output_error(path_ + ": is a directory");
@@ -295,13 +304,42 @@ void install_output_cleanup()
 		sigaction(sig, &sa, nullptr);
 }
 
+namespace {
+
+// An output that cannot be written is said before the work, not after a
+// replay of minutes: a folder, or a file whose folder is not there or
+// not writable. (A symlink is followed when the output is opened.)
+void check_writable(const std::string &option, const std::string &path)
+{
+	struct stat st;
+	if (lstat(path.c_str(), &st) == 0) {
+		if (S_ISLNK(st.st_mode))
+			return;
+		if (S_ISDIR(st.st_mode))
+			throw usage_error(option + " " + path + ": is a folder; give a file name");
+		if (!S_ISREG(st.st_mode))
+			return;	// a FIFO or socket: written in place
+	} else if (!path.empty() && path.back() == '/') {
+		throw usage_error(option + " " + path + ": names a folder, not a file");
+	}
+	const std::string dir = dir_of(path);
+	if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+		throw usage_error(option + " " + path + ": cannot be written: there is no folder " + dir);
+	if (access(dir.c_str(), W_OK | X_OK) != 0)
+		throw usage_error(option + " " + path + ": cannot be written in " + dir + ": " + std::strerror(errno));
+}
+
+}  // namespace
+
 void check_output_paths(const std::vector<std::string> &inputs,
 			const std::vector<std::pair<std::string, std::string>> &outputs)
 {
 	std::vector<std::pair<file_id, std::string>> seen;	// inputs, then outputs so far
 	for (const std::string &in : inputs) {
+		// An input not given is none: an empty name would stand for
+		// the current folder, and clash with an output named for it.
 		file_id id;
-		if (identify(in, id))
+		if (!in.empty() && identify(in, id))
 			seen.push_back({id, "the input " + in});
 	}
 	for (const auto &[option, path] : outputs) {
@@ -310,9 +348,10 @@ void check_output_paths(const std::vector<std::string> &inputs,
 		struct stat st;
 		if (stat(path.c_str(), &st) == 0 && S_ISCHR(st.st_mode))
 			continue;	// /dev/null twice is no clash
+		check_writable(option, path);
 		file_id id;
 		if (!identify(path, id))
-			continue;	// cannot be created: said when it is opened
+			continue;
 		for (const auto &[other, what] : seen)
 			if (other == id)
 				throw usage_error(option + " " + path + ": the same file as " + what);

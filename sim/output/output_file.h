@@ -31,12 +31,23 @@ public:
 	explicit output_error(const std::string &msg) : std::runtime_error(msg) {}
 };
 
+// Whose path an output_file writes.
+enum class output_owner {
+	// The user's: written as the shell's `>` would (the header above).
+	user,
+	// The tool's own file in a folder of its own (a sweep's cell result):
+	// whatever stands at the path - a symlink, FIFO, device node, socket -
+	// is replaced by a regular file, never followed or written through.
+	tool,
+};
+
 class output_file {
 public:
 	// Opens a temporary file beside `path`'s final target, the target itself
-	// when it is written in place, or standard output for "-". Throws
-	// usage_error for an empty path, output_error when it cannot be opened.
-	explicit output_file(std::string path);
+	// when it is written in place, or standard output for "-" (OWNER
+	// user); beside `path` itself (OWNER tool). Throws usage_error for an
+	// empty path, output_error when it cannot be opened.
+	explicit output_file(std::string path, output_owner owner = output_owner::user);
 	~output_file();		// not committed: the temporary file is removed
 	output_file(const output_file &) = delete;
 	output_file &operator=(const output_file &) = delete;

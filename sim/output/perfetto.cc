@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "sim/output/json_text.h"
+#include "sim/output/json_string.h"
 #include "sim/output/number_text.h"
 
 namespace timersim {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "sim/output/json_text.h"
+#include "sim/output/json_string.h"
 #include "sim/output/number_text.h"
 #include "sim/trace/event.h"
 

@@ -137,6 +137,21 @@ void cost_accounting::fidelity(const timer_ref &t, unsigned, jiffies_t recorded,
 	}
 }
 
+void cost_accounting::bucket_fidelity(const timer_ref &, unsigned, jiffies_t, jiffies_t, verdict v,
+				      miss_reason why)
+{
+	fidelity_summary::by_bucket_summary &b = fidelity_.by_bucket;
+	b.judged++;
+	if (v != verdict::exact) {
+		bucket_misses_[static_cast<unsigned>(why)]++;
+		b.trace_caused += v != verdict::unmatched && trace_cause(why);
+	}
+	b.exact += v == verdict::exact;
+	b.early += v == verdict::early;
+	b.late += v == verdict::late;
+	b.unmatched += v == verdict::unmatched;
+}
+
 void cost_accounting::missed(const timer_ref &, unsigned, verdict, miss_reason why)
 {
 	misses_[static_cast<unsigned>(why)]++;
@@ -164,6 +179,9 @@ void cost_accounting::fill(replay_report &r, const interner &names)
 	r.fidelity = fidelity_;
 	for (unsigned m = 0; m < miss_reasons; m++)
 		r.fidelity.misses.push_back({miss_reason_name(static_cast<miss_reason>(m)), misses_[m]});
+	for (unsigned m = 0; m < miss_reasons; m++)
+		r.fidelity.by_bucket.misses.push_back(
+			{miss_reason_name(static_cast<miss_reason>(m)), bucket_misses_[m]});
 	r.ticks_processed = ticks_processed_;
 	r.lateness = lateness_;
 	r.lateness.buckets = late_hist_.buckets();
@@ -234,6 +252,7 @@ const char *miss_reason_name(miss_reason r)
 	case miss_reason::events_lost: return "events_lost";
 	case miss_reason::design: return "design";
 	case miss_reason::unexplained: return "unexplained";
+	case miss_reason::jiffies_moved_on: return "jiffies_moved_on";
 	}
 	return "?";
 }

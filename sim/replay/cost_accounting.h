@@ -50,6 +50,8 @@ public:
 	void fidelity(const timer_ref &t, unsigned cpu, jiffies_t recorded, jiffies_t simulated,
 		      verdict v) override;
 	void missed(const timer_ref &t, unsigned cpu, verdict v, miss_reason why) override;
+	void bucket_fidelity(const timer_ref &t, unsigned cpu, jiffies_t kernel, jiffies_t model,
+			     verdict v, miss_reason why) override;
 	// Inline: the engine credits work at nearly every event.
 	void worked(const timer_ref *t, unsigned, jiffies_t, work_context ctx,
 		    const cost_counters &units) override
@@ -125,6 +127,7 @@ private:
 	std::vector<function_acc> fns_;
 	std::vector<function_fidelity> fn_fidelity_;	// by interned id
 	std::uint64_t misses_[miss_reasons] = {};
+	std::uint64_t bucket_misses_[miss_reasons] = {};
 	std::vector<std::uint64_t> tick_moves_;
 	std::vector<jiffies_t> tick_jiffy_;
 	std::vector<bool> tick_open_;

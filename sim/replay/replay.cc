@@ -9,11 +9,11 @@
 #include "sim/stream/event_stream.h"
 #include "sim/base/interner.h"
 #include "sim/replay/cost_guard.h"
+#include "sim/replay/cpu_watch.h"
 #include "sim/replay/jiffies_track.h"
 #include "sim/replay/replay_engine.h"
 #include "sim/base/trace_clock.h"
 #include "sim/stream/trace_shape.h"
-#include "sim/hrtimer/cpu_timeline.h"
 #include "sim/hrtimer/hr_replay.h"
 #include "sim/measured/cpu_time.h"
 #include "sim/ticks/tick_identity.h"
@@ -184,8 +184,9 @@ private:
 	void fill_input(replay_report &r) const;
 	void check_symbols();
 	// Inlined in the event loop, whatever else grows: out of line, its
-	// call and switch cost some 30 instructions an event. KIND: what
-	// the event is to the measurement (the loop's switch knows it).
+	// call and a second switch on the kind would be paid at every event.
+	// KIND: what the event is to the measurement (the loop's switch
+	// knows it).
 	[[gnu::always_inline]] void measure(const sim_event &ev, measured::cost_kind kind,
 					    engine_list &engines);
 	// The events of the wheel and the tick, prepared once and applied by
@@ -205,7 +206,6 @@ private:
 			e->template apply<K>(p);
 	}
 	void reserve_runs(std::size_t engines);
-	void tell_cpus(const sim_event &ev);
 	bool is_tick_function(std::uint32_t id);
 
 	trace_reader &reader_;
@@ -234,54 +234,27 @@ private:
 	std::vector<measured::softirq_run> timer_runs_;
 	std::vector<std::vector<measured::softirq_work>> run_work_;	// by engine
 	std::vector<std::int8_t> tick_function_;	// by callback id: -1 unknown, 0 no, 1 the tick's
+	// By CPU: the timer whose callback runs (its timer_expire_entry came,
+	// its _exit not yet), 0 when none: a start of it then is its own
+	// callback's (prepared_event::in_callback).
+	std::vector<std::uint64_t> running_callback_;
 	// The CPU timeline of both halves, for the sinks that draw it: the
 	// model's calls and the run an event closed wait until the engines
 	// applied the event (a tick's row is then open).
-	std::unique_ptr<cpu_timeline> cpu_timeline_;
-	std::vector<replay_sink *> cpu_sinks_;
-	std::vector<std::pair<cpu_activity, std::uint32_t>> model_calls_;
-	bool closed_run_ = false;
-	measured::softirq_run last_closed_run_;
+	cpu_watch cpus_;
 };
 
-// The sinks that want the CPU timeline, each once.
+// The CPU timeline, when a sink wants it.
 void replay_driver::watch_cpus(const std::vector<scheme_run> &runs)
 {
-	for (const scheme_run &run : runs)
-		for (replay_sink *s : run.sinks)
-			if (s->wants_activity() &&
-			    std::find(cpu_sinks_.begin(), cpu_sinks_.end(), s) == cpu_sinks_.end())
-				cpu_sinks_.push_back(s);
-	if (cpu_sinks_.empty())
-		return;
 	// The tick's hrtimer by its name, or the callback the tick model found
 	// by its rhythm (a trace that names callbacks by address).
 	const tick_identity tick = ticks_->summary().tick;
 	const std::uint32_t tick_id = tick.found() ? tick.function : 0;
-	cpu_timeline_ = std::make_unique<cpu_timeline>(
-		[this](std::uint32_t id) -> const std::string & { return functions_.name(id); },
+	cpus_.watch(
+		runs, [this](std::uint32_t id) -> const std::string & { return functions_.name(id); },
 		[this, tick_id](std::uint32_t id) { return (tick_id && id == tick_id) || is_tick_function(id); },
-		[this](const cpu_activity &a) {
-			for (replay_sink *s : cpu_sinks_)
-				s->activity(a);
-		},
-		[this](const wakeup &w) {
-			for (replay_sink *s : cpu_sinks_)
-				s->woke(w);
-		});
-	hrtimers_->observe([this](cpu_activity &a, std::uint32_t function) { model_calls_.emplace_back(a, function); });
-}
-
-void replay_driver::tell_cpus(const sim_event &ev)
-{
-	for (auto &[a, function] : model_calls_)
-		cpu_timeline_->model(a, function);
-	model_calls_.clear();
-	if (closed_run_ && last_closed_run_.cpu < input_.cpus)
-		cpu_timeline_->softirq_closed(last_closed_run_);
-	closed_run_ = false;
-	if (ev.cpu < input_.cpus)
-		cpu_timeline_->add(ev);
+		*hrtimers_);
 }
 
 bool replay_driver::is_tick_function(std::uint32_t id)
@@ -311,10 +284,8 @@ inline void replay_driver::measure(const sim_event &ev, measured::cost_kind kind
 	m.function = ev.function;
 	m.tick = m.kind == cost_kind::callback_entry && ev.kind == event_kind::hrtimer && is_tick_function(ev.function);
 	const measured::softirq_run *run = measured_.add(m);
-	if (run && cpu_timeline_) {
-		closed_run_ = true;
-		last_closed_run_ = *run;
-	}
+	if (run && cpus_.on())
+		cpus_.softirq_closed(*run);
 	// A TIMER run closed: what each scheme did for that CPU since its
 	// last run is this run's work.
 	if (!run || run->vec != TIMER_SOFTIRQ || run->cpu >= input_.cpus)
@@ -328,9 +299,9 @@ inline void replay_driver::measure(const sim_event &ev, measured::cost_kind kind
 
 // Room for the runs of a small trace up front: address space, not memory
 // (a page is touched when a run is written). Grown by doubling from
-// nothing, their copies were a third of the page faults of replaying the
-// 3.6 CTF recording's 85,729 events (some 300; each costs microseconds on
-// a VM). Out of line: measure() stays inlined in the event loop.
+// nothing, every copy would touch fresh pages, and on a virtual machine a
+// first-touch fault costs microseconds. Out of line: measure() stays
+// inlined in the event loop.
 [[gnu::noinline, gnu::cold]] void replay_driver::reserve_runs(std::size_t engines)
 {
 	timer_runs_.reserve(runs_reserved);
@@ -491,8 +462,8 @@ void replay_driver::replay_events(engine_list &engines)
 	for (const sim_event *ev = stream_.peek(0); ev; ev = stream_.next()) {
 		loss |= ev->has;
 		replay_event(*ev, loss, engines);
-		if (cpu_timeline_)
-			tell_cpus(*ev);
+		if (cpus_.on())
+			cpus_.tell(*ev, input_.cpus);
 		if (--until_cost_check == 0)
 			until_cost_check = guard_.check_all(engines, path_ + ":" + std::to_string(ev->line));
 		if (--until_progress == 0) {
@@ -517,6 +488,8 @@ inline void replay_driver::replay_event(const sim_event &ev, std::uint32_t &loss
 	case event_kind::timer_expire_exit:
 		measure(ev, cost_kind::callback_exit, engines);
 		counts_.timer_expire_exit++;
+		if (ev.cpu < running_callback_.size())
+			running_callback_[ev.cpu] = 0;
 		break;
 	case event_kind::timer_init:
 		apply_prepared<event_kind::timer_init>(ev, loss, engines);
@@ -567,8 +540,7 @@ inline void replay_driver::replay_event(const sim_event &ev, std::uint32_t &loss
 void replay_driver::finish_reading()
 {
 	check_symbols();
-	if (cpu_timeline_)
-		cpu_timeline_->finish();
+	cpus_.finish();
 	measured_report_ = measured_.finish([this](std::uint32_t id) { return functions_.name(id); });
 	hrtimer_report_ = hrtimers_->finish([this](std::uint32_t id) { return functions_.name(id); });
 }
@@ -717,6 +689,7 @@ template <event_kind K> inline bool replay_driver::prepare(const sim_event &ev, 
 		// printed them unusably (trace-cmd report, perf script) lost D
 		// and P.
 		p.flags_lost = ev.carries(EF_TARGET_CPU) && ev.carries(EF_IDX) && !ev.carries(EF_FLAGS);
+		p.in_callback = ev.cpu < running_callback_.size() && running_callback_[ev.cpu] == ev.timer;
 		c.timer_start++;
 		return true;
 	}
@@ -731,6 +704,9 @@ template <event_kind K> inline bool replay_driver::prepare(const sim_event &ev, 
 		if (!note_jiffies(ev, now))
 			return false;
 		p.jiffies = now;
+		if (running_callback_.size() <= ev.cpu)
+			running_callback_.resize(ev.cpu + 1, 0);
+		running_callback_[ev.cpu] = ev.timer;
 		c.timer_expire_entry++;
 		return true;
 	}

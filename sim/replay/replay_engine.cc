@@ -68,7 +68,11 @@ void replay_engine::on_start(const prepared_event &p)
 	rec.late_callback = false;
 
 	settle(p.base, rec.base, p.jiffies);	// and where it was pending, if it was
-	bool rearm = scheme_->start(id, p.base, p.expires, ev.flags);
+	// Re-armed by its own callback in a late catch-up run: the kernel's
+	// base clock was then just past the bucket it ran.
+	bool rearm = rec.catch_up_rearm && p.in_callback
+		? scheme_->start_in_catch_up(id, p.base, p.expires, ev.flags)
+		: scheme_->start(id, p.base, p.expires, ev.flags);
 	scheme_worked();
 	const unsigned level = scheme_->placed_level();
 	rec.base = p.base;
@@ -127,6 +131,9 @@ void replay_engine::on_expire_entry(const prepared_event &p)
 	}
 
 	timer_rec &rec = timers_[id];
+	bucket_exact_ = ev.carries(EF_BASECLK) &&
+		judge_bucket(id, p, rec.fired_unmatched, !rec.fired_unmatched && scheme_->pending(id)) ==
+			verdict::exact;
 	if (rec.fired_unmatched) {
 		rec.fired_unmatched = false;
 		verdict v = rec.fired_at == now ? verdict::exact
@@ -146,6 +153,7 @@ void replay_engine::on_expire_entry(const prepared_event &p)
 	} else {
 		judge(id, ev.cpu, now, now, verdict::unmatched);
 	}
+	bucket_exact_ = false;
 	// Its callback runs now; a start of it before anything else happens
 	// to it is the callback re-arming it. The run was a late catch-up when
 	// it ran a bucket older than `now` (5.2+ print it) or, before, when the
@@ -244,6 +252,8 @@ miss_reason replay_engine::why_missed(const timer_rec &rec, jiffies_t recorded,
 		return miss_reason::events_lost;
 	if (v == verdict::unmatched)
 		return rec.started ? miss_reason::arming_not_traced : miss_reason::armed_before_trace;
+	if (bucket_exact_)
+		return miss_reason::jiffies_moved_on;
 	if (rec.flags_lost)
 		return miss_reason::flags_lost;
 	if (rec.catch_up_rearm)
@@ -265,6 +275,31 @@ miss_reason replay_engine::why_missed(const timer_rec &rec, jiffies_t recorded,
 	if (one_off && setup_.tick_driven && guessed)
 		return miss_reason::tick_race;
 	return miss_reason::unexplained;
+}
+
+// A recorded expiry whose line printed baseclk (5.2+), judged by the bucket
+// the kernel ran: exact when the simulation fired the timer from that same
+// bucket, whatever jiffies had become meanwhile (another CPU's tick moves
+// jiffies on while a softirq runs its buckets, so `now` can be ahead of
+// the bucket). `fired`: the simulation fired it (from rec.fired_bucket);
+// `held`: it still holds it (late); neither: it never knew it armed.
+verdict replay_engine::judge_bucket(timer_id t, const prepared_event &p, bool fired, bool held)
+{
+	const sim_event &ev = *p.ev;
+	const timer_rec &rec = timers_[t];
+	// baseclk is at most `now`; printed as the kernel's word.
+	const jiffies_t kernel = p.jiffies - setup_.narrow(ev.now - ev.baseclk);
+	const jiffies_t model = fired ? rec.fired_bucket : kernel;
+	const verdict v = !fired && !held  ? verdict::unmatched
+			: !fired	   ? verdict::late
+			: model == kernel ? verdict::exact
+			: model < kernel  ? verdict::early
+					  : verdict::late;
+	timer_ref r = ref(t);
+	const miss_reason why = v == verdict::exact ? miss_reason::unexplained
+						    : why_missed(rec, kernel, model, v, miss_reason::unexplained);
+	tell([&](auto &s) { s.bucket_fidelity(r, ev.cpu, kernel, model, v, why); });
+	return v;
 }
 
 // The driver's id for the event's timer (prepared_event::timer), when
@@ -459,7 +494,7 @@ void replay_engine::empty_cascades(unsigned level, std::uint64_t calls)
 	tell([&](auto &s) { s.empty_cascades(level, calls); });
 }
 
-void replay_engine::expired(timer_id t, unsigned cpu, jiffies_t jiffy)
+void replay_engine::expired_from(timer_id t, unsigned cpu, jiffies_t jiffy, jiffies_t bucket)
 {
 	scheme_worked();
 	if (in_run_)
@@ -468,6 +503,7 @@ void replay_engine::expired(timer_id t, unsigned cpu, jiffies_t jiffy)
 	timer_rec &rec = timers_[t];
 	rec.fired_unmatched = true;
 	rec.fired_at = jiffy;
+	rec.fired_bucket = bucket;
 	rec.fired_guessed = in_run_ && run_was_guessed_;
 	softirq_work_[booking_].expiries++;
 	all_softirq_work_.expiries++;

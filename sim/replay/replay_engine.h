@@ -51,6 +51,9 @@ struct prepared_event {
 	bool after_loss = false;
 	// timer_start: its flags were printed unusably (flags_lost).
 	bool flags_lost = false;
+	// timer_start: made by the timer's own callback (between its
+	// timer_expire_entry and _exit on this CPU).
+	bool in_callback = false;
 	// A tick: the trace showed the jiffies its run saw (its expiries
 	// printed them); else they are the tick model's guess.
 	bool settled = false;
@@ -142,6 +145,7 @@ private:
 		unsigned base = 0;		// the base it was last started on
 		jiffies_t expires = 0;		// requested expiry of the current arming
 		jiffies_t fired_at = 0;		// last simulated expiry, while unmatched
+		jiffies_t fired_bucket = 0;	// the bucket it fired from (expired_from)
 		bool fired_unmatched = false;
 		// What explains a miss (miss_reason):
 		bool started = false;		// the trace started it at least once
@@ -164,7 +168,11 @@ private:
 	void moved(timer_id t, unsigned from_level) override;
 	void cascaded(unsigned level, std::uint32_t count) override;
 	void tick(unsigned cpu, jiffies_t jiffy) override;
-	void expired(timer_id t, unsigned cpu, jiffies_t jiffy) override;
+	void expired(timer_id t, unsigned cpu, jiffies_t jiffy) override
+	{
+		expired_from(t, cpu, jiffy, jiffy);
+	}
+	void expired_from(timer_id t, unsigned cpu, jiffies_t jiffy, jiffies_t bucket) override;
 	void idle_ticks(unsigned cpu, jiffies_t first, std::uint64_t count) override;
 	void empty_cascades(unsigned level, std::uint64_t calls) override;
 
@@ -304,6 +312,9 @@ private:
 			judge_fire(t, now, at_end);
 	}
 	void judge_fire(timer_id t, jiffies_t now, miss_reason at_end);
+	verdict judge_bucket(timer_id t, const prepared_event &p, bool fired, bool held);
+	// The recorded expiry being judged was exact by the bucket.
+	bool bucket_exact_ = false;
 	void judge(timer_id t, unsigned cpu, jiffies_t recorded, jiffies_t simulated, verdict v,
 		   miss_reason closed = miss_reason::unexplained);
 	miss_reason why_missed(const timer_rec &rec, jiffies_t recorded, jiffies_t simulated,

@@ -120,6 +120,26 @@ struct fidelity_summary {
 	// Every verdict but exact (simulated_only too), by named cause
 	// (miss_reason_name order: every cause, zeros included).
 	std::vector<std::pair<std::string, std::uint64_t>> misses;
+	// The recorded expiries whose line printed baseclk (5.2+), judged by
+	// the bucket the kernel ran: exact when the simulation fired the timer
+	// from that bucket (the verdicts above compare jiffies, which another
+	// CPU's tick can move on while a softirq runs its buckets).
+	struct by_bucket_summary {
+		std::uint64_t judged = 0;	// recorded expiries with baseclk
+		std::uint64_t exact = 0, early = 0, late = 0;
+		std::uint64_t unmatched = 0;	// the simulation never knew it armed
+		// Early or late for a cause that is the trace's (trace_cause():
+		// flags the rendering dropped, events lost).
+		std::uint64_t trace_caused = 0;
+		// Every verdict but exact, by named cause (miss_reason_name
+		// order, zeros included).
+		std::vector<std::pair<std::string, std::uint64_t>> misses;
+		// Those the simulation knew armed.
+		std::uint64_t matched() const { return exact + early + late; }
+		// The fidelity figure's denominator: matched, less the misses the
+		// trace caused (counted apart, as unmatched is).
+		std::uint64_t judged_on_model() const { return matched() - trace_caused; }
+	} by_bucket;
 };
 
 // Fidelity of one callback's expiries.

@@ -98,9 +98,20 @@ enum class miss_reason : std::uint8_t {
 				// it where its own rules put it (e.g. classic at
 				// `expires`, the kernel at v48's bucket_expiry)
 	unexplained,		// none of the above
+	jiffies_moved_on,	// by jiffies only: the simulation fired it from the
+				// bucket the kernel ran (baseclk), but jiffies moved
+				// on while the kernel's softirq ran the buckets
 };
-inline constexpr unsigned miss_reasons = 10;
+inline constexpr unsigned miss_reasons = 11;
 const char *miss_reason_name(miss_reason r);
+// A cause that is the trace's, not the model's: what the trace does not
+// show (arming before it, events lost, flags its rendering dropped).
+// Counted apart from the fidelity figure.
+inline bool trace_cause(miss_reason r)
+{
+	return r == miss_reason::armed_before_trace || r == miss_reason::arming_not_traced ||
+	       r == miss_reason::flags_lost || r == miss_reason::events_lost;
+}
 
 class replay_sink {
 public:
@@ -161,6 +172,17 @@ public:
 			      jiffies_t simulated, verdict v)
 	{
 		(void)t; (void)cpu; (void)recorded; (void)simulated; (void)v;
+	}
+
+	// The same recorded expiry judged by the bucket the kernel ran, where
+	// its line printed baseclk (5.2+): `kernel` is baseclk, `model` the
+	// bucket the simulation fired t from (for late and unmatched, `kernel`:
+	// it did not fire it); `why` names the cause of a verdict that is not
+	// exact. Told before fidelity().
+	virtual void bucket_fidelity(const timer_ref &t, unsigned cpu, jiffies_t kernel,
+				     jiffies_t model, verdict v, miss_reason why)
+	{
+		(void)t; (void)cpu; (void)kernel; (void)model; (void)v; (void)why;
 	}
 
 	// Why the verdict just given by fidelity() for t was not exact.

@@ -1,5 +1,6 @@
-// The reports' `hrtimers` section: the hrtimer half of the trace replayed
-// through the kernel's hrtimer model (sim/hrtimer/hr_replay.h).
+// The text report's `hrtimers` section: the hrtimer half of the trace
+// replayed through the kernel's hrtimer model (sim/hrtimer/hr_replay.h).
+// Its JSON is hrtimer_json.cc's.
 #include <fmt/format.h>
 
 #include "sim/report/report_writers.h"
@@ -56,6 +57,11 @@ std::string text_hrtimer_section(const hrtimer_summary &h, unsigned top)
 	       num(h.not_armed) + " never armed in it; " + num(h.simulated_only) +
 	       " model expiries the recording did not make\n";
 	out += text_untraced_rearms(h);
+	// docs/fidelity.md: the misses the trace causes apart.
+	out += "  judged on the arms the trace shows (less " + num(h.not_armed) + " armed before the trace, " +
+	       num(h.rearmed_untraced) + " re-armed untraced): " + num(h.traced_arms_same()) + " of " +
+	       num(h.traced_arms()) + " in the same interrupt (" + percent(h.traced_arms_same(), h.traced_arms()) +
+	       ")\n";
 	if (h.lateness_count)
 		out += fmt::format("  lateness behind softexpires: mean {:.1f} us, max {:.1f} us\n",
 				   h.lateness_mean_ns / 1e3, double(h.lateness_max_ns) / 1e3);
@@ -118,85 +124,6 @@ std::string text_hrtimer_section(const hrtimer_summary &h, unsigned top)
 	       " hangs\n";
 	out += text_hrtimer_what_ifs(h);
 	return out;
-}
-
-void write_json_hrtimers(json_writer &w, const hrtimer_summary &h)
-{
-	w.key("hrtimers");
-	if (!h.present) {
-		w.null();
-		return;
-	}
-	w.begin_object();
-	w.field("irq_events", h.irq_events);
-	w.field("timers", h.timers);
-	w.field("starts", h.starts);
-	w.field("cancels", h.cancels);
-	w.field("rearms", h.rearms);
-	w.field("cancels_in_expiry", h.cancels_in_expiry);
-	w.field("starts_expired", h.starts_expired);
-	w.field("rearm_events", h.rearm_events);
-	w.field("expiries", h.expiries);
-	w.field("same_interrupt", h.same_interrupt);
-	w.field("other_interrupt", h.other_interrupt);
-	w.field("late", h.late);
-	w.field("not_armed", h.not_armed);
-	w.field("simulated_only", h.simulated_only);
-	w.field("rearmed_untraced", h.rearmed_untraced);
-	w.field("rearmed_untraced_same_interrupt", h.rearmed_untraced_same);
-	w.field("tick_stops_inferred", h.tick_stops_inferred);
-	w.key("untraced_tick_cpus");
-	w.begin_array();
-	for (unsigned c : h.untraced_tick_cpus)
-		w.value(std::uint64_t(c));
-	w.end_array();
-	w.field_fixed("lateness_mean_ns", h.lateness_mean_ns, 1);
-	w.field("lateness_max_ns", std::uint64_t(h.lateness_max_ns));
-	w.field("realtime_samples", h.realtime_samples);
-	w.field_fixed("realtime_offset_ns", double(h.realtime_offset_ns), 0);
-	w.field("realtime_spread_ns", std::uint64_t(h.realtime_spread_ns));
-	w.key("cpus");
-	w.begin_array();
-	for (std::size_t c = 0; c < h.cpus.size(); c++) {
-		const hrtimer_cpu_figures &f = h.cpus[c];
-		w.begin_object();
-		w.field("cpu", std::uint64_t(c));
-		w.field("recorded_interrupts", f.recorded_interrupts);
-		w.field("predicted_interrupts", f.predicted_interrupts);
-		w.field("both", f.both);
-		w.field("device_programs", f.device_programs);
-		w.field("recorded_programs", f.recorded_programs);
-		w.field("programs_matched", f.programs_matched);
-		w.end_object();
-	}
-	w.end_array();
-	w.key("callbacks");
-	w.begin_array();
-	for (const hrtimer_callback_figures &f : h.callbacks) {
-		w.begin_object();
-		w.field("function", f.function);
-		w.field("starts", f.starts);
-		w.field("cancels", f.cancels);
-		w.field("expiries", f.expiries);
-		w.field("same_interrupt", f.same_interrupt);
-		w.field("wakeups", f.wakeups);
-		w.end_object();
-	}
-	w.end_array();
-	w.key("model");
-	w.begin_object();
-	w.field("enqueues", h.enqueues);
-	w.field("removals", h.removals);
-	w.field("comparisons", h.comparisons);
-	w.field("max_depth", h.max_depth);
-	w.field("rotations", h.rotations);
-	w.field("reprograms", h.reprograms);
-	w.field("force_reprograms", h.force_reprograms);
-	w.field("retries", h.retries);
-	w.field("hangs", h.hangs);
-	w.end_object();
-	write_json_hrtimer_what_ifs(w, h);
-	w.end_object();
 }
 
 }  // namespace timersim

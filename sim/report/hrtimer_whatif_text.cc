@@ -1,6 +1,6 @@
-// The hrtimer what-ifs in the reports' `hrtimers` section (text and JSON):
-// each beside the recording, and the queue designs side by side
-// (sim/hrtimer/hr_whatif.h).
+// The hrtimer what-ifs in the text report's `hrtimers` section: each
+// beside the recording, and the queue designs side by side
+// (sim/hrtimer/hr_whatif.h). Their JSON is hrtimer_json.cc's.
 #include <fmt/format.h>
 
 #include "sim/report/report_writers.h"
@@ -65,18 +65,6 @@ std::string what_if_block(const hrtimer_what_if &w)
 	return out;
 }
 
-void side_json(json_writer &w, const char *key, const hrtimer_what_if_side &s)
-{
-	w.key(key);
-	w.begin_object();
-	w.field("interrupts", s.interrupts);
-	w.field("expiries", s.expiries);
-	w.field_fixed("lateness_mean_ns", s.lateness.mean_ns, 1);
-	w.field("lateness_p99_ns", std::uint64_t(s.lateness.p99_ns));
-	w.field("lateness_max_ns", std::uint64_t(s.lateness.max_ns));
-	w.end_object();
-}
-
 }  // namespace
 
 std::string text_hrtimer_what_ifs(const hrtimer_summary &h)
@@ -97,54 +85,13 @@ std::string text_hrtimer_what_ifs(const hrtimer_summary &h)
 		       num(q.costs.comparisons), num(q.costs.depth), num(q.costs.max_depth), num(q.costs.rotations),
 		       num(q.costs.slot_visits), num(q.costs.cascades), num(q.order_mismatches), num(q.tie_reorders)});
 	out += t.render();
+	// Without it, depth equal to comparisons on the tree rows read as a
+	// copied column.
+	out += "    comparisons: expiry comparisons; depth: tree or heap levels walked, summed (max depth: the\n"
+	       "    longest walk). A timerqueue insert compares once at each level it walks down, so there the\n"
+	       "    two are one figure; linked adds its in-place re-arms' neighbour checks, a heap compares\n"
+	       "    every child of each level it walks.\n";
 	return out;
-}
-
-void write_json_hrtimer_what_ifs(json_writer &w, const hrtimer_summary &h)
-{
-	if (!h.what_ifs.empty()) {
-		w.key("what_ifs");
-		w.begin_array();
-		for (const hrtimer_what_if &x : h.what_ifs) {
-			w.begin_object();
-			w.field("name", x.name);
-			w.field("setting", x.setting);
-			w.field("scope", x.scope);
-			w.field("ranges_changed", x.ranges_changed);
-			w.field("ran_ahead", x.ran_ahead);
-			w.field("ticks", x.ticks);
-			side_json(w, "recorded", x.recorded);
-			side_json(w, "model", x.model);
-			side_json(w, "what_if", x.what_if);
-			w.end_object();
-		}
-		w.end_array();
-	}
-	if (!h.queues.empty()) {
-		w.key("queues");
-		w.begin_array();
-		for (const hrtimer_queue_figures &q : h.queues) {
-			w.begin_object();
-			w.field("design", q.design);
-			w.field("arms", q.arms);
-			w.field("removes", q.removes);
-			w.field("expiries", q.expiries);
-			w.field("order_mismatches", q.order_mismatches);
-			w.field("tie_reorders", q.tie_reorders);
-			w.field("remove_missed", q.remove_missed);
-			w.field("insertions", q.costs.insertions);
-			w.field("removals", q.costs.removals);
-			w.field("in_place", q.costs.in_place);
-			w.field("comparisons", q.costs.comparisons);
-			w.field("depth", q.costs.depth);
-			w.field("max_depth", q.costs.max_depth);
-			w.field("rotations", q.costs.rotations);
-			w.field("slot_visits", q.costs.slot_visits);
-			w.field("cascades", q.costs.cascades);
-			w.end_object();
-		}
-		w.end_array();
-	}
 }
 
 }  // namespace timersim

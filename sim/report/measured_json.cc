@@ -2,22 +2,65 @@
 // for the timer code. An object whose events the trace lacks is null.
 #include <algorithm>
 
+#include "sim/base/json_fields.h"
 #include "sim/report/report_writers.h"
 
 namespace timersim {
 
+// The field tables (sim/base/json_fields.h): a duration's keys flat in the
+// object of what it times.
+
+template <> struct json_fields<measured::duration_stats> {
+	static constexpr auto fields = std::make_tuple(
+		json_field("count", &measured::duration_stats::count),
+		json_field("total_ns", &measured::duration_stats::total_ns),
+		json_computed_fixed<measured::duration_stats>("mean_ns",
+			[](const measured::duration_stats &d) { return d.mean_ns(); }, 1),
+		json_field("p50_ns", &measured::duration_stats::p50_ns),
+		json_field("p99_ns", &measured::duration_stats::p99_ns),
+		json_field("max_ns", &measured::duration_stats::max_ns));
+};
+
+template <> struct json_fields<measured::softirq_stats> {
+	static constexpr auto fields = std::make_tuple(
+		json_custom<measured::softirq_stats>([](json_writer &w, const measured::softirq_stats &s) {
+			write_json_fields(w, s.runs);
+		}),
+		json_field("callbacks_ns", &measured::softirq_stats::callbacks_ns),
+		json_computed<measured::softirq_stats>("overhead_ns",
+			[](const measured::softirq_stats &s) { return s.overhead_ns(); }),
+		json_field("raised", &measured::softirq_stats::raised));
+};
+
+// After the function's name (the map's key).
+template <> struct json_fields<measured::callback_cost> {
+	static constexpr auto fields = std::make_tuple(
+		json_custom<measured::callback_cost>([](json_writer &w, const measured::callback_cost &c) {
+			write_json_fields(w, c.runs);
+		}),
+		json_field("in_timer_softirq", &measured::callback_cost::in_timer_softirq),
+		json_field("in_hrtimer_softirq", &measured::callback_cost::in_hrtimer_softirq),
+		json_field("in_hardirq", &measured::callback_cost::in_hardirq),
+		json_field("wakeups", &measured::callback_cost::wakeups));
+};
+
+// The section's own figures; per CPU and per callback follow them.
+template <> struct json_fields<measured::cost_report> {
+	static constexpr auto fields = std::make_tuple(
+		json_field("softirqs_recorded", &measured::cost_report::softirqs_recorded),
+		json_field("interrupts_recorded", &measured::cost_report::interrupts_recorded),
+		json_field("callbacks_recorded", &measured::cost_report::callbacks_recorded),
+		json_field("first_ns", &measured::cost_report::first_ns),
+		json_field("last_ns", &measured::cost_report::last_ns),
+		json_field("cut", &measured::cost_report::cut),
+		json_field("unbalanced", &measured::cost_report::unbalanced),
+		json_field("wakeups", &measured::cost_report::wakeups),
+		json_field("wakeups_without_expiry", &measured::cost_report::wakeups_without_expiry));
+};
+
 namespace {
 
-void durations(json_writer &w, const measured::duration_stats &d)
-{
-	w.field("count", d.count);
-	w.field("total_ns", d.total_ns);
-	w.field_fixed("mean_ns", d.mean_ns(), 1);
-	w.field("p50_ns", d.p50_ns);
-	w.field("p99_ns", d.p99_ns);
-	w.field("max_ns", d.max_ns);
-}
-
+// An object whose events the trace lacks is null.
 void softirq(json_writer &w, const char *key, const measured::softirq_stats &s, bool recorded)
 {
 	w.key(key);
@@ -25,12 +68,7 @@ void softirq(json_writer &w, const char *key, const measured::softirq_stats &s, 
 		w.null();
 		return;
 	}
-	w.begin_object();
-	durations(w, s.runs);
-	w.field("callbacks_ns", s.callbacks_ns);
-	w.field("overhead_ns", s.overhead_ns());
-	w.field("raised", s.raised);
-	w.end_object();
+	write_json_object(w, s);
 }
 
 void interrupts(json_writer &w, const measured::interrupt_stats &s, bool recorded, double seconds)
@@ -41,7 +79,7 @@ void interrupts(json_writer &w, const measured::interrupt_stats &s, bool recorde
 		return;
 	}
 	w.begin_object();
-	durations(w, s.timer);
+	write_json_fields(w, s.timer);
 	w.field_fixed("per_second", seconds > 0 ? double(s.timer.count) / seconds : 0.0, 3);
 	w.field("other_interrupts", s.other_count);
 	w.field("other_interrupts_ns", s.other_ns);
@@ -63,15 +101,7 @@ void write_json_measured(json_writer &w, const measured::cost_report &m)
 	const double seconds = m.last_ns > m.first_ns ? double(m.last_ns - m.first_ns) / 1e9 : 0;
 	w.key("measured");
 	w.begin_object();
-	w.field("softirqs_recorded", m.softirqs_recorded);
-	w.field("interrupts_recorded", m.interrupts_recorded);
-	w.field("callbacks_recorded", m.callbacks_recorded);
-	w.field("first_ns", m.first_ns);
-	w.field("last_ns", m.last_ns);
-	w.field("cut", m.cut);
-	w.field("unbalanced", m.unbalanced);
-	w.field("wakeups", m.wakeups);
-	w.field("wakeups_without_expiry", m.wakeups_without_expiry);
+	write_json_fields(w, m);
 	cpu(w, m.all, m, seconds);
 	w.key("cpus");
 	w.begin_array();
@@ -88,11 +118,7 @@ void write_json_measured(json_writer &w, const measured::cost_report &m)
 	for (const auto &[name, c] : cbs) {
 		w.begin_object();
 		w.field("function", name);
-		durations(w, c->runs);
-		w.field("in_timer_softirq", c->in_timer_softirq);
-		w.field("in_hrtimer_softirq", c->in_hrtimer_softirq);
-		w.field("in_hardirq", c->in_hardirq);
-		w.field("wakeups", c->wakeups);
+		write_json_fields(w, *c);
 		w.end_object();
 	}
 	w.end_array();

@@ -259,6 +259,23 @@ void fidelity_section(std::string &out, const replay_report &r)
 	if (!causes.empty())
 		out += "  misses by cause: " + causes + "\n";
 
+	// docs/fidelity.md: the figure, where the trace prints baseclk; the
+	// lines above compare jiffies.
+	const fidelity_summary::by_bucket_summary &b = f.by_bucket;
+	if (b.judged) {
+		out += "  by the bucket the kernel ran (baseclk; the lines above compare jiffies): exact " +
+		       num(b.exact) + " of " + num(b.judged_on_model()) + " (" +
+		       percent(b.exact, b.judged_on_model()) + ")   early " + num(b.early) + "   late " +
+		       num(b.late) + "   unmatched " + num(b.unmatched) + "   the trace's " +
+		       num(b.trace_caused) + "\n";
+		std::string bc;
+		for (const auto &[why, n] : b.misses)
+			if (n)
+				bc += (bc.empty() ? "" : ", ") + why + " " + num(n);
+		if (!bc.empty())
+			out += "    misses by cause: " + bc + "\n";
+	}
+
 	const lateness_summary &l = r.lateness;
 	// Not the `late` verdict above (against the recorded expiry): how far
 	// each simulated expiry fell behind the one its timer requested.

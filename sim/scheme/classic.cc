@@ -66,7 +66,11 @@ struct forwarding_observer {
 		hooks->costs->slot_visits++;
 	}
 	template <class Word>
-	void expiring(const Timer &t, Word) { hooks->expiring(t.data); }
+	void expiring(const Timer &t, Word)
+	{
+		hooks->bucket = hooks->jiffy;	// classic runs the slot of each jiffy
+		hooks->expiring(t.data);
+	}
 };
 
 void no_callback(unsigned long) {}

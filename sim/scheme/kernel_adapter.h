@@ -45,6 +45,10 @@ struct kernel_hooks {
 	unsigned *placed = nullptr;		// the scheme's placed_level_
 	unsigned cpu = 0;
 	jiffies_t jiffy = 0;	// simulation time of the jiffy being processed
+	// The bucket being expired (the base clk it was collected at), where
+	// the wheel tells it apart from `jiffy` (v48's collecting()); else
+	// the wheel keeps it equal to `jiffy`.
+	jiffies_t bucket = 0;
 	// Timers fired on this base: each is a removal and leaves the
 	// pending count. One count here, read by kernel_adapter, is one
 	// increment per expiry where there were two through pointers.
@@ -58,7 +62,7 @@ struct kernel_hooks {
 	void expiring(unsigned long data)
 	{
 		fired++;
-		sink->expired(static_cast<timer_id>(data), cpu, jiffy);
+		sink->expired_from(static_cast<timer_id>(data), cpu, jiffy, bucket);
 	}
 };
 
@@ -92,9 +96,9 @@ private:
 	static_assert(std::is_trivially_destructible_v<Timer>, "chunks are freed without destroying their timers");
 
 	// A chunk is storage, not 4,096 timers: each is made when its id is
-	// first used. Made all at once (make_unique<Timer[]>), every chunk was
-	// zeroed whole, 256 KB of fresh pages (64 faults of some microseconds
-	// each on a VM) for a trace of a few hundred timers.
+	// first used. Made all at once (make_unique<Timer[]>), every chunk
+	// would be zeroed whole, 256 KB of fresh pages (64 faults of some
+	// microseconds each on a VM) for a trace of a few hundred timers.
 	struct chunk_free {
 		void operator()(Timer *p) const { std::allocator<Timer>().deallocate(p, chunk); }
 	};

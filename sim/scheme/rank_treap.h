@@ -28,8 +28,7 @@ public:
 	// T, due at DUE, after every timer already here (its start order).
 	// Down the nodes of higher priority to where T belongs, then the
 	// subtree there split around it: one descent, where a split of the
-	// whole tree and two merges (as many calls again) were a tenth of
-	// compare's instructions.
+	// whole tree and two merges would make as many calls again.
 	void insert(timer_id &root, timer_id t, jiffies_t due)
 	{
 		node &x = node_[t];

@@ -90,8 +90,8 @@ public:
 	virtual ~scheme_observer() = default;
 	// start/re-arm placed t on `level`; only for an observer that
 	// wants_enqueues() (when reset() is called). The replay takes the
-	// level from scheme::placed_level() instead: a virtual call on every
-	// start was a third of what the scheme layer added to a re-arm.
+	// level from scheme::placed_level() instead: a load, not a virtual
+	// call on every start (a re-arm is the commonest event).
 	virtual void enqueued(timer_id t, unsigned level) { (void)t; (void)level; }
 	virtual bool wants_enqueues() const { return true; }
 	// A cascade (or another relink between levels) re-inserted t, taken from `from_level`.
@@ -102,6 +102,16 @@ public:
 	virtual void tick(unsigned cpu, jiffies_t jiffy) = 0;
 	// t fired on base `cpu` while it processed `jiffy`.
 	virtual void expired(timer_id t, unsigned cpu, jiffies_t jiffy) = 0;
+	// The same, from a wheel that knows the bucket it collected t from
+	// (v48: the base clk of __run_timers(), which the kernel prints as
+	// timer_expire_entry's baseclk); `jiffy` may be later (a tick-driven
+	// run catches an idle base up in one run, or runs an old deferrable
+	// bucket).
+	virtual void expired_from(timer_id t, unsigned cpu, jiffies_t jiffy, jiffies_t bucket)
+	{
+		(void)bucket;
+		expired(t, cpu, jiffy);
+	}
 	// Base `cpu` processed `count` jiffies from `first` on in which nothing
 	// fired or moved: each is a tick with no moves. (A scheme that ticks
 	// less often than every jiffy - hashed with tick=N - reports `count`
@@ -120,7 +130,8 @@ struct scheme_param {
 };
 
 // The timer interface: all that the replay core drives. A new scheme
-// implements these (next_event and set_idle have defaults).
+// implements these (next_event, set_idle and the tick-driven replay's
+// calls have defaults).
 //
 // advance() skips a stretch of jiffies in which nothing fires or moves in
 // one step, as the kernel forwards an idle base, and reports it with
@@ -138,6 +149,15 @@ public:
 	// `flags` (timer_flag bits of sim/trace/event.h). A pending t is detached
 	// first, from whatever base holds it. Returns true when t was pending.
 	virtual bool start(timer_id t, unsigned cpu, jiffies_t expires, std::uint32_t flags) = 0;
+	// start() of a timer re-armed by its own callback in a late catch-up
+	// run (the recorded expiry ran a bucket older than jiffies). The
+	// kernel runs such a run bucket by bucket, so the callback re-arms
+	// with the base clock just past its bucket; a wheel that ran the whole
+	// run at once places it as the kernel did. Default: start().
+	virtual bool start_in_catch_up(timer_id t, unsigned cpu, jiffies_t expires, std::uint32_t flags)
+	{
+		return start(t, cpu, expires, flags);
+	}
 	// Where the last start() placed its timer: the level enqueued() was
 	// given, 0 when it enqueued nothing (v48's same-bucket re-arm) or the
 	// scheme has no levels.
@@ -165,20 +185,6 @@ public:
 		(void)cpu; (void)idle; (void)now;
 	}
 
-protected:
-	// start() sets it (0 first, then the level of its enqueue).
-	unsigned placed_level_ = 0;
-};
-
-// What the reports say about a scheme beside what it did: its name and
-// parameters, its levels, and what its work cost in the common units.
-class scheme_reporting {
-public:
-	virtual ~scheme_reporting() = default;
-	virtual std::string name() const = 0;
-	// Parameters in a fixed order, for the report (hz first).
-	virtual std::vector<scheme_param> params() const = 0;
-
 	// Tick-driven replay (sim/ticks/tick_model.h): the core advances a
 	// base only when its CPU ticked, to the jiffies that tick's softirq
 	// saw, so a scheme must not model NOHZ idle itself (set_idle is then
@@ -194,6 +200,21 @@ public:
 	// up to `upto`, as timer_expire_remote() does for an idle CPU. Schemes
 	// without such timers ignore it.
 	virtual void advance_remote(unsigned cpu, jiffies_t upto) { (void)cpu; (void)upto; }
+
+protected:
+	// start() sets it (0 first, then the level of its enqueue).
+	unsigned placed_level_ = 0;
+};
+
+// What the reports say about a scheme beside what it did: its name and
+// parameters, its levels, and what its work cost in the common units.
+// Read only: whatever drives the scheme is the timer interface's.
+class scheme_reporting {
+public:
+	virtual ~scheme_reporting() = default;
+	virtual std::string name() const = 0;
+	// Parameters in a fixed order, for the report (hz first).
+	virtual std::vector<scheme_param> params() const = 0;
 
 	// Levels the scheme reports enqueues and cascades on (1..levels()),
 	// 0 for schemes without levels, and their names ("tv1", "LVL0", ...).

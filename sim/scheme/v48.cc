@@ -83,9 +83,21 @@ struct cpu_meter {
 	std::uint64_t insertions = 0, slot_visits = 0, key_comparisons = 0;
 };
 
+// A timer the tick-driven replay expired in a late catch-up (its bucket
+// older than the run's jiffies): its base's clk and next_expiry just after
+// the kernel collected its bucket, which its callback's re-arm meets there
+// (v48_scheme::start_in_catch_up). Kept only until the next catch-up run.
+struct catch_up_expiry {
+	timer_id id;
+	const void *base;
+	std::uint64_t clk, next_expiry;
+};
+
 template <class Timer>
 struct forwarding_observer {
 	kernel_hooks *hooks = nullptr;
+	// The scheme's, when tick-driven (else nullptr: nothing is kept).
+	std::vector<catch_up_expiry> *catch_ups = nullptr;
 	// hooks->placed, one load nearer. The simulator's, not the
 	// kernel's: peak_memory_bytes() leaves it out, and what follows.
 	unsigned *placed = nullptr;
@@ -107,9 +119,17 @@ struct forwarding_observer {
 	}
 	void visited(unsigned buckets) { meter->slot_visits += buckets; }
 	void compared(unsigned count) { meter->key_comparisons += count; }
-	template <class Word> void collecting(Word, Word) {}
+	// The bucket __run_timers() collects: the kernel's baseclk for the
+	// timers it expires (an overdue deferrable bucket is older than the
+	// jiffy the run is for).
+	template <class Word> void collecting(Word clk, Word) { hooks->bucket = widen(hooks->jiffy, clk); }
 	template <class Word>
-	void expiring(const Timer &t, Word) { hooks->expiring(t.data); }
+	void expiring(const Timer &t, Word)
+	{
+		if (hooks->bucket < hooks->jiffy && catch_ups) [[unlikely]]
+			catch_ups->push_back({static_cast<timer_id>(t.data), t.base, t.base->clk, t.base->next_expiry});
+		hooks->expiring(t.data);
+	}
 };
 
 template <class Geometry, class Word>
@@ -171,6 +191,7 @@ public:
 				b.observer.meter = &s->meter;
 				b.observer.placed = &this->placed_level_;
 				b.observer.now = tick_driven_ ? &now_ : &s->clock;
+				b.observer.catch_ups = tick_driven_ ? &catch_ups_ : nullptr;
 			}
 			s->clock = start;
 			s->def_hold = start;
@@ -187,6 +208,43 @@ public:
 		if (cpu >= fast_cpus_ || id >= timers_.size()) [[unlikely]]
 			return start_checked(id, cpu, expires, flags);
 		return start_made(timers_.made(id), cpu, expires, flags);
+	}
+
+	// The kernel's callback re-arms with the base clk one past the bucket
+	// it runs, forwarded (forward_timer_base) to jiffies or, when a bucket
+	// is still due, no further than that bucket: where the replay, having
+	// run the whole softirq, has the clk at jiffies. Placed against that
+	// clk when the bucket it gives is one the base has yet to run.
+	bool start_in_catch_up(timer_id id, unsigned cpu, jiffies_t expires, std::uint32_t flags) override
+	{
+		const catch_up_expiry *c = nullptr;
+		for (const catch_up_expiry &e : catch_ups_)
+			if (e.id == id)
+				c = &e;
+		if (!tick_driven_ || !c || cpu >= this->ncpus_ || id >= timers_.size())
+			return start(id, cpu, expires, flags);
+		timer_t *t = timers_.made(id);
+		base_t &base = *targets_[cpu * 4 + ((flags / TF_DEFERRABLE) & 3)].base;
+		if (kernel::v48::timer_pending(t) || c->base != &base)
+			return start(id, cpu, expires, flags);
+		const Word jiffies = static_cast<Word>(now_);
+		Word clk = static_cast<Word>(c->clk);
+		if (kernel::time_after(jiffies, clk))
+			clk = kernel::time_after(static_cast<Word>(c->next_expiry), jiffies) ? jiffies
+							: static_cast<Word>(c->next_expiry);
+		Word bucket;
+		kernel::v48::calc_wheel_index<typename config::geometry>(static_cast<Word>(expires), clk, &bucket);
+		if (!kernel::time_before(clk, base.clk) || kernel::time_before(bucket, base.clk))
+			return start(id, cpu, expires, flags);
+		// The enqueue against the kernel's clk, with nothing to forward.
+		const Word clk_now = base.clk;
+		const jiffies_t now = now_;
+		base.clk = clk;
+		now_ = widen(now, clk);
+		const bool was = start(id, cpu, expires, flags);
+		base.clk = clk_now;
+		now_ = now;
+		return was;
 	}
 
 	// Every enqueue is detached again (by a cancel, a re-arm that moves
@@ -243,8 +301,11 @@ public:
 	{
 		tick_driven_ = on;
 		for (auto &s : cpus_)
-			for (auto &b : s->bases.base)
+			for (auto &b : s->bases.base) {
 				b.observer.now = on ? &now_ : &s->clock;
+				b.observer.catch_ups = on ? &catch_ups_ : nullptr;
+			}
+		catch_ups_.clear();
 	}
 	void set_now(jiffies_t now) override { now_ = now; }
 
@@ -461,6 +522,12 @@ private:
 	{
 		if (s.clock > upto)
 			return;
+		// The timers this CPU's last run expired late are re-armed by
+		// now, or never by their callbacks.
+		std::erase_if(catch_ups_, [&](const catch_up_expiry &e) {
+			return e.base >= static_cast<const void *>(s.bases.base) &&
+			       e.base < static_cast<const void *>(s.bases.base + kernel::v48::NR_BASES);
+		});
 		bool due = false;
 		for (base_t &b : s.bases.base)
 			due = due || widen(upto, b.next_expiry) <= upto;
@@ -598,6 +665,8 @@ private:
 	// Jiffies at which global timers fired, sorted, from the oldest any CPU
 	// has yet to pass: a few entries, where a std::set cost a node each.
 	std::vector<jiffies_t> global_fires_;
+	// Timers the last catch-up runs expired (forwarding_observer::expiring).
+	std::vector<catch_up_expiry> catch_ups_;
 	std::vector<std::unique_ptr<cpu_state>> cpus_;
 };
 

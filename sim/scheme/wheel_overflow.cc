@@ -21,6 +21,13 @@
 // with none does no work (it would find its slots empty). Jiffies before the
 // next non-empty slot and the overflow head's migration are counted in one
 // step.
+//
+// The overflow list is not linked here: its order (due, then start order)
+// is kept in a rank treap (sim/scheme/rank_treap.h), as sorted-list's is,
+// and the walk a start makes from its tail is counted, not made. With a
+// million long timers re-armed every second the walk passes hundreds of
+// thousands of nodes a start; the model pays that, the simulator pays
+// O(log n) and counts the same units.
 #include <algorithm>
 #include <limits>
 #include <memory>
@@ -30,6 +37,7 @@
 #include "sim/scheme/factories.h"
 #include "sim/scheme/params.h"
 #include "sim/scheme/per_cpu_scheme.h"
+#include "sim/scheme/rank_treap.h"
 
 namespace timersim {
 
@@ -44,6 +52,12 @@ class wheel_overflow_scheme final : public per_cpu_scheme {
 		std::uint64_t size = 0;
 	};
 	struct base {
+		std::vector<list> slots;
+		timer_id overflow = rank_treap::none;	// the root of its order
+		std::uint64_t count = 0;
+	};
+	// The model's base, whose overflow is a list: what its memory is.
+	struct modelled_base {
 		std::vector<list> slots;
 		list overflow;
 		std::uint64_t count = 0;
@@ -73,7 +87,7 @@ public:
 				if (!e.empty())
 					return e;
 			}
-			std::string e = check_list(b.overflow, cpu, IN_OVERFLOW, n);
+			std::string e = check_overflow(b.overflow, cpu, n);
 			if (!e.empty())
 				return e;
 			if (n != b.count || n != pending_on(cpu))
@@ -95,10 +109,7 @@ private:
 			if (!r.pending || r.cpu != cpu)
 				return "timer " + std::to_string(t) + " linked but not pending here";
 			jiffies_t c = clock(cpu);
-			if (slot == IN_OVERFLOW) {
-				if (prev != NIL && rec_of(prev).due > r.due)
-					return "overflow out of order at timer " + std::to_string(t);
-			} else if (r.due % nslots_ != slot || r.due < c || r.due - c >= nslots_) {
+			if (r.due % nslots_ != slot || r.due < c || r.due - c >= nslots_) {
 				return "timer " + std::to_string(t) + " due " + std::to_string(r.due) +
 				       " in slot " + std::to_string(slot) + " at clock " + std::to_string(c);
 			}
@@ -109,6 +120,29 @@ private:
 		return "";
 	}
 
+	std::string check_overflow(timer_id root, unsigned cpu, std::uint64_t &n) const
+	{
+		if (!overflow_.consistent(root))
+			return "base " + std::to_string(cpu) + ": the overflow's order tree is broken";
+		std::string why;
+		timer_id prev = NIL;
+		overflow_.each(root, [&](timer_id t) {
+			const record &r = rec_of(t);
+			if (where_[t] != IN_OVERFLOW)
+				why = "timer " + std::to_string(t) + " in the overflow's order but not marked there";
+			else if (!r.pending || r.cpu != cpu)
+				why = "timer " + std::to_string(t) + " in the overflow but not pending here";
+			else if (overflow_.due(t) != r.due)
+				why = "timer " + std::to_string(t) + " in the overflow at another due";
+			else if (prev != NIL && rec_of(prev).due > r.due)
+				why = "overflow out of order at timer " + std::to_string(t);
+			prev = t;
+			return why.empty();
+		});
+		n += overflow_.size(root);
+		return why;
+	}
+
 	void reset_bases(unsigned ncpus, jiffies_t) override
 	{
 		bases_.assign(ncpus, base{});
@@ -117,6 +151,7 @@ private:
 		next_.clear();
 		prev_.clear();
 		where_.clear();
+		overflow_ = {};
 	}
 
 	void timers_grew(std::size_t n) override
@@ -124,6 +159,7 @@ private:
 		next_.resize(n, NIL);
 		prev_.resize(n, NIL);
 		where_.resize(n, 0);
+		overflow_.grow(n);
 	}
 
 	void insert_after(list &l, timer_id at, timer_id t, std::uint32_t where)
@@ -146,7 +182,8 @@ private:
 		l.size--;
 	}
 
-	list &list_of(base &b, timer_id t) { return where_[t] == IN_OVERFLOW ? b.overflow : b.slots[where_[t]]; }
+	// The overflow's head: its first in (due, start order).
+	timer_id overflow_head(const base &b) const { return overflow_.first(b.overflow); }
 
 	// Into the slot of its jiffy when within range of `now`, the next
 	// jiffy the base processes; else into the overflow, in due order.
@@ -157,15 +194,15 @@ private:
 			insert_after(s, s.tail, t, static_cast<std::uint32_t>(due % nslots_));
 			return;
 		}
-		timer_id at = b.overflow.tail;
-		while (at != NIL) {
-			costs_.slot_visits++;
-			costs_.key_comparisons++;
-			if (rec_of(at).due <= due)
-				break;
-			at = prev_[at];
-		}
-		insert_after(b.overflow, at, t, IN_OVERFLOW);
+		// The model walks from the tail past every timer due later,
+		// and compares once more with the one it stops at (when there
+		// is one): it links T after every timer due no later.
+		const std::uint64_t passed = overflow_.due_after(b.overflow, due);
+		const std::uint64_t walk = passed + (passed < overflow_.size(b.overflow) ? 1 : 0);
+		costs_.slot_visits += walk;
+		costs_.key_comparisons += walk;
+		overflow_.insert(b.overflow, t, due);
+		where_[t] = IN_OVERFLOW;
 	}
 
 	void link(unsigned cpu, timer_id t, jiffies_t due, std::uint32_t) override
@@ -181,7 +218,10 @@ private:
 	void unlink(unsigned cpu, timer_id t) override
 	{
 		base &b = bases_[cpu];
-		remove(list_of(b, t), t);
+		if (where_[t] == IN_OVERFLOW)
+			overflow_.erase(b.overflow, t);
+		else
+			remove(b.slots[where_[t]], t);
 		b.count--;
 		total_--;
 	}
@@ -192,13 +232,13 @@ private:
 	std::uint64_t idle_jiffies(const base &b, jiffies_t jiffy) const
 	{
 		std::uint64_t idle = ~std::uint64_t{0};
-		if (b.overflow.head != NIL) {
-			jiffies_t due = rec_of(b.overflow.head).due;
+		if (const timer_id head = overflow_head(b); head != NIL) {
+			jiffies_t due = rec_of(head).due;
 			idle = due - jiffy < nslots_ ? 0 : due - jiffy - nslots_ + 1;
 		}
 		// Wheel timers are due within nslots_ of jiffy: the first
 		// non-empty slot from jiffy's on is the next to fire.
-		if (b.count > b.overflow.size)
+		if (b.count > overflow_.size(b.overflow))
 			for (std::uint64_t k = 0; k < idle && k < nslots_; k++)
 				if (b.slots[(jiffy + k) % nslots_].head != NIL)
 					return k;
@@ -221,10 +261,11 @@ private:
 				if (n) {
 					idle_ticks(cpu, jiffy, n);
 					costs_.slot_visits += n;
-					costs_.key_comparisons += b.overflow.head != NIL ? n : 0;
+					const bool overflowing = b.overflow != rank_treap::none;
+					costs_.key_comparisons += overflowing ? n : 0;
 					// Finding the stretch looked at up to a slot a
 					// jiffy: that much is work done, the rest skipped.
-					const std::uint64_t bulk = b.overflow.head != NIL ? 2 * n : n;
+					const std::uint64_t bulk = overflowing ? 2 * n : n;
 					costs_.skipped_idle += bulk - std::min<std::uint64_t>(n, nslots_);
 					jiffy += n;
 					if (jiffy > upto)
@@ -233,12 +274,11 @@ private:
 			}
 			tick(cpu, jiffy);
 			std::uint32_t moved_now = 0;
-			while (b.overflow.head != NIL) {
-				timer_id t = b.overflow.head;
+			for (timer_id t; (t = overflow_head(b)) != NIL;) {
 				costs_.key_comparisons++;
 				if (rec_of(t).due - jiffy >= nslots_)
 					break;
-				remove(b.overflow, t);
+				overflow_.erase(b.overflow, t);
 				place(b, t, rec_of(t).due, jiffy);
 				moved(t, 2);
 				moved_now++;
@@ -259,7 +299,7 @@ private:
 
 	std::uint64_t peak_structure_bytes() const override
 	{
-		return bases_.size() * (sizeof(base) + nslots_ * sizeof(list)) +
+		return bases_.size() * (sizeof(modelled_base) + nslots_ * sizeof(list)) +
 		       next_.size() * (2 * sizeof(timer_id) + sizeof(std::uint32_t));
 	}
 
@@ -267,6 +307,7 @@ private:
 	std::vector<base> bases_;
 	std::vector<timer_id> next_, prev_;
 	std::vector<std::uint32_t> where_;	// slot, or IN_OVERFLOW
+	rank_treap overflow_;			// every base's overflow order
 	std::uint64_t total_ = 0, peak_ = 0;
 };
 

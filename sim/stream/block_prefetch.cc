@@ -22,10 +22,10 @@ static_assert(part_events <= event_stream::chunk_events, "chunk_name_places hold
 
 // Events ahead of the one parsed whose line is fetched for writing: a
 // chunk comes back from the replay thread, on the other core, and its
-// lines are in the shared cache at best. Each event's store into it
-// waited for its line: a tenth of the replay's CPU time on the 1 GB bench
-// trace (perf: the first store of each event). Fetched 16 events (1 KiB)
-// ahead, text replay is some 3% faster; 4 to 32 do about as well.
+// lines are in the shared cache at best, and each event's first store
+// into it would wait for its line. 16 events (1 KiB) ahead is far enough
+// for the fetch to land before the store and near enough that the line
+// is still cached; 4 to 32 do about as well (make bench-replay).
 constexpr std::size_t write_ahead = 16;
 
 #if defined(__x86_64__)
@@ -244,10 +244,20 @@ std::exception_ptr block_prefetch::commit(job &j)
 	// events: each marks the next event of its CPU, in this block or a
 	// later one.
 	std::size_t next_lost = 0;
+	// False when a strict read ends at a note (its counts overflow).
 	auto take_lost_before = [&](std::uint64_t block_line) {
-		for (; next_lost < c.lost.size() && c.lost[next_lost].line < block_line; next_lost++)
-			lost_.note(c.lost[next_lost].cpu, c.lost[next_lost].events,
-				   totals_.lost_events, totals_.lost_cpus);
+		for (; next_lost < c.lost.size() && c.lost[next_lost].line < block_line; next_lost++) {
+			const text_block_counts::lost_note &n = c.lost[next_lost];
+			if (lost_.note(n.cpu, n.events, totals_.lost_events, totals_.lost_cpus)) [[likely]]
+				continue;
+			if (!in_.lenient) {
+				error = std::make_exception_ptr(
+					input_error(in_.src->name(), before + n.line, lost_events_overflow));
+				return false;
+			}
+			totals_.malformed++;	// skipped already, as a note
+		}
+		return true;
 	};
 	const std::uint32_t *keys = j.keys.data();
 	bool timer_seen = timer_seen_;
@@ -263,10 +273,10 @@ std::exception_ptr block_prefetch::commit(job &j)
 		if (next_lost == c.lost.size() && !lost_.waiting()) {
 			for (; i < part.count; i++) {
 				sim_event &e = events[i];
-				if (e.is_timer_event()) {
-					if (!generation_.pass(e.kind, keys[i], before + e.line, reason_)) [[unlikely]]
+				if (generation_check::judges(e.kind)) {
+					if (!generation_.pass(e.kind, e.hrtimer, keys[i], before + e.line, reason_)) [[unlikely]]
 						break;
-					timer_seen = true;
+					timer_seen |= e.is_timer_event();
 				}
 				e.line += before;
 				timer_irqs_.settle(e);
@@ -277,10 +287,10 @@ std::exception_ptr block_prefetch::commit(job &j)
 			sim_event &e = events[i];
 			const std::uint32_t key = keys[i];
 			const std::uint64_t block_line = e.line, line = before + block_line;
-			if (next_lost < c.lost.size()) [[unlikely]]
-				take_lost_before(block_line);
-			if (e.is_timer_event()) {
-				if (!generation_.pass(e.kind, key, line, reason_)) [[unlikely]] {
+			if (next_lost < c.lost.size() && !take_lost_before(block_line)) [[unlikely]]
+				break;
+			if (generation_check::judges(e.kind)) {
+				if (!generation_.pass(e.kind, e.hrtimer, key, line, reason_)) [[unlikely]] {
 					if (c.cut_short && block_line == c.lines)
 						note_cut_short(reason_);
 					if (!in_.lenient) {
@@ -291,7 +301,7 @@ std::exception_ptr block_prefetch::commit(job &j)
 					dropped++;
 					continue;
 				}
-				timer_seen = true;
+				timer_seen |= e.is_timer_event();
 			}
 			sim_event &s = events[kept++];
 			if (&s != &e) [[unlikely]]
@@ -312,7 +322,8 @@ std::exception_ptr block_prefetch::commit(job &j)
 			break;
 	}
 	timer_seen_ = timer_seen;
-	take_lost_before(~std::uint64_t{0});
+	if (!error)
+		take_lost_before(~std::uint64_t{0});
 	if (!named_first_ && c.events) {
 		named_first_ = true;
 		first_name_ = c.first_name;

@@ -2,9 +2,9 @@
 // with transparent huge pages asked for (madvise; the kernel may say no).
 //
 // A replay starts by reading some 65,536 events ahead (the trace's shape,
-// the tick), 128 chunks of 32 KiB: 1,000 first-touch page faults, which on
-// a virtual machine cost a third of replaying a small trace.dat or CTF
-// trace (perf: a fault is ~8 us there). In huge pages they are four.
+// the tick), 128 chunks of 32 KiB: in 4 KiB pages some 1,000 first-touch
+// faults, each microseconds on a virtual machine, as much as a small
+// trace.dat or CTF replay's own work; in huge pages they are four.
 // Chunks are never given back one by one: the streams reuse theirs, and
 // the arena unmaps its slabs when it goes.
 #pragma once
@@ -29,8 +29,8 @@ public:
 	// A new chunk of default sim_events, valid while the arena lives.
 	sim_event *take();
 	// A new chunk whose events the caller writes whole before it reads
-	// any (to_sim_event does): not made default first, which was a
-	// fortieth of a CTF replay's reading thread.
+	// any (to_sim_event does): not made default first, a store of every
+	// byte that the writes would repeat.
 	sim_event *take_for_overwrite();
 
 private:

@@ -34,8 +34,8 @@ namespace {
 
 // A name's place to look first: from its length and its first, middle and
 // last 8 bytes, where callbacks' names differ ("0xffffffff810ae0d0" in its
-// last digits) - a few instructions, where a hash of every byte was more
-// than the reading thread saved by writing each name once. Names alike
+// last digits) - a few instructions, where a hash of every byte would
+// cost the reading thread more than writing each name once saves. Names alike
 // there only take longer to find; the comparison decides.
 std::uint64_t name_place(std::string_view s)
 {

@@ -60,9 +60,8 @@ struct event_chunk {
 // Where the callback names written into one chunk's `functions` are, so
 // that a name met again shares its place: events name a few callbacks
 // again and again, so a chunk's text stays short (the texts of the chunks
-// read ahead of the replay were fresh memory, 45 of the 610 page faults of
-// replaying the 6.18 http trace.dat) and the stream interns each place
-// once (event_stream.cc). Both background readers fill their chunks
+// read ahead of the replay are fresh memory, faulted in page by page) and
+// the stream interns each place once (event_stream.cc). Both background readers fill their chunks
 // through one. An open-addressing table of the places (+1; 0: free).
 class chunk_name_places {
 public:
@@ -84,11 +83,10 @@ private:
 // hands them back: the one it handed back first, first. The chunk it
 // handed back last is still in the replay core's caches, written there
 // (the callbacks' ids, event_stream::take_chunk); the parse's every
-// store into it waited for its line to come over from that core. Taken
-// last-in first-out, that wait was a quarter of the replay's CPU time on
-// the 1 GB bench trace (perf: the first store of each event into its
-// chunk); in this order the stream has moved on from the chunk long
-// since, and text replay is some 15% faster (make bench-replay).
+// store into it would wait for its line to come over from that core
+// (taken last-in first-out, that wait is a large share of a text
+// replay); in this order the stream has moved on from the chunk long
+// since, and its lines have left that core's caches.
 struct chunk_pool {
 	std::deque<sim_event *> free;
 	chunk_arena all{event_stream::chunk_events};

@@ -147,10 +147,9 @@ public:
 	// The constants of the window: events per chunk, and how many
 	// chunks a background reader may fill ahead of the replay (the block
 	// reader: as many events, in its chunks of a block's events). 64 (2 MB
-	// of events, 16 text blocks): with 8 (two blocks) the block worker
-	// stopped while the replay thread had its work, and the replay
-	// thread, the bottleneck, then parsed a third of the blocks itself
-	// (an eighth with 64; the 1 GB bench trace).
+	// of events, 16 text blocks): the block worker must not stop while the
+	// replay thread has its work, or the replay thread, the bottleneck,
+	// parses the blocks itself; a few blocks of slack are too few.
 	static constexpr unsigned chunk_bits = 9;
 	static constexpr std::size_t chunk_events = std::size_t{1} << chunk_bits;
 	static constexpr std::size_t background_chunks = 64;

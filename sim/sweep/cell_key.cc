@@ -16,6 +16,8 @@ std::string cell_key::digest() const
 					 {"trace", trace},
 					 {"calibration", calibration}})
 		text += std::string(name) + ":" + std::to_string(part.size()) + ":" + part + "\n";
+	if (!cost_model.empty())
+		text += "cost_model:" + std::to_string(cost_model.size()) + ":" + cost_model + "\n";
 	return sha256_hex(text);
 }
 
@@ -27,13 +29,30 @@ void cell_key::record(nlohmann::ordered_json &result) const
 	of["options"] = options;
 	of["trace"] = trace;
 	of["calibration"] = calibration;
+	if (!cost_model.empty())
+		of["cost_model"] = cost_model;
 	result["key_of"] = of;
+}
+
+namespace {
+std::string &program_file()
+{
+	static std::string path;
+	return path;
+}
+}  // namespace
+
+void set_program_file(const std::string &path)
+{
+	program_file() = path;
 }
 
 const std::string &program_identity()
 {
 	static const std::string id =
-		"timersim " TIMERSIM_VERSION " exe-sha256:" + sha256_file("/proc/self/exe");
+		program_file().empty()
+			? "timersim " TIMERSIM_VERSION " exe-sha256:" + sha256_file("/proc/self/exe")
+			: "timersim " TIMERSIM_VERSION " module-sha256:" + sha256_file(program_file());
 	return id;
 }
 
@@ -41,7 +60,7 @@ const std::string &key_maker::file_hash(const std::string &path)
 {
 	auto it = hashes_.find(path);
 	if (it == hashes_.end())
-		it = hashes_.emplace(path, sha256_file(path)).first;
+		it = hashes_.emplace(path, sha256_input(path)).first;
 	return it->second;
 }
 
@@ -54,6 +73,8 @@ cell_key key_maker::of(const cell &c)
 		k.trace = file_hash(spec_.resolve(c.input));
 	if (!spec_.calibration.empty())
 		k.calibration = file_hash(spec_.calibration);
+	if (!spec_.cost_model.empty())
+		k.cost_model = file_hash(spec_.cost_model);
 	return k;
 }
 
@@ -78,6 +99,9 @@ std::string stale_reason(const cell_key &want, const nlohmann::json &recorded)
 		add("the trace changed");
 	if (differs("calibration", want.calibration))
 		add("the calibration changed");
+	bool had_model = of && of->is_object() && of->contains("cost_model");
+	if ((had_model || !want.cost_model.empty()) && (!had_model || differs("cost_model", want.cost_model)))
+		add("the cost model changed");
 	return why.empty() ? "the key differs" : why;
 }
 

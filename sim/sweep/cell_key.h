@@ -31,16 +31,24 @@ struct cell_key {
 	std::string options;		// the cell's description (cell::key)
 	std::string trace;		// sha256 of the trace's bytes; empty for a workload
 	std::string calibration;	// sha256 of the calibration's bytes; empty without one
+	// sha256 of the cost model's bytes; empty without one (and then not
+	// a part of the digest, so that the keys of sweeps without a model
+	// are what they were before models).
+	std::string cost_model;
 
 	// SHA-256 of the parts, each part's name and length first.
 	std::string digest() const;
-	// {"key": digest, "key_of": {program, options, trace, calibration}},
+	// {"key": digest, "key_of": {program, options, trace, calibration[, cost_model]}},
 	// the fields a result line ends with.
 	void record(nlohmann::ordered_json &result) const;
 };
 
 // This program's identity (hashed once per process).
 const std::string &program_identity();
+// When the code runs inside another program (the Python module inside
+// python3), the file whose bytes name it instead of /proc/self/exe: the
+// module's shared object ("module-sha256:"). Set before the first sweep.
+void set_program_file(const std::string &path);
 
 // Keys of a spec's cells; each input file hashed once however many cells
 // read it.

@@ -4,8 +4,10 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -138,6 +140,24 @@ std::string sha256_file(const std::string &path)
 	}
 	::close(fd);
 	return md.hex();
+}
+
+std::string sha256_input(const std::string &path)
+{
+	std::error_code ec;
+	if (!std::filesystem::is_directory(path, ec))
+		return sha256_file(path);
+	std::vector<std::string> files;
+	for (std::filesystem::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec))
+		if (it->is_regular_file(ec))
+			files.push_back(std::filesystem::relative(it->path(), path, ec).string());
+	if (ec)
+		throw input_error(path, 0, "cannot list the folder to hash its content: " + ec.message());
+	std::sort(files.begin(), files.end());
+	std::string text;
+	for (const std::string &f : files)
+		text += std::to_string(f.size()) + ":" + f + ":" + sha256_file(path + "/" + f) + "\n";
+	return sha256_hex(text);
 }
 
 }  // namespace timersim::sweep

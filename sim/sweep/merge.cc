@@ -51,11 +51,12 @@ std::vector<nlohmann::json> merge_rows(const spec &s, bool partial)
 	for (const cell &c : s.cells) {
 		std::string path = s.result_path(c);
 		struct stat st;
-		if (stat(path.c_str(), &st) != 0) {
+		if (lstat(path.c_str(), &st) != 0) {
 			missing.push_back(c.index);
 			continue;
 		}
-		// Not opened unless a file: a FIFO there would stop the merge.
+		// Not opened unless a file: a FIFO there would stop the merge,
+		// and a link is none of the sweep's (the sweep replaces it).
 		if (!S_ISREG(st.st_mode))
 			throw input_error(path, 0, "not a regular file: not the result of cell " + c.id);
 		nlohmann::json j = parse_json_input(read_small_text(path, max_result, max_result, "sweep result"), path);

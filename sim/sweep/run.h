@@ -66,7 +66,16 @@ std::vector<nlohmann::json> merge_rows(const spec &s, bool partial);
 // 95% interval of the mean, Student's t with n - 1 degrees of freedom: the
 // right one for a handful of seeds). sd and the interval are empty for
 // n = 1, every statistic of a column with no value (no calibration).
-std::string summary_csv(const std::vector<nlohmann::json> &rows);
+// Then for each measured column M with M_lo and M_hi beside it (an
+// estimate's interval: the cost model's 95%, or the calibration's range):
+// M_combined_lo = mean(M_lo) - h and M_combined_hi = mean(M_hi) + h, h the
+// half-width of M's interval over the seeds (0 for n = 1). The same model
+// prices every seed, so its error does not shrink with more seeds: the
+// combined interval is the model's, widened by the seeds' spread.
+// A statistic past a double's range (results edited to 1e308) is no
+// number to print: input_error at the replicate of the largest magnitude,
+// its file CELLS_DIR/ID.json (the spec's cells_dir()).
+std::string summary_csv(const std::vector<nlohmann::json> &rows, const std::string &cells_dir = "cells");
 // t such that P(-t < T < t) = 0.95 for Student's T with `df` degrees of
 // freedom (df >= 1): a table to 30, the Cornish-Fisher series beyond.
 double student_t95(unsigned df);

@@ -35,11 +35,16 @@ cell_status check_cell(const spec &s, const cell &c, const cell_key &k)
 {
 	std::string path = s.result_path(c);
 	struct stat st;
-	if (stat(path.c_str(), &st) != 0)
+	if (lstat(path.c_str(), &st) != 0)
 		return {};
+	// The result is the sweep's own regular file: a link (wherever it
+	// points), a FIFO or a device there is re-run and replaced
+	// (run_and_write), never read or written through.
+	if (!S_ISREG(st.st_mode))
+		return {cell_state::stale, "not a regular file"};
 	// A result line is a few KiB (merge's bound is 2 MiB); anything else
-	// there - a folder, a FIFO, a torn or foreign file - is re-run.
-	if (!S_ISREG(st.st_mode) || st.st_size > (2 << 20))
+	// there - a torn or foreign file - is re-run.
+	if (st.st_size > (2 << 20))
 		return {cell_state::stale, "not a result file"};
 	nlohmann::json j;
 	try {
@@ -61,7 +66,7 @@ bool run_and_write(const spec &s, const cell &c, const cell_key &k)
 		return false;
 	std::string line = run_cell(s, c, k) + "\n";
 	make_dirs(s.cells_dir());
-	output_file out(s.result_path(c));
+	output_file out(s.result_path(c), output_owner::tool);
 	out.write(line);
 	out.commit();
 	return true;

@@ -14,6 +14,7 @@
 #include "sim/estimate/estimate.h"
 #include "sim/gen/generator.h"
 #include "sim/gen/workload.h"
+#include "sim/measured/model_file.h"
 #include "sim/scheme/scheme.h"
 #include "sim/trace/line_source.h"
 #include "sim/trace/reader.h"
@@ -89,7 +90,8 @@ public:
 		static const std::set<std::string> repeatable = {"trace", "workload", "param"};
 		static const std::set<std::string> known = {"out", "trace", "workload", "duration", "scheme",
 							    "param", "hz", "what_if_hz", "geometry", "expiries",
-							    "kernel", "cpus", "seed", "scale", "calibration"};
+							    "kernel", "cpus", "seed", "scale", "calibration",
+							    "cost_model"};
 		static const std::set<std::string> lists = {"scheme", "hz", "what_if_hz", "geometry", "expiries",
 							    "kernel", "cpus", "seed", "scale"};
 		std::string_view text;
@@ -321,6 +323,15 @@ spec parse(line_source &in, const std::string &path, bool files)
 			load_calibration(s.calibration);
 		} catch (const input_error &e) {
 			p.fail(line, std::string("calibration: ") + e.what());
+		}
+	}
+	std::string model = p.one("cost_model", "", line);
+	s.cost_model = model.empty() ? "" : s.resolve(model);
+	if (files && !model.empty()) {
+		try {
+			measured::load_model(s.cost_model);
+		} catch (const input_error &e) {
+			p.fail(line, std::string("cost_model: ") + e.what());
 		}
 	}
 	std::uint64_t dur_line = 0;

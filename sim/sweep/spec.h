@@ -21,6 +21,7 @@
 //   seed       = 1, 2, 3                    # workloads
 //   scale      = 1, 10                      # workloads: --scale
 //   calibration = ../build/calibration.json # adds the estimate columns
+//   cost_model = ../docs/results/cost-model/model.json  # adds softirq_ns
 //
 // `trace`, `workload` and `param` may repeat; every other key is given at
 // most once, its values comma-separated. Defaults: scheme classic, v48;
@@ -67,6 +68,7 @@ struct spec {
 	std::string dir;		// its folder
 	std::string out;		// the results folder
 	std::string calibration;	// empty: none
+	std::string cost_model;		// a fitted softirq-run model (--cost-model); empty: none
 	std::vector<cell> cells;
 
 	// A path as written in the SPEC, resolved against its folder.

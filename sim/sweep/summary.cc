@@ -1,11 +1,13 @@
 // `timersim merge SPEC --summary`: replicates (cells that differ only in
 // their seed) reduced to mean, standard deviation, n and a 95% interval.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
 
 #include "sim/output/csv.h"
 #include "sim/sweep/run.h"
+#include "sim/trace/reader.h"
 
 namespace timersim::sweep {
 
@@ -46,9 +48,63 @@ std::string text(const nlohmann::json &v)
 	return v.is_null() ? "" : v.is_string() ? v.get<std::string>() : v.dump();
 }
 
+// One measured column over a group's replicates.
+struct column_stats {
+	bool known = false;	// a number in every replicate
+	double mean = 0, sd = 0;
+	double half = 0;	// the 95% interval's half-width of the mean (0 for one replicate)
+};
+
+column_stats stats_of(const std::vector<const nlohmann::json *> &g, const std::string &m)
+{
+	column_stats st;
+	std::vector<double> xs;
+	for (const nlohmann::json *r : g)
+		if ((*r)[m].is_number())
+			xs.push_back((*r)[m].get<double>());
+	// A column that is not a number in every replicate (no calibration,
+	// a word) has no statistics.
+	if (xs.empty() || xs.size() != g.size())
+		return st;
+	st.known = true;
+	double n = double(xs.size()), sum = 0;
+	for (double x : xs)
+		sum += x;
+	st.mean = sum / n;
+	if (xs.size() < 2)
+		return st;
+	double ss = 0;
+	for (double x : xs)
+		ss += (x - st.mean) * (x - st.mean);
+	st.sd = std::sqrt(ss / (n - 1));
+	st.half = student_t95(static_cast<unsigned>(xs.size() - 1)) * st.sd / std::sqrt(n);
+	return st;
+}
+
 }  // namespace
 
-std::string summary_csv(const std::vector<nlohmann::json> &rows)
+namespace {
+
+// Refuses the statistics of column M when one of them is past a double's
+// range, naming the replicate of the largest magnitude.
+void check_finite(std::initializer_list<double> stats, const std::string &m,
+		  const std::vector<const nlohmann::json *> &group, const std::string &cells_dir)
+{
+	for (double x : stats)
+		if (!std::isfinite(x)) {
+			const nlohmann::json *big = group.front();
+			for (const nlohmann::json *r : group)
+				if (std::fabs((*r)[m].get<double>()) > std::fabs((*big)[m].get<double>()))
+					big = r;
+			throw input_error(cells_dir + "/" + text((*big)["id"]) + ".json", 1,
+					  "\"" + m + "\" is " + (*big)[m].dump() +
+						  ": the mean, sd or interval of its replicates passes a double's range");
+		}
+}
+
+}  // namespace
+
+std::string summary_csv(const std::vector<nlohmann::json> &rows, const std::string &cells_dir)
 {
 	const std::vector<std::string> &cols = result_columns();
 	std::vector<std::string> what, measured;	// group columns, measured columns
@@ -74,12 +130,23 @@ std::string summary_csv(const std::vector<nlohmann::json> &rows)
 		it->second.push_back(&r);
 	}
 
+	// A column M with M_lo and M_hi beside it (the estimate's interval:
+	// the cost model's, or the calibration's range) also gets M_combined_lo
+	// and M_combined_hi.
+	std::vector<std::string> ranged;
+	for (const std::string &m : measured)
+		if (std::find(measured.begin(), measured.end(), m + "_lo") != measured.end() &&
+		    std::find(measured.begin(), measured.end(), m + "_hi") != measured.end())
+			ranged.push_back(m);
+
 	std::string out;
 	for (const std::string &c : what)
 		out += c + ",";
 	out += "n,seeds";
 	for (const std::string &m : measured)
 		out += "," + m + "_mean," + m + "_sd," + m + "_ci_lo," + m + "_ci_hi";
+	for (const std::string &m : ranged)
+		out += "," + m + "_combined_lo," + m + "_combined_hi";
 	out += "\n";
 	for (const std::string &key : order) {
 		const auto &g = groups[key];
@@ -89,31 +156,33 @@ std::string summary_csv(const std::vector<nlohmann::json> &rows)
 			seeds += (seeds.empty() ? "" : " ") + text((*r)["seed"]);
 		append_csv_field(out, seeds);
 		for (const std::string &m : measured) {
-			std::vector<double> xs;
-			for (const nlohmann::json *r : g)
-				if ((*r)[m].is_number())
-					xs.push_back((*r)[m].get<double>());
-			// A column that is not a number in every replicate (no
-			// calibration, a word) has no statistics.
-			if (xs.size() != g.size()) {
+			column_stats st = stats_of(g, m);
+			if (!st.known) {
 				out += ",,,,";
 				continue;
 			}
-			double n = double(xs.size()), sum = 0;
-			for (double x : xs)
-				sum += x;
-			double mean = sum / n;
-			out += "," + number(mean);
-			if (xs.size() < 2) {
+			check_finite({st.mean}, m, g, cells_dir);
+			out += "," + number(st.mean);
+			if (g.size() < 2) {
 				out += ",,,";
 				continue;
 			}
-			double ss = 0;
-			for (double x : xs)
-				ss += (x - mean) * (x - mean);
-			double sd = std::sqrt(ss / (n - 1));
-			double half = student_t95(static_cast<unsigned>(xs.size() - 1)) * sd / std::sqrt(n);
-			out += "," + number(sd) + "," + number(mean - half) + "," + number(mean + half);
+			check_finite({st.sd, st.mean - st.half, st.mean + st.half}, m, g, cells_dir);
+			out += "," + number(st.sd) + "," + number(st.mean - st.half) + "," + number(st.mean + st.half);
+		}
+		// The model's interval and the seeds' spread, combined: the same
+		// model prices every seed, so its error does not average out over
+		// them; the mean of the cells' low ends less the seeds' 95%
+		// half-width, the mean of their high ends plus it (one seed: the
+		// model's interval alone).
+		for (const std::string &m : ranged) {
+			column_stats mid = stats_of(g, m), lo = stats_of(g, m + "_lo"), hi = stats_of(g, m + "_hi");
+			if (!mid.known || !lo.known || !hi.known) {
+				out += ",,";
+				continue;
+			}
+			check_finite({lo.mean - mid.half, hi.mean + mid.half}, m, g, cells_dir);
+			out += "," + number(lo.mean - mid.half) + "," + number(hi.mean + mid.half);
 		}
 		out += "\n";
 	}

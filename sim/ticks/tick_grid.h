@@ -109,8 +109,8 @@ struct tick_identity;
 // Fits the grid from up to `max_events` events ahead in `stream` (not
 // consumed): the tick's re-arms and expiries, and the events that carry
 // jiffies. The jiffies pairs are read from the stream again once the
-// phase is known, not kept (a prologue's 65,536 of them were 1 MB, 170
-// page faults on a VM).
+// phase is known, not kept (a prologue's 65,536 of them would be 1 MB of
+// fresh pages).
 tick_grid fit_tick_grid(event_stream &stream, const tick_identity &tick, unsigned word_bits,
 			std::size_t max_events);
 

@@ -36,8 +36,8 @@ bool binary_slot_read(event_kind kind, binary_slot k);
 
 // What an event's name says that apply_binary_slots() needs, worked out
 // once per event class (a reader keeps it with the class) instead of from
-// the name at every record: these string comparisons were some 5% of the
-// CTF reading thread (perf).
+// the name at every record: string comparisons per record are a cost the
+// reading thread need not pay.
 struct binary_event_name {
 	hrtimer_event hrtimer = hrtimer_event::none;	// hrtimer_event_of(name)
 	bool timer_vector = false;	// an x86 timer-interrupt vector's event (irq_event_kind)

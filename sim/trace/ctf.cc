@@ -184,7 +184,8 @@ void ctf_reader::take_lost(unsigned i)
 		return;
 	after_loss_[i] = true;
 	for (lost_packet &p : s.lost) {
-		stats_.lost_events += p.events;
+		if (!add_lost_events(stats_.lost_events, p.events))
+			throw input_error::at_offset(p.stream, p.offset, lost_events_overflow);
 		stats_.lost_packets.push_back(std::move(p));
 	}
 	s.lost.clear();

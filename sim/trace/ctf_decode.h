@@ -50,8 +50,8 @@ void read_struct(const type &t, bit_cursor &c, std::uint64_t *vals, std::uint64_
 // LTTng's event headers (compact and large): an id integer, then a variant
 // on it whose options are flat structs. Once an event, such a header is
 // read without the general walk (its dispatch, frames and variant lookup
-// were a fifth of decoding the 3.6 recording); the values, positions,
-// captures and errors are read_struct()'s.
+// would be paid at every event for a shape known once); the values,
+// positions, captures and errors are read_struct()'s.
 struct header_plan {
 	const type *t = nullptr;	// null: not of that shape, use read_struct()
 };

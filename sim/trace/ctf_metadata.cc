@@ -30,7 +30,7 @@ std::uint32_t u32(const std::string &b, std::size_t at, bool big)
 // Whole packets, back to back: header, content_size bits of content (text
 // after the header), padding up to packet_size bits. The text is gathered
 // in place, to the front of RAW: it only ever moves down, never past the
-// packet being read (a second buffer was 9 more fresh pages to fault in).
+// packet being read (a second buffer would be fresh pages to fault in).
 void unpack(const std::string &path, std::string &raw, bool big)
 {
 	std::size_t at = 0, text = 0;
@@ -96,10 +96,10 @@ std::string read_ctf_metadata(const std::string &path)
 	std::ifstream in(path, std::ios::binary);
 	if (!in)
 		throw input_error(path, 0, "cannot open the CTF metadata");
-	// In blocks, not a character at a time (istreambuf_iterator was a
-	// million instructions for the 3.6 recording's 36 KB), straight into
-	// the text, sized to the file: a 64 KB block on the stack and a copy
-	// were 25 fresh pages to fault in, of some microseconds each on a VM.
+	// In blocks, not a character at a time (istreambuf_iterator costs
+	// some 30 instructions a byte), straight into the text, sized to the
+	// file: a block on the stack and a copy would be fresh pages to fault
+	// in, of some microseconds each on a VM.
 	std::error_code size_unknown;
 	const std::uintmax_t size = std::filesystem::file_size(path, size_unknown);
 	std::string text(size_unknown || size >= max_metadata_guess ? std::size_t{65536} : std::size_t(size) + 1, '\0');

@@ -16,10 +16,9 @@ constexpr unsigned max_depth = 32;		// nesting of types and scopes
 constexpr std::uint64_t max_array = 1u << 30;	// elements of a fixed array
 
 // A token's text is a view into the metadata, or for a string into
-// STRINGS (its escapes undone), and a token 24 bytes: the 3.6 recording's
-// 35 KB of metadata are some 10,000 tokens, whose copied texts (48 bytes
-// a token) and the vector's doubling were a quarter of a small CTF
-// replay's page faults.
+// STRINGS (its escapes undone), and a token 24 bytes: 35 KB of metadata
+// are some 10,000 tokens, and copied texts (48 bytes a token) would be
+// fresh pages a small CTF replay faults in for nothing.
 struct token {
 	std::string_view text;
 	unsigned line = 0;

@@ -265,10 +265,25 @@ bool payload_as(const char *p, const char *end, trace_event &ev, line_context &c
 	if (ctx.limit && ctx.limit - end >= 16 ? !take_keys<L, 0, true>(p, end, ev, ctx, keys)
 					       : !take_keys<L, 0, false>(p, end, ev, ctx, keys))
 		return false;
+	if constexpr (L == event_layout::softirq) {
+		// parse_irq_payload's rule: the next token is "[action=NAME]"
+		// (a line cut inside it is the general parse's to word).
+		if (end - p < 10 || p[0] != ' ' || std::memcmp(p + 1, "[action=", 8) != 0)
+			return false;
+		const char *e = find_blank(p + 1, end, ctx.limit);
+		return e[-1] == ']';
+	}
 	if constexpr (payload_layouts[std::size_t(L)].rest_ignored)
 		return true;
 	if (p != end)
 		return false;
+	if (ev.kind == event_kind::hrtimer) {
+		// parse_hrtimer_payload's rule: softexpires <= expires.
+		if (ev.hrtimer == hrtimer_event::start && ev.expires < ev.softexpires)
+			return false;
+		ctx.keys = keys;
+		return true;
+	}
 	if (!is_timer_event(ev.kind))
 		return true;
 	// check_keys's rule: 4.11+ prints cpu= idx= flags= together.

@@ -158,14 +158,18 @@ bool parse_hrtimer_mode(std::string_view s, std::uint32_t &mode)
 	if (s[0] >= '0' && s[0] <= '9')
 		return whole_number(s, mode);
 	std::uint32_t m = 0;
-	while (!s.empty()) {
+	while (true) {
 		std::size_t bar = s.find('|');
 		std::string_view w = s.substr(0, bar);
 		// The enum's own names (HRTIMER_MODE_REL_PINNED...) are the
 		// same words joined by '_'.
 		if (w.starts_with("HRTIMER_MODE_"))
 			w.remove_prefix(13);
-		while (!w.empty()) {
+		// An empty word ("REL|", "HRTIMER_MODE_", "REL_") is a value
+		// cut short, not ABS.
+		if (w.empty())
+			return false;
+		while (true) {
 			std::size_t us = w.find('_');
 			std::string_view part = w.substr(0, us);
 			if (part == "REL")

@@ -4,10 +4,9 @@
 // Our own reader (trace_dat.cc) reads the trace.dat files of a replay; the
 // libraries only read what it leaves to them (timestamp conversions) and
 // serve the tests as the reference. Linked, they and what they pull in
-// (libtracefs, libzstd's twin, ...) were loaded and relocated by every run
-// of the binary: 3-4 ms of each 35-40 ms trace.dat or CTF replay on a
-// 2-core VM, a tenth of the time `make bench-replay` compares with
-// trace-cmd report and babeltrace.
+// (libtracefs, libzstd's twin, ...) would be loaded and relocated by every
+// run of the binary, a fixed cost a small replay should not pay: they are
+// loaded (dlopen) only when asked for.
 //
 // The hooks of libtracecmd_hooks.cc still take the libraries' calls: the
 // executable exports them (the Makefile's HOOK_EXPORTS), and symbols the

@@ -25,15 +25,33 @@ struct lost_on_cpu {
 	std::uint64_t notes = 0;	// notes, also those without a count
 };
 
+// Why a trace whose lost-event counts add up past 2^64 - 1 is refused: no
+// ring buffer loses that many, so the counts are not a tracer's (and a
+// total that wrapped would show a small, plausible number).
+inline constexpr const char *lost_events_overflow =
+	"the lost-event counts add up past 18446744073709551615: not counts a tracer can have";
+
+// TOTAL += N, false (TOTAL unchanged) when the sum passes 2^64 - 1.
+inline bool add_lost_events(std::uint64_t &total, std::uint64_t n)
+{
+	std::uint64_t sum;
+	if (__builtin_add_overflow(total, n, &sum))
+		return false;
+	total = sum;
+	return true;
+}
+
 // The lost-event notes of a text trace, in file order: counted per CPU, and
 // each marks the next event of its CPU (the kernel prints the note just
 // before the first event after the gap) with EF_AFTER_LOSS.
 class lost_event_notes {
 public:
 	// A note: EVENTS (0: count unknown) lost on CPU. TOTAL, BY_CPU: the
-	// reader's counts (reader_stats::lost_events, lost_cpus).
-	void note(std::uint32_t cpu, std::uint64_t events, std::uint64_t &total,
-		  std::vector<lost_on_cpu> &by_cpu);
+	// reader's counts (reader_stats::lost_events, lost_cpus). False, and
+	// nothing counted, when TOTAL would pass 2^64 - 1: the reader refuses
+	// the note's line (lost_events_overflow).
+	[[nodiscard]] bool note(std::uint32_t cpu, std::uint64_t events, std::uint64_t &total,
+				std::vector<lost_on_cpu> &by_cpu);
 	// Whether an event on CPU is the first after a note of its CPU
 	// (then it is no longer).
 	// Whether a note waits for its CPU's next event.

@@ -92,7 +92,8 @@ sniffed sniff_file(const std::string &path, bool binary_ok, bool lenient = false
 		s.text->tolerate_cut();
 	if (binary_ok && !s.text->compressed()) {
 		// The binary formats by their magic alone: their own readers
-		// read them (the text head was 16 page faults of a trace.dat).
+		// read them, and a text head would be memory touched for
+		// nothing.
 		std::string_view magic = s.text->head(64);
 		if (has_prefix(magic, "\x17\x08\x44tracing"sv))
 			s.format = trace_format::trace_dat;

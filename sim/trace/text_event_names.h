@@ -39,7 +39,7 @@ struct layout_key {
 	payload_order_key key;
 	bool optional;		// may be left out
 	std::uint8_t size;	// of text
-	std::uint32_t bit;	// its payload_key (text_fields.h) where timer events report it, else 0
+	std::uint32_t bit;	// its payload_key (text_fields.h); 0 for the cost events' keys
 	char text[16];		// "key=", zero-padded to one SSE2 block
 };
 
@@ -66,11 +66,11 @@ struct key_info {
 };
 // In payload_order_key's order.
 inline constexpr key_info key_infos[] = {
-	{"timer=", K_TIMER}, {"hrtimer=", 0}, {"function=", K_FUNCTION},
+	{"timer=", K_TIMER}, {"hrtimer=", K_HRTIMER}, {"function=", K_FUNCTION},
 	{"expires=", K_EXPIRES}, {"[timeout=", K_TIMEOUT}, {"now=", K_NOW},
 	{"baseclk=", K_BASECLK}, {"bucket_expiry=", K_BUCKET_EXPIRY}, {"cpu=", K_CPU},
-	{"idx=", K_IDX}, {"flags=", K_FLAGS}, {"softexpires=", 0}, {"mode=", 0},
-	{"was_armed=", 0}, {"clockid=", 0}, {"vec=", 0}, {"vector=", 0},
+	{"idx=", K_IDX}, {"flags=", K_FLAGS}, {"softexpires=", K_SOFTEXPIRES}, {"mode=", K_MODE},
+	{"was_armed=", K_WAS_ARMED}, {"clockid=", K_CLOCKID}, {"vec=", 0}, {"vector=", 0},
 };
 
 constexpr layout_key key_of(pk k, bool optional = false)

@@ -484,7 +484,7 @@ static_assert(key_index_of_table.perfect,
 
 // KEY's field, or null. LIMIT as for the scanners (text_scan.h): with 16
 // bytes readable at the key, its bytes are compared in one block.
-const payload_field *field_of_key(std::string_view key, const char *limit)
+const payload_field *field_of_key(std::string_view key, [[maybe_unused]] const char *limit)
 {
 	int i = key_index_of_table.field[key_slot(key)];
 	if (i < 0)
@@ -556,66 +556,140 @@ payload_token take_token(const char *&p, const char *end, const char *limit)
 	return tok;
 }
 
-// hrtimer fields are kept when they read cleanly and never make a line
-// bad: the trace-cmd plugin reorders and rewrites them (function=sym/0x0,
-// no mode= or was_armed= on hrtimer_start), libtraceevent prints modes as
-// numbers, and each kernel generation words them its own way.
-void parse_hrtimer_payload(std::string_view rest, trace_event &ev, line_context &ctx)
+// The keys each hrtimer event carries in every rendering (the trace-cmd
+// plugin reorders them and leaves mode= and was_armed= off hrtimer_start;
+// those two are held to the first hrtimer_start's, as timer_start's
+// optional keys are). In hrtimer_event's order.
+constexpr std::uint32_t hrtimer_required_keys[] = {
+	0,						// none
+	K_HRTIMER | K_CLOCKID | K_MODE,			// init, setup
+	K_HRTIMER | K_FUNCTION | K_EXPIRES | K_SOFTEXPIRES,	// start
+	K_HRTIMER,					// cancel
+	K_HRTIMER | K_FUNCTION | K_NOW,			// expire_entry
+	K_HRTIMER,					// expire_exit
+	K_NEXT_EVENT,					// rearm
+	K_HRTIMER,					// start_expired
+	0,						// other: not known
+};
+static_assert(std::size(hrtimer_required_keys) == std::size_t(hrtimer_event::other) + 1);
+
+// A number of an hrtimer payload into INTO (when given), BIT into the
+// line's keys; a value that is no number makes the line bad.
+template <class T>
+bool take_hr_number(std::string_view key, std::string_view v, T *into, std::uint32_t bit,
+		    const trace_event &ev, line_context &ctx)
+{
+	T n;
+	if (!parse_whole(v, n, 10, ctx.limit)) {
+		bad_value(ctx, ev, key, "a number", v);
+		return false;
+	}
+	if (into)
+		*into = n;
+	ctx.keys |= bit;
+	return true;
+}
+
+// hrtimer payloads are held to the keys of their event, as the timer
+// events are: a key the event carries must read (a mode of the kernel's
+// words or libtraceevent's numbers, a clock by name or number), and the
+// keys in hrtimer_required_keys must be there. Keys of other events and
+// of newer kernels are passed over.
+line_verdict parse_hrtimer_payload(std::string_view rest, trace_event &ev, line_context &ctx)
 {
 	ev.hrtimer = hrtimer_event_of(ev.name);
+	const bool entry = ev.hrtimer == hrtimer_event::expire_entry;
 	const char *p = skip_blanks(rest).data(), *end = rest.data() + rest.size();
 	while (p < end) {
 		payload_token t = take_token(p, end, ctx.limit);
-		if (t.eq == std::string_view::npos)
-			continue;
+		if (t.eq == std::string_view::npos || t.eq == 0) {
+			ctx.reason.assign(ev.name).append(": not a key=value field: ");
+			ctx.reason.append(quoted(t.text));
+			return line_verdict::bad;
+		}
 		std::string_view key = t.text.substr(0, t.eq), v = t.text.substr(t.eq + 1);
+		bool ok = true;
 		switch (key.size()) {	// by length first: most keys are none of these
 		case 3:
-			if (key == "now" && ev.hrtimer == hrtimer_event::expire_entry)
-				parse_whole(v, ev.now, 10, ctx.limit);
+			if (key == "now")
+				ok = take_hr_number(key, v, entry ? &ev.now : nullptr,
+						    entry ? K_NOW : 0u, ev, ctx);
 			break;
 		case 4:
-			// "ABS": two starts in three (a 6.18 recording's).
-			if (key == "mode" && (v == "ABS" || parse_hrtimer_mode(v, ev.hrtimer_mode)))
+			if (key == "mode") {
+				// "ABS": two starts in three (a 6.18 recording's).
+				if (!(v == "ABS" || parse_hrtimer_mode(v, ev.hrtimer_mode)))
+					return bad_value(ctx, ev, key, "a mode", v);
 				ev.has |= EF_HRTIMER_MODE;
+				ctx.keys |= K_MODE;
+			}
 			break;
 		case 7:
-			if (key == "hrtimer")
-				parse_pointer(v, ev.timer, &ev.timer_digits);
-			else if (key == "expires" && ev.hrtimer != hrtimer_event::expire_entry)
-				parse_whole(v, ev.expires, 10, ctx.limit);
-			else if (key == "clockid" && parse_clockid(v, ev.clockid))
+			if (key == "hrtimer") {
+				if (!parse_pointer(v, ev.timer, &ev.timer_digits))
+					return bad_value(ctx, ev, key, "a pointer", v);
+				ctx.keys |= K_HRTIMER;
+			} else if (key == "expires") {
+				ok = take_hr_number(key, v, entry ? nullptr : &ev.expires,
+						    entry ? 0u : K_EXPIRES, ev, ctx);
+			} else if (key == "clockid") {
+				if (!parse_clockid(v, ev.clockid))
+					return bad_value(ctx, ev, key, "a clock", v);
 				ev.has |= EF_CLOCKID;
+				ctx.keys |= K_CLOCKID;
+			}
 			break;
 		case 8:
-			if (key == "function" && !v.empty())
+			if (key == "function") {
+				if (v.empty())
+					return bad_value(ctx, ev, key, "a symbol or address", v);
 				ev.function = function_value(v, ctx);
+				ctx.keys |= K_FUNCTION;
+			}
 			break;
 		case 9:
 			if (key == "was_armed") {
 				std::uint32_t armed;
-				if (parse_u32(v, armed)) {
-					ev.was_armed = armed != 0;
-					ev.has |= EF_WAS_ARMED;
-				}
+				if (!parse_u32(v, armed))
+					return bad_value(ctx, ev, key, "a number", v);
+				ev.was_armed = armed != 0;
+				ev.has |= EF_WAS_ARMED;
+				ctx.keys |= K_WAS_ARMED;
 			}
 			break;
 		case 10:	// hrtimer_rearm: the device's next event, CLOCK_MONOTONIC ns
-			if (key == "next_event" && ev.hrtimer != hrtimer_event::expire_entry)
-				parse_u64(v, ev.expires);
+			if (key == "next_event")
+				ok = take_hr_number(key, v, entry ? nullptr : &ev.expires,
+						    K_NEXT_EVENT, ev, ctx);
 			break;
 		case 11:
-			if (key == "softexpires" && parse_whole(v, ev.softexpires, 10, ctx.limit))
+			if (key == "softexpires") {
+				ok = take_hr_number(key, v, &ev.softexpires, K_SOFTEXPIRES, ev, ctx);
 				ev.has |= EF_SOFTEXPIRES;
+			}
 			break;
 		}
+		if (!ok)
+			return line_verdict::bad;
 	}
+	std::uint32_t missing = hrtimer_required_keys[std::size_t(ev.hrtimer)] & ~ctx.keys;
+	if (missing) {
+		ctx.reason.assign(ev.name);
+		ctx.reason.append(": missing ").append(payload_key_name(missing));
+		return line_verdict::bad;
+	}
+	// The kernel sets softexpires = time, expires = time + slack: an
+	// expires before it is a number cut or changed.
+	if (ev.hrtimer == hrtimer_event::start && ev.expires < ev.softexpires)
+		return ctx.reject(std::string(ev.name) + ": expires=" + std::to_string(ev.expires) +
+				  " is before softexpires=" + std::to_string(ev.softexpires));
+	return line_verdict::event;
 }
 
 // softirq_* (vec=%u [action=%s]), irq_handler_entry (irq=%d name=%s: the
 // name is the rest of the line, it may hold blanks), irq_handler_exit
-// (irq=%d ret=%s) and the x86 vectors (vector=%d). The number is required:
-// a line without it is bad, as a timer event's without its timer.
+// (irq=%d ret=%s) and the x86 vectors (vector=%d). Each key is required:
+// a line without one is bad, as a timer event's without its timer.
 line_verdict parse_irq_payload(std::string_view rest, trace_event &ev, line_context &ctx)
 {
 	// The kind says it is one of the three; the name says which.
@@ -623,10 +697,18 @@ line_verdict parse_irq_payload(std::string_view rest, trace_event &ev, line_cont
 	bool vector_event = !softirq && !ev.name.starts_with("irq_handler_");
 	ev.timer_interrupt = vector_event && ev.name.starts_with("local_timer_");
 	std::string_view want = softirq ? "vec" : vector_event ? "vector" : "irq";
+	// The key after the number: none for a vector.
+	const char *then = softirq ? "[action=]" : vector_event ? nullptr
+			 : ev.kind == event_kind::irq_entry ? "name=" : "ret=";
+	bool had_then = !then;
 	const char *p = skip_blanks(rest).data(), *end = rest.data() + rest.size();
-	while (p < end) {
+	while (p < end && !(had_then && (ev.has & EF_VEC))) {
 		const char *at = p;
 		payload_token t = take_token(p, end, ctx.limit);
+		if (softirq && t.text.starts_with("[action=") && t.text.back() == ']') {
+			had_then = true;	// not kept
+			continue;
+		}
 		if (t.eq == std::string_view::npos)
 			continue;
 		std::string_view key = t.text.substr(0, t.eq), v = t.text.substr(t.eq + 1);
@@ -636,17 +718,22 @@ line_verdict parse_irq_payload(std::string_view rest, trace_event &ev, line_cont
 				return bad_value(ctx, ev, key, "a number", v);
 			ev.vec = std::uint32_t(n);
 			ev.has |= EF_VEC;
-			if (ev.kind != event_kind::irq_entry || vector_event)
-				break;	// the rest ([action=TIMER], ret=) is not kept
 		} else if (key == "name" && ev.kind == event_kind::irq_entry && !vector_event) {
 			std::string_view name = trim_right(std::string_view(
 				at + t.eq + 1, std::size_t(end - at) - t.eq - 1));
 			ev.timer_interrupt = is_timer_irq_name(name);
-			break;
+			had_then = true;
+			break;	// the rest of the line is the name
+		} else if (key == "ret" && ev.kind == event_kind::irq_exit && !vector_event) {
+			had_then = true;	// not kept
 		}
 	}
 	if (!(ev.has & EF_VEC)) {
 		ctx.reason.assign(ev.name).append(": missing ").append(want).append("=");
+		return line_verdict::bad;
+	}
+	if (!had_then) {
+		ctx.reason.assign(ev.name).append(": missing ").append(then);
 		return line_verdict::bad;
 	}
 	if (!vector_event && !softirq)
@@ -657,9 +744,22 @@ line_verdict parse_irq_payload(std::string_view rest, trace_event &ev, line_cont
 
 const char *payload_key_name(std::uint32_t keys)
 {
+	if (keys & K_HRTIMER)
+		return "hrtimer=";
 	for (const payload_field &f : payload_fields)
 		if (f.bit & keys)
 			return f.shown;
+	// The hrtimer events' own, in the order the kernel prints them.
+	constexpr struct {
+		std::uint32_t bit;
+		const char *shown;
+	} hrtimer_keys[] = {
+		{K_CLOCKID, "clockid="}, {K_SOFTEXPIRES, "softexpires="}, {K_MODE, "mode="},
+		{K_WAS_ARMED, "was_armed="}, {K_NEXT_EVENT, "next_event="},
+	};
+	for (const auto &k : hrtimer_keys)
+		if (k.bit & keys)
+			return k.shown;
 	return "?";
 }
 
@@ -668,10 +768,8 @@ line_verdict parse_payload(std::string_view payload, trace_event &ev, line_conte
 	ctx.keys = 0;
 	if (ev.kind == event_kind::other)
 		return line_verdict::event;
-	if (ev.kind == event_kind::hrtimer) {
-		parse_hrtimer_payload(payload, ev, ctx);
-		return line_verdict::event;
-	}
+	if (ev.kind == event_kind::hrtimer)
+		return parse_hrtimer_payload(payload, ev, ctx);
 	if (is_cost_event(ev.kind))
 		return parse_irq_payload(payload, ev, ctx);
 	const char *p = skip_blanks(payload).data(), *end = payload.data() + payload.size();

@@ -21,8 +21,9 @@ class symbol_table;
 enum class line_verdict { event, skip, bad };
 
 // Payload keys a line carried (line_context::keys); the reader checks that
-// every timer_start of a trace carries the keys of the first one, which is
-// how a line cut short inside its payload is caught. One set of bits with
+// every timer_start (every event of a timer or hrtimer kind) of a trace
+// carries the keys of the first one, which is how a line cut short inside
+// its payload is caught. One set of bits with
 // event_field: an optional field's key is its event_field bit (what
 // trace_event::has reports); the fields every kernel prints have bits of
 // their own above those.
@@ -38,6 +39,13 @@ enum payload_key : std::uint32_t {
 	K_EXPIRES = 1u << 10,
 	K_NOW = 1u << 11,
 	K_IS_IDLE = 1u << 12,
+	// The hrtimer events' own (function=, expires=, now= are shared).
+	K_HRTIMER = 1u << 13,
+	K_SOFTEXPIRES = 1u << 14,
+	K_CLOCKID = 1u << 15,
+	K_MODE = 1u << 16,
+	K_WAS_ARMED = 1u << 17,
+	K_NEXT_EVENT = 1u << 18,
 };
 // The optional keys whose presence trace_event::has reports (flags=: only
 // where the rendering's names are the kernel's own, see take_flags).

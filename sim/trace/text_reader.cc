@@ -86,8 +86,8 @@ void text_reader::read_header()
 line_verdict text_reader::judge(std::string_view line, trace_event &ev)
 {
 	line_verdict v = judge_line(r_, *src_, line, ev, ctx_);
-	if (v == line_verdict::event && is_timer_event(ev.kind) &&
-	    !generation_.pass(ev.kind, ctx_.keys, src_->line_no(), ctx_.reason)) {
+	if (v == line_verdict::event && generation_check::judges(ev.kind) &&
+	    !generation_.pass(ev.kind, ev.hrtimer, ctx_.keys, src_->line_no(), ctx_.reason)) {
 		if (!src_->terminated())
 			note_cut_short(ctx_.reason);
 		v = line_verdict::bad;
@@ -110,7 +110,8 @@ text_block_input *text_reader::block_input()
 bool text_reader::next(trace_event &ev)
 {
 	// Copied from a constant: `ev = trace_event{}` builds the temporary
-	// with rep stos, whose start-up was a tenth of the reader's time.
+	// with rep stos, whose start-up costs more than the copy of a line's
+	// fields.
 	static constexpr trace_event blank{};
 	std::string_view line;
 	while (src_->next(line)) {
@@ -128,8 +129,11 @@ bool text_reader::next(trace_event &ev)
 		}
 		if (ctx_.lost_note) {
 			ctx_.lost_note = false;
-			lost_.note(ctx_.lost_cpu, ctx_.lost_events, stats_.lost_events,
-				   stats_.lost_cpus);
+			if (!lost_.note(ctx_.lost_cpu, ctx_.lost_events, stats_.lost_events,
+					stats_.lost_cpus)) {
+				v = line_verdict::bad;
+				ctx_.reason = lost_events_overflow;
+			}
 		}
 		stats_.skipped++;
 		if (v == line_verdict::bad) {
@@ -149,6 +153,23 @@ bool is_text_format(trace_format fmt)
 	       fmt == trace_format::perf_script;
 }
 
+// An hrtimer event's name for the messages: both names of init.
+const char *hrtimer_event_name(hrtimer_event e)
+{
+	switch (e) {
+	case hrtimer_event::init:		return "hrtimer_init/setup";
+	case hrtimer_event::start:		return "hrtimer_start";
+	case hrtimer_event::cancel:		return "hrtimer_cancel";
+	case hrtimer_event::expire_entry:	return "hrtimer_expire_entry";
+	case hrtimer_event::expire_exit:	return "hrtimer_expire_exit";
+	case hrtimer_event::rearm:		return "hrtimer_rearm";
+	case hrtimer_event::start_expired:	return "hrtimer_start_expired";
+	case hrtimer_event::none:
+	case hrtimer_event::other:		break;
+	}
+	return "hrtimer event";
+}
+
 }  // namespace
 
 std::string overlong_reason(std::size_t size)
@@ -161,10 +182,9 @@ void note_cut_short(std::string &reason)
 	reason.insert(0, "last line cut short (no newline at the end): ");
 }
 
-bool generation_check::first_or_short(event_kind kind, std::uint32_t keys, std::uint64_t line,
-				      std::string &reason)
+bool generation_check::first_or_short(std::size_t k, event_kind kind, hrtimer_event op,
+				      std::uint32_t keys, std::uint64_t line, std::string &reason)
 {
-	std::size_t k = std::size_t(kind);
 	if (!first_keys_[k]) {
 		first_keys_[k] = keys | seen;
 		first_line_[k] = line;
@@ -173,8 +193,9 @@ bool generation_check::first_or_short(event_kind kind, std::uint32_t keys, std::
 	std::uint32_t missing = first_keys_[k] & ~seen & ~keys;
 	if (!missing)
 		return true;
-	// A timer event's name is its kind's (kind_of_event).
-	const char *name = event_kind_name(kind);
+	// A timer event's name is its kind's (kind_of_event); an hrtimer
+	// event's, its op's.
+	const char *name = kind == event_kind::hrtimer ? hrtimer_event_name(op) : event_kind_name(kind);
 	reason.assign(name);
 	reason.append(": missing ").append(payload_key_name(missing));
 	reason.append(" (the first ").append(name).append(", line ");

@@ -37,7 +37,8 @@ line_verdict uncommon_ftrace_line(std::string_view line, trace_event &ev, line_c
 // Why a line of SIZE bytes, cut to the read buffer, is bad.
 std::string overlong_reason(std::size_t size);
 // A bad last line without its newline is said to be cut short (by its
-// parse or by the keys it lacks; not when overlong or mixing line ends).
+// parse or by the keys it lacks; not when overlong or mixing line ends),
+// as is one of blanks only.
 void note_cut_short(std::string &reason);
 
 // The parts of the reader's judgement of a line that need no other line
@@ -53,38 +54,57 @@ inline line_verdict judge_line(const text_rendering &r, const line_source &src,
 	if (src.stray_line_end()) [[unlikely]]
 		return ctx.reject(src.stray_line_end());
 	line_verdict v = r.parse(line, ev, ctx);
-	if (v == line_verdict::bad && !src.terminated())
-		note_cut_short(ctx.reason);
+	if (!src.terminated()) [[unlikely]] {
+		// Blanks with no line end are a line cut in its indentation:
+		// no rendering ends a file so.
+		if (v == line_verdict::skip && !line.empty() && skip_blanks(line).empty())
+			v = ctx.reject("only blanks");
+		if (v == line_verdict::bad)
+			note_cut_short(ctx.reason);
+	}
 	return v;
 }
 
 // The fields a kernel prints for an event do not change within a trace, so
 // an event that lacks one the first event of its kind had (a [timeout=],
-// the cpu= idx= flags= of 4.11+, a baseclk=) was cut short. Fed the events
-// in the order of the trace.
+// the cpu= idx= flags= of 4.11+, a baseclk=, an hrtimer_start's mode= or
+// was_armed=) was cut short. Fed the events in the order of the trace.
 class generation_check {
 public:
-	// Whether an event of KIND (a timer event) on LINE with payload KEYS
-	// carries the keys of the first event of its kind; if not, REASON
-	// says which is missing.
-	bool pass(event_kind kind, std::uint32_t keys, std::uint64_t line, std::string &reason)
+	// The events it judges: the timer and hrtimer events, the kinds up to
+	// hrtimer (one compare: it runs for every event).
+	static constexpr bool judges(event_kind kind) { return kind <= event_kind::hrtimer; }
+	// Whether an event of KIND (one it judges; OP: which hrtimer event)
+	// on LINE with payload KEYS carries the keys of the first event of its
+	// kind; if not, REASON says which is missing.
+	bool pass(event_kind kind, hrtimer_event op, std::uint32_t keys, std::uint64_t line,
+		  std::string &reason)
 	{
 		// Inline the common answer: a later event with every key.
-		std::uint32_t first = first_keys_[std::size_t(kind)];
+		std::size_t k = slot(kind, op);
+		std::uint32_t first = first_keys_[k];
 		if (first && !(first & ~seen & ~keys))
 			return true;
-		return first_or_short(kind, keys, line, reason);
+		return first_or_short(k, kind, op, keys, line, reason);
 	}
 
 private:
 	static constexpr std::uint32_t seen = 1u << 31;	// in first_keys_: a first was seen
-	bool first_or_short(event_kind kind, std::uint32_t keys, std::uint64_t line,
-			    std::string &reason);
+	static_assert(is_timer_event(event_kind(unsigned(event_kind::hrtimer) - 1)),
+		      "judges(): the timer kinds are the ones just before hrtimer");
+	// The timer events by kind (their OP is none, 0), the hrtimer events
+	// by OP after them: KIND + OP, no branch.
+	static constexpr std::size_t slot(event_kind kind, hrtimer_event op)
+	{
+		return std::size_t(kind) + std::size_t(op);
+	}
+	static constexpr std::size_t slots = std::size_t(event_kind::hrtimer) + std::size_t(hrtimer_event::other) + 1;
+	bool first_or_short(std::size_t k, event_kind kind, hrtimer_event op, std::uint32_t keys,
+			    std::uint64_t line, std::string &reason);
 
-	static constexpr std::size_t kinds = std::size_t(event_kind::other) + 1;
-	// Payload keys of the first event of each kind, and its line.
-	std::uint32_t first_keys_[kinds] = {};
-	std::uint64_t first_line_[kinds] = {};
+	// Payload keys of the first event of each slot, and its line.
+	std::uint32_t first_keys_[slots] = {};
+	std::uint64_t first_line_[slots] = {};
 };
 
 // A text reader of format FMT (ftrace, trace_cmd_report or perf_script)

@@ -278,8 +278,8 @@ std::from_chars_result decimal_prefix_loop(const char *p, const char *end, T &v)
 // std::from_chars in base 10 for the number at the front of [P, END), in
 // half the work (decimal_prefix_loop); with LIMIT (24 bytes readable at P)
 // and 8 bytes or more to END, in words of eight digits (jiffies and ns are
-// 10 to 16 digits). Inline: a line has several numbers, and the call cost
-// a third of the word case.
+// 10 to 16 digits). Inline: a line has several numbers, and a call would
+// cost about as much as the word case's work.
 template <class T>
 [[gnu::always_inline]] inline std::from_chars_result decimal_prefix(const char *p, const char *end,
 								     T &v, const char *limit = nullptr)

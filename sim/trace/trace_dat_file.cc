@@ -402,6 +402,10 @@ std::uint64_t parse_options(cursor &c, trace_dat_file &out, bool v7,
 {
 	for (;;) {
 		std::uint64_t id = c.number(2, "option id");
+		// Up to version 6 DONE is the id alone (trace-cmd's
+		// tracecmd_write_options), with no size after it.
+		if (!v7 && id == OPT_DONE)
+			return 0;
 		std::uint64_t size = c.number(4, "option size");
 		std::uint64_t at = c.pos;
 		if (size > c.left())

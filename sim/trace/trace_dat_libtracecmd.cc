@@ -3,16 +3,15 @@
 // hands files with timestamp conversions to (trace_dat.h).
 //
 // Records come from each CPU's buffer in time order; next() merges the CPUs
-// by timestamp (ties: lower CPU first). Fields are read by name from the
-// event formats stored in the file, so one reader serves every kernel
-// version: optional fields (bucket_expiry, baseclk, ...) are simply present
-// or not. `timeout`, `cpu` and `idx` of timer_start are not stored by the
+// by timestamp (ties: lower CPU first) and tep_decoder (tep_decode.h) reads
+// their fields by name from the event formats stored in the file. `timeout`, `cpu` and `idx` of timer_start are not stored by the
 // kernel: its print format derives them from `now` and `flags`, and so do we.
 //
 // Only the "timer", "irq" and "irq_vectors" event formats are parsed, and
 // callbacks are named from
 // the file's kallsyms by our own symbol_table (see libtracecmd_hooks.h):
-// that makes opening five times faster than libtraceevent's full parse.
+// a replay needs no other format, and parsing all of a kernel's is most of
+// what opening a file with libtraceevent costs.
 //
 // Bad input: read_trace_dat_file() first checks the sizes the headers
 // promise against the file (libtracecmd reads a cut file silently as far as
@@ -34,6 +33,7 @@
 #include "sim/trace/reader.h"
 #include "sim/trace/stderr_capture.h"
 #include "sim/trace/symbols.h"
+#include "sim/trace/tep_decode.h"
 #include "sim/trace/trace_dat.h"
 #include "sim/trace/trace_dat_file.h"
 
@@ -51,14 +51,6 @@ const libtracecmd_api &lib()
 {
 	return libtracecmd();
 }
-
-// Per event id: its kind and the fields we read, found once by name.
-struct event_info {
-	event_kind kind = event_kind::other;
-	const char *name = "";
-	tep_format_field *slot[BS_COUNT] = {};
-	tep_format_field *irq_name = nullptr;	// irq_handler_entry's name
-};
 
 class libtracecmd_reader : public trace_reader {
 public:
@@ -79,9 +71,6 @@ private:
 	}
 	tep_record *read_cpu(int cpu);
 	void finish();
-	const event_info &info_of(tep_record *rec);
-	std::uint64_t field(const tep_format_field *f, tep_record *rec) const;
-	void decode(const event_info &ei, tep_record *rec, trace_event &ev);
 
 	std::string path_;
 	// Owns the handle and the records read ahead. A member, so that a
@@ -113,13 +102,12 @@ private:
 	std::uint64_t file_size_ = 0;
 	std::vector<std::uint64_t> read_;	// records read per CPU
 	std::vector<std::int64_t> read_events_;	// per CPU as the kernel counted, -1 unknown
-	std::unordered_map<int, event_info> infos_;
 	unsigned release_ = 0;			// recording kernel, 0 unknown (or 6.8+)
 	symbol_table symbols_;		// reader_options::symbols
 	symbol_table file_symbols_;	// the file's own kallsyms
 	std::unordered_map<int, std::string> other_names_;	// formats left unparsed
 	callback_names names_{{callback_names::of(file_symbols_), callback_names::of(symbols_)}};
-	timer_irq_memory timer_irqs_;	// irq_handler_exit has no name to tell
+	std::unique_ptr<tep_decoder> decoder_;	// once the formats and the release are known
 	reader_stats stats_;
 	bool done_ = false;
 	bool lenient_ = false;
@@ -224,6 +212,7 @@ libtracecmd_reader::libtracecmd_reader(const std::string &path, const reader_opt
 	if ((!start || !lib().tep_find_field(start, "bucket_expiry")) && uname)
 		release_ = tdat_uname_release(uname);
 
+	decoder_ = std::make_unique<tep_decoder>(path_, tep_, release_, names_, &other_names_);
 	lib_.heads.assign(cpus_, nullptr);
 	read_.assign(cpus_, 0);
 	stderr_capture cap;	// a page that cannot be mapped is perror()ed
@@ -256,79 +245,6 @@ tep_record *libtracecmd_reader::read_cpu(int cpu)
 	return rec;
 }
 
-const event_info &libtracecmd_reader::info_of(tep_record *rec)
-{
-	int id = lib().tep_data_type(tep_, rec);
-	auto it = infos_.find(id);
-	if (it != infos_.end())
-		return it->second;
-	tep_event *e = lib().tep_find_event(tep_, id);
-	auto other = e ? other_names_.end() : other_names_.find(id);
-	if (other != other_names_.end()) {	// a format we left unparsed
-		event_info ei;
-		ei.name = other->second.c_str();
-		ei.kind = event_kind_of(ei.name);
-		return infos_.emplace(id, ei).first->second;
-	}
-	if (!e)
-		fail("record " + std::to_string(stats_.lines) + " (CPU " +
-		     std::to_string(rec->cpu) + ") has event id " + std::to_string(id) +
-		     ", which the file does not describe: corrupt data");
-	event_info ei;
-	ei.name = e->name;
-	ei.kind = event_kind_of(e->name);
-	for (int k = 0; k < BS_COUNT; k++)
-		if (binary_slot_read(ei.kind, binary_slot(k)))
-			ei.slot[k] = lib().tep_find_field(e, binary_slot_names[k]);
-	if (ei.kind == event_kind::irq_entry)
-		ei.irq_name = lib().tep_find_field(e, "name");
-	return infos_.emplace(id, ei).first->second;
-}
-
-std::uint64_t libtracecmd_reader::field(const tep_format_field *f, tep_record *rec) const
-{
-	unsigned long long v = 0;
-	if (f->offset < 0 || f->offset + f->size > rec->size ||
-	    lib().tep_read_number_field(const_cast<tep_format_field *>(f), rec->data, &v) != 0)
-		fail("record " + std::to_string(stats_.lines) + " (CPU " + std::to_string(rec->cpu) +
-		     "): field " + f->name + " lies outside the record");
-	return v;
-}
-
-void libtracecmd_reader::decode(const event_info &ei, tep_record *rec, trace_event &ev)
-{
-	ev = trace_event{};
-	ev.kind = ei.kind;
-	ev.name = ei.name;
-	ev.cpu = rec->cpu;
-	ev.ts_ns = rec->ts;
-	ev.line = stats_.lines;
-	ev.has = EF_TIMESTAMP;
-	if (ei.kind == event_kind::other)
-		return;
-	binary_slot_values v;
-	for (int k = 0; k < BS_COUNT; k++)
-		if (const tep_format_field *f = ei.slot[k]) {
-			v.set(binary_slot(k), field(f, rec));
-			if (k == BS_TIMER || k == BS_HRTIMER)
-				v.timer_bits = 8 * f->size;
-		}
-	if (ei.irq_name) {
-		// __data_loc: offset (low 16 bits) and length of the string.
-		std::uint64_t loc = field(ei.irq_name, rec);
-		std::uint64_t off = loc & 0xffff, len = loc >> 16;
-		if (off > std::uint64_t(rec->size) || len > std::uint64_t(rec->size) - off)
-			fail("record " + std::to_string(stats_.lines) + " (CPU " +
-			     std::to_string(rec->cpu) + "): its name lies outside the record");
-		std::string_view name(static_cast<const char *>(rec->data) + off, len);
-		if (std::size_t nul = name.find('\0'); nul != name.npos)
-			name = name.substr(0, nul);
-		v.timer_irq_name = is_timer_irq_name(name);
-	}
-	apply_binary_slots(v, release_, names_, ev);
-	timer_irqs_.settle(ev);
-}
-
 bool libtracecmd_reader::next(trace_event &ev)
 {
 	while (!done_) {
@@ -346,7 +262,7 @@ bool libtracecmd_reader::next(trace_event &ev)
 		stats_.lines++;
 		bool ok = true;
 		try {
-			decode(info_of(rec), rec, ev);
+			decoder_->decode(rec, stats_.lines, ev);
 		} catch (const input_error &) {
 			// A record of an event the file does not describe, or
 			// too short for its fields: corrupt data. Lenient

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "sim/output/json_text.h"
+#include "sim/output/json_string.h"
 #include "sim/output/number_text.h"
 
 namespace timersim {

@@ -1,6 +1,6 @@
 #include "sim/view/view_page.h"
 
-#include "sim/output/json_text.h"
+#include "sim/output/json_string.h"
 #include "sim/output/number_text.h"
 #include "sim/view/packed_json.h"
 #include "sim/report/report_writers.h"

@@ -110,6 +110,13 @@ std::string what_if_table(const what_if_reports &w)
 	out += t.render();
 	out += "\n  The what-if keeps each recorded expiry at its time (mapped to the new HZ): a\n"
 	       "  timer the new HZ rounds past it counts as late and is expired there.\n";
+	// The what-if side runs every jiffy (its kernel's ticks are not in
+	// the trace): beside a recorded-tick side, lateness and ticks differ
+	// by the tick model as much as by HZ.
+	if (a.ticks.model != b.ticks.model)
+		out += "  Not like for like: the recorded side ran its timers at " + a.ticks.model +
+		       " ticks, the what-if side at " + b.ticks.model +
+		       " ones; --ticks every-jiffy\n  runs both sides alike.\n";
 	return out;
 }
 

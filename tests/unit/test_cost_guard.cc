@@ -60,8 +60,8 @@ std::uint64_t reported_cost(const std::string &err)
 
 // Timers started in falling expiry order: each start walks the whole sorted
 // list, an event costing twice the timers pending. The guard stops the list
-// within one such event of the limit (it used to stop at the next multiple
-// of 1024 events: 16.8M units for a limit of 10M).
+// within one such event of the limit, not at the next multiple of its
+// 1024-event check (which would be 16.8M units for a limit of 10M).
 START_TEST(the_guard_stops_within_an_event_of_the_limit)
 {
 	constexpr unsigned timers = 6000;

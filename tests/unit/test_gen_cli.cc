@@ -70,6 +70,13 @@ START_TEST(gen_errors_and_listing)
 			      "bursts:", "fitted:", "delack_fire"})
 		ck_assert_msg(contains(r.out, k), "--list-workloads lacks %s", k);
 
+	// --help names both kernels it generates for (it said "Linux 3.x"
+	// alone, though --kernel 6 exists).
+	r = run_timersim({"gen", "--help"});
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_msg(!contains(r.out, "ideal Linux 3.x kernel would record") && contains(r.out, "6.8+ with --kernel 6"),
+		      "%s", r.out.c_str());
+
 	r = run_timersim({"gen", "-w", "networking:speed=3"});
 	ck_assert_int_eq(r.status, 2);
 	ck_assert(contains(r.err, "unknown parameter speed=3"));

@@ -76,6 +76,21 @@ START_TEST(install_puts_everything_where_the_binary_finds_it)
 	ck_assert_msg(status == 0, "installed plot: %d %s", status, out.c_str());
 	ck_assert_uint_gt(read_whole_file(dest + "/pics/levels.png").size(), 2000);
 
+	// The Python module, where it was built (make python; make test builds
+	// it): in the packaged python3's site-packages for PREFIX=/usr, and
+	// importable from there outside the checkout.
+	if (access((build + "/python/timersim/_core.so").c_str(), R_OK) == 0) {
+		const std::string site = usr + "/lib/python3/dist-packages";
+		ck_assert(access((site + "/timersim/__init__.py").c_str(), R_OK) == 0);
+		status = shell("cd " + quoted(dest) + " && PYTHONPATH=" + quoted(site) +
+				       " /usr/bin/python3 -c 'import timersim; print(timersim.__file__)'",
+			       out);
+		ck_assert_msg(status == 0 && contains(out, site + "/timersim/__init__.py"), "import: %d %s", status,
+			      out.c_str());
+	} else {
+		skip_note("no " + build + "/python/timersim/_core.so (make python): its install not checked");
+	}
+
 	// The man page: groff's every warning on, none given; man renders the
 	// commands' own help; the NAME line is one whatis reads.
 	status = shell("groff -man -Tutf8 -ww -z " + quoted(page), out);

@@ -218,14 +218,16 @@ START_TEST(malformed_lines_are_wrong_and_the_rest_graded)
 }
 END_TEST
 
-// --no-working: a wrong answer shows what was expected, not the working.
+// --no-working: a wrong answer shows neither the working nor, unless
+// --show-expected, what was expected.
 START_TEST(no_working_hides_the_working)
 {
 	const std::string text = "place 7 = tv9[99]\n";
 	timersim::test::cli_result c = check_file("wrong.txt", text);
 	ck_assert_int_eq(c.status, 1);
 	ck_assert(contains(c.out, "working:"));
-	c = timersim::test::run_timersim({"lab", "check", "--no-working", timersim::test::write_temp("wrong2.txt", text)});
+	c = timersim::test::run_timersim({"lab", "check", "--no-working", "--show-expected",
+					  timersim::test::write_temp("wrong2.txt", text)});
 	ck_assert_int_eq(c.status, 1);
 	ck_assert_msg(contains(c.out, "expected: " + answer_for(lab_kind::place, "7")), "%s", c.out.c_str());
 	ck_assert_msg(!contains(c.out, "working"), "%s", c.out.c_str());

@@ -126,6 +126,31 @@ START_TEST(endless_pipe)
 }
 END_TEST
 
+// An editor's UTF-8 byte order mark before the first line: the right
+// answer after it is right, a comment after it a comment (the mark made
+// the one wrong, the other "not an answer"). A question listed three
+// times in --questions scored its one answer three times: refused, the
+// line named, exit 2.
+START_TEST(a_byte_order_mark_and_a_question_listed_twice)
+{
+	const std::string bom = "\xEF\xBB\xBF";
+	for (const std::string &text : {bom + "place 7 = tv1[83]\n", bom + "# answers\nplace 7 = tv1[83]\n"}) {
+		const timersim::lab::check_result r = timersim::lab::check_answers(text, "answers.txt");
+		ck_assert_uint_eq(r.lines.size(), 1);
+		ck_assert_msg(r.all_right(), "%s", timersim::lab::check_text(r, false).c_str());
+	}
+	const std::string answers = write_temp("answers.txt", bom + "place 7 = tv1[83]\n");
+	cli_result ok = run_timersim({"lab", "check", "--questions", write_temp("q1.txt", bom + "place 7\n"), answers});
+	ck_assert_msg(ok.status == 0 && contains(ok.out, "score: 1"), "exit %d: %s %s", ok.status, ok.out.c_str(),
+		      ok.err.c_str());
+	const std::string thrice = write_temp("q3.txt", "place 7\nplace 7\nplace 7\n");
+	cli_result r = run_timersim({"lab", "check", "--questions", thrice, answers});
+	ck_assert_msg(r.status == 2, "exit %d: %s %s", r.status, r.out.c_str(), r.err.c_str());
+	ck_assert_msg(contains(r.err, thrice + ":2: the question of line 1 again (place 7)"), "%s", r.err.c_str());
+	ck_assert(r.out.empty());
+}
+END_TEST
+
 int main()
 {
 	Suite *s = suite_create("lab_check_bounds");
@@ -135,6 +160,7 @@ int main()
 	tcase_add_test(tc, binary_bytes_are_not_answers);
 	tcase_add_test(tc, endless_devices);
 	tcase_add_test(tc, endless_pipe);
+	tcase_add_test(tc, a_byte_order_mark_and_a_question_listed_twice);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
 }

@@ -371,13 +371,14 @@ START_TEST(huge_steps_are_bounded)
 }
 END_TEST
 
-// The output is written as the steps run: 150,000 steps' JSON (over 200
-// MB) within a 160 MB address space.
+// The output is written as the steps run: 300,000 re-arms' JSON (over 200
+// MB: past the picture budget each step still carries its event and the
+// reason) within a 160 MB address space.
 START_TEST(step_output_is_streamed)
 {
 	std::string many;
-	for (int i = 0; i < 150000; i++)
-		many += "tick\n";
+	for (int i = 0; i < 300000; i++)
+		many += "mod A +100000000\n";
 	const std::string path = timersim::test::write_temp("many.txt", "add A 100000000\n" + many);
 	const std::string dir = timersim::test::temp_subdir("streamed");
 	const std::string json = dir + "/steps.json", text = dir + "/steps.txt";
@@ -387,15 +388,83 @@ START_TEST(step_output_is_streamed)
 	ck_assert_int_eq(stat(json.c_str(), &st), 0);
 	ck_assert_uint_gt(st.st_size, 200u << 20);	// more than the cap: never held whole
 	std::ifstream in(json, std::ios::binary);
-	in.seekg(-64, std::ios::end);
-	std::string tail(64, '\0');
-	in.read(tail.data(), 64);
-	ck_assert_msg(contains(tail, "]\n}"), "the JSON ends: %s", tail.c_str());
+	in.seekg(-128, std::ios::end);
+	std::string tail(128, '\0');
+	in.read(tail.data(), 128);
+	ck_assert_msg(contains(tail, "  ],\n  \"bounded\": {\n    \"budget\": 4194304,\n    \"from_line\": ") &&
+			      contains(tail, "\n  }\n}"),
+		      "the JSON ends: %s", tail.c_str());
 	std::remove(json.c_str());
 	ck_assert_msg(run_capped({"step", path}, 160, text, err) == 0, "%s", err.c_str());
 	ck_assert_int_eq(stat(text.c_str(), &st), 0);
 	ck_assert_uint_gt(st.st_size, 15u << 20);
 	std::remove(text.c_str());
+}
+END_TEST
+
+// A step's picture lists every pending timer: 2,000 adds would print
+// 2,000 pictures of up to 2,000 timers, some 24 MB (10,000 adds printed
+// 648 MB, their JSON more). Past the picture budget (4 MiB, as the view's
+// page) each step lists what changed, not the whole wheel or base, and
+// the output says from which line; text and JSON, wheel and hrtimers. A
+// small scenario is unchanged: every step pictured, no note.
+START_TEST(step_output_is_bounded)
+{
+	std::string adds, hrs;
+	for (int i = 0; i < 2000; i++) {
+		adds += "add T" + std::to_string(i) + " " + std::to_string(1000 + i * 7) + "\n";
+		hrs += "hrstart T" + std::to_string(i) + " " + std::to_string(1000000 + i * 7000) + "\n";
+	}
+	for (const std::string &text : {adds, hrs}) {
+		const scenario s = parse_scenario(text, "big.txt");
+		const std::string what = s.is_hr() ? "base" : "wheel";
+		const std::string out = step_text(s, {});
+		// The budget, the last picture (2,000 timers), then a few lines a
+		// statement: what changed.
+		ck_assert_uint_lt(out.size(), step_picture_budget + 2000 * 200);
+		ck_assert_msg(contains(out, "\n(the output passed 4 MiB: from here on each statement lists what changed, "
+					    "not the whole " + what + ")\n"),
+			      "%s", out.substr(out.size() - 300).c_str());
+		ck_assert(contains(out, "\nline 2000: "));	// every statement still listed
+		ck_assert(contains(out, "(no picture of the " + what + " from line "));
+		const std::string json = step_json(s, {});
+		ck_assert_uint_lt(json.size(), step_picture_budget + 2000 * 1024);	// an event's "why" too
+		ck_assert_msg(contains(json, "\"bounded\": {\n    \"budget\": 4194304,\n    \"from_line\": "), "%s",
+			      json.substr(json.size() - 200).c_str());
+	}
+
+	const scenario small = parse_scenario("add A 300\nadd B 20000\ntick 300\n", "small.txt");
+	const std::string all = step_text(small, {});
+	ck_assert(!contains(all, "the output passed") && !contains(all, "no picture"));
+	std::size_t pictures = 0;
+	for (std::size_t at = all.find("timer_jiffies"); at != std::string::npos; at = all.find("timer_jiffies", at + 1))
+		pictures++;
+	ck_assert_uint_eq(pictures, 3);
+	ck_assert(!contains(step_json(small, {}), "bounded"));
+	// A budget the header passes: no picture, the same events.
+	step_options tiny;
+	tiny.picture_budget = 1;
+	const std::string cut = step_text(small, tiny);
+	ck_assert_msg(contains(cut, "(the output passed 1 bytes") && contains(cut, "+ A -> tv2[1]  expires 300") &&
+			      contains(cut, "> A tv2[1] -> tv1[44]") && !contains(cut, "timer_jiffies") &&
+			      contains(cut, "(no picture of the wheel from line 1 on"),
+		      "%s", cut.c_str());
+	ck_assert(contains(step_json(small, tiny), "\"wheel\": null"));
+}
+END_TEST
+
+// An hrtimer scenario's settings come before its first statement, as the
+// wheel's do: `start 5` after `hrstart A 1000` was applied before line 1.
+// Its start past the lab's 10^18 ns is refused at the line that sets it.
+START_TEST(hrtimer_settings_are_held_as_the_wheels)
+{
+	expect_bad("add A 300\nstart 5\n", 2, "'start' is a setting: settings come before the first statement");
+	expect_bad("hrstart A 1000\nstart 5\n", 2, "'start' is a setting: settings come before the first statement");
+	expect_bad("hrstart A 1000\nhz 100\n", 2, "'hz' is a setting");
+	expect_bad("# t\nstart 2000000000000000000\nhrstart A 1000\n", 2,
+		   "start 2000000000000000000 is beyond the lab's 10^18 ns");
+	expect_bad("hrstart A 999999999999999999 slack=999999999999999999\n", 1, "is beyond the lab's 10^18 ns");
+	expect_bad("hrstart A +1\nrun-to-ns 1000000000000000000\n", 2, "is beyond the lab's 10^18 ns");
 }
 END_TEST
 
@@ -484,6 +553,8 @@ int main()
 	tcase_add_test(tc, huge_steps_are_bounded);
 	tcase_add_test(tc, step_output_is_streamed);
 	tcase_add_test(tc, scenario_inputs_are_bounded);
+	tcase_add_test(tc, step_output_is_bounded);
+	tcase_add_test(tc, hrtimer_settings_are_held_as_the_wheels);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
 }

@@ -314,6 +314,31 @@ START_TEST(a_regular_file_is_replaced_keeping_its_mode)
 }
 END_TEST
 
+// An output that cannot be written is refused before the replay, exit 2:
+// a folder (from inside it, `--json ./` was called "the same file as the
+// input": the input not given stood for the current folder), a file in a
+// folder that is not there (found only after the whole replay, exit 1).
+START_TEST(an_output_that_cannot_be_written_is_refused_first)
+{
+	const std::string trace = small_trace();
+	const std::string dir = temp_subdir("unwritable");
+	char cwd[4096];
+	ck_assert(getcwd(cwd, sizeof cwd) != nullptr);
+	for (const output_option &o : replay_outputs()) {
+		for (const std::string &folder : {std::string("./"), std::string(cwd) + "/", dir, dir + "/"}) {
+			cli_result r = run_to_path(o, folder, trace);
+			ck_assert_msg(r.status == 2 && contains(r.err, folder + ": is a folder; give a file name") &&
+					      !contains(r.err, "the same file") && r.out.empty(),
+				      "%s %s: exit %d: %s", o.args[1].c_str(), folder.c_str(), r.status, r.err.c_str());
+		}
+		cli_result r = run_to_path(o, dir + "/absent/out", trace);
+		ck_assert_msg(r.status == 2 && contains(r.err, "cannot be written: there is no folder " + dir + "/absent") &&
+				      r.out.empty(),
+			      "%s: exit %d: %s", o.args[1].c_str(), r.status, r.err.c_str());
+	}
+}
+END_TEST
+
 int main()
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -328,6 +353,7 @@ int main()
 	tcase_add_test(tc, a_dev_fd_path_writes_the_open_file);
 	tcase_add_test(tc, a_socket_is_not_replaced);
 	tcase_add_test(tc, a_regular_file_is_replaced_keeping_its_mode);
+	tcase_add_test(tc, an_output_that_cannot_be_written_is_refused_first);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

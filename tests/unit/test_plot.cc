@@ -177,6 +177,18 @@ START_TEST(what_if_reports_and_sweeps_are_drawn)
 	svg = read_whole_file(dir + "/s/sweep.svg");
 	for (const char *s : {"classic", "v48", "hz=1000", "mean over seeds, 95% interval"})
 		ck_assert_msg(contains(svg, s), "sweep.svg lacks %s", s);
+	// Its summary (merge --summary: the means and intervals merge
+	// computed) draws the same bars; it was read as JSON ("not JSON").
+	ck_assert_int_eq(run_timersim({"merge", spec, "--summary", "-o", dir + "/sum.csv"}).status, 0);
+	r = run_timersim({"plot", dir + "/sum.csv", "-o", dir + "/sum"});
+	ck_assert_msg(r.status == 0, "plot: %s", r.err.c_str());
+	svg = read_whole_file(dir + "/sum/sweep.svg");
+	for (const char *s : {"classic", "v48", "hz=1000", "mean over seeds, 95% interval"})
+		ck_assert_msg(contains(svg, s), "the summary's sweep.svg lacks %s", s);
+	r = run_timersim({"plot", write_temp("plot-whatif/badsum.csv", "input_kind,input,n,seeds,x\n1,2,3,4,5\n"), "-o",
+			  dir + "/bs"});
+	ck_assert_msg(r.status == 2 && contains(r.err, "not a summary CSV of timersim merge --summary"), "%d %s", r.status,
+		      r.err.c_str());
 	std::string bad = write_temp("plot-whatif/bad.csv", "id,index,input_kind,input\n1,2,3,4\n");
 	r = run_timersim({"plot", bad, "-o", dir + "/b"});
 	ck_assert_msg(r.status == 2 && contains(r.err, "not a merged sweep CSV"), "%d %s", r.status, r.err.c_str());

@@ -105,6 +105,29 @@ START_TEST(sha256_test_vectors)
 }
 END_TEST
 
+// A folder input (a CTF trace): its files' names and bytes make its hash,
+// so that editing, adding or renaming one makes the cells stale.
+START_TEST(folder_input_hash)
+{
+	std::string dir = temp_subdir("ctf-like");
+	temp_subdir("ctf-like/sub");
+	write_temp("ctf-like/metadata", "metadata");
+	write_temp("ctf-like/sub/stream_0", "events");
+	std::string h = sweep::sha256_input(dir);
+	ck_assert_uint_eq(h.size(), 64);
+	std::string again = sweep::sha256_input(dir);
+	ck_assert_str_eq(again.c_str(), h.c_str());	// stable
+	std::string file = sweep::sha256_input(dir + "/metadata"), bytes = sweep::sha256_file(dir + "/metadata");
+	ck_assert_str_eq(file.c_str(), bytes.c_str());
+	write_temp("ctf-like/sub/stream_0", "eventz");
+	std::string edited = sweep::sha256_input(dir);
+	ck_assert_str_ne(edited.c_str(), h.c_str());
+	ck_assert_int_eq(std::rename((dir + "/sub/stream_0").c_str(), (dir + "/sub/stream_1").c_str()), 0);
+	std::string renamed = sweep::sha256_input(dir);
+	ck_assert_str_ne(renamed.c_str(), edited.c_str());
+}
+END_TEST
+
 START_TEST(result_records_its_key)
 {
 	std::string dir = temp_subdir("record");
@@ -202,6 +225,7 @@ int main()
 	TCase *tc = tcase_create("sweep_keys");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, sha256_test_vectors);
+	tcase_add_test(tc, folder_input_hash);
 	tcase_add_test(tc, result_records_its_key);
 	tcase_add_test(tc, changed_inputs_and_program_rerun_their_cells);
 	suite_add_tcase(s, tc);

@@ -486,6 +486,76 @@ START_TEST(devices_fifos_and_huge_files_are_bounded)
 }
 END_TEST
 
+// A cell's result is the sweep's own file (issue 41, defect 2): a symlink
+// planted in OUT/cells/ in its place - to another file of the user, to a
+// path not there yet, to a FIFO - is replaced by the result, a regular
+// file; nothing is written through it, and the next sweep finds the cell
+// done.
+START_TEST(a_link_in_cells_is_replaced_never_written_through)
+{
+	std::string dir = temp_subdir("links");
+	write_file(dir + "/m.spec", tiny_spec);
+	cli_result r = run_timersim({"sweep", dir + "/m.spec"});
+	ck_assert_msg(r.status == 0, "%s", r.err.c_str());
+	sweep::spec s = sweep::load_spec(dir + "/m.spec");
+	std::string result = s.result_path(s.cells[0]);
+	std::string good = read_whole_file(result);
+	std::string victim = dir + "/victim.txt", absent = dir + "/absent.txt", fifo = dir + "/fifo";
+	write_file(victim, "the user's own file\n");
+	ck_assert_int_eq(mkfifo(fifo.c_str(), 0600), 0);
+	for (const std::string &target : {victim, absent, fifo}) {
+		unlink(result.c_str());
+		ck_assert_int_eq(symlink(target.c_str(), result.c_str()), 0);
+		r = run_watched({"sweep", dir + "/m.spec"});
+		ck_assert_msg(r.status == 0, "%s: %d %s", target.c_str(), r.status, r.err.c_str());
+		struct stat st;
+		ck_assert_int_eq(lstat(result.c_str(), &st), 0);
+		ck_assert_msg(S_ISREG(st.st_mode), "%s: the cell is still no regular file", target.c_str());
+		ck_assert_msg(read_whole_file(result) == good, "%s: the cell's result differs", target.c_str());
+		std::string mine = read_whole_file(victim);
+		ck_assert_msg(mine == "the user's own file\n", "%s: the link's target was written: %s",
+			      target.c_str(), mine.c_str());
+		ck_assert_msg(!exists(absent), "the link's target was created");
+		ck_assert_msg(contains(r.out, "1 stale: not a regular file"), "%s: %s", target.c_str(),
+			      r.out.c_str());
+		// Done: the next sweep runs nothing.
+		r = run_watched({"sweep", dir + "/m.spec"});
+		ck_assert_msg(r.status == 0 && contains(r.out, "1 done before, 0 stale, 0 run now"), "%s: %s",
+			      target.c_str(), r.out.c_str());
+	}
+	struct stat st;
+	ck_assert_int_eq(lstat(fifo.c_str(), &st), 0);
+	ck_assert(S_ISFIFO(st.st_mode));
+}
+END_TEST
+
+// A cell edited to `"events": 1e308` (issue 41, defect 4): its replicates'
+// sd and interval pass a double's range, which the summary printed as
+// inf,-inf,inf. Exit 2, naming the cell's file.
+START_TEST(summary_refuses_statistics_past_a_double)
+{
+	std::string dir = temp_subdir("summary");
+	write_file(dir + "/m.spec", std::string(tiny_spec) + "seed = 1, 2\n");
+	cli_result r = run_timersim({"sweep", dir + "/m.spec"});
+	ck_assert_msg(r.status == 0, "%s", r.err.c_str());
+	sweep::spec s = sweep::load_spec(dir + "/m.spec");
+	ck_assert_uint_eq(s.cells.size(), 2);
+	std::string result = s.result_path(s.cells[1]);
+	std::string good = read_whole_file(result);
+	std::size_t at = good.find("\"events\":");
+	ck_assert(at != std::string::npos);
+	std::size_t value = at + 9, end = good.find(',', value);
+	write_file(result, good.substr(0, value) + "1e308" + good.substr(end));
+	r = run_timersim({"merge", dir + "/m.spec", "--summary"});
+	ck_assert_msg(r.status == 2 && contains(r.err, result + ":1: \"events\" is 1e+308: the mean, sd or interval"),
+		      "%d %.400s %.400s", r.status, r.err.c_str(), r.out.c_str());
+	ck_assert(r.out.empty());
+	// The plain merge shows the value as it stands.
+	r = run_timersim({"merge", dir + "/m.spec"});
+	ck_assert_msg(r.status == 0 && contains(r.out, "1e+308"), "%d %.400s", r.status, r.err.c_str());
+}
+END_TEST
+
 // A result holding a number past a double's range is bad input, not an
 // internal error; so is a value that is not a number or a word.
 START_TEST(merge_refuses_what_is_not_a_result)
@@ -554,7 +624,9 @@ int main()
 	tcase_add_test(tc, long_lines_and_control_characters);
 	tcase_add_test(tc, param_lines_cannot_pass_the_cap);
 	tcase_add_test(tc, devices_fifos_and_huge_files_are_bounded);
+	tcase_add_test(tc, a_link_in_cells_is_replaced_never_written_through);
 	tcase_add_test(tc, merge_refuses_what_is_not_a_result);
+	tcase_add_test(tc, summary_refuses_statistics_past_a_double);
 	tcase_add_test(tc, cell_option_names_one_cell);
 	suite_add_tcase(s, tc);
 	return run_suite(s);

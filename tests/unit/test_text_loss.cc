@@ -5,6 +5,7 @@
 // file and the byte offset, or under --lenient is replayed up to the cut,
 // which the report states; a perf.data file is refused with the command
 // that renders it as text.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -155,6 +156,41 @@ START_TEST(lost_events_name_the_misses_after_them)
 }
 END_TEST
 
+// Counts whose sum passes 2^64 - 1 are no tracer's (issue 41, defect 4):
+// summed, they wrapped to a small, plausible total. The note that passes
+// it is an input error at its line, line by line or in blocks; under
+// --lenient it is skipped and counted malformed.
+START_TEST(lost_counts_past_2_64_are_refused)
+{
+	const std::string notes = "CPU:0 [LOST 18446744073709551615 EVENTS]\nCPU:1 [LOST 2 EVENTS]";
+	std::string text = lossy_trace(notes);
+	std::size_t at = text.find("CPU:1 [LOST");
+	std::uint64_t line = 1 + std::uint64_t(std::count(text.begin(), text.begin() + at, '\n'));
+	for (std::size_t block : {std::size_t{0}, std::size_t{64}, default_text_block}) {
+		try {
+			replay_report r = replay_text(text, block);
+			ck_abort_msg("block %zu: lost_events %llu", block,
+				     (unsigned long long)r.input.lost_events);
+		} catch (const input_error &e) {
+			ck_assert_uint_eq(e.line(), line);
+			ck_assert_str_eq(e.reason().c_str(), lost_events_overflow);
+		}
+	}
+	reader_options opt;
+	opt.lenient = true;
+	auto r = make_text_reader_from_memory(text, "m", trace_format::ftrace, opt);
+	test::read_all(*r);
+	ck_assert_uint_eq(r->stats().lost_events, 18446744073709551615ull);
+	ck_assert_uint_eq(r->stats().malformed, 1);
+	// The CLI: exit 2, file and line.
+	std::string path = test::write_temp("overflow.txt", text);
+	test::cli_result c = test::run_timersim({"replay", path});
+	ck_assert_int_eq(c.status, 2);
+	ck_assert_msg(contains(c.err, "overflow.txt:" + std::to_string(line) + ": the lost-event counts"),
+		      "%s", c.err.c_str());
+}
+END_TEST
+
 // A .gz cut short: exit 2 naming the file and the offset, never zlib's
 // internal stream name; --lenient replays up to the cut and says so.
 START_TEST(truncated_gzip_is_named_or_replayed_to_the_cut)
@@ -228,6 +264,7 @@ int main()
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, lost_event_notes_count_per_cpu);
 	tcase_add_test(tc, lost_events_name_the_misses_after_them);
+	tcase_add_test(tc, lost_counts_past_2_64_are_refused);
 	tcase_add_test(tc, truncated_gzip_is_named_or_replayed_to_the_cut);
 	tcase_add_test(tc, perf_data_is_named_with_the_command_to_run);
 	suite_add_tcase(s, tc);

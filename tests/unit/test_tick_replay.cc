@@ -134,8 +134,14 @@ START_TEST(trace_cmd_report_loses_only_what_the_d_flag_explains)
 	note("trace-cmd-report.txt", r);
 	ck_assert_msg(exact_share(r) >= 0.92, "%.4f", exact_share(r));
 	// `flags=D|P|I` on every timer: the rendering lost the flags, and the
-	// misses beyond trace.txt's are put down to it.
-	ck_assert_uint_ge(misses(r, "flags_lost"), 50);
+	// misses beyond trace.txt's are put down to it, or (most) were fired
+	// from the bucket the kernel ran all the same (issue 40): by the
+	// bucket, every miss of a timer the model knew is the lost flags'.
+	ck_assert_uint_ge(misses(r, "flags_lost") + misses(r, "jiffies_moved_on"), 50);
+	ck_assert_uint_gt(misses(r, "flags_lost"), 0);
+	const auto &b = r.fidelity.by_bucket;
+	ck_assert_uint_eq(b.exact, b.judged_on_model());
+	ck_assert_uint_eq(b.trace_caused, b.early + b.late);
 }
 END_TEST
 

@@ -348,6 +348,15 @@ START_TEST(what_if_hz_ticks_at_its_own_rate)
 			      table.c_str());
 	ck_assert_msg(table.find("the trace's ticks are the HZ 250 kernel's") != std::string::npos,
 		      "%s", table.c_str());
+	// Recorded ticks beside every jiffy are not like for like: the table
+	// says so (it did not), and --ticks every-jiffy runs both alike.
+	ck_assert_msg(table.find("Not like for like: the recorded side ran its timers at recorded ticks, the "
+				 "what-if side at every-jiffy ones") != std::string::npos,
+		      "%s", table.c_str());
+	replay_options alike = opt;
+	alike.ticks = tick_mode::every_jiffy;
+	const std::string both = what_if_table(replay_what_if(path, trace_format::auto_detect, {}, alike, 1000));
+	ck_assert_msg(both.find("Not like for like") == std::string::npos, "%s", both.c_str());
 
 	// At the recorded HZ the what-if is the recording, ticks and all.
 	replay_options same = what_if_options(opt, {250, 64}, 250);
