@@ -3,8 +3,10 @@
 // exercised. Fitted (state-scaled, sim/measured/calibration.h) on the
 // recordings of this project's machine in tests/data, its interval the
 // errors each of them showed when left out of the fit; the cascade terms
-// (relink, cold_relink) from the classic kernel's recording
-// (../shared/traces/linux-3.6-scp_dest), the only one that cascades.
+// (relink, cold_relink) from a microbenchmark of the kernel/ classic
+// wheel's cascade (tests/bench/bench_relink.cc) within the bounds of the
+// classic kernel's recording (../shared/traces/linux-3.6-scp_dest), the
+// only one that cascades (reference_model.cc says which bound is whose).
 // `timersim cost-model --reference` recomputes every figure here
 // (scripts/cost-model.sh), and tests/unit/test_calibration.cc checks they
 // are what fitting those recordings gives.

@@ -93,7 +93,7 @@ std::string text_modelled_section(const replay_report &r)
 	out += "  interval from " + c.model.interval_from + "\n";
 	if (!c.borrowed.empty())
 		out += fmt::format("  borrowed {} ms of it by {}: terms this recording never exercised, from the "
-				   "reference (the classic kernel's recording) at this trace's state; its interval "
+				   "reference (the relink price of tests/bench/bench_relink, bounded by the classic kernel's recording) at this trace's state; its interval "
 				   "widened by the reference's spread\n",
 				   modelled_ms(c.borrowed_ns), joined(c.borrowed, ", "));
 	if (!c.softirq.unfitted.empty())
