@@ -184,13 +184,15 @@ void top_figures::add(const top_figures &o)
 	model_ns += o.model_ns;
 	model_low_ns += o.model_low_ns;
 	model_high_ns += o.model_high_ns;
-	for (const auto &[level, n] : o.pending_levels) {
+	// (A pair, not a structured binding: clang refuses a lambda's capture
+	// of a binding before C++20's P1091, which it does not implement.)
+	for (const auto &level_count : o.pending_levels) {
 		auto it = std::find_if(pending_levels.begin(), pending_levels.end(),
-				       [&](const auto &p) { return p.first == level; });
+				       [&](const auto &p) { return p.first == level_count.first; });
 		if (it == pending_levels.end())
-			pending_levels.emplace_back(level, n);
+			pending_levels.push_back(level_count);
 		else
-			it->second += n;
+			it->second += level_count.second;
 	}
 	for (const top_callback &c : o.callbacks) {
 		auto it = std::find_if(callbacks.begin(), callbacks.end(),
