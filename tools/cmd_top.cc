@@ -23,6 +23,7 @@
 #include "sim/trace/stored_events.h"
 #include "tools/commands.h"
 #include "tools/top_ui.h"
+#include "tools/trace_options.h"
 
 namespace timersim::cli {
 

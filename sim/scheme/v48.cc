@@ -367,9 +367,14 @@ public:
 	// have in the reports (not the shortcuts and counts beside them).
 	std::uint64_t peak_memory_bytes() const override
 	{
+		// The observer is the base's last member: what follows its first
+		// two pointers (its other fields, and any tail padding a 32-bit
+		// target puts after them) is the simulator's, not the kernel's.
 		using observer = typename config::observer;
-		constexpr std::uint64_t beside = kernel::v48::NR_BASES * (sizeof(observer) - 2 * sizeof(void *));
-		static_assert(sizeof(base_t) == offsetof(base_t, observer) + sizeof(observer));
+		static_assert(sizeof(base_t) >= offsetof(base_t, observer) + sizeof(observer));
+		static_assert(sizeof(base_t) - offsetof(base_t, observer) - sizeof(observer) < alignof(base_t));
+		constexpr std::uint64_t beside =
+			kernel::v48::NR_BASES * (sizeof(base_t) - offsetof(base_t, observer) - 2 * sizeof(void *));
 		return this->memory_bytes(sizeof(bases_t) - beside, sizeof(timer_t));
 	}
 

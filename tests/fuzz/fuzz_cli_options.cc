@@ -5,7 +5,7 @@
 //
 // The input is split into arguments at NUL bytes.
 // fuzz-sources: @sim @tools
-// fuzz-pkgs: zlib libzstd libtracecmd libtraceevent babeltrace babeltrace-ctf fmt libcrypto
+// fuzz-pkgs: zlib libzstd libtracecmd libtraceevent babeltrace babeltrace-ctf fmt libcrypto ncursesw
 #include <cstddef>
 #include <cstdint>
 #include <string>
