@@ -13,6 +13,9 @@
 #include <thread>
 #include <sys/ioctl.h>
 #include <unistd.h>
+#include <algorithm>
+#include <map>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "sim/base/errors.h"
@@ -139,12 +142,100 @@ private:
 	std::unordered_set<std::string> names_;
 };
 
+// The timers armed in earlier intervals and still pending at the end of
+// the last one, wheel timers and hrtimers: their last start (and an
+// hrtimer's setup, for its clock) is replayed before the next interval's
+// events, so that an expiry there is judged against its arming, and what
+// the interval ends with pending is the replay's whole state, not only
+// what the interval itself armed.
+class carried_arms {
+public:
+	// Follows an interval's events.
+	void follow(const std::vector<trace_event> &events)
+	{
+		for (const trace_event &ev : events) {
+			switch (ev.kind) {
+			case event_kind::timer_start:
+				wheel_[ev.timer] = ev;
+				break;
+			case event_kind::timer_cancel:
+			case event_kind::timer_expire_entry:
+				wheel_.erase(ev.timer);
+				break;
+			case event_kind::hrtimer:
+				if (ev.hrtimer == hrtimer_event::init) {
+					if (setups_.size() >= max_setups)
+						setups_.clear();
+					setups_[ev.timer] = ev;
+				} else if (ev.hrtimer == hrtimer_event::start) {
+					hr_[ev.timer] = ev;
+				} else if (ev.hrtimer == hrtimer_event::cancel ||
+					   ev.hrtimer == hrtimer_event::expire_entry) {
+					hr_.erase(ev.timer);
+				}
+				break;
+			default:
+				break;
+			}
+		}
+	}
+	// The events to replay first, in the order they were recorded.
+	std::vector<trace_event> events() const
+	{
+		std::vector<trace_event> out;
+		for (const auto &[ptr, ev] : wheel_)
+			out.push_back(ev);
+		for (const auto &[ptr, ev] : hr_) {
+			auto s = setups_.find(ptr);
+			if (s != setups_.end() && s->second.ts_ns <= ev.ts_ns)
+				out.push_back(s->second);
+			out.push_back(ev);
+		}
+		std::stable_sort(out.begin(), out.end(), [](const trace_event &a, const trace_event &b) {
+			return a.ts_ns != b.ts_ns ? a.ts_ns < b.ts_ns : a.line < b.line;
+		});
+		return out;
+	}
+
+private:
+	// Setups of timers not started since: a bound (most timers are set
+	// up once, and a freed one's setup is never claimed).
+	static constexpr std::size_t max_setups = 65536;
+	std::unordered_map<std::uint64_t, trace_event> wheel_, hr_, setups_;
+};
+
 replay_options top_replay_options(const top_args &a)
 {
 	replay_options o;
 	o.scheme = a.scheme;
 	o.hz = a.hz;
 	return o;
+}
+
+// An interval's figures: the replay of its events after the arms carried
+// from before (carried_arms). Those events are the earlier intervals':
+// their count, and the process-context work of re-arming them (a replay
+// of them alone gives it), are taken off again.
+top_figures interval_figures(std::vector<trace_event> carried, const std::vector<trace_event> &window,
+			     unsigned cpus, trace_format format, const std::string &label, const replay_options &opt)
+{
+	const std::size_t n_carried = carried.size();
+	std::map<std::string, std::uint64_t> rearm_units;
+	if (n_carried) {
+		stored_reader alone(carried, cpus, format);
+		for (const function_stats &f : replay_trace(alone, label, opt).functions)
+			rearm_units[f.function] += f.process_units;
+	}
+	carried.insert(carried.end(), window.begin(), window.end());
+	stored_reader r(carried, cpus, format);
+	top_figures w = top_figures_of(replay_trace(r, label, opt));
+	w.events -= std::min<std::uint64_t>(w.events, n_carried);
+	for (top_callback &c : w.callbacks) {
+		auto it = rearm_units.find(c.function);
+		if (it != rearm_units.end())
+			c.model_units -= std::min(c.model_units, it->second);
+	}
+	return w;
 }
 
 int run_top(const top_args &a)
@@ -195,11 +286,15 @@ int run_top(const top_args &a)
 	// The whole run's replay, on its own thread.
 	event_queue queue(source->cpus(), source->format());
 	replay_options opt = top_replay_options(a);
+	// The run's replay may go on for hours: its memory stays flat (the
+	// figures top shows are counts and totals, which stay exact).
+	replay_options run_opt = opt;
+	run_opt.bounded_memory = true;
 	replay_report final_report;
 	std::exception_ptr run_failed;
 	std::thread run_thread([&] {
 		try {
-			final_report = replay_trace(queue, label, opt);
+			final_report = replay_trace(queue, label, run_opt);
 		} catch (...) {
 			run_failed = std::current_exception();
 		}
@@ -216,16 +311,18 @@ int run_top(const top_args &a)
 	bool have_start = false, going = true;
 	const std::uint64_t step = std::uint64_t(a.interval * 1e9);
 
+	carried_arms carried;
 	auto close_window = [&](std::uint64_t end) {
 		top_figures w;
 		if (!window.empty()) {
-			stored_reader r(window, source->cpus(), source->format());
 			try {
-				w = top_figures_of(replay_trace(r, label, opt));
+				w = interval_figures(carried.events(), window, source->cpus(), source->format(),
+						     label, opt);
 			} catch (const input_error &e) {
 				std::fprintf(stderr, "timersim top: interval %llu: %s\n",
 					     (unsigned long long)n_intervals + 1, e.what());
 			}
+			carried.follow(window);
 			queue.push(window);
 		}
 		w.seconds = a.interval;
