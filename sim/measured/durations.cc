@@ -117,9 +117,6 @@ void duration_samples::add_binned(std::uint64_t ns)
 		bins_.assign(bins, 0);
 	bins_[bin_of(ns)]++;
 	binned_++;
-	total_ += ns;
-	min_ = ns < min_ ? ns : min_;
-	max_ = ns > max_ ? ns : max_;
 }
 
 std::uint64_t duration_samples::bytes() const

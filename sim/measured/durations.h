@@ -95,7 +95,7 @@ public:
 
 private:
 	void new_block();
-	void add_binned(std::uint64_t ns);
+	void add_binned(std::uint64_t ns);	// the bin; add() keeps total, min, max
 	friend void bin_into(std::vector<std::uint64_t> &bins, const duration_samples &d);
 
 	// Those up to 2^32 - 1 ns: every block but the last full. The first
