@@ -24,6 +24,8 @@
 #include "sim/replay/replay.h"
 #include "sim/trace/live_tracefs.h"
 #include "sim/trace/stored_events.h"
+#include "sim/whatif/hz_rescale.h"
+#include "sim/whatif/whatif.h"
 #include "tools/commands.h"
 #include "tools/top_ui.h"
 #include "tools/trace_options.h"
@@ -51,6 +53,17 @@ struct top_args {
 	unsigned buffer_kb = 4096;
 	std::string tracing_dir;
 	unsigned callbacks = 10;
+	// What-ifs, modelled beside the recording: another scheme, another
+	// HZ, hrtimer slack or high resolution off (replay's options).
+	std::string what_if_scheme;
+	unsigned what_if_hz = 0;
+	hr_what_if_options hr;
+};
+
+// The interval's events through the what-if scheme and HZ.
+struct top_what_ifs {
+	std::string scheme;
+	unsigned hz = 0;
 };
 
 // The source of events: the live kernel or a recorded trace, read in the
@@ -209,6 +222,7 @@ replay_options top_replay_options(const top_args &a)
 	replay_options o;
 	o.scheme = a.scheme;
 	o.hz = a.hz;
+	o.hr_what_if = a.hr;
 	return o;
 }
 
@@ -217,23 +231,55 @@ replay_options top_replay_options(const top_args &a)
 // their count, and the process-context work of re-arming them (a replay
 // of them alone gives it), are taken off again.
 top_figures interval_figures(std::vector<trace_event> carried, const std::vector<trace_event> &window,
-			     unsigned cpus, trace_format format, const std::string &label, const replay_options &opt)
+			     unsigned cpus, trace_format format, const std::string &label, const replay_options &opt,
+			     const top_what_ifs &what_if)
 {
 	const std::size_t n_carried = carried.size();
-	std::map<std::string, std::uint64_t> rearm_units;
+	// The schemes: the model's, then the what-if's (one parse for both).
+	std::vector<scheme_run> runs{{opt.scheme, opt.params, {}}};
+	if (!what_if.scheme.empty())
+		runs.push_back({what_if.scheme, {}, {}});
+	std::vector<std::map<std::string, std::uint64_t>> rearm_units(runs.size());
 	if (n_carried) {
 		stored_reader alone(carried, cpus, format);
-		for (const function_stats &f : replay_trace(alone, label, opt).functions)
-			rearm_units[f.function] += f.process_units;
+		std::vector<replay_report> rs = replay_schemes(alone, label, opt, runs);
+		for (std::size_t i = 0; i < rs.size(); i++)
+			for (const function_stats &f : rs[i].functions)
+				rearm_units[i][f.function] += f.process_units;
 	}
 	carried.insert(carried.end(), window.begin(), window.end());
 	stored_reader r(carried, cpus, format);
-	top_figures w = top_figures_of(replay_trace(r, label, opt));
+	std::vector<replay_report> rs = replay_schemes(r, label, opt, runs);
+	top_figures w = top_figures_of(rs[0]);
+	add_hr_what_ifs(w, rs[0]);
 	w.events -= std::min<std::uint64_t>(w.events, n_carried);
+	if (rs.size() > 1)
+		add_wheel_what_if(w, "scheme " + rs[1].scheme, rs[1]);
+	const std::size_t scheme_what_if = w.what_ifs.size() - 1;
+	if (what_if.hz) {
+		recorded_clock clock{rs[0].input.hz, rs[0].input.word_bits};
+		auto rescaled = make_hz_rescale_reader(std::make_unique<stored_reader>(carried, cpus, format), clock.hz,
+						       what_if.hz, clock.word_bits);
+		replay_options hz_opt = what_if_options(opt, clock, what_if.hz);
+		hz_opt.hr_what_if = {};
+		add_wheel_what_if(w, "HZ " + std::to_string(what_if.hz), replay_trace(*rescaled, label, hz_opt));
+	}
+	// The carried arms' re-arming is the earlier intervals' work.
+	auto total = [](const std::map<std::string, std::uint64_t> &m) {
+		std::uint64_t n = 0;
+		for (const auto &f : m)
+			n += f.second;
+		return n;
+	};
+	w.units -= std::min(w.units, total(rearm_units[0]));
+	if (rs.size() > 1)
+		w.what_ifs[scheme_what_if].units -= std::min(w.what_ifs[scheme_what_if].units, total(rearm_units[1]));
 	for (top_callback &c : w.callbacks) {
-		auto it = rearm_units.find(c.function);
-		if (it != rearm_units.end())
+		auto it = rearm_units[0].find(c.function);
+		if (it != rearm_units[0].end())
 			c.model_units -= std::min(c.model_units, it->second);
+		if (rs.size() > 1 && (it = rearm_units[1].find(c.function)) != rearm_units[1].end())
+			c.what_if_units -= std::min(c.what_if_units, it->second);
 	}
 	return w;
 }
@@ -249,6 +295,11 @@ int run_top(const top_args &a)
 		throw usage_error("the terminal UI needs a terminal on stdout: give --batch for plain "
 				  "blocks (or --json-lines FILE)");
 	check_scheme(a.scheme, top_replay_options(a), {});
+	if (!a.what_if_scheme.empty())
+		check_scheme(a.what_if_scheme, top_replay_options(a), {});
+	if (!a.hr.queues.empty())
+		throw usage_error("--hr-queues: top shows no queue designs (timersim replay --hr-queues does)");
+	const top_what_ifs what_ifs{a.what_if_scheme, a.what_if_hz};
 	// Before the instance exists: a signal then ends the run as q does,
 	// and the instance is removed.
 	struct sigaction sa = {};
@@ -317,7 +368,7 @@ int run_top(const top_args &a)
 		if (!window.empty()) {
 			try {
 				w = interval_figures(carried.events(), window, source->cpus(), source->format(),
-						     label, opt);
+						     label, opt, what_ifs);
 			} catch (const input_error &e) {
 				std::fprintf(stderr, "timersim top: interval %llu: %s\n",
 					     (unsigned long long)n_intervals + 1, e.what());
@@ -394,6 +445,14 @@ int run_top(const top_args &a)
 	if (live && !live->reader().finish_record(why))
 		throw output_error(why);
 	top_figures final_figures = top_figures_of(final_report);
+	add_hr_what_ifs(final_figures, final_report);
+	// The wheel what-ifs of the run: its intervals' added up (the run's
+	// replay is the recording's alone).
+	for (const top_what_if &w : run_sum.what_ifs)
+		if (w.wheel) {
+			final_figures.what_ifs.push_back(w);
+			final_figures.what_ifs.back().label += " (intervals added up)";
+		}
 	// After the UI, the final block in the terminal's width.
 	winsize ws{};
 	view.width = !a.batch && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col ? ws.ws_col : 200;
@@ -444,6 +503,12 @@ void add_top(CLI::App &app, command_list &commands)
 	sub->add_option("--tracing-dir", a->tracing_dir, "where tracefs is mounted (default: libtracefs finds it)")
 		->type_name("DIR");
 	sub->add_option("--callbacks", a->callbacks, "callbacks shown (default 10)")->type_name("N");
+	sub->add_option("--what-if-scheme", a->what_if_scheme,
+			"also replay each interval through scheme S: its work and TIMER overhead, modelled, "
+			"beside the recording's (and a what-if u column per callback)")
+		->type_name("S")
+		->check(scheme_name(false));
+	add_what_if_options(sub, a->what_if_hz, a->hr);
 	sub->footer("keys: q quit, s sort (measured ns, model units, wakeups, expiries), c CPU, p pause\n"
 		    "examples:\n"
 		    "  sudo timersim top\n"

@@ -78,6 +78,19 @@ void figures_json(std::string &o, const top_figures &f)
 		     f.wakeups, f.wakeups_without_expiry, f.expiries, f.compared, f.exact, f.hr_expiries,
 		     f.hr_same_interrupt, f.pending, f.overhead_ns,
 		     f.model_given ? fmt_str("%.0f", f.model_ns).c_str() : "null");
+	o += fmt_str(",\"units\":%" PRIu64 ",\"what_ifs\":[", f.units);
+	for (std::size_t i = 0; i < f.what_ifs.size(); i++) {
+		const top_what_if &w = f.what_ifs[i];
+		o += i ? ",{\"label\":" : "{\"label\":";
+		append_json_string(o, w.label);
+		if (w.wheel)
+			o += fmt_str(",\"units\":%" PRIu64 ",\"expired\":%" PRIu64 ",\"model_overhead_ns\":%s}", w.units,
+				     w.expired, w.model_given ? fmt_str("%.0f", w.model_ns).c_str() : "null");
+		else
+			o += fmt_str(",\"interrupts\":%" PRIu64 ",\"model_interrupts\":%" PRIu64 "}", w.interrupts,
+				     w.model_interrupts);
+	}
+	o += "]";
 	o += ",\"callbacks\":[";
 	bool first = true;
 	for (const top_callback &c : ranked(f.callbacks, top_sort::measured)) {
@@ -87,9 +100,10 @@ void figures_json(std::string &o, const top_figures &f)
 		o += "{\"function\":";
 		append_json_string(o, c.function);
 		o += fmt_str(",\"measured_ns\":%s,\"runs\":%" PRIu64 ",\"model_units\":%" PRIu64
-			     ",\"expired\":%" PRIu64 ",\"wakeups\":%" PRIu64 ",\"wakeups_by_cpu\":[",
+			     ",\"expired\":%" PRIu64 ",\"wakeups\":%" PRIu64 ",\"what_if_units\":%" PRIu64
+			     ",\"wakeups_by_cpu\":[",
 			     c.measured ? std::to_string(c.measured_ns).c_str() : "null", c.runs, c.model_units,
-			     c.expired, c.wakeups);
+			     c.expired, c.wakeups, c.what_if_units);
 		for (std::size_t i = 0; i < f.cpus.size(); i++)
 			o += fmt_str("%s%" PRIu64, i ? "," : "", c.wakeups_on(int(i)));
 		o += "]}";
@@ -229,6 +243,7 @@ top_figures top_figures_of(const replay_report &r)
 	f.model_low_ns = r.modelled.softirq.low;
 	f.model_high_ns = r.modelled.softirq.high;
 	f.level_names = r.timers.level_names;
+	f.units = r.costs.total();
 	std::map<std::string, top_callback> by;
 	for (const auto &[name, c] : m.callbacks) {
 		top_callback &t = by[name];
@@ -249,6 +264,53 @@ top_figures top_figures_of(const replay_report &r)
 	for (auto &[name, c] : by)
 		f.callbacks.push_back(std::move(c));
 	return f;
+}
+
+void top_what_if::add(const top_what_if &o)
+{
+	units += o.units;
+	expired += o.expired;
+	model_given = model_given || o.model_given;
+	model_ns += o.model_ns;
+	model_interrupts += o.model_interrupts;
+	interrupts += o.interrupts;
+}
+
+void add_hr_what_ifs(top_figures &f, const replay_report &r)
+{
+	for (const hrtimer_what_if &h : r.hrtimers.what_ifs) {
+		top_what_if w;
+		w.label = h.name == "highres" ? "highres " + h.setting : "hr " + h.name + " " + h.setting;
+		w.model_interrupts = h.model.interrupts;
+		w.interrupts = h.what_if.interrupts;
+		f.what_ifs.push_back(w);
+	}
+}
+
+void add_wheel_what_if(top_figures &f, const std::string &label, const replay_report &r)
+{
+	top_what_if w;
+	w.label = label;
+	w.wheel = true;
+	w.units = r.costs.total();
+	w.expired = r.timers.expired;
+	w.model_given = r.modelled.given;
+	w.model_ns = r.modelled.softirq.ns;
+	const bool first = std::none_of(f.what_ifs.begin(), f.what_ifs.end(), [](const top_what_if &x) { return x.wheel; });
+	f.what_ifs.push_back(w);
+	if (!first)
+		return;
+	for (const function_stats &s : r.functions) {
+		auto it = std::find_if(f.callbacks.begin(), f.callbacks.end(),
+				       [&](const top_callback &t) { return t.function == s.function; });
+		if (it == f.callbacks.end()) {
+			top_callback t;
+			t.function = s.function;
+			f.callbacks.push_back(t);
+			it = f.callbacks.end() - 1;
+		}
+		it->what_if_units = s.work();
+	}
 }
 
 void top_figures::add(const top_figures &o)
@@ -296,6 +358,7 @@ void top_figures::add(const top_figures &o)
 		it->model_units += c.model_units;
 		it->expired += c.expired;
 		it->wakeups += c.wakeups;
+		it->what_if_units += c.what_if_units;
 		if (it->wakeups_on_cpu.size() < c.wakeups_on_cpu.size())
 			it->wakeups_on_cpu.resize(c.wakeups_on_cpu.size(), 0);
 		for (std::size_t i = 0; i < c.wakeups_on_cpu.size(); i++)
@@ -303,6 +366,15 @@ void top_figures::add(const top_figures &o)
 	}
 	if (scheme.empty())
 		scheme = o.scheme;
+	units += o.units;
+	for (const top_what_if &w : o.what_ifs) {
+		auto it = std::find_if(what_ifs.begin(), what_ifs.end(),
+				       [&](const top_what_if &x) { return x.label == w.label; });
+		if (it == what_ifs.end())
+			what_ifs.push_back(w);
+		else
+			it->add(w);
+	}
 }
 
 const char *top_sort_name(top_sort s)
@@ -397,6 +469,26 @@ std::string top_text_block(const std::string &title, const top_figures &w, const
 		o += clip(l, opt.width) + "\n";
 	}
 	o += wake_pending_table(w, run, opt);
+	for (const top_what_if &x : w.what_ifs) {
+		auto it = std::find_if(run.what_ifs.begin(), run.what_ifs.end(),
+				       [&](const top_what_if &y) { return y.label == x.label; });
+		std::string l = "what-if " + x.label + " (modelled): ";
+		if (x.wheel) {
+			l += fmt_str("%" PRIu64 " units (%s %" PRIu64 "), %" PRIu64 " expired", x.units, w.scheme.c_str(),
+				     w.units, x.expired);
+			if (x.model_given)
+				l += fmt_str(", TIMER overhead %.1f us (%s %.1f)", x.model_ns / 1e3, w.scheme.c_str(),
+					     w.model_ns / 1e3);
+			if (it != run.what_ifs.end())
+				l += fmt_str("  run %" PRIu64 " units", it->units);
+		} else {
+			l += fmt_str("%s irq/s (model %s)", rate(x.interrupts, w.seconds).c_str(),
+				     rate(x.model_interrupts, w.seconds).c_str());
+			if (it != run.what_ifs.end())
+				l += fmt_str("  run %" PRIu64 " irqs (model %" PRIu64 ")", it->interrupts, it->model_interrupts);
+		}
+		o += clip(l, opt.width) + "\n";
+	}
 	// The callbacks: measured (their runs' own time) and modelled (the
 	// scheme's work credited to them) side by side, never mixed.
 	o += narrow ? fmt_str("callbacks by %s\n", top_sort_name(opt.sort))
@@ -405,18 +497,21 @@ std::string top_text_block(const std::string &title, const top_figures &w, const
 			      top_sort_name(opt.sort));
 	const unsigned fw = narrow ? 24 : 44;
 	// A CPU picked: its wakeups (the others' figures are all CPUs').
-	o += fmt_str("%-*s %11s %6s %8s %7s %5s %10s\n", int(fw), "function", "measured us", "runs", "model u",
-		     "expired", "wakes", "run us");
+	const bool what_if_col = !narrow && std::any_of(w.what_ifs.begin(), w.what_ifs.end(),
+							 [](const top_what_if &x) { return x.wheel; });
+	o += fmt_str("%-*s %11s %6s %8s %7s %5s %10s%s\n", int(fw), "function", "measured us", "runs", "model u",
+		     "expired", "wakes", "run us", what_if_col ? "  what-if u" : "");
 	unsigned n = 0;
 	for (const top_callback &c : ranked(w.callbacks, opt.sort, opt.cpu)) {
 		if (n++ == opt.callbacks)
 			break;
 		auto it = std::find_if(run.callbacks.begin(), run.callbacks.end(),
 				       [&](const top_callback &t) { return t.function == c.function; });
-		o += fmt_str("%-*s %11s %6" PRIu64 " %8" PRIu64 " %7" PRIu64 " %5" PRIu64 " %10s\n", int(fw),
+		o += fmt_str("%-*s %11s %6" PRIu64 " %8" PRIu64 " %7" PRIu64 " %5" PRIu64 " %10s", int(fw),
 			     clip(c.function, fw).c_str(), c.measured ? us(c.measured_ns).c_str() : "-", c.runs,
 			     c.model_units, c.expired, c.wakeups_on(opt.cpu),
 			     it == run.callbacks.end() ? "-" : us(it->measured_ns).c_str());
+		o += what_if_col ? fmt_str(" %11" PRIu64 "\n", c.what_if_units) : std::string("\n");
 	}
 	return o;
 }

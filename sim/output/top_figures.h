@@ -46,11 +46,31 @@ struct top_callback {
 	std::uint64_t model_units = 0;	// the scheme's work credited to it (cost units)
 	std::uint64_t expired = 0;	// simulated expiries
 	std::uint64_t wakeups = 0;	// recorded timer interrupts it caused
+	// The first wheel what-if's work credited to it (cost units).
+	std::uint64_t what_if_units = 0;
 	std::vector<std::uint64_t> wakeups_on_cpu;	// of them, by CPU
 	std::uint64_t wakeups_on(int cpu) const
 	{
 		return cpu < 0 ? wakeups : std::size_t(cpu) < wakeups_on_cpu.size() ? wakeups_on_cpu[std::size_t(cpu)] : 0;
 	}
+};
+
+// A what-if beside the recording (modelled, never measured): the wheel
+// through another scheme or at another HZ (the same interval replayed so),
+// or the hrtimers with other slack or high resolution off (the replay's
+// hrtimer what-ifs).
+struct top_what_if {
+	std::string label;		// "scheme classic", "HZ 1000", "hr slack exact", "highres off"
+	bool wheel = false;		// a wheel what-if (else an hrtimer one)
+	// wheel: the scheme's work (cost units), its expiries, and the cost
+	// model's price of its TIMER softirq overhead (model_given: priced).
+	std::uint64_t units = 0, expired = 0;
+	bool model_given = false;
+	double model_ns = 0;
+	// hrtimers: timer interrupts the model takes, with the recorded ranges
+	// and under the what-if.
+	std::uint64_t model_interrupts = 0, interrupts = 0;
+	void add(const top_what_if &o);
 };
 
 struct top_figures {
@@ -74,6 +94,8 @@ struct top_figures {
 	std::vector<std::string> level_names;		// top_cpu_row::pending's levels
 	std::vector<top_callback> callbacks;	// every callback, unranked
 	std::string scheme;
+	std::uint64_t units = 0;		// the scheme's work, cost units
+	std::vector<top_what_if> what_ifs;
 
 	// Adds another interval's counts (callbacks merged by name); what is
 	// pending is the later interval's.
@@ -81,6 +103,11 @@ struct top_figures {
 };
 
 top_figures top_figures_of(const replay_report &r);
+// The what-ifs of a replay: its hrtimer ones (replay_options::hr_what_if).
+void add_hr_what_ifs(top_figures &f, const replay_report &r);
+// A wheel what-if: W is the interval through another scheme or HZ; its
+// callbacks' work goes to what_if_units (of the first wheel what-if).
+void add_wheel_what_if(top_figures &f, const std::string &label, const replay_report &w);
 
 // How the callbacks are ranked.
 enum class top_sort { measured, model, wakeups, expired };

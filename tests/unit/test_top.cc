@@ -330,6 +330,60 @@ START_TEST(run_replay_memory_is_flat)
 }
 END_TEST
 
+// The what-if columns are the replay's own what-ifs: with one interval
+// over the whole trace, the what-if scheme's work and expiries are
+// `replay --scheme`'s, the slack what-if's interrupts `replay
+// --what-if-hr-slack`'s, the HZ what-if's work `replay --what-if-hz`'s.
+START_TEST(what_if_columns_are_the_replays)
+{
+	const std::string trace = shared_trace_or_skip("linux-6.18-http/trace.dat");
+	if (trace.empty())
+		return;
+	std::string dir = temp_subdir("top_what_if");
+	std::string lines = dir + "/top.jsonl";
+	cli_result r = run_timersim({"top", "--trace", trace, "--speed", "0", "--batch", "--interval", "1000",
+				     "--what-if-scheme", "classic", "--what-if-hz", "1000", "--what-if-hr-slack",
+				     "exact", "--json-lines", lines});
+	ck_assert_msg(r.status == 0, "top --trace: %d %s", r.status, r.err.c_str());
+	ck_assert_msg(contains(r.out, "what-if scheme classic (modelled)") && contains(r.out, "what-if u"),
+		      "no what-if lines:\n%.3000s", r.out.c_str());
+	std::ifstream in(lines);
+	std::string first;
+	std::getline(in, first);
+	const json w = json::parse(first).at("window");
+	auto what_if = [&](const std::string &label) {
+		for (const json &x : w.at("what_ifs"))
+			if (x.at("label") == label)
+				return x;
+		ck_abort_msg("no what-if %s in %s", label.c_str(), w.at("what_ifs").dump().c_str());
+		return json();
+	};
+	auto units = [](const json &rep) {
+		std::uint64_t n = 0;
+		for (const char *k : {"insertions", "removals", "relinks", "slot_visits", "key_comparisons"})
+			n += rep.at("costs").at(k).get<std::uint64_t>();
+		return n;
+	};
+	cli_result c = run_timersim({"replay", "--scheme", "classic", "--json", "-", trace});
+	ck_assert_msg(c.status == 0, "%s", c.err.c_str());
+	const json classic = json::parse(c.out);
+	ck_assert_uint_eq(what_if("scheme classic").at("units").get<std::uint64_t>(), units(classic));
+	ck_assert_uint_eq(what_if("scheme classic").at("expired").get<std::uint64_t>(),
+			  classic.at("timers").at("expired").get<std::uint64_t>());
+	cli_result h = run_timersim({"replay", "--what-if-hz", "1000", "--json", "-", trace});
+	ck_assert_msg(h.status == 0, "%s", h.err.c_str());
+	ck_assert_uint_eq(what_if("HZ 1000").at("units").get<std::uint64_t>(), units(json::parse(h.out).at("what_if")));
+	cli_result sl = run_timersim({"replay", "--what-if-hr-slack", "exact", "--json", "-", trace});
+	ck_assert_msg(sl.status == 0, "%s", sl.err.c_str());
+	const json slack_report = json::parse(sl.out);
+	const json &slack = slack_report.at("hrtimers").at("what_ifs").at(0);
+	ck_assert_uint_eq(what_if("hr slack exact").at("interrupts").get<std::uint64_t>(),
+			  slack.at("what_if").at("interrupts").get<std::uint64_t>());
+	ck_assert_uint_eq(what_if("hr slack exact").at("model_interrupts").get<std::uint64_t>(),
+			  slack.at("model").at("interrupts").get<std::uint64_t>());
+}
+END_TEST
+
 START_TEST(live_record_replays_to_top_final_totals)
 {
 	std::string why = live_missing();
@@ -508,6 +562,7 @@ int main()
 	tcase_add_test(tc, trace_playback_ends_with_the_replays_totals);
 	tcase_add_test(tc, intervals_carry_pending_arms_across_their_edges);
 	tcase_add_test(tc, run_replay_memory_is_flat);
+	tcase_add_test(tc, what_if_columns_are_the_replays);
 	tcase_add_test(tc, live_record_replays_to_top_final_totals);
 	tcase_add_test(tc, no_instance_left_however_top_ends);
 	tcase_add_test(tc, missing_tracefs_says_what_and_how);
