@@ -341,6 +341,8 @@ int run_top(const top_args &a)
 	// figures top shows are counts and totals, which stay exact).
 	replay_options run_opt = opt;
 	run_opt.bounded_memory = true;
+	// An interval's replay reads events held in memory.
+	opt.read_on_demand = true;
 	replay_report final_report;
 	std::exception_ptr run_failed;
 	std::thread run_thread([&] {

@@ -130,7 +130,9 @@ public:
 	replay_driver(trace_reader &reader, const std::string &path, const replay_options &opt,
 		      progress_sink *progress)
 		: reader_(reader), stream_(reader, functions_,
-			  opt.text_block ? event_stream::reading::blocks : event_stream::reading::background,
+			  opt.read_on_demand ? event_stream::reading::on_demand
+			  : opt.text_block   ? event_stream::reading::blocks
+					     : event_stream::reading::background,
 			  opt.text_block),
 		  path_(path), opt_(opt),
 		  progress_(progress), guard_(opt.max_cost)

@@ -86,6 +86,10 @@ struct replay_options {
 	// bounded_timer_runs TIMER runs are kept for the cost model's fit
 	// (their totals still count every run): memory stays flat.
 	bool bounded_memory = false;
+	// The events are in memory already (`top`'s intervals, a few thousand
+	// each): read in the replay's own thread, without a reading thread and
+	// its 2 MB of chunks, whose fresh pages cost more than such a replay.
+	bool read_on_demand = false;
 	// --what-if-hr-slack, --what-if-highres, --hr-queues: the hrtimer
 	// what-ifs, reported in the hrtimers section.
 	hr_what_if_options hr_what_if;
