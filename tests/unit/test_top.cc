@@ -136,6 +136,18 @@ void check_same_totals(const json &top, const json &rep)
 		same(t.at("timer_softirq_ns"), count_of(cpus[i].at("timer_softirq"), "total_ns"), c + "TIMER ns");
 		same(t.at("hrtimer_softirq_ns"), count_of(cpus[i].at("hrtimer_softirq"), "total_ns"), c + "HRTIMER ns");
 	}
+	// Wakeups by CPU: they add up to the replay's, and each CPU's causes
+	// (callbacks, and interrupts that ran none) to its count.
+	std::uint64_t cpu_wakeups = 0;
+	for (std::size_t i = 0; i < top.at("cpus").size(); i++) {
+		const json &t = top.at("cpus").at(i);
+		std::uint64_t causes = t.at("wakeups_without_expiry");
+		for (const json &c : top.at("callbacks"))
+			causes += c.at("wakeups_by_cpu").at(i).get<std::uint64_t>();
+		same(causes, t.at("wakeups"), "CPU " + std::to_string(i) + " wakeups by cause");
+		cpu_wakeups += t.at("wakeups").get<std::uint64_t>();
+	}
+	same(cpu_wakeups, m.at("wakeups"), "wakeups of every CPU");
 	// Every callback's measured time and wakeups.
 	std::size_t matched = 0;
 	for (const json &c : m.at("callbacks")) {
