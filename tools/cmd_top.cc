@@ -255,7 +255,6 @@ top_figures interval_figures(std::vector<trace_event> carried, const std::vector
 	w.events -= std::min<std::uint64_t>(w.events, n_carried);
 	if (rs.size() > 1)
 		add_wheel_what_if(w, "scheme " + rs[1].scheme, rs[1]);
-	const std::size_t scheme_what_if = w.what_ifs.size() - 1;
 	if (what_if.hz) {
 		recorded_clock clock{rs[0].input.hz, rs[0].input.word_bits};
 		auto rescaled = make_hz_rescale_reader(std::make_unique<stored_reader>(carried, cpus, format), clock.hz,
@@ -263,6 +262,15 @@ top_figures interval_figures(std::vector<trace_event> carried, const std::vector
 		replay_options hz_opt = what_if_options(opt, clock, what_if.hz);
 		hz_opt.hr_what_if = {};
 		add_wheel_what_if(w, "HZ " + std::to_string(what_if.hz), replay_trace(*rescaled, label, hz_opt));
+		// Its re-arming of the carried arms, as for the schemes below.
+		rearm_units.emplace_back();
+		if (n_carried) {
+			const std::vector<trace_event> prefix(carried.begin(), carried.begin() + std::ptrdiff_t(n_carried));
+			auto alone = make_hz_rescale_reader(std::make_unique<stored_reader>(prefix, cpus, format),
+							    clock.hz, what_if.hz, clock.word_bits);
+			for (const function_stats &f : replay_trace(*alone, label, hz_opt).functions)
+				rearm_units.back()[f.function] += f.process_units;
+		}
 	}
 	// The carried arms' re-arming is the earlier intervals' work.
 	auto total = [](const std::map<std::string, std::uint64_t> &m) {
@@ -271,14 +279,18 @@ top_figures interval_figures(std::vector<trace_event> carried, const std::vector
 			n += f.second;
 		return n;
 	};
+	// rearm_units: [0] the scheme's, then each wheel what-if's in the
+	// order of w.what_ifs' wheel ones (the first gives what_if_units).
 	w.units -= std::min(w.units, total(rearm_units[0]));
-	if (rs.size() > 1)
-		w.what_ifs[scheme_what_if].units -= std::min(w.what_ifs[scheme_what_if].units, total(rearm_units[1]));
+	std::size_t k = 1;
+	for (top_what_if &x : w.what_ifs)
+		if (x.wheel && k < rearm_units.size())
+			x.units -= std::min(x.units, total(rearm_units[k++]));
 	for (top_callback &c : w.callbacks) {
 		auto it = rearm_units[0].find(c.function);
 		if (it != rearm_units[0].end())
 			c.model_units -= std::min(c.model_units, it->second);
-		if (rs.size() > 1 && (it = rearm_units[1].find(c.function)) != rearm_units[1].end())
+		if (rearm_units.size() > 1 && (it = rearm_units[1].find(c.function)) != rearm_units[1].end())
 			c.what_if_units -= std::min(c.what_if_units, it->second);
 	}
 	return w;

@@ -393,6 +393,30 @@ START_TEST(what_if_columns_are_the_replays)
 			  slack.at("what_if").at("interrupts").get<std::uint64_t>());
 	ck_assert_uint_eq(what_if("hr slack exact").at("model_interrupts").get<std::uint64_t>(),
 			  slack.at("model").at("interrupts").get<std::uint64_t>());
+
+	// What-ifs that change nothing (the recording's own scheme and HZ), at
+	// intervals of 1 s with arms carried into them: each interval's work is
+	// the scheme's to the unit, the carried arms' re-arming taken off alike.
+	std::string lines1 = dir + "/top1.jsonl";
+	cli_result same_run = run_timersim({"top", "--trace", trace, "--speed", "0", "--batch", "--interval", "1",
+					    "--what-if-scheme", "v48", "--what-if-hz", "250", "--json-lines", lines1});
+	ck_assert_msg(same_run.status == 0, "%s", same_run.err.c_str());
+	std::ifstream in1(lines1);
+	unsigned n = 0;
+	for (std::string line; std::getline(in1, line);) {
+		const json j = json::parse(line);
+		if (j.at("final").get<bool>())
+			break;
+		const json &win = j.at("window");
+		for (const json &x : win.at("what_ifs"))
+			ck_assert_msg(x.at("units") == win.at("units"), "interval %u: %s %s units, v48 at HZ 250 %s", n,
+				      x.at("label").get<std::string>().c_str(), x.at("units").dump().c_str(),
+				      win.at("units").dump().c_str());
+		for (const json &c : win.at("callbacks"))
+			ck_assert_msg(c.at("what_if_units") == c.at("model_units"), "interval %u: %s", n, c.dump().c_str());
+		n++;
+	}
+	ck_assert_uint_ge(n, 20);
 }
 END_TEST
 
