@@ -13,6 +13,9 @@
 #include <thread>
 #include <sys/ioctl.h>
 #include <unistd.h>
+#include <algorithm>
+#include <map>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "sim/base/errors.h"
@@ -21,6 +24,8 @@
 #include "sim/replay/replay.h"
 #include "sim/trace/live_tracefs.h"
 #include "sim/trace/stored_events.h"
+#include "sim/whatif/hz_rescale.h"
+#include "sim/whatif/whatif.h"
 #include "tools/commands.h"
 #include "tools/top_ui.h"
 #include "tools/trace_options.h"
@@ -48,6 +53,17 @@ struct top_args {
 	unsigned buffer_kb = 4096;
 	std::string tracing_dir;
 	unsigned callbacks = 10;
+	// What-ifs, modelled beside the recording: another scheme, another
+	// HZ, hrtimer slack or high resolution off (replay's options).
+	std::string what_if_scheme;
+	unsigned what_if_hz = 0;
+	hr_what_if_options hr;
+};
+
+// The interval's events through the what-if scheme and HZ.
+struct top_what_ifs {
+	std::string scheme;
+	unsigned hz = 0;
 };
 
 // The source of events: the live kernel or a recorded trace, read in the
@@ -139,12 +155,145 @@ private:
 	std::unordered_set<std::string> names_;
 };
 
+// The timers armed in earlier intervals and still pending at the end of
+// the last one, wheel timers and hrtimers: their last start (and an
+// hrtimer's setup, for its clock) is replayed before the next interval's
+// events, so that an expiry there is judged against its arming, and what
+// the interval ends with pending is the replay's whole state, not only
+// what the interval itself armed.
+class carried_arms {
+public:
+	// Follows an interval's events.
+	void follow(const std::vector<trace_event> &events)
+	{
+		for (const trace_event &ev : events) {
+			switch (ev.kind) {
+			case event_kind::timer_start:
+				wheel_[ev.timer] = ev;
+				break;
+			case event_kind::timer_cancel:
+			case event_kind::timer_expire_entry:
+				wheel_.erase(ev.timer);
+				break;
+			case event_kind::hrtimer:
+				if (ev.hrtimer == hrtimer_event::init) {
+					if (setups_.size() >= max_setups)
+						setups_.clear();
+					setups_[ev.timer] = ev;
+				} else if (ev.hrtimer == hrtimer_event::start) {
+					hr_[ev.timer] = ev;
+				} else if (ev.hrtimer == hrtimer_event::cancel ||
+					   ev.hrtimer == hrtimer_event::expire_entry) {
+					hr_.erase(ev.timer);
+				}
+				break;
+			default:
+				break;
+			}
+		}
+	}
+	// The events to replay first, in the order they were recorded.
+	std::vector<trace_event> events() const
+	{
+		std::vector<trace_event> out;
+		for (const auto &[ptr, ev] : wheel_)
+			out.push_back(ev);
+		for (const auto &[ptr, ev] : hr_) {
+			auto s = setups_.find(ptr);
+			if (s != setups_.end() && s->second.ts_ns <= ev.ts_ns)
+				out.push_back(s->second);
+			out.push_back(ev);
+		}
+		std::stable_sort(out.begin(), out.end(), [](const trace_event &a, const trace_event &b) {
+			return a.ts_ns != b.ts_ns ? a.ts_ns < b.ts_ns : a.line < b.line;
+		});
+		return out;
+	}
+
+private:
+	// Setups of timers not started since: a bound (most timers are set
+	// up once, and a freed one's setup is never claimed).
+	static constexpr std::size_t max_setups = 65536;
+	std::unordered_map<std::uint64_t, trace_event> wheel_, hr_, setups_;
+};
+
 replay_options top_replay_options(const top_args &a)
 {
 	replay_options o;
 	o.scheme = a.scheme;
 	o.hz = a.hz;
+	o.hr_what_if = a.hr;
 	return o;
+}
+
+// An interval's figures: the replay of its events after the arms carried
+// from before (carried_arms). Those events are the earlier intervals':
+// their count, and the process-context work of re-arming them (a replay
+// of them alone gives it), are taken off again.
+top_figures interval_figures(std::vector<trace_event> carried, const std::vector<trace_event> &window,
+			     unsigned cpus, trace_format format, const std::string &label, const replay_options &opt,
+			     const top_what_ifs &what_if)
+{
+	const std::size_t n_carried = carried.size();
+	// The schemes: the model's, then the what-if's (one parse for both).
+	std::vector<scheme_run> runs{{opt.scheme, opt.params, {}}};
+	if (!what_if.scheme.empty())
+		runs.push_back({what_if.scheme, {}, {}});
+	std::vector<std::map<std::string, std::uint64_t>> rearm_units(runs.size());
+	if (n_carried) {
+		stored_reader alone(carried, cpus, format);
+		std::vector<replay_report> rs = replay_schemes(alone, label, opt, runs);
+		for (std::size_t i = 0; i < rs.size(); i++)
+			for (const function_stats &f : rs[i].functions)
+				rearm_units[i][f.function] += f.process_units;
+	}
+	carried.insert(carried.end(), window.begin(), window.end());
+	stored_reader r(carried, cpus, format);
+	std::vector<replay_report> rs = replay_schemes(r, label, opt, runs);
+	top_figures w = top_figures_of(rs[0]);
+	add_hr_what_ifs(w, rs[0]);
+	w.events -= std::min<std::uint64_t>(w.events, n_carried);
+	if (rs.size() > 1)
+		add_wheel_what_if(w, "scheme " + rs[1].scheme, rs[1]);
+	if (what_if.hz) {
+		recorded_clock clock{rs[0].input.hz, rs[0].input.word_bits};
+		auto rescaled = make_hz_rescale_reader(std::make_unique<stored_reader>(carried, cpus, format), clock.hz,
+						       what_if.hz, clock.word_bits);
+		replay_options hz_opt = what_if_options(opt, clock, what_if.hz);
+		hz_opt.hr_what_if = {};
+		add_wheel_what_if(w, "HZ " + std::to_string(what_if.hz), replay_trace(*rescaled, label, hz_opt));
+		// Its re-arming of the carried arms, as for the schemes below.
+		rearm_units.emplace_back();
+		if (n_carried) {
+			const std::vector<trace_event> prefix(carried.begin(), carried.begin() + std::ptrdiff_t(n_carried));
+			auto alone = make_hz_rescale_reader(std::make_unique<stored_reader>(prefix, cpus, format),
+							    clock.hz, what_if.hz, clock.word_bits);
+			for (const function_stats &f : replay_trace(*alone, label, hz_opt).functions)
+				rearm_units.back()[f.function] += f.process_units;
+		}
+	}
+	// The carried arms' re-arming is the earlier intervals' work.
+	auto total = [](const std::map<std::string, std::uint64_t> &m) {
+		std::uint64_t n = 0;
+		for (const auto &f : m)
+			n += f.second;
+		return n;
+	};
+	// rearm_units: [0] the scheme's, then each wheel what-if's in the
+	// order of w.what_ifs' wheel ones (the first gives what_if_units).
+	w.units -= std::min(w.units, total(rearm_units[0]));
+	std::size_t k = 1;
+	for (top_what_if &x : w.what_ifs)
+		if (x.wheel && k < rearm_units.size())
+			x.units -= std::min(x.units, total(rearm_units[k++]));
+	for (top_callback &c : w.callbacks) {
+		auto it = rearm_units[0].find(c.function);
+		if (it != rearm_units[0].end())
+			c.model_units -= std::min(c.model_units, it->second);
+		if (rearm_units.size() > 1 && (it = rearm_units[1].find(c.function)) != rearm_units[1].end())
+			c.what_if_units -= std::min(c.what_if_units, it->second);
+	}
+	return w;
 }
 
 int run_top(const top_args &a)
@@ -158,6 +307,11 @@ int run_top(const top_args &a)
 		throw usage_error("the terminal UI needs a terminal on stdout: give --batch for plain "
 				  "blocks (or --json-lines FILE)");
 	check_scheme(a.scheme, top_replay_options(a), {});
+	if (!a.what_if_scheme.empty())
+		check_scheme(a.what_if_scheme, top_replay_options(a), {});
+	if (!a.hr.queues.empty())
+		throw usage_error("--hr-queues: top shows no queue designs (timersim replay --hr-queues does)");
+	const top_what_ifs what_ifs{a.what_if_scheme, a.what_if_hz};
 	// Before the instance exists: a signal then ends the run as q does,
 	// and the instance is removed.
 	struct sigaction sa = {};
@@ -195,11 +349,17 @@ int run_top(const top_args &a)
 	// The whole run's replay, on its own thread.
 	event_queue queue(source->cpus(), source->format());
 	replay_options opt = top_replay_options(a);
+	// The run's replay may go on for hours: its memory stays flat (the
+	// figures top shows are counts and totals, which stay exact).
+	replay_options run_opt = opt;
+	run_opt.bounded_memory = true;
+	// An interval's replay reads events held in memory.
+	opt.read_on_demand = true;
 	replay_report final_report;
 	std::exception_ptr run_failed;
 	std::thread run_thread([&] {
 		try {
-			final_report = replay_trace(queue, label, opt);
+			final_report = replay_trace(queue, label, run_opt);
 		} catch (...) {
 			run_failed = std::current_exception();
 		}
@@ -216,16 +376,18 @@ int run_top(const top_args &a)
 	bool have_start = false, going = true;
 	const std::uint64_t step = std::uint64_t(a.interval * 1e9);
 
+	carried_arms carried;
 	auto close_window = [&](std::uint64_t end) {
 		top_figures w;
 		if (!window.empty()) {
-			stored_reader r(window, source->cpus(), source->format());
 			try {
-				w = top_figures_of(replay_trace(r, label, opt));
+				w = interval_figures(carried.events(), window, source->cpus(), source->format(),
+						     label, opt, what_ifs);
 			} catch (const input_error &e) {
 				std::fprintf(stderr, "timersim top: interval %llu: %s\n",
 					     (unsigned long long)n_intervals + 1, e.what());
 			}
+			carried.follow(window);
 			queue.push(window);
 		}
 		w.seconds = a.interval;
@@ -297,6 +459,14 @@ int run_top(const top_args &a)
 	if (live && !live->reader().finish_record(why))
 		throw output_error(why);
 	top_figures final_figures = top_figures_of(final_report);
+	add_hr_what_ifs(final_figures, final_report);
+	// The wheel what-ifs of the run: its intervals' added up (the run's
+	// replay is the recording's alone).
+	for (const top_what_if &w : run_sum.what_ifs)
+		if (w.wheel) {
+			final_figures.what_ifs.push_back(w);
+			final_figures.what_ifs.back().label += " (intervals added up)";
+		}
 	// After the UI, the final block in the terminal's width.
 	winsize ws{};
 	view.width = !a.batch && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col ? ws.ws_col : 200;
@@ -347,6 +517,12 @@ void add_top(CLI::App &app, command_list &commands)
 	sub->add_option("--tracing-dir", a->tracing_dir, "where tracefs is mounted (default: libtracefs finds it)")
 		->type_name("DIR");
 	sub->add_option("--callbacks", a->callbacks, "callbacks shown (default 10)")->type_name("N");
+	sub->add_option("--what-if-scheme", a->what_if_scheme,
+			"also replay each interval through scheme S: its work and TIMER overhead, modelled, "
+			"beside the recording's (and a what-if u column per callback)")
+		->type_name("S")
+		->check(scheme_name(false));
+	add_what_if_options(sub, a->what_if_hz, a->hr);
 	sub->footer("keys: q quit, s sort (measured ns, model units, wakeups, expiries), c CPU, p pause\n"
 		    "examples:\n"
 		    "  sudo timersim top\n"

@@ -71,9 +71,9 @@ void top_ui::draw()
 	getmaxyx(stdscr, rows, cols);
 	erase();
 	// Callbacks: as many as the rows left (the block above them is about
-	// 11 rows plus one per CPU).
+	// 10 rows, two per CPU shown (and all), one per what-if).
 	view_.width = unsigned(cols);
-	int fixed = 12 + (view_.cpu < 0 ? int(window_.cpus.size()) + 1 : 1);
+	int fixed = 10 + 2 * (view_.cpu < 0 ? int(window_.cpus.size()) + 1 : 1) + int(window_.what_ifs.size());
 	view_.callbacks = unsigned(std::max(1, rows - fixed - 1));
 	std::string text = shown_ ? top_text_block(title_, window_, run_, view_) : "timersim top: waiting for the first interval...\n";
 	int y = 0;

@@ -107,6 +107,41 @@ CLI::Validator scheme_name(bool allow_auto)
 		"");
 }
 
+void add_what_if_options(CLI::App *sub, unsigned &what_if_hz, hr_what_if_options &hr)
+{
+	sub->add_option("--what-if-hz", what_if_hz,
+			"also replay the trace as if recorded at HZ N: timeouts re-expressed in time "
+			"(rounded up, as msecs_to_jiffies does), both reported side by side")
+		->type_name("N")
+		->check(number_check(what_if_hz))
+		->check(CLI::Range(10u, 10000u).description(""));
+	sub->add_option_function<std::string>(
+		   "--what-if-hr-slack", [&hr](const std::string &v) { parse_hr_slack(v, hr); },
+		   "also run the hrtimers with other ranges, beside the recorded ones: exact (every timer's "
+		   "expires = softexpires) or NS (user-space timers - hrtimer_wakeup, posix_timer_fn, "
+		   "it_real_fn, timerfd_tmrproc - get expires = softexpires + NS; 50us works too): "
+		   "interrupts and lateness side by side")
+		->type_name("exact|NS");
+	sub->add_option_function<std::string>(
+		   "--what-if-highres",
+		   [&hr](const std::string &v) {
+			   if (v != "off")
+				   throw CLI::ValidationError("--what-if-highres",
+							      "'" + v + "': the what-if is off (high resolution "
+									"is what the recording ran)");
+			   hr.highres_off = true;
+		   },
+		   "off: also run the hrtimers from the tick at jiffy granularity (highres=off: "
+		   "hrtimer_run_queues), beside high resolution: interrupts and lateness side by side")
+		->type_name("off");
+	sub->add_option_function<std::string>(
+		   "--hr-queues", [&hr](const std::string &v) { parse_hr_queues(v, hr); },
+		   "also feed the hrtimer model's queue operations (arms, removals, expiries per clock "
+		   "base) to these queue designs, comma-separated, or all: timerqueue, linked, heap, "
+		   "heap4, wheel; their costs side by side")
+		->type_name("a,b,...|all");
+}
+
 void add_trace_options(CLI::App *sub, trace_args &a)
 {
 	sub->add_option("TRACE", a.trace,
@@ -136,37 +171,7 @@ void add_trace_options(CLI::App *sub, trace_args &a)
 		->type_name("N")
 		->check(number_check(a.replay.hz))
 		->check(CLI::Range(1u, 100000u).description(""));
-	sub->add_option("--what-if-hz", a.what_if_hz,
-			"also replay the trace as if recorded at HZ N: timeouts re-expressed in time "
-			"(rounded up, as msecs_to_jiffies does), both reported side by side")
-		->type_name("N")
-		->check(number_check(a.what_if_hz))
-		->check(CLI::Range(10u, 10000u).description(""));
-	sub->add_option_function<std::string>(
-		   "--what-if-hr-slack", [&a](const std::string &v) { parse_hr_slack(v, a.replay.hr_what_if); },
-		   "also run the hrtimers with other ranges, beside the recorded ones: exact (every timer's "
-		   "expires = softexpires) or NS (user-space timers - hrtimer_wakeup, posix_timer_fn, "
-		   "it_real_fn, timerfd_tmrproc - get expires = softexpires + NS; 50us works too): "
-		   "interrupts and lateness side by side")
-		->type_name("exact|NS");
-	sub->add_option_function<std::string>(
-		   "--what-if-highres",
-		   [&a](const std::string &v) {
-			   if (v != "off")
-				   throw CLI::ValidationError("--what-if-highres",
-							      "'" + v + "': the what-if is off (high resolution "
-									"is what the recording ran)");
-			   a.replay.hr_what_if.highres_off = true;
-		   },
-		   "off: also run the hrtimers from the tick at jiffy granularity (highres=off: "
-		   "hrtimer_run_queues), beside high resolution: interrupts and lateness side by side")
-		->type_name("off");
-	sub->add_option_function<std::string>(
-		   "--hr-queues", [&a](const std::string &v) { parse_hr_queues(v, a.replay.hr_what_if); },
-		   "also feed the hrtimer model's queue operations (arms, removals, expiries per clock "
-		   "base) to these queue designs, comma-separated, or all: timerqueue, linked, heap, "
-		   "heap4, wheel; their costs side by side")
-		->type_name("a,b,...|all");
+	add_what_if_options(sub, a.what_if_hz, a.replay.hr_what_if);
 	sub->add_flag("--own-expiries", a.own_expiries,
 		      "drop the recorded expiries: every scheme fires the timers on its own (their "
 		      "lines count as skipped)");

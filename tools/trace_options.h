@@ -34,6 +34,9 @@ replay_options replay_options_of(const trace_args &a);
 
 // TRACE and the options of reading and replaying it.
 void add_trace_options(CLI::App *sub, trace_args &a);
+// --what-if-hz, --what-if-hr-slack, --what-if-highres, --hr-queues (part of
+// add_trace_options; `top` takes them alone).
+void add_what_if_options(CLI::App *sub, unsigned &what_if_hz, hr_what_if_options &hr);
 // --json, --top, --timing.
 void add_report_options(CLI::App *sub, trace_args &a);
 

@@ -622,6 +622,11 @@ hrtimer_summary hrtimer_replay::finish(const std::function<std::string(std::uint
 		const hr::hrtimer_cpu_base &b = cpus_[c]->base;
 		hrtimer_cpu_figures f = figures_[c];
 		f.device_programs = b.dev.programs;
+		static_assert(hrtimer_clock_bases == hr::HRTIMER_MAX_CLOCK_BASES);
+		for (unsigned i = 0; i < hr::HRTIMER_MAX_CLOCK_BASES; i++)
+			for (const kernel::rb_node *n = kernel::rb_first_cached(&b.clock_base[i].active.rb_root); n;
+			     n = kernel::rb_next(n))
+				f.pending[i]++;
 		r.cpus.push_back(f);
 		r.enqueues += b.costs.enqueues;
 		r.removals += b.costs.removals;

@@ -9,6 +9,16 @@
 
 namespace timersim {
 
+// The kernel's clock bases (kernel/hrtimer.h's hrtimer_base_type), by index.
+inline constexpr unsigned hrtimer_clock_bases = 8;
+inline const char *hrtimer_base_name(unsigned index)
+{
+	static const char *const names[hrtimer_clock_bases] = {
+		"MONOTONIC", "REALTIME", "BOOTTIME", "TAI",
+		"MONOTONIC_SOFT", "REALTIME_SOFT", "BOOTTIME_SOFT", "TAI_SOFT"};
+	return index < hrtimer_clock_bases ? names[index] : "?";
+}
+
 struct hrtimer_cpu_figures {
 	std::uint64_t recorded_interrupts = 0;	// interrupts that ran hrtimers (or irq events)
 	std::uint64_t predicted_interrupts = 0;	// the model's device came due
@@ -17,6 +27,9 @@ struct hrtimer_cpu_figures {
 	// hrtimer_rearm (2026 kernels): the device programmings the trace
 	// recorded, and those for the time the model's device was set to.
 	std::uint64_t recorded_programs = 0, programs_matched = 0;
+	// The model's hrtimers queued at the end, per clock base (by
+	// hrtimer_base_type: hrtimer_base_name()).
+	std::uint64_t pending[hrtimer_clock_bases] = {};
 };
 
 struct hrtimer_callback_figures {

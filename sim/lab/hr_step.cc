@@ -7,6 +7,7 @@
 
 #include "kernel/hrtimer.h"
 #include "sim/base/json_writer.h"
+#include "sim/hrtimer/hr_summary.h"
 #include "sim/lab/snapshot_json.h"
 #include "sim/trace/reader.h"
 
@@ -21,9 +22,7 @@ std::string num(std::int64_t v) { return std::to_string(v); }
 
 const char *base_name(unsigned index)
 {
-	static const char *const names[hr::HRTIMER_MAX_CLOCK_BASES] = {
-		"MONOTONIC", "REALTIME", "BOOTTIME", "TAI", "MONOTONIC_SOFT", "REALTIME_SOFT", "BOOTTIME_SOFT", "TAI_SOFT"};
-	return index < hr::HRTIMER_MAX_CLOCK_BASES ? names[index] : "?";
+	return hrtimer_base_name(index);
 }
 
 std::string range(const hr::hrtimer &t)

@@ -15,8 +15,13 @@ bool is_timer_vec(std::uint32_t vec)
 
 cpu_time::callback_samples &cpu_time::callback(std::uint32_t id)
 {
-	if (callbacks_.size() <= id)
+	if (callbacks_.size() <= id) {
+		const std::size_t from = callbacks_.size();
 		callbacks_.resize(std::size_t(id) + 1);
+		if (bounded_)
+			for (std::size_t i = from; i < callbacks_.size(); i++)
+				callbacks_[i].runs.bound();
+	}
 	return callbacks_[id];
 }
 
@@ -28,7 +33,7 @@ void cpu_time::woke(cpu_state &c, const cost_event &ev)
 	if (c.wake == waking::in_irq) {
 		c.wake_ran = true;
 		if (!ev.tick) {
-			callback(ev.function).wakeups++;
+			caused(callback(ev.function), c);
 			c.irq_credit = ev.function;	// its time when it closes
 			c.wake = waking::no;
 		} else {
@@ -41,7 +46,7 @@ void cpu_time::woke(cpu_state &c, const cost_event &ev)
 	    c.open.back().kind == cost_kind::softirq_entry &&
 	    c.open.back().vec == std::uint32_t(softirq_vec::timer)) {
 		callback_samples &cb = callback(ev.function);
-		cb.wakeups++;
+		caused(cb, c);
 		cb.wakeup_ns += c.last_irq_ns;
 		c.wake = waking::no;
 	}
@@ -53,10 +58,11 @@ void cpu_time::settle_wake(cpu_state &c)
 {
 	if (c.wake == waking::after_tick) {
 		callback_samples &cb = callback(c.wake_tick);
-		cb.wakeups++;
+		caused(cb, c);
 		cb.wakeup_ns += c.last_irq_ns;
 	} else if (c.wake == waking::in_irq && !c.wake_ran) {
 		wakeups_without_expiry_++;
+		c.wakeups_without_expiry++;
 		c.irq_credit = credit_none;
 	}
 	c.wake = waking::no;
@@ -64,8 +70,15 @@ void cpu_time::settle_wake(cpu_state &c)
 
 cpu_time::cpu_state &cpu_time::add_cpu(std::uint32_t n)
 {
+	const std::size_t from = cpus_.size();
 	cpus_.resize(std::size_t(n) + 1);
 	ncpus_ = n + 1;
+	if (bounded_)
+		for (std::size_t i = from; i < cpus_.size(); i++) {
+			cpus_[i].timer_softirq.runs.bound();
+			cpus_[i].hrtimer_softirq.runs.bound();
+			cpus_[i].timer_irqs.bound();
+		}
 	return cpus_[n];
 }
 
@@ -104,6 +117,7 @@ const softirq_run *cpu_time::add(const cost_event &ev)
 			c.wake = waking::in_irq;
 			c.wake_ran = false;
 			wakeups_++;
+			c.wakeups++;
 		}
 		opened.timer_interrupt = ev.timer_interrupt;
 		break;
@@ -246,6 +260,16 @@ std::vector<std::pair<std::string, const callback_cost *>> callbacks_by_time(con
 	return cbs;
 }
 
+std::uint64_t cpu_time::sample_bytes() const
+{
+	std::uint64_t n = 0;
+	for (const cpu_state &c : cpus_)
+		n += c.timer_softirq.runs.bytes() + c.hrtimer_softirq.runs.bytes() + c.timer_irqs.bytes();
+	for (const callback_samples &c : callbacks_)
+		n += c.runs.bytes();
+	return n;
+}
+
 cost_report cpu_time::finish(const std::function<std::string(std::uint32_t)> &name_of)
 {
 	cost_report r;
@@ -259,12 +283,19 @@ cost_report cpu_time::finish(const std::function<std::string(std::uint32_t)> &na
 	// settles as settle_wake() would.
 	r.wakeups_without_expiry_ns = wakeups_without_expiry_ns_;
 	std::vector<std::uint32_t> tick_ends;
-	for (const cpu_state &c : cpus_) {
+	std::vector<std::uint64_t> ends_without_expiry(cpus_.size(), 0);
+	for (std::size_t n = 0; n < cpus_.size(); n++) {
+		const cpu_state &c = cpus_[n];
 		if (c.wake == waking::after_tick) {
 			tick_ends.push_back(c.wake_tick);
-			callback(c.wake_tick).wakeup_ns += c.last_irq_ns;
+			callback_samples &cb = callback(c.wake_tick);
+			cb.wakeup_ns += c.last_irq_ns;
+			if (cb.wakeups_on_cpu.size() <= n)
+				cb.wakeups_on_cpu.resize(n + 1, 0);
+			cb.wakeups_on_cpu[n]++;
 		} else if (c.wake == waking::in_irq && !c.wake_ran) {
 			r.wakeups_without_expiry++;
+			ends_without_expiry[n]++;
 		}
 	}
 	r.unbalanced = unbalanced_;
@@ -289,6 +320,8 @@ cost_report cpu_time::finish(const std::function<std::string(std::uint32_t)> &na
 		all_irqs.push_back(&c.timer_irqs);
 		out.interrupts.other_count = c.other_irqs;
 		out.interrupts.other_ns = c.other_irq_ns;
+		out.wakeups = c.wakeups;
+		out.wakeups_without_expiry = c.wakeups_without_expiry + ends_without_expiry[r.cpus.size()];
 
 		r.all.timer_softirq.callbacks_ns += out.timer_softirq.callbacks_ns;
 		r.all.timer_softirq.raised += out.timer_softirq.raised;
@@ -312,6 +345,7 @@ cost_report cpu_time::finish(const std::function<std::string(std::uint32_t)> &na
 		cc.in_hrtimer_softirq = s.in_hrtimer_softirq;
 		cc.wakeups = s.wakeups + std::uint64_t(std::count(tick_ends.begin(), tick_ends.end(), id));
 		cc.wakeup_ns = s.wakeup_ns;
+		cc.wakeups_on_cpu = s.wakeups_on_cpu;
 		r.callbacks.emplace(name_of(id), cc);
 	}
 	return r;

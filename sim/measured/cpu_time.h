@@ -87,6 +87,8 @@ struct cpu_cost {
 	softirq_stats timer_softirq;
 	softirq_stats hrtimer_softirq;
 	interrupt_stats interrupts;
+	// This CPU's part of cost_report::wakeups and wakeups_without_expiry.
+	std::uint64_t wakeups = 0, wakeups_without_expiry = 0;
 };
 
 struct callback_cost {
@@ -98,6 +100,7 @@ struct callback_cost {
 	// and their own time less the callbacks that ran in them.
 	std::uint64_t wakeups = 0;
 	std::uint64_t wakeup_ns = 0;
+	std::vector<std::uint64_t> wakeups_on_cpu;	// `wakeups` by CPU (as far as the last one it woke)
 };
 
 struct cost_report {
@@ -131,6 +134,11 @@ public:
 	// Returns the run this event closed, if it closed a TIMER or HRTIMER
 	// softirq run (valid until the next add).
 	const softirq_run *add(const cost_event &ev);
+	// Keeps no duration sample, only bounded histograms (durations.h):
+	// memory stays flat however long the run (`top`). Before the first add.
+	void bound_durations() { bounded_ = true; }
+	// Bytes the duration samples hold (for tests of the bound).
+	std::uint64_t sample_bytes() const;
 	// NAME_OF: a callback's name from its id. The samples are summarised
 	// where they are (reordered, not copied).
 	cost_report finish(const std::function<std::string(std::uint32_t)> &name_of);
@@ -166,11 +174,13 @@ private:
 		samples timer_softirq, hrtimer_softirq;
 		duration_samples timer_irqs;
 		std::uint64_t other_irqs = 0, other_irq_ns = 0;
+		std::uint64_t wakeups = 0, wakeups_without_expiry = 0;
 	};
 	struct callback_samples {
 		duration_samples runs;
 		std::uint64_t in_timer_softirq = 0, in_hrtimer_softirq = 0, in_hardirq = 0, wakeups = 0;
 		std::uint64_t wakeup_ns = 0;
+		std::vector<std::uint64_t> wakeups_on_cpu;
 	};
 	static constexpr std::uint32_t no_credit = UINT32_MAX, credit_none = UINT32_MAX - 1;
 
@@ -186,6 +196,15 @@ private:
 	void closed(cpu_state &c, const frame &f, std::uint64_t own_ns);
 	void woke(cpu_state &c, const cost_event &ev);
 	void settle_wake(cpu_state &c);
+	// CB was the cause of C's last timer interrupt.
+	void caused(callback_samples &cb, const cpu_state &c)
+	{
+		cb.wakeups++;
+		const std::size_t n = std::size_t(&c - cpus_.data());
+		if (cb.wakeups_on_cpu.size() <= n)
+			cb.wakeups_on_cpu.resize(n + 1, 0);
+		cb.wakeups_on_cpu[n]++;
+	}
 	callback_samples &callback(std::uint32_t id);
 
 	std::vector<cpu_state> cpus_;
@@ -197,6 +216,7 @@ private:
 	std::uint64_t first_ns_ = 0, last_ns_ = 0;
 	bool any_ = false;
 	bool softirqs_ = false, interrupts_ = false, callbacks_seen_ = false;
+	bool bounded_ = false;
 };
 
 // The callbacks of `r`, most own time first (ties in name order).

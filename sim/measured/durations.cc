@@ -111,9 +111,59 @@ void duration_samples::new_block()
 		short_.back().reserve(block_values);
 }
 
+void duration_samples::add_binned(std::uint64_t ns)
+{
+	if (bins_.empty())
+		bins_.assign(bins, 0);
+	bins_[bin_of(ns)]++;
+	binned_++;
+}
+
+std::uint64_t duration_samples::bytes() const
+{
+	std::uint64_t n = short_.capacity() * sizeof(short_[0]) + long_.capacity() * sizeof(long_[0]) +
+			  bins_.capacity() * sizeof(bins_[0]);
+	for (const std::vector<std::uint32_t> &b : short_)
+		n += b.capacity() * sizeof(b[0]);
+	return n;
+}
+
+void bin_into(std::vector<std::uint64_t> &bins, const duration_samples &d)
+{
+	for (std::size_t b = 0; b < d.bins_.size(); b++)
+		bins[b] += d.bins_[b];
+	for (const std::vector<std::uint32_t> &block : d.short_)
+		for (std::uint32_t v : block)
+			bins[duration_samples::bin_of(v)]++;
+	for (std::uint64_t v : d.long_)
+		bins[duration_samples::bin_of(v)]++;
+}
+
+namespace {
+
+// The order statistics of sets of which one at least is bounded: from
+// their histograms together (exact sets binned too).
+void summarise_binned(std::span<duration_samples *const> sets, std::uint64_t min, duration_stats &s)
+{
+	std::vector<std::uint64_t> bins(duration_samples::bins, 0);
+	for (const duration_samples *d : sets)
+		bin_into(bins, *d);
+	auto at_rank = [&](std::uint64_t k) {
+		std::size_t b = 0;
+		while (k >= bins[b])
+			k -= bins[b++];
+		return std::min(std::max(duration_samples::bin_low(b), min), s.max_ns);
+	};
+	s.p99_ns = at_rank(nearest_rank(s.count, 99));
+	s.p50_ns = at_rank(nearest_rank(s.count, 50));
+}
+
+}  // namespace
+
 duration_stats summarise(std::span<duration_samples *const> sets)
 {
 	duration_stats s;
+	bool binned = false;
 	std::uint64_t shorts = 0, min = UINT64_MAX;
 	std::vector<std::span<const std::uint32_t>> short_lists;
 	std::vector<std::span<const std::uint64_t>> long_lists;
@@ -132,9 +182,14 @@ duration_stats summarise(std::span<duration_samples *const> sets)
 		long_lists.emplace_back(d->long_);
 		holder = d;
 		holders++;
+		binned = binned || d->bounded_;
 	}
 	if (!s.count)
 		return s;
+	if (binned) {
+		summarise_binned(sets, min, s);
+		return s;
+	}
 	// p99 first: p50, when in the same list, is then among the values
 	// before it. The short values are all below the long ones: a rank is
 	// the short list's, or the long list's less the short ones.

@@ -13,6 +13,12 @@
 // concatenation: copies and their selection would be a single-threaded
 // tail at the end of a replay, after the parse has stopped, growing with
 // the trace.
+//
+// Bounded (bound()), for a replay that runs for hours (`timersim top`'s
+// whole run): no sample is kept; count, total, min and max stay exact and
+// the order statistics come from a log-linear histogram of fixed size,
+// each within 1/16 of its value (the bucket's lowest value, never below
+// the smallest sample nor above the largest).
 #pragma once
 
 #include <cstdint>
@@ -35,7 +41,9 @@ class duration_samples {
 public:
 	void add(std::uint64_t ns)
 	{
-		if (ns <= UINT32_MAX) [[likely]] {
+		if (bounded_) [[unlikely]] {
+			add_binned(ns);
+		} else if (ns <= UINT32_MAX) [[likely]] {
 			if (short_.empty() || short_.back().size() == block_values) [[unlikely]]
 				new_block();
 			short_.back().push_back(std::uint32_t(ns));
@@ -47,7 +55,31 @@ public:
 		min_ = ns < min_ ? ns : min_;
 		max_ = ns > max_ ? ns : max_;
 	}
-	std::uint64_t size() const { return shorts_ + long_.size(); }
+	std::uint64_t size() const { return shorts_ + long_.size() + binned_; }
+	// From now on, keep the histogram, not the samples (before the first add).
+	void bound() { bounded_ = true; }
+	bool bounded() const { return bounded_; }
+	// Bytes held for the samples (the vectors' capacity, the histogram).
+	std::uint64_t bytes() const;
+
+	// The histogram's buckets: values below 16 one each, then 16 a power
+	// of two.
+	static constexpr unsigned sub_bits = 4;
+	static constexpr std::size_t bins = 16 + (64 - sub_bits) * 16;
+	static std::size_t bin_of(std::uint64_t ns)
+	{
+		if (ns < 16)
+			return std::size_t(ns);
+		const unsigned e = 63u - unsigned(__builtin_clzll(ns));	// >= 4
+		return 16 + std::size_t(e - sub_bits) * 16 + std::size_t((ns >> (e - sub_bits)) & 15);
+	}
+	static std::uint64_t bin_low(std::size_t b)
+	{
+		if (b < 16)
+			return b;
+		const unsigned e = unsigned((b - 16) / 16) + sub_bits;
+		return (std::uint64_t{16} | ((b - 16) % 16)) << (e - sub_bits);
+	}
 	bool empty() const { return size() == 0; }
 
 	// Count, total, max and the nearest-rank p50/p99 of SETS together.
@@ -63,6 +95,8 @@ public:
 
 private:
 	void new_block();
+	void add_binned(std::uint64_t ns);	// the bin; add() keeps total, min, max
+	friend void bin_into(std::vector<std::uint64_t> &bins, const duration_samples &d);
 
 	// Those up to 2^32 - 1 ns: every block but the last full. The first
 	// grows as a vector does, up to a block.
@@ -71,6 +105,9 @@ private:
 	std::vector<std::uint64_t> long_;	// the longer ones
 	std::uint64_t total_ = 0;
 	std::uint64_t min_ = UINT64_MAX, max_ = 0;
+	bool bounded_ = false;
+	std::uint64_t binned_ = 0;
+	std::vector<std::uint64_t> bins_;	// bounded: counts by bin_of()
 };
 
 duration_stats summarise(std::span<duration_samples *const> sets);

@@ -39,13 +39,24 @@ std::string clip(const std::string &s, std::size_t n)
 	return s.size() <= n ? s : s.substr(0, n - 1) + "~";
 }
 
-void cpu_json(std::string &o, const top_cpu_row &c)
+void cpu_json(std::string &o, const top_cpu_row &c, const std::vector<std::string> &levels)
 {
 	o += fmt_str("{\"interrupts\":%" PRIu64 ",\"interrupt_ns\":%" PRIu64 ",\"timer_softirq_runs\":%" PRIu64
 		     ",\"timer_softirq_ns\":%" PRIu64 ",\"hrtimer_softirq_runs\":%" PRIu64
-		     ",\"hrtimer_softirq_ns\":%" PRIu64 ",\"predicted_interrupts\":%" PRIu64 "}",
+		     ",\"hrtimer_softirq_ns\":%" PRIu64 ",\"predicted_interrupts\":%" PRIu64
+		     ",\"wakeups\":%" PRIu64 ",\"wakeups_without_expiry\":%" PRIu64,
 		     c.interrupts, c.interrupt_ns, c.timer_runs, c.timer_ns, c.hrtimer_runs, c.hrtimer_ns,
-		     c.predicted);
+		     c.predicted, c.wakeups, c.wakeups_without_expiry);
+	o += fmt_str(",\"pending_wheel\":{\"all\":%" PRIu64, c.pending.empty() ? 0 : c.pending[0]);
+	for (std::size_t l = 0; l < levels.size() && l + 1 < c.pending.size(); l++) {
+		o += ',';
+		append_json_string(o, levels[l]);
+		o += fmt_str(":%" PRIu64, c.pending[l + 1]);
+	}
+	o += "},\"pending_hrtimers\":{";
+	for (unsigned b = 0; b < hrtimer_clock_bases; b++)
+		o += fmt_str("%s\"%s\":%" PRIu64, b ? "," : "", hrtimer_base_name(b), c.hr_pending[b]);
+	o += "}}";
 }
 
 void figures_json(std::string &o, const top_figures &f)
@@ -53,12 +64,12 @@ void figures_json(std::string &o, const top_figures &f)
 	o += fmt_str("{\"seconds\":%.9f,\"events\":%" PRIu64 ",\"lost_events\":%" PRIu64, f.seconds, f.events,
 		     f.lost);
 	o += ",\"all\":";
-	cpu_json(o, f.all);
+	cpu_json(o, f.all, f.level_names);
 	o += ",\"cpus\":[";
 	for (std::size_t i = 0; i < f.cpus.size(); i++) {
 		if (i)
 			o += ',';
-		cpu_json(o, f.cpus[i]);
+		cpu_json(o, f.cpus[i], f.level_names);
 	}
 	o += fmt_str("],\"wakeups\":%" PRIu64 ",\"wakeups_without_expiry\":%" PRIu64
 		     ",\"expiries\":%" PRIu64 ",\"fidelity_compared\":%" PRIu64 ",\"fidelity_exact\":%" PRIu64
@@ -67,6 +78,19 @@ void figures_json(std::string &o, const top_figures &f)
 		     f.wakeups, f.wakeups_without_expiry, f.expiries, f.compared, f.exact, f.hr_expiries,
 		     f.hr_same_interrupt, f.pending, f.overhead_ns,
 		     f.model_given ? fmt_str("%.0f", f.model_ns).c_str() : "null");
+	o += fmt_str(",\"units\":%" PRIu64 ",\"what_ifs\":[", f.units);
+	for (std::size_t i = 0; i < f.what_ifs.size(); i++) {
+		const top_what_if &w = f.what_ifs[i];
+		o += i ? ",{\"label\":" : "{\"label\":";
+		append_json_string(o, w.label);
+		if (w.wheel)
+			o += fmt_str(",\"units\":%" PRIu64 ",\"expired\":%" PRIu64 ",\"model_overhead_ns\":%s}", w.units,
+				     w.expired, w.model_given ? fmt_str("%.0f", w.model_ns).c_str() : "null");
+		else
+			o += fmt_str(",\"interrupts\":%" PRIu64 ",\"model_interrupts\":%" PRIu64 "}", w.interrupts,
+				     w.model_interrupts);
+	}
+	o += "]";
 	o += ",\"callbacks\":[";
 	bool first = true;
 	for (const top_callback &c : ranked(f.callbacks, top_sort::measured)) {
@@ -76,11 +100,76 @@ void figures_json(std::string &o, const top_figures &f)
 		o += "{\"function\":";
 		append_json_string(o, c.function);
 		o += fmt_str(",\"measured_ns\":%s,\"runs\":%" PRIu64 ",\"model_units\":%" PRIu64
-			     ",\"expired\":%" PRIu64 ",\"wakeups\":%" PRIu64 "}",
+			     ",\"expired\":%" PRIu64 ",\"wakeups\":%" PRIu64 ",\"what_if_units\":%" PRIu64
+			     ",\"wakeups_by_cpu\":[",
 			     c.measured ? std::to_string(c.measured_ns).c_str() : "null", c.runs, c.model_units,
-			     c.expired, c.wakeups);
+			     c.expired, c.wakeups, c.what_if_units);
+		for (std::size_t i = 0; i < f.cpus.size(); i++)
+			o += fmt_str("%s%" PRIu64, i ? "," : "", c.wakeups_on(int(i)));
+		o += "]}";
 	}
 	o += "]}";
+}
+
+// Per CPU, at the interval's end: its wakeups by cause (the count, those
+// that ran no callback, the callback that caused most) and what is pending
+// in the replay's state, the wheel's timers by level and the hrtimer
+// model's by clock base (levels and bases pending nowhere left out).
+std::string wake_pending_table(const top_figures &w, const top_figures &run, const top_block_options &opt)
+{
+	const bool narrow = opt.width < 100;
+	std::vector<std::size_t> levels;	// indexes into pending, 1-based
+	std::vector<unsigned> bases;
+	for (std::size_t l = 1; l < w.all.pending.size(); l++)
+		if (w.all.pending[l])
+			levels.push_back(l);
+	for (unsigned b = 0; b < hrtimer_clock_bases; b++)
+		if (w.all.hr_pending[b])
+			bases.push_back(b);
+	auto base_label = [](unsigned b) {
+		static const char *const short_names[hrtimer_clock_bases] = {"mono", "real", "boot", "tai",
+									      "mono/s", "real/s", "boot/s", "tai/s"};
+		return short_names[b];
+	};
+	const int cause_w = narrow ? 14 : 24;
+	std::string head = fmt_str("CPU  wakes nocb %-*s %5s", cause_w, "top cause", "wheel");
+	for (std::size_t l : levels)
+		head += fmt_str(" %5s", clip(l - 1 < w.level_names.size() ? w.level_names[l - 1] : "?", 5).c_str());
+	head += fmt_str(" %5s", "hrt");
+	for (unsigned b : bases)
+		head += fmt_str(" %6s", base_label(b));
+	if (!narrow)
+		head += "  run wakes";
+	std::string o = clip(head, opt.width) + "\n";
+	auto line = [&](const std::string &name, const top_cpu_row &c, const top_cpu_row &rc, int cpu) {
+		const top_callback *cause = nullptr;
+		for (const top_callback &t : w.callbacks)
+			if (t.wakeups_on(cpu) &&
+			    (!cause || t.wakeups_on(cpu) > cause->wakeups_on(cpu) ||
+			     (t.wakeups_on(cpu) == cause->wakeups_on(cpu) && t.function < cause->function)))
+				cause = &t;
+		std::string l = fmt_str("%-4s %5" PRIu64 " %4" PRIu64 " %-*s %5" PRIu64, name.c_str(), c.wakeups,
+					c.wakeups_without_expiry, cause_w,
+					cause ? clip(cause->function, std::size_t(cause_w)).c_str() : "-",
+					c.pending.empty() ? 0 : c.pending[0]);
+		for (std::size_t lv : levels)
+			l += fmt_str(" %5" PRIu64, lv < c.pending.size() ? c.pending[lv] : 0);
+		std::uint64_t hr = 0;
+		for (unsigned b = 0; b < hrtimer_clock_bases; b++)
+			hr += c.hr_pending[b];
+		l += fmt_str(" %5" PRIu64, hr);
+		for (unsigned b : bases)
+			l += fmt_str(" %6" PRIu64, c.hr_pending[b]);
+		if (!narrow)
+			l += fmt_str(" %10" PRIu64, rc.wakeups);
+		o += clip(l, opt.width) + "\n";
+	};
+	for (std::size_t i = 0; i < w.cpus.size(); i++)
+		if (opt.cpu < 0 || std::size_t(opt.cpu) == i)
+			line(std::to_string(i), w.cpus[i], i < run.cpus.size() ? run.cpus[i] : top_cpu_row{}, int(i));
+	if (opt.cpu < 0)
+		line("all", w.all, run.all, -1);
+	return o;
 }
 
 }  // namespace
@@ -94,6 +183,14 @@ void top_cpu_row::add(const top_cpu_row &o)
 	hrtimer_runs += o.hrtimer_runs;
 	hrtimer_ns += o.hrtimer_ns;
 	predicted += o.predicted;
+	wakeups += o.wakeups;
+	wakeups_without_expiry += o.wakeups_without_expiry;
+	if (pending.size() < o.pending.size())
+		pending.resize(o.pending.size(), 0);
+	for (std::size_t l = 0; l < o.pending.size(); l++)
+		pending[l] += o.pending[l];
+	for (unsigned b = 0; b < hrtimer_clock_bases; b++)
+		hr_pending[b] += o.hr_pending[b];
 }
 
 top_figures top_figures_of(const replay_report &r)
@@ -119,8 +216,17 @@ top_figures top_figures_of(const replay_report &r)
 			c.hrtimer_runs = k.hrtimer_softirq.runs.count;
 			c.hrtimer_ns = k.hrtimer_softirq.runs.total_ns;
 		}
-		if (i < r.hrtimers.cpus.size())
+		if (i < m.cpus.size()) {
+			c.wakeups = m.cpus[i].wakeups;
+			c.wakeups_without_expiry = m.cpus[i].wakeups_without_expiry;
+		}
+		if (i < r.hrtimers.cpus.size()) {
 			c.predicted = r.hrtimers.cpus[i].predicted_interrupts;
+			std::copy(std::begin(r.hrtimers.cpus[i].pending), std::end(r.hrtimers.cpus[i].pending),
+				  c.hr_pending.begin());
+		}
+		if (i < r.timers.pending_on_cpu.size())
+			c.pending = r.timers.pending_on_cpu[i];
 		f.all.add(c);
 	}
 	f.wakeups = m.wakeups;
@@ -136,8 +242,8 @@ top_figures top_figures_of(const replay_report &r)
 	f.model_ns = r.modelled.softirq.ns;
 	f.model_low_ns = r.modelled.softirq.low;
 	f.model_high_ns = r.modelled.softirq.high;
-	for (const level_enqueue &l : r.enqueue)
-		f.pending_levels.emplace_back(l.level, l.count);
+	f.level_names = r.timers.level_names;
+	f.units = r.costs.total();
 	std::map<std::string, top_callback> by;
 	for (const auto &[name, c] : m.callbacks) {
 		top_callback &t = by[name];
@@ -146,6 +252,7 @@ top_figures top_figures_of(const replay_report &r)
 		t.measured_ns = c.runs.total_ns;
 		t.runs = c.runs.count;
 		t.wakeups = c.wakeups;
+		t.wakeups_on_cpu = c.wakeups_on_cpu;
 	}
 	for (const function_stats &s : r.functions) {
 		top_callback &t = by[s.function];
@@ -159,6 +266,53 @@ top_figures top_figures_of(const replay_report &r)
 	return f;
 }
 
+void top_what_if::add(const top_what_if &o)
+{
+	units += o.units;
+	expired += o.expired;
+	model_given = model_given || o.model_given;
+	model_ns += o.model_ns;
+	model_interrupts += o.model_interrupts;
+	interrupts += o.interrupts;
+}
+
+void add_hr_what_ifs(top_figures &f, const replay_report &r)
+{
+	for (const hrtimer_what_if &h : r.hrtimers.what_ifs) {
+		top_what_if w;
+		w.label = h.name == "highres" ? "highres " + h.setting : "hr " + h.name + " " + h.setting;
+		w.model_interrupts = h.model.interrupts;
+		w.interrupts = h.what_if.interrupts;
+		f.what_ifs.push_back(w);
+	}
+}
+
+void add_wheel_what_if(top_figures &f, const std::string &label, const replay_report &r)
+{
+	top_what_if w;
+	w.label = label;
+	w.wheel = true;
+	w.units = r.costs.total();
+	w.expired = r.timers.expired;
+	w.model_given = r.modelled.given;
+	w.model_ns = r.modelled.softirq.ns;
+	const bool first = std::none_of(f.what_ifs.begin(), f.what_ifs.end(), [](const top_what_if &x) { return x.wheel; });
+	f.what_ifs.push_back(w);
+	if (!first)
+		return;
+	for (const function_stats &s : r.functions) {
+		auto it = std::find_if(f.callbacks.begin(), f.callbacks.end(),
+				       [&](const top_callback &t) { return t.function == s.function; });
+		if (it == f.callbacks.end()) {
+			top_callback t;
+			t.function = s.function;
+			f.callbacks.push_back(t);
+			it = f.callbacks.end() - 1;
+		}
+		it->what_if_units = s.work();
+	}
+}
+
 void top_figures::add(const top_figures &o)
 {
 	seconds += o.seconds;
@@ -166,9 +320,16 @@ void top_figures::add(const top_figures &o)
 	lost += o.lost;
 	if (cpus.size() < o.cpus.size())
 		cpus.resize(o.cpus.size());
-	for (std::size_t i = 0; i < o.cpus.size(); i++)
+	for (std::size_t i = 0; i < o.cpus.size(); i++) {
 		cpus[i].add(o.cpus[i]);
+		cpus[i].pending = o.cpus[i].pending;
+		cpus[i].hr_pending = o.cpus[i].hr_pending;
+	}
 	all.add(o.all);
+	all.pending = o.all.pending;
+	all.hr_pending = o.all.hr_pending;
+	if (!o.level_names.empty())
+		level_names = o.level_names;
 	softirqs_recorded = softirqs_recorded || o.softirqs_recorded;
 	interrupts_recorded = interrupts_recorded || o.interrupts_recorded;
 	wakeups += o.wakeups;
@@ -184,16 +345,6 @@ void top_figures::add(const top_figures &o)
 	model_ns += o.model_ns;
 	model_low_ns += o.model_low_ns;
 	model_high_ns += o.model_high_ns;
-	// (A pair, not a structured binding: clang refuses a lambda's capture
-	// of a binding before C++20's P1091, which it does not implement.)
-	for (const auto &level_count : o.pending_levels) {
-		auto it = std::find_if(pending_levels.begin(), pending_levels.end(),
-				       [&](const auto &p) { return p.first == level_count.first; });
-		if (it == pending_levels.end())
-			pending_levels.push_back(level_count);
-		else
-			it->second += level_count.second;
-	}
 	for (const top_callback &c : o.callbacks) {
 		auto it = std::find_if(callbacks.begin(), callbacks.end(),
 				       [&](const top_callback &t) { return t.function == c.function; });
@@ -207,9 +358,23 @@ void top_figures::add(const top_figures &o)
 		it->model_units += c.model_units;
 		it->expired += c.expired;
 		it->wakeups += c.wakeups;
+		it->what_if_units += c.what_if_units;
+		if (it->wakeups_on_cpu.size() < c.wakeups_on_cpu.size())
+			it->wakeups_on_cpu.resize(c.wakeups_on_cpu.size(), 0);
+		for (std::size_t i = 0; i < c.wakeups_on_cpu.size(); i++)
+			it->wakeups_on_cpu[i] += c.wakeups_on_cpu[i];
 	}
 	if (scheme.empty())
 		scheme = o.scheme;
+	units += o.units;
+	for (const top_what_if &w : o.what_ifs) {
+		auto it = std::find_if(what_ifs.begin(), what_ifs.end(),
+				       [&](const top_what_if &x) { return x.label == w.label; });
+		if (it == what_ifs.end())
+			what_ifs.push_back(w);
+		else
+			it->add(w);
+	}
 }
 
 const char *top_sort_name(top_sort s)
@@ -223,13 +388,13 @@ const char *top_sort_name(top_sort s)
 	return "";
 }
 
-std::vector<top_callback> ranked(const std::vector<top_callback> &c, top_sort by)
+std::vector<top_callback> ranked(const std::vector<top_callback> &c, top_sort by, int cpu)
 {
-	auto key = [by](const top_callback &t) {
+	auto key = [by, cpu](const top_callback &t) {
 		switch (by) {
 		case top_sort::measured: return t.measured_ns;
 		case top_sort::model: return t.model_units;
-		case top_sort::wakeups: return t.wakeups;
+		case top_sort::wakeups: return t.wakeups_on(cpu);
 		case top_sort::expired: return t.expired;
 		}
 		return std::uint64_t{0};
@@ -282,8 +447,6 @@ std::string top_text_block(const std::string &title, const top_figures &w, const
 	auto pct = [](std::uint64_t a, std::uint64_t b) {
 		return b ? fmt_str("%.1f%%", 100.0 * double(a) / double(b)) : std::string("-");
 	};
-	o += fmt_str("wakeups %" PRIu64 " (none ran a callback: %" PRIu64 ")  run %" PRIu64 "\n", w.wakeups,
-		     w.wakeups_without_expiry, run.wakeups);
 	if (narrow)
 		o += fmt_str("fidelity  wheel %s of %" PRIu64 " (run %s)  hrtimer %s of %" PRIu64 " (run %s)\n",
 			     pct(w.exact, w.compared).c_str(), w.compared, pct(run.exact, run.compared).c_str(),
@@ -305,11 +468,25 @@ std::string top_text_block(const std::string &title, const top_figures &w, const
 			l += fmt_str(" / %.1f us", run.model_ns / 1e3);
 		o += clip(l, opt.width) + "\n";
 	}
-	if (!w.pending_levels.empty()) {
-		std::string l = fmt_str("wheel  %" PRIu64 " pending; queued by level:", w.pending);
-		for (const auto &[level, n] : w.pending_levels)
-			if (n || !narrow)
-				l += fmt_str(" %s %" PRIu64, level.c_str(), n);
+	o += wake_pending_table(w, run, opt);
+	for (const top_what_if &x : w.what_ifs) {
+		auto it = std::find_if(run.what_ifs.begin(), run.what_ifs.end(),
+				       [&](const top_what_if &y) { return y.label == x.label; });
+		std::string l = "what-if " + x.label + " (modelled): ";
+		if (x.wheel) {
+			l += fmt_str("%" PRIu64 " units (%s %" PRIu64 "), %" PRIu64 " expired", x.units, w.scheme.c_str(),
+				     w.units, x.expired);
+			if (x.model_given)
+				l += fmt_str(", TIMER overhead %.1f us (%s %.1f)", x.model_ns / 1e3, w.scheme.c_str(),
+					     w.model_ns / 1e3);
+			if (it != run.what_ifs.end())
+				l += fmt_str("  run %" PRIu64 " units", it->units);
+		} else {
+			l += fmt_str("%s irq/s (model %s)", rate(x.interrupts, w.seconds).c_str(),
+				     rate(x.model_interrupts, w.seconds).c_str());
+			if (it != run.what_ifs.end())
+				l += fmt_str("  run %" PRIu64 " irqs (model %" PRIu64 ")", it->interrupts, it->model_interrupts);
+		}
 		o += clip(l, opt.width) + "\n";
 	}
 	// The callbacks: measured (their runs' own time) and modelled (the
@@ -319,18 +496,22 @@ std::string top_text_block(const std::string &title, const top_figures &w, const
 			      "run us: the run's)\n",
 			      top_sort_name(opt.sort));
 	const unsigned fw = narrow ? 24 : 44;
-	o += fmt_str("%-*s %11s %6s %8s %7s %5s %10s\n", int(fw), "function", "measured us", "runs", "model u",
-		     "expired", "wakes", "run us");
+	// A CPU picked: its wakeups (the others' figures are all CPUs').
+	const bool what_if_col = !narrow && std::any_of(w.what_ifs.begin(), w.what_ifs.end(),
+							 [](const top_what_if &x) { return x.wheel; });
+	o += fmt_str("%-*s %11s %6s %8s %7s %5s %10s%s\n", int(fw), "function", "measured us", "runs", "model u",
+		     "expired", "wakes", "run us", what_if_col ? "  what-if u" : "");
 	unsigned n = 0;
-	for (const top_callback &c : ranked(w.callbacks, opt.sort)) {
+	for (const top_callback &c : ranked(w.callbacks, opt.sort, opt.cpu)) {
 		if (n++ == opt.callbacks)
 			break;
 		auto it = std::find_if(run.callbacks.begin(), run.callbacks.end(),
 				       [&](const top_callback &t) { return t.function == c.function; });
-		o += fmt_str("%-*s %11s %6" PRIu64 " %8" PRIu64 " %7" PRIu64 " %5" PRIu64 " %10s\n", int(fw),
+		o += fmt_str("%-*s %11s %6" PRIu64 " %8" PRIu64 " %7" PRIu64 " %5" PRIu64 " %10s", int(fw),
 			     clip(c.function, fw).c_str(), c.measured ? us(c.measured_ns).c_str() : "-", c.runs,
-			     c.model_units, c.expired, c.wakeups,
+			     c.model_units, c.expired, c.wakeups_on(opt.cpu),
 			     it == run.callbacks.end() ? "-" : us(it->measured_ns).c_str());
+		o += what_if_col ? fmt_str(" %11" PRIu64 "\n", c.what_if_units) : std::string("\n");
 	}
 	return o;
 }

@@ -130,11 +130,15 @@ public:
 	replay_driver(trace_reader &reader, const std::string &path, const replay_options &opt,
 		      progress_sink *progress)
 		: reader_(reader), stream_(reader, functions_,
-			  opt.text_block ? event_stream::reading::blocks : event_stream::reading::background,
+			  opt.read_on_demand ? event_stream::reading::on_demand
+			  : opt.text_block   ? event_stream::reading::blocks
+					     : event_stream::reading::background,
 			  opt.text_block),
 		  path_(path), opt_(opt),
 		  progress_(progress), guard_(opt.max_cost)
 	{
+		if (opt.bounded_memory)
+			measured_.bound_durations();
 	}
 
 	std::vector<replay_report> run(const std::vector<scheme_run> &runs);
@@ -292,9 +296,14 @@ inline void replay_driver::measure(const sim_event &ev, measured::cost_kind kind
 		return;
 	if (timer_runs_.empty())
 		reserve_runs(engines.size());
-	timer_runs_.push_back(*run);
-	for (std::size_t i = 0; i < engines.size(); i++)
-		run_work_[i].push_back(engines[i]->take_softirq_work(run->cpu));
+	const bool keep = !opt_.bounded_memory || timer_runs_.size() < bounded_timer_runs;
+	if (keep)
+		timer_runs_.push_back(*run);
+	for (std::size_t i = 0; i < engines.size(); i++) {
+		measured::softirq_work w = engines[i]->take_softirq_work(run->cpu);
+		if (keep)
+			run_work_[i].push_back(w);
+	}
 }
 
 // Room for the runs of a small trace up front: address space, not memory
@@ -631,6 +640,9 @@ void replay_driver::fill_input(replay_report &r) const
 	r.input.last_jiffies = narrow(jiffies_.latest());
 	r.ticks = ticks_->summary();
 	r.measured = measured_report_;
+	r.sample_bytes = measured_.sample_bytes() + timer_runs_.size() * sizeof(measured::softirq_run);
+	for (const auto &w : run_work_)
+		r.sample_bytes += w.size() * sizeof(measured::softirq_work);
 	r.hrtimers = hrtimer_report_;
 	if (clock_.known()) {
 		r.input.first_seconds = clock_.seconds(start_);

@@ -80,10 +80,22 @@ struct replay_options {
 	// --cost-model checks (kept then too). Otherwise only their totals: a
 	// run's record is 112 bytes a scheme and nothing reads it.
 	bool keep_runs = false;
+	// For a replay that runs for hours (`timersim top`'s whole run): the
+	// measured durations keep bounded histograms, not every sample (the
+	// percentiles within 1/16, durations.h), and only the first
+	// bounded_timer_runs TIMER runs are kept for the cost model's fit
+	// (their totals still count every run): memory stays flat.
+	bool bounded_memory = false;
+	// The events are in memory already (`top`'s intervals, a few thousand
+	// each): read in the replay's own thread, without a reading thread and
+	// its 2 MB of chunks, whose fresh pages cost more than such a replay.
+	bool read_on_demand = false;
 	// --what-if-hr-slack, --what-if-highres, --hr-queues: the hrtimer
 	// what-ifs, reported in the hrtimers section.
 	hr_what_if_options hr_what_if;
 };
+
+inline constexpr std::size_t bounded_timer_runs = 16384;
 
 // One scheme of a replay and the outputs that watch it.
 struct scheme_run {

@@ -553,6 +553,26 @@ bool replay_engine::drain(jiffies_t limit, jiffies_t now, const std::function<vo
 	return all;
 }
 
+// Where the pending timers sit, CPU by CPU, read from the scheme's slots
+// (wheel_inspection) where it has them: what `top` shows per CPU and level.
+void replay_engine::pending_by_level(timer_counts &tc) const
+{
+	const unsigned levels = setup_.wheel ? setup_.levels : 0;
+	for (unsigned l = 1; l <= levels; l++)
+		tc.level_names.push_back(scheme_->level_name(l));
+	tc.pending_on_cpu.assign(setup_.cpus, std::vector<std::uint64_t>(1 + levels, 0));
+	for (unsigned cpu = 0; cpu < setup_.cpus; cpu++) {
+		std::vector<std::uint64_t> &n = tc.pending_on_cpu[cpu];
+		n[0] = scheme_->pending_on(cpu);
+		if (!levels)
+			continue;
+		for (const wheel_base_state &b : setup_.wheel->inspect(cpu))
+			for (std::size_t l = 0; l < b.levels.size() && l < levels; l++)
+				for (const wheel_slot_state &slot : b.levels[l].slots)
+					n[l + 1] += slot.timers.size();
+	}
+}
+
 void replay_engine::finish(replay_report &r)
 {
 	for (timer_id t = 0; t < timers_.size(); t++)
@@ -567,6 +587,7 @@ void replay_engine::finish(replay_report &r)
 	r.timers.distinct = timers_.size();
 	for (unsigned cpu = 0; cpu < setup_.cpus; cpu++)
 		r.timers.pending_at_end += scheme_->pending_on(cpu);
+	pending_by_level(r.timers);
 	accounting_.fill(r, names_);
 	r.timers.distinct = timers_.size();
 	r.costs = scheme_->costs();

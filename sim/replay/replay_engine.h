@@ -177,6 +177,7 @@ private:
 	void empty_cascades(unsigned level, std::uint64_t calls) override;
 
 	void on_start(const prepared_event &p);
+	void pending_by_level(timer_counts &tc) const;
 	void on_cancel(const prepared_event &p);
 	void on_expire_entry(const prepared_event &p);
 	void on_base_idle(const prepared_event &p);

@@ -74,6 +74,12 @@ struct timer_counts {
 	std::uint64_t canceled = 0;	// cancels that removed a pending timer
 	std::uint64_t expired = 0;	// simulated expiries (plus forced late ones)
 	std::uint64_t pending_at_end = 0;
+	// The timers pending at the end, by CPU: [cpu][0] all of its bases',
+	// [cpu][l] those sitting on level l (1-based, named level_names[l-1])
+	// for a scheme whose slots can be read (classic, v48: each counted
+	// where it really sits, after any cascade); only [0] for the others.
+	std::vector<std::vector<std::uint64_t>> pending_on_cpu;
+	std::vector<std::string> level_names;
 };
 
 struct level_cascade {
@@ -235,6 +241,10 @@ struct replay_report {
 	cost_counters costs;
 	work_split work;
 	std::uint64_t peak_scheme_bytes = 0;
+	// Bytes the replay's measurement holds at the end for its samples and
+	// the TIMER runs kept for the cost model: flat with
+	// replay_options::bounded_memory, growing with the trace otherwise.
+	std::uint64_t sample_bytes = 0;
 	// Most work first (process + softirq units), then most moved, most
 	// started, by name.
 	std::vector<function_stats> functions;

@@ -280,6 +280,26 @@ START_TEST(wakeups_are_credited_to_their_first_expiry)
 	ck_assert_uint_eq(r.callbacks.at("process_timeout").wakeups, 1);
 	ck_assert_uint_eq(r.callbacks.at("tcp_write_timer").wakeups, 0);
 	ck_assert_uint_eq(r.callbacks.at("tick_nohz_handler").wakeups, 2);
+	// Per CPU (top shows them so): CPU 0 had 4 interrupts, one that ran
+	// nothing; CPU 1 one, the tick's. Each CPU's causes add up to its count.
+	ck_assert_uint_eq(r.cpus.at(0).wakeups, 4);
+	ck_assert_uint_eq(r.cpus.at(0).wakeups_without_expiry, 1);
+	ck_assert_uint_eq(r.cpus.at(1).wakeups, 1);
+	ck_assert_uint_eq(r.cpus.at(1).wakeups_without_expiry, 0);
+	const auto on = [&](const char *fn, std::size_t cpu) {
+		const auto &v = r.callbacks.at(fn).wakeups_on_cpu;
+		return cpu < v.size() ? v[cpu] : std::uint64_t{0};
+	};
+	ck_assert_uint_eq(on("hrtimer_wakeup", 0), 1);
+	ck_assert_uint_eq(on("process_timeout", 0), 1);
+	ck_assert_uint_eq(on("tick_nohz_handler", 0), 1);
+	ck_assert_uint_eq(on("tick_nohz_handler", 1), 1);
+	for (std::size_t cpu = 0; cpu < 2; cpu++) {
+		std::uint64_t causes = r.cpus[cpu].wakeups_without_expiry;
+		for (const auto &[fn, c] : r.callbacks)
+			causes += on(fn.c_str(), cpu);
+		ck_assert_uint_eq(causes, r.cpus[cpu].wakeups);
+	}
 }
 END_TEST
 

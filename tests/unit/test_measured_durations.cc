@@ -110,6 +110,45 @@ START_TEST(the_32_bit_edge_splits_nothing)
 }
 END_TEST
 
+// Bounded (top's whole run): count, total and max exact, p50 and p99
+// within 1/16 of the exact ones, never outside the samples; and the bytes
+// held stop growing while an exact set's keep growing.
+START_TEST(bounded_sets_hold_flat_and_rank_within_a_sixteenth)
+{
+	std::mt19937_64 rng(37);
+	for (std::size_t round = 0; round < 300; round++) {
+		const std::size_t n = 1 + rng() % 20000;
+		std::vector<std::uint64_t> values;
+		duration_samples b, c;
+		b.bound();
+		c.bound();
+		for (std::size_t i = 0; i < n; i++) {
+			std::uint64_t v = draw(rng, unsigned(round + (i % 3 == 0 ? i : 0)));
+			values.push_back(v);
+			(i % 2 ? b : c).add(v);
+		}
+		duration_samples *sets[] = {&b, &c};
+		const duration_stats got = summarise(sets), want = reference(values);
+		CK_REQUIRE(got.count == want.count && got.total_ns == want.total_ns && got.max_ns == want.max_ns,
+			   "round %zu: count, total or max differ", round);
+		for (auto [g, w] : {std::pair{got.p50_ns, want.p50_ns}, std::pair{got.p99_ns, want.p99_ns}})
+			CK_REQUIRE(g <= w && w - g <= w / 16, "round %zu: %llu for %llu", round, (unsigned long long)g,
+				   (unsigned long long)w);
+	}
+	duration_samples bounded, exact;
+	bounded.bound();
+	std::uint64_t held = 0;
+	for (std::uint64_t i = 0; i < 1000000; i++) {
+		bounded.add(1000 + rng() % 100000);
+		exact.add(1000 + rng() % 100000);
+		if (i == 1000)
+			held = bounded.bytes();
+	}
+	ck_assert_uint_eq(bounded.bytes(), held);
+	ck_assert_uint_gt(exact.bytes(), 3900000);
+}
+END_TEST
+
 START_TEST(one_set_against_a_sorted_copy)
 {
 	std::mt19937_64 rng(25);
@@ -207,6 +246,7 @@ int main()
 	TCase *tc = tcase_create("measured_durations");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, no_sample_is_all_zero);
+	tcase_add_test(tc, bounded_sets_hold_flat_and_rank_within_a_sixteenth);
 	tcase_add_test(tc, one_sample_is_every_rank);
 	tcase_add_test(tc, the_32_bit_edge_splits_nothing);
 	tcase_add_test(tc, one_set_against_a_sorted_copy);
