@@ -1,6 +1,7 @@
 // The JSON report's `time` object: the timer code's time per callback and
 // per CPU in ns (sim/replay/time_table.h). A cell is null where nothing
 // recorded or priced it, else {ns, modelled} and, modelled, low_ns/high_ns.
+// per_second: the same per second and CPU (time_table::per_second).
 #include "sim/report/report_writers.h"
 
 namespace timersim {
@@ -62,6 +63,25 @@ void write_json_time(json_writer &w, const replay_report &r)
 		json_cell(w, "hrtimer_softirq", row.hrtimer_softirq);
 		json_cell(w, "callbacks", row.callbacks);
 		json_cell(w, "interrupts", row.interrupts);
+		w.end_object();
+	}
+	w.end_array();
+	w.key("per_second");
+	w.begin_array();
+	for (const second_time_row &row : t.per_second) {
+		w.begin_object();
+		w.field("second", std::uint64_t(row.second));
+		w.field("cpu", std::uint64_t(row.cpu));
+		w.field_fixed("seconds", row.seconds, 6);
+		w.field("jiffy", row.jiffy);
+		json_cell(w, "measured", row.measured);
+		json_cell(w, "modelled", row.modelled);
+		json_cell(w, "timer_softirq", row.timer_softirq);
+		json_cell(w, "hrtimer_softirq", row.hrtimer_softirq);
+		json_cell(w, "callbacks", row.callbacks);
+		json_cell(w, "interrupts", row.interrupts);
+		json_cell(w, "process", row.process);
+		json_cell(w, "softirq", row.softirq);
 		w.end_object();
 	}
 	w.end_array();

@@ -1,0 +1,197 @@
+// The time table per second (sim/replay/time_table.h, per_second) and the
+// HRTIMER softirq's overhead shared out over its callbacks, on a small
+// hand-made trace whose figures are worked out below; and on a recording,
+// the seconds adding up to the whole tables.
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/check_main.h"
+#include "tests/support/cli.h"
+#include "tests/support/text_trace_util.h"
+
+using namespace timersim::test;
+using nlohmann::json;
+
+namespace {
+
+std::string at(unsigned cpu, unsigned long long us, const char *what) { return ftrace_line(cpu, us, what); }
+
+// HZ 250 (4 ms jiffies). CPU 0, times in us. Second 0 of the grid:
+//   1000 timer interrupt 4 us own (the tick's 2 us inside);
+//   1005..1017 a TIMER run: 12 us less a 2 us interrupt inside = 10 us
+//        own, 4 us of it callbacks (3 + 1): overhead 6 us
+//   (interrupts 4 + 2 = 6 us)
+// Two seconds later (jiffies 4294937797 is 500 jiffies on), second 2:
+//   2001000..2001020 an HRTIMER run, 20 us own: callbacks pace_a 2 us,
+//        pace_b 1 us, pace_a 4 us (7 us): overhead 13 us over the 3
+//        callbacks: 4334, 4333, 4333 ns (the rest's ns to the first):
+//        pace_a 8667 ns, pace_b 4333 ns
+//   2001030..2001033 an HRTIMER run of no callback: 3 us
+// So second 0: TIMER 6000, callbacks 4000, interrupts 6000 = 16000 ns
+// measured; second 2: HRTIMER 16000, callbacks 7000 = 23000 ns.
+std::string hand_trace()
+{
+	std::string b;
+	b += at(0, 900, "timer_start: timer=0000000011111111 function=process_timeout expires=4294937297 [timeout=1] cpu=0 idx=0 flags=");
+	b += at(0, 905, "timer_start: timer=0000000022222222 function=tcp_write_timer expires=4294937297 [timeout=1] cpu=0 idx=0 flags=");
+	b += at(0, 1000, "local_timer_entry: vector=236");
+	b += at(0, 1001, "hrtimer_expire_entry: hrtimer=00000000aaaaaaaa function=tick_nohz_handler now=1001000000");
+	b += at(0, 1003, "hrtimer_expire_exit: hrtimer=00000000aaaaaaaa");
+	b += at(0, 1003, "softirq_raise: vec=1 [action=TIMER]");
+	b += at(0, 1004, "local_timer_exit: vector=236");
+	b += at(0, 1005, "softirq_entry: vec=1 [action=TIMER]");
+	b += at(0, 1006, "timer_cancel: timer=0000000011111111");
+	b += at(0, 1006, "timer_expire_entry: timer=0000000011111111 function=process_timeout now=4294937297 baseclk=4294937297");
+	b += at(0, 1009, "timer_expire_exit: timer=0000000011111111");
+	b += at(0, 1010, "local_timer_entry: vector=236");
+	b += at(0, 1012, "local_timer_exit: vector=236");
+	b += at(0, 1013, "timer_cancel: timer=0000000022222222");
+	b += at(0, 1013, "timer_expire_entry: timer=0000000022222222 function=tcp_write_timer now=4294937297 baseclk=4294937297");
+	b += at(0, 1014, "timer_expire_exit: timer=0000000022222222");
+	b += at(0, 1017, "softirq_exit: vec=1 [action=TIMER]");
+	// 2 s on: a start anchors the clock there (500 jiffies on).
+	b += at(0, 2000006, "timer_start: timer=0000000011111111 function=process_timeout expires=4294937897 [timeout=100] cpu=0 idx=0 flags=");
+	b += at(0, 2000006, "timer_expire_entry: timer=0000000033333333 function=delayed_work_timer_fn now=4294937797 baseclk=4294937797");
+	b += at(0, 2000006, "timer_expire_exit: timer=0000000033333333");
+	b += at(0, 2001000, "softirq_entry: vec=8 [action=HRTIMER]");
+	b += at(0, 2001001, "hrtimer_expire_entry: hrtimer=00000000bbbbbbbb function=pace_a now=2001001000000");
+	b += at(0, 2001003, "hrtimer_expire_exit: hrtimer=00000000bbbbbbbb");
+	b += at(0, 2001004, "hrtimer_expire_entry: hrtimer=00000000cccccccc function=pace_b now=2001004000000");
+	b += at(0, 2001005, "hrtimer_expire_exit: hrtimer=00000000cccccccc");
+	b += at(0, 2001006, "hrtimer_expire_entry: hrtimer=00000000dddddddd function=pace_a now=2001006000000");
+	b += at(0, 2001010, "hrtimer_expire_exit: hrtimer=00000000dddddddd");
+	b += at(0, 2001020, "softirq_exit: vec=8 [action=HRTIMER]");
+	b += at(0, 2001030, "softirq_entry: vec=8 [action=HRTIMER]");
+	b += at(0, 2001033, "softirq_exit: vec=8 [action=HRTIMER]");
+	return ftrace_text(b, 1);
+}
+
+json replay_json(const std::vector<std::string> &args)
+{
+	std::vector<std::string> all = {"replay", "--json", "-"};
+	all.insert(all.end(), args.begin(), args.end());
+	cli_result r = run_timersim(all);
+	ck_assert_msg(r.status == 0, "replay failed: %s", r.err.c_str());
+	return json::parse(r.out);
+}
+
+const json &row_of(const json &t, const std::string &name)
+{
+	for (const json &row : t["callbacks"])
+		if (row["function"] == name)
+			return row;
+	ck_abort_msg("no row %s", name.c_str());
+	return t;
+}
+
+double ns(const json &cell) { return cell.is_null() ? 0.0 : cell["ns"].get<double>(); }
+
+}  // namespace
+
+START_TEST(the_hrtimer_softirq_shared_over_its_callbacks)
+{
+	const std::string path = write_temp("time-seconds.txt", hand_trace());
+	json j = replay_json({"--hz", "250", path});
+	const json &t = j["time"];
+	const json &a = row_of(t, "pace_a"), &b = row_of(t, "pace_b");
+	ck_assert(a["hrtimer"].get<bool>());
+	// Measured, not modelled: the runs' own time less their callbacks'.
+	ck_assert(!a["softirq"]["modelled"].get<bool>());
+	ck_assert_double_eq(ns(a["softirq"]), 8667);
+	ck_assert_double_eq(ns(b["softirq"]), 4333);
+	ck_assert_double_eq(ns(a["callbacks"]), 6000);
+	ck_assert_double_eq(ns(a["total"]), 8667 + 6000);
+	ck_assert_double_eq(ns(row_of(t, "(HRTIMER softirq runs of no callback)")["softirq"]), 3000);
+	// Every ns of the HRTIMER overhead is in one row.
+	ck_assert_double_eq(ns(t["cpus"][0]["hrtimer_softirq"]), 16000);
+}
+END_TEST
+
+START_TEST(the_hand_worked_trace_per_second)
+{
+	const std::string path = write_temp("time-seconds.txt", hand_trace());
+	json j = replay_json({"--hz", "250", path});
+	const json &t = j["time"];
+	std::map<unsigned, const json *> by_second;
+	for (const json &row : t["per_second"]) {
+		ck_assert_uint_eq(row["cpu"].get<unsigned>(), 0);
+		by_second[row["second"].get<unsigned>()] = &row;
+	}
+	ck_assert_uint_eq(by_second.size(), 2);
+	ck_assert(by_second.count(0) && by_second.count(2));
+	const json &s0 = *by_second[0], &s2 = *by_second[2];
+	ck_assert_double_eq(ns(s0["timer_softirq"]), 6000);
+	ck_assert_double_eq(ns(s0["hrtimer_softirq"]), 0);
+	ck_assert_double_eq(ns(s0["callbacks"]), 4000);
+	ck_assert_double_eq(ns(s0["interrupts"]), 6000);
+	ck_assert_double_eq(ns(s0["measured"]), 16000);
+	ck_assert(!s0["measured"]["modelled"].get<bool>());
+	ck_assert_double_eq(ns(s2["hrtimer_softirq"]), 16000);
+	ck_assert_double_eq(ns(s2["callbacks"]), 7000);
+	ck_assert_double_eq(ns(s2["interrupts"]), 0);
+	ck_assert_double_eq(ns(s2["measured"]), 23000);
+	// The second's trace time and first jiffy: the grid starts at the
+	// trace's first jiffy, 500 jiffies (2 s at HZ 250) before second 2's.
+	ck_assert_uint_eq(s2["jiffy"].get<std::uint64_t>() - s0["jiffy"].get<std::uint64_t>(), 500);
+	ck_assert_double_eq_tol(s2["seconds"].get<double>() - s0["seconds"].get<double>(), 2.0, 1e-6);
+
+	// Modelled: second 0 holds the two starts, second 2 the third, each at
+	// the start price; the softirq work by the same model. The seconds'
+	// modelled ns add up to the callback table's modelled cells.
+	const double price = ns(t["start_price"]);
+	ck_assert(price > 0);
+	ck_assert_double_eq_tol(ns(s0["process"]), 2 * price, 1.5);
+	ck_assert_double_eq_tol(ns(s2["process"]), 1 * price, 1.0);
+	ck_assert(s0["modelled"]["modelled"].get<bool>());
+	ck_assert(s0["modelled"]["low_ns"].get<double>() <= ns(s0["modelled"]) &&
+		  ns(s0["modelled"]) <= s0["modelled"]["high_ns"].get<double>());
+	double seconds_softirq = 0;
+	for (const json &row : t["per_second"])
+		seconds_softirq += ns(row["softirq"]);
+	ck_assert_double_eq_tol(seconds_softirq, j["modelled"]["softirq_overhead_ns"].get<double>(), 0.5);
+	ck_assert_double_eq_tol(ns(s0["modelled"]), ns(s0["process"]) + ns(s0["softirq"]), 1.0);
+}
+END_TEST
+
+// A recording: each CPU's seconds add up to its row of the CPU table, and
+// the seconds' modelled ns to the modelled cells of the callback table.
+START_TEST(a_recording_s_seconds_add_up)
+{
+	json j = replay_json({"tests/data/sleep-net.txt.gz"});
+	const json &t = j["time"];
+	std::map<unsigned, double> measured;
+	double modelled = 0;
+	unsigned last = 0;
+	for (const json &row : t["per_second"]) {
+		measured[row["cpu"].get<unsigned>()] += ns(row["measured"]);
+		modelled += ns(row["modelled"]);
+		ck_assert(row["second"].get<unsigned>() >= last);	// by second, then CPU
+		last = row["second"].get<unsigned>();
+	}
+	ck_assert(t["per_second"].size() >= 4);	// 2.5 s on 2 CPUs
+	for (const json &cpu : t["cpus"])
+		ck_assert_double_eq_tol(measured[cpu["cpu"].get<unsigned>()], ns(cpu["total"]), 0.5);
+	double cells = 0;
+	for (const json &row : t["callbacks"]) {
+		if (!row["process"].is_null())
+			cells += ns(row["process"]);
+		if (!row["softirq"].is_null() && row["softirq"]["modelled"].get<bool>())
+			cells += ns(row["softirq"]);
+	}
+	ck_assert_double_eq_tol(modelled, cells, 1e-6 * cells + 2);
+}
+END_TEST
+
+int main()
+{
+	Suite *s = suite_create("time_per_second");
+	TCase *tc = tcase_create("time_per_second");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, the_hrtimer_softirq_shared_over_its_callbacks);
+	tcase_add_test(tc, the_hand_worked_trace_per_second);
+	tcase_add_test(tc, a_recording_s_seconds_add_up);
+	suite_add_tcase(s, tc);
+	return timersim::test::run_suite(s);
+}
