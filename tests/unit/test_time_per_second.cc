@@ -2,6 +2,7 @@
 // HRTIMER softirq's overhead shared out over its callbacks, on a small
 // hand-made trace whose figures are worked out below; and on a recording,
 // the seconds adding up to the whole tables.
+#include <cstdio>
 #include <map>
 #include <string>
 
@@ -184,6 +185,36 @@ START_TEST(a_recording_s_seconds_add_up)
 }
 END_TEST
 
+// compare's text prints every scheme's table, in replay's units: each
+// scheme's softirq cell of process_timeout is its JSON's, in ms.
+START_TEST(compare_prints_every_scheme_s_table)
+{
+	const std::vector<std::string> args = {"--schemes", "classic,v48", "--top", "50", "tests/data/sleep-net.txt.gz"};
+	std::vector<std::string> text_args = {"compare"}, json_args = {"compare", "--json", "-"};
+	text_args.insert(text_args.end(), args.begin(), args.end());
+	json_args.insert(json_args.end(), args.begin(), args.end());
+	cli_result text = run_timersim(text_args), js = run_timersim(json_args);
+	ck_assert_msg(text.status == 0 && js.status == 0, "compare failed: %s", text.err.c_str());
+	const json j = json::parse(js.out);
+	unsigned seen = 0;
+	for (const json &scheme : j["schemes"]) {
+		const std::string name = scheme["scheme"]["name"].get<std::string>();
+		const std::size_t at = text.out.find("\ntime of " + name + "  ");
+		ck_assert_msg(at != std::string::npos, "no time table of %s", name.c_str());
+		const std::size_t row = text.out.find("\n  process_timeout ", at);
+		ck_assert(row != std::string::npos);
+		const std::string line = text.out.substr(row + 1, text.out.find('\n', row + 1) - row - 1);
+		const json &cell = row_of(scheme["time"], "process_timeout")["softirq"];
+		char want[64];
+		std::snprintf(want, sizeof want, "~%.3f (%.3f..%.3f)", ns(cell) / 1e6, cell["low_ns"].get<double>() / 1e6,
+			      cell["high_ns"].get<double>() / 1e6);
+		ck_assert_msg(line.find(want) != std::string::npos, "%s: %s not in '%s'", name.c_str(), want, line.c_str());
+		seen++;
+	}
+	ck_assert_uint_eq(seen, 2);
+}
+END_TEST
+
 int main()
 {
 	Suite *s = suite_create("time_per_second");
@@ -192,6 +223,7 @@ int main()
 	tcase_add_test(tc, the_hrtimer_softirq_shared_over_its_callbacks);
 	tcase_add_test(tc, the_hand_worked_trace_per_second);
 	tcase_add_test(tc, a_recording_s_seconds_add_up);
+	tcase_add_test(tc, compare_prints_every_scheme_s_table);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
 }
