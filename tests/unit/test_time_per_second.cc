@@ -215,6 +215,115 @@ START_TEST(compare_prints_every_scheme_s_table)
 }
 END_TEST
 
+// The timeline's time columns are the time table's seconds: at --interval
+// 1s each row's are its second's; at 2s the two seconds' summed; rows of
+// less than a second leave them empty.
+std::vector<std::vector<std::string>> csv_rows(const std::string &text)
+{
+	std::vector<std::vector<std::string>> rows;
+	std::size_t at = 0;
+	while (at < text.size()) {
+		const std::size_t end = text.find('\n', at);
+		std::vector<std::string> cells;
+		std::size_t c = at;
+		for (;;) {
+			const std::size_t comma = text.find(',', c);
+			if (comma == std::string::npos || comma > end) {
+				cells.push_back(text.substr(c, end - c));
+				break;
+			}
+			cells.push_back(text.substr(c, comma - c));
+			c = comma + 1;
+		}
+		rows.push_back(cells);
+		at = end + 1;
+	}
+	return rows;
+}
+
+std::size_t column(const std::vector<std::string> &header, const std::string &name)
+{
+	for (std::size_t i = 0; i < header.size(); i++)
+		if (header[i] == name)
+			return i;
+	ck_abort_msg("no column %s", name.c_str());
+	return 0;
+}
+
+START_TEST(the_timeline_writes_the_seconds)
+{
+	const std::string dir = temp_subdir("timelines");
+	const std::string t1 = dir + "/t1.csv", t2 = dir + "/t2.csv", t10 = dir + "/t10.csv";
+	json j = replay_json({"--timeline", t1, "--interval", "1s", "tests/data/sleep-net.txt.gz"});
+	std::map<std::pair<unsigned, std::uint64_t>, const json *> second;
+	for (const json &row : j["time"]["per_second"])
+		second[{row["cpu"].get<unsigned>(), row["jiffy"].get<std::uint64_t>()}] = &row;
+	auto rows = csv_rows(read_whole_file(t1));
+	const std::vector<std::string> head = rows.front();
+	const std::size_t cpu = column(head, "cpu"), jiffy = column(head, "jiffy"), meas = column(head, "time_measured_ns"),
+			  mod = column(head, "time_modelled_ns"), low = column(head, "time_modelled_low_ns"),
+			  high = column(head, "time_modelled_high_ns");
+	unsigned matched = 0;
+	for (std::size_t i = 1; i < rows.size(); i++) {
+		auto it = second.find({unsigned(std::stoul(rows[i][cpu])), std::stoull(rows[i][jiffy])});
+		ck_assert_msg(it != second.end(), "row %zu: no such second", i);
+		const json &s = *it->second;
+		ck_assert_double_eq_tol(std::stod(rows[i][meas]), ns(s["measured"]), 0.5);
+		ck_assert_double_eq_tol(std::stod(rows[i][mod]), ns(s["modelled"]), 0.5);
+		ck_assert_double_eq_tol(std::stod(rows[i][low]), s["modelled"]["low_ns"].get<double>(), 0.5);
+		ck_assert_double_eq_tol(std::stod(rows[i][high]), s["modelled"]["high_ns"].get<double>(), 0.5);
+		matched++;
+	}
+	ck_assert_uint_eq(matched, second.size());
+
+	replay_json({"--timeline", t2, "--interval", "2s", "tests/data/sleep-net.txt.gz"});
+	rows = csv_rows(read_whole_file(t2));
+	double first = 0;
+	for (const auto &[key, s] : second)
+		if (key.first == 0 && (*s)["second"].get<unsigned>() < 2)
+			first += ns((*s)["measured"]);
+	ck_assert_str_eq(rows[1][cpu].c_str(), "0");
+	ck_assert_double_eq_tol(std::stod(rows[1][meas]), first, 0.5);
+
+	replay_json({"--timeline", t10, "--interval", "10ms", "tests/data/sleep-net.txt.gz"});
+	rows = csv_rows(read_whole_file(t10));
+	ck_assert(rows.size() > 100);
+	for (std::size_t i = 1; i < rows.size(); i++)
+		ck_assert(rows[i][meas].empty() && rows[i][high].empty());
+}
+END_TEST
+
+// Perfetto's counter track per CPU holds the same seconds: one sample per
+// second of the time table, in ms, and a 0 after each CPU's last.
+START_TEST(perfetto_counts_the_seconds)
+{
+	const std::string dir = temp_subdir("perfetto");
+	json j = replay_json({"--perfetto", dir + "/p.json", "tests/data/sleep-net.txt.gz"});
+	const json p = json::parse(read_whole_file(dir + "/p.json"));
+	std::map<unsigned, std::vector<const json *>> samples;	// by pid, in file order
+	for (const json &e : p["traceEvents"])
+		if (e.value("name", "") == "timer time (ms in the second)")
+			samples[e["pid"].get<unsigned>()].push_back(&e);
+	std::map<unsigned, std::vector<const json *>> seconds;
+	for (const json &row : j["time"]["per_second"])
+		seconds[row["cpu"].get<unsigned>() + 1].push_back(&row);
+	ck_assert_uint_eq(samples.size(), 2);
+	for (const auto &[pid, rows] : seconds) {
+		const std::vector<const json *> &got = samples[pid];
+		ck_assert_uint_eq(got.size(), rows.size() + 1);	// sleep-net's seconds leave no gap
+		for (std::size_t i = 0; i < rows.size(); i++) {
+			const json &args = (*got[i])["args"];
+			ck_assert_double_eq_tol(args["measured"].get<double>(), ns((*rows[i])["measured"]) / 1e6, 1e-6);
+			ck_assert_double_eq_tol(args["modelled"].get<double>(), ns((*rows[i])["modelled"]) / 1e6, 1e-6);
+			ck_assert_double_eq_tol(args["modelled high"].get<double>(),
+						(*rows[i])["modelled"]["high_ns"].get<double>() / 1e6, 1e-6);
+			ck_assert_double_eq_tol((*got[i])["ts"].get<double>() / 1e6, (*rows[i])["seconds"].get<double>(), 1e-5);
+		}
+		ck_assert_double_eq((*got.back())["args"]["measured"].get<double>(), 0);
+	}
+}
+END_TEST
+
 int main()
 {
 	Suite *s = suite_create("time_per_second");
@@ -224,6 +333,8 @@ int main()
 	tcase_add_test(tc, the_hand_worked_trace_per_second);
 	tcase_add_test(tc, a_recording_s_seconds_add_up);
 	tcase_add_test(tc, compare_prints_every_scheme_s_table);
+	tcase_add_test(tc, the_timeline_writes_the_seconds);
+	tcase_add_test(tc, perfetto_counts_the_seconds);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
 }
