@@ -65,6 +65,15 @@ td, th { border: 1px solid #d6dae1; padding: 2px 6px; text-align: right; }
 th { background: #eef0f4; }
 td:first-child, th:first-child { text-align: left; }
 .warn { color: #a33; font-weight: 600; }
+#time { padding: 0 14px 14px; max-width: 1372px; }
+#report td, #report th { padding: 2px 4px; }
+#report table { font-size: 11px; }
+#time table { width: 100%; }
+#time #time-work table { width: auto; }
+#time td { white-space: pre-line; }
+#time td:first-child { white-space: normal; overflow-wrap: anywhere; max-width: 260px; }
+#time h3 { font-size: 13px; margin: 4px 0; }
+#time .note { font-size: 12px; color: #555; }
 )css";
 
 }  // namespace timersim
