@@ -317,18 +317,11 @@ def time_seconds(r, where):
     for n, e in enumerate(rows):
         w = "%s.time.per_second[%d]" % (where, n)
         cpu, sec = need(e, "cpu", w, "number"), need(e, "seconds", w, "number")
-        cells = []
-        for key in ("measured", "modelled"):
-            c = e.get(key) if isinstance(e, dict) else None
-            if c is None:
-                cells.append(None)
-                continue
-            ns = need(e, key, w, "object")
-            v = need(ns, "ns", w + "." + key, "number")
-            if key == "modelled":
-                v = (v, need(ns, "low_ns", w + "." + key, "number"), need(ns, "high_ns", w + "." + key, "number"))
-            cells.append(v)
-        out.append((int(cpu), float(sec), cells[0], cells[1]))
+        measured = None if e.get("measured_ns") is None else need(e, "measured_ns", w, "number")
+        modelled = None
+        if e.get("modelled_ns") is not None:
+            modelled = tuple(need(e, k, w, "number") for k in ("modelled_ns", "modelled_low_ns", "modelled_high_ns"))
+        out.append((int(cpu), float(sec), measured, modelled))
     return out
 
 

@@ -464,7 +464,7 @@ function timeChart(cpu) {
 	svg.appendChild(sv('text', {x: PAD, y: 11, class: 'chart-title'})).textContent =
 		'timer time per second, ms (CPU ' + cpu + '): bars measured, line modelled, band its interval';
 	let max = 0;
-	for (const r of rows) max = Math.max(max, r.measured ? r.measured.ns : 0, r.modelled ? r.modelled.high_ns : 0);
+	for (const r of rows) max = Math.max(max, r.measured_ns || 0, r.modelled_high_ns || 0);
 	max = Math.max(max, 1);
 	const y = (v) => 14 + CH - 4 - (CH - 8) * v / max;
 	svg.appendChild(sv('text', {x: PAD - 4, y: 20, class: 'axis', 'text-anchor': 'end'})).textContent = msOf(max);
@@ -472,13 +472,13 @@ function timeChart(cpu) {
 	const band = [], line = [];
 	for (const r of rows) {
 		const x0 = xOf(r.seconds), x1 = xOf(r.seconds + 1);
-		if (r.measured && r.measured.ns > 0)
-			svg.appendChild(sv('rect', {x: x0, y: y(r.measured.ns), width: Math.max(1, x1 - x0 - 1), height: y(0) - y(r.measured.ns),
-				fill: '#3a64b5', 'data-second': r.second, 'data-measured-ms': msOf(r.measured.ns)}));
-		if (r.modelled) {
+		if (r.measured_ns > 0)
+			svg.appendChild(sv('rect', {x: x0, y: y(r.measured_ns), width: Math.max(1, x1 - x0 - 1), height: y(0) - y(r.measured_ns),
+				fill: '#3a64b5', 'data-second': r.second, 'data-measured-ms': msOf(r.measured_ns)}));
+		if (r.modelled_ns !== null) {
 			const xm = ((x0 + x1) / 2).toFixed(1);
-			line.push(xm + ',' + y(r.modelled.ns).toFixed(1));
-			band.push([xm, y(r.modelled.low_ns).toFixed(1), y(r.modelled.high_ns).toFixed(1)]);
+			line.push(xm + ',' + y(r.modelled_ns).toFixed(1));
+			band.push([xm, y(r.modelled_low_ns).toFixed(1), y(r.modelled_high_ns).toFixed(1)]);
 		}
 	}
 	if (band.length) {

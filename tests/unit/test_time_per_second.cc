@@ -88,6 +88,8 @@ const json &row_of(const json &t, const std::string &name)
 }
 
 double ns(const json &cell) { return cell.is_null() ? 0.0 : cell["ns"].get<double>(); }
+// A per-second row's figure (null: 0).
+double v(const json &row, const char *key) { return row[key].is_null() ? 0.0 : row[key].get<double>(); }
 
 }  // namespace
 
@@ -123,16 +125,15 @@ START_TEST(the_hand_worked_trace_per_second)
 	ck_assert_uint_eq(by_second.size(), 2);
 	ck_assert(by_second.count(0) && by_second.count(2));
 	const json &s0 = *by_second[0], &s2 = *by_second[2];
-	ck_assert_double_eq(ns(s0["timer_softirq"]), 6000);
-	ck_assert_double_eq(ns(s0["hrtimer_softirq"]), 0);
-	ck_assert_double_eq(ns(s0["callbacks"]), 4000);
-	ck_assert_double_eq(ns(s0["interrupts"]), 6000);
-	ck_assert_double_eq(ns(s0["measured"]), 16000);
-	ck_assert(!s0["measured"]["modelled"].get<bool>());
-	ck_assert_double_eq(ns(s2["hrtimer_softirq"]), 16000);
-	ck_assert_double_eq(ns(s2["callbacks"]), 7000);
-	ck_assert_double_eq(ns(s2["interrupts"]), 0);
-	ck_assert_double_eq(ns(s2["measured"]), 23000);
+	ck_assert_double_eq(v(s0, "timer_softirq_ns"), 6000);
+	ck_assert_double_eq(v(s0, "hrtimer_softirq_ns"), 0);
+	ck_assert_double_eq(v(s0, "callbacks_ns"), 4000);
+	ck_assert_double_eq(v(s0, "interrupts_ns"), 6000);
+	ck_assert_double_eq(v(s0, "measured_ns"), 16000);
+	ck_assert_double_eq(v(s2, "hrtimer_softirq_ns"), 16000);
+	ck_assert_double_eq(v(s2, "callbacks_ns"), 7000);
+	ck_assert_double_eq(v(s2, "interrupts_ns"), 0);
+	ck_assert_double_eq(v(s2, "measured_ns"), 23000);
 	// The second's trace time and first jiffy: the grid starts at the
 	// trace's first jiffy, 500 jiffies (2 s at HZ 250) before second 2's.
 	ck_assert_uint_eq(s2["jiffy"].get<std::uint64_t>() - s0["jiffy"].get<std::uint64_t>(), 500);
@@ -143,16 +144,14 @@ START_TEST(the_hand_worked_trace_per_second)
 	// modelled ns add up to the callback table's modelled cells.
 	const double price = ns(t["start_price"]);
 	ck_assert(price > 0);
-	ck_assert_double_eq_tol(ns(s0["process"]), 2 * price, 1.5);
-	ck_assert_double_eq_tol(ns(s2["process"]), 1 * price, 1.0);
-	ck_assert(s0["modelled"]["modelled"].get<bool>());
-	ck_assert(s0["modelled"]["low_ns"].get<double>() <= ns(s0["modelled"]) &&
-		  ns(s0["modelled"]) <= s0["modelled"]["high_ns"].get<double>());
+	ck_assert_double_eq_tol(v(s0, "process_ns"), 2 * price, 1.5);
+	ck_assert_double_eq_tol(v(s2, "process_ns"), 1 * price, 1.0);
+	ck_assert(v(s0, "modelled_low_ns") <= v(s0, "modelled_ns") && v(s0, "modelled_ns") <= v(s0, "modelled_high_ns"));
 	double seconds_softirq = 0;
 	for (const json &row : t["per_second"])
-		seconds_softirq += ns(row["softirq"]);
+		seconds_softirq += v(row, "softirq_ns");
 	ck_assert_double_eq_tol(seconds_softirq, j["modelled"]["softirq_overhead_ns"].get<double>(), 0.5);
-	ck_assert_double_eq_tol(ns(s0["modelled"]), ns(s0["process"]) + ns(s0["softirq"]), 1.0);
+	ck_assert_double_eq_tol(v(s0, "modelled_ns"), v(s0, "process_ns") + v(s0, "softirq_ns"), 1.0);
 }
 END_TEST
 
@@ -166,8 +165,8 @@ START_TEST(a_recording_s_seconds_add_up)
 	double modelled = 0;
 	unsigned last = 0;
 	for (const json &row : t["per_second"]) {
-		measured[row["cpu"].get<unsigned>()] += ns(row["measured"]);
-		modelled += ns(row["modelled"]);
+		measured[row["cpu"].get<unsigned>()] += v(row, "measured_ns");
+		modelled += v(row, "modelled_ns");
 		ck_assert(row["second"].get<unsigned>() >= last);	// by second, then CPU
 		last = row["second"].get<unsigned>();
 	}
@@ -268,10 +267,10 @@ START_TEST(the_timeline_writes_the_seconds)
 		auto it = second.find({unsigned(std::stoul(rows[i][cpu])), std::stoull(rows[i][jiffy])});
 		ck_assert_msg(it != second.end(), "row %zu: no such second", i);
 		const json &s = *it->second;
-		ck_assert_double_eq_tol(std::stod(rows[i][meas]), ns(s["measured"]), 0.5);
-		ck_assert_double_eq_tol(std::stod(rows[i][mod]), ns(s["modelled"]), 0.5);
-		ck_assert_double_eq_tol(std::stod(rows[i][low]), s["modelled"]["low_ns"].get<double>(), 0.5);
-		ck_assert_double_eq_tol(std::stod(rows[i][high]), s["modelled"]["high_ns"].get<double>(), 0.5);
+		ck_assert_double_eq_tol(std::stod(rows[i][meas]), v(s, "measured_ns"), 0.5);
+		ck_assert_double_eq_tol(std::stod(rows[i][mod]), v(s, "modelled_ns"), 0.5);
+		ck_assert_double_eq_tol(std::stod(rows[i][low]), v(s, "modelled_low_ns"), 0.5);
+		ck_assert_double_eq_tol(std::stod(rows[i][high]), v(s, "modelled_high_ns"), 0.5);
 		matched++;
 	}
 	ck_assert_uint_eq(matched, second.size());
@@ -281,7 +280,7 @@ START_TEST(the_timeline_writes_the_seconds)
 	double first = 0;
 	for (const auto &[key, s] : second)
 		if (key.first == 0 && (*s)["second"].get<unsigned>() < 2)
-			first += ns((*s)["measured"]);
+			first += v(*s, "measured_ns");
 	ck_assert_str_eq(rows[1][cpu].c_str(), "0");
 	ck_assert_double_eq_tol(std::stod(rows[1][meas]), first, 0.5);
 
@@ -313,10 +312,9 @@ START_TEST(perfetto_counts_the_seconds)
 		ck_assert_uint_eq(got.size(), rows.size() + 1);	// sleep-net's seconds leave no gap
 		for (std::size_t i = 0; i < rows.size(); i++) {
 			const json &args = (*got[i])["args"];
-			ck_assert_double_eq_tol(args["measured"].get<double>(), ns((*rows[i])["measured"]) / 1e6, 1e-6);
-			ck_assert_double_eq_tol(args["modelled"].get<double>(), ns((*rows[i])["modelled"]) / 1e6, 1e-6);
-			ck_assert_double_eq_tol(args["modelled high"].get<double>(),
-						(*rows[i])["modelled"]["high_ns"].get<double>() / 1e6, 1e-6);
+			ck_assert_double_eq_tol(args["measured"].get<double>(), v(*rows[i], "measured_ns") / 1e6, 1e-6);
+			ck_assert_double_eq_tol(args["modelled"].get<double>(), v(*rows[i], "modelled_ns") / 1e6, 1e-6);
+			ck_assert_double_eq_tol(args["modelled high"].get<double>(), v(*rows[i], "modelled_high_ns") / 1e6, 1e-6);
 			ck_assert_double_eq_tol((*got[i])["ts"].get<double>() / 1e6, (*rows[i])["seconds"].get<double>(), 1e-5);
 		}
 		ck_assert_double_eq((*got.back())["args"]["measured"].get<double>(), 0);

@@ -68,7 +68,7 @@ START_TEST(the_time_table_and_its_seconds_fit_1400_px)
 	// A bar per second of CPU 0 with measured time.
 	unsigned bars = 0;
 	for (const json &s : t["per_second"])
-		bars += s["cpu"] == 0 && !s["measured"].is_null() && s["measured"]["ns"].get<double>() > 0;
+		bars += s["cpu"] == 0 && !s["measured_ns"].is_null() && s["measured_ns"].get<double>() > 0;
 	ck_assert_uint_gt(bars, 10);
 	ck_assert_msg(contains(out, "time seconds " + std::to_string(bars) + "\n"), "want %u bars: %s", bars, out.c_str());
 }
