@@ -35,8 +35,9 @@ Prints plain lines the caller compares with what it expects:
   time rows N                   (--time) rows of the time table (per callback, ms)
   time row I: CELL | CELL ...   its first rows as shown (a cell's lines joined by a space)
   time seconds N                bars of the per-second strip of the CPU (measured seconds)
-  cut N                         table cells whose right edge lies past the window
-                                (--width PX wide, 1560 unless given), or that clip their text
+  cut N                         table cells whose right edge lies past the window's visible
+                                width (--width PX, 1560 unless given, less a scroll bar), or
+                                that clip their text
 
 With --step-json every frame of the CPU is read, and the slots the page
 shows (timers by name, in list order) and each level's index are compared
@@ -287,8 +288,10 @@ def check_page(browser, session, args, page, step_json, screenshot):
             const rows = Array.from(document.querySelectorAll('#time-ns table'))[0];
             const body = rows ? Array.from(rows.querySelectorAll('tr')).slice(1) : [];
             const cells = Array.from(document.querySelectorAll('table td, table th'));
+            // The visible width: the window's less its vertical scroll bar.
+            const visible = document.documentElement.clientWidth;
             const cut = cells.filter((c) => { const r = c.getBoundingClientRect();
-                return r.width > 0 && (r.right > window.innerWidth + 0.5 || c.scrollWidth > c.clientWidth + 1); });
+                return r.width > 0 && (r.right > visible + 0.5 || c.scrollWidth > c.clientWidth + 1); });
             return {rows: body.length, first: body.slice(0, 3).map((tr) => Array.from(tr.children).map((td) =>
                         td.innerText.replace(/\\n/g, ' '))),
                     bars: document.querySelectorAll('#time-chart rect[data-second]').length,
