@@ -12,6 +12,12 @@ python3-matplotlib): PNG and SVG of a replay's JSON report.
                    work         the scheme's work per trace second, process
                                 context and softirq (with --timeline), else
                                 the report's split by cost unit
+                   time         what the timer code cost per second, ms:
+                                measured (above) and modelled with its
+                                interval as a band (below), from the report's
+                                time.per_second (per CPU up to 8 CPUs, else
+                                all CPUs summed); only where the report has
+                                seconds with time
   compare --json:  schemes      every scheme's cost units side by side (plot
                                 one scheme's replay --json for its own pictures)
                    schemes-work every scheme's work in process context and in
@@ -297,6 +303,82 @@ def plot_work(r, out, prefix, written, work):
     save(fig, out, prefix + "work", written)
 
 
+CPU_LINES = 8                   # time per second: per CPU up to this many, else summed
+
+
+def time_seconds(r, where):
+    """The report's time.per_second, checked: per (cpu, trace second) the
+    measured ns and the modelled (ns, low, high), None where not known."""
+    t = r.get("time")
+    if t is None:
+        return []
+    rows = need(need(r, "time", where, "object"), "per_second", where + ".time", "list")
+    out = []
+    for n, e in enumerate(rows):
+        w = "%s.time.per_second[%d]" % (where, n)
+        cpu, sec = need(e, "cpu", w, "number"), need(e, "seconds", w, "number")
+        measured = None if e.get("measured_ns") is None else need(e, "measured_ns", w, "number")
+        modelled = None
+        if e.get("modelled_ns") is not None:
+            modelled = tuple(need(e, k, w, "number") for k in ("modelled_ns", "modelled_low_ns", "modelled_high_ns"))
+        out.append((int(cpu), float(sec), measured, modelled))
+    return out
+
+
+def plot_time(r, out, prefix, written, where="the report"):
+    """Measured and modelled timer time per second, drawn apart."""
+    rows = time_seconds(r, where)
+    if not rows:
+        return
+    cpus = sorted({c for c, _, _, _ in rows})
+    per_cpu = len(cpus) <= CPU_LINES
+    series = {}
+    for cpu, sec, m, mod in rows:
+        k = cpu if per_cpu else "all"
+        s = series.setdefault(k, {})
+        v = s.setdefault(sec, [None, None])
+        if m is not None:
+            v[0] = (v[0] or 0) + m
+        if mod is not None:
+            old = v[1] or (0, 0, 0)
+            v[1] = tuple(a + b for a, b in zip(old, mod))
+    fig, (top, low) = plt.subplots(2, 1, figsize=(8, 5.6), sharex=True)
+    drew_measured = drew_modelled = False
+    for k in sorted(series, key=str):
+        name = "CPU %d" % k if per_cpu else "all CPUs"
+        pts = sorted(series[k].items())
+        ms = [(t, v[0] / 1e6) for t, v in pts if v[0] is not None]
+        if ms:
+            top.plot([p[0] for p in ms], [p[1] for p in ms], lw=1.0, marker=".", label=name)
+            drew_measured = True
+        md = [(t, v[1]) for t, v in pts if v[1] is not None]
+        if md:
+            xs = [p[0] for p in md]
+            line, = low.plot(xs, [p[1][0] / 1e6 for p in md], lw=1.0, marker=".", label=name)
+            low.fill_between(xs, [p[1][1] / 1e6 for p in md], [p[1][2] / 1e6 for p in md],
+                             color=line.get_color(), alpha=0.2, lw=0)
+            drew_modelled = True
+    top.set_ylabel("measured\n(ms in the second)")
+    top.set_title("Timer time per second, %s (%s)" % ("per CPU" if per_cpu else "all CPUs", label(r)))
+    if drew_measured:
+        top.legend(frameon=False, fontsize="small")
+    else:
+        top.text(0.5, 0.5, "not recorded (no softirq or timer interrupt events)", ha="center",
+                 va="center", transform=top.transAxes)
+    top.text(0.0, 1.0, "TIMER + HRTIMER softirq overhead, callbacks in them, timer interrupts",
+             transform=top.transAxes, fontsize="x-small", va="bottom")
+    low.set_ylabel("modelled\n(ms in the second)")
+    low.set_xlabel("trace time (s), each point the second it begins")
+    low.text(0.0, 1.0, "starts and cancels + the scheme's softirq work, by the cost model; "
+             "band: its interval", transform=low.transAxes, fontsize="x-small", va="bottom")
+    if drew_modelled:
+        low.legend(frameon=False, fontsize="small")
+    low.set_ylim(bottom=0)
+    top.set_ylim(bottom=0)
+    fig.tight_layout()
+    save(fig, out, prefix + "time", written)
+
+
 def plot_schemes(reports, out, written, prefix=""):
     units = ["insertions", "removals", "relinks", "slot_visits", "key_comparisons"]
     names = [plain(r["scheme"]["name"], 24) for r in reports]
@@ -531,6 +613,7 @@ def check_report(r, where):
     entries(r, "functions", where, {"function": "text", "moved": "number", "started": "number",
                                     "expired": "number", "wakeups": "number", "process_units": "number",
                                     "softirq_units": "number"}, drawn=TOP_CALLBACKS)
+    time_seconds(r, where)      # the time per second, where the report has it
 
 
 def read_input(path):
@@ -634,6 +717,7 @@ def main():
                     plot_callbacks(r, tmp, side + "-", written)
                     plot_moves(r, tmp, side + "-", written, None)
                     plot_work(r, tmp, side + "-", written, None)
+                    plot_time(r, tmp, side + "-", written, side)
             plot_what_if(reports, tmp, written)
         elif kind == "compare":
             plot_schemes(reports, tmp, written)
@@ -644,6 +728,7 @@ def main():
             plot_callbacks(r, tmp, "", written)
             plot_moves(r, tmp, "", written, timeline)
             plot_work(r, tmp, "", written, work)
+            plot_time(r, tmp, "", written)
         for name in written:
             os.replace(os.path.join(tmp, name), os.path.join(a.output, name))
     except OSError as e:

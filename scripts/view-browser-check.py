@@ -12,6 +12,7 @@ list it shows, and saves a screenshot.
 
 Usage: view-browser-check.py PAGE.html [PAGE.html ...] --cpu N --frames 0,1,5 [--screenshot OUT.png]
                              [--click-first-slot] [--worst] [--step-json STEP.json] [--changes] [--hash]
+                             [--width PX] [--time]
 Prints plain lines the caller compares with what it expects:
 
   errors N                      then one line per console error or exception
@@ -31,6 +32,12 @@ Prints plain lines the caller compares with what it expects:
                                 frame: stepping adds no entry)
   linked #frame=F: frame K      (--hash) the frame shown after the address is set to the
                                 first requested frame's link while the page is open
+  time rows N                   (--time) rows of the time table (per callback, ms)
+  time row I: CELL | CELL ...   its first rows as shown (a cell's lines joined by a space)
+  time seconds N                bars of the per-second strip of the CPU (measured seconds)
+  cut N                         table cells whose right edge lies past the window's visible
+                                width (--width PX, 1560 unless given, less a scroll bar), or
+                                that clip their text
 
 With --step-json every frame of the CPU is read, and the slots the page
 shows (timers by name, in list order) and each level's index are compared
@@ -276,6 +283,25 @@ def check_page(browser, session, args, page, step_json, screenshot):
         for f in out["frames"]:
             lines.append("changes %d:" % f["frame"])
             lines += ["    " + l for l in f["changes"].split("\n")]
+    if args.time:
+        t = js("""(() => {
+            const rows = Array.from(document.querySelectorAll('#time-ns table'))[0];
+            const body = rows ? Array.from(rows.querySelectorAll('tr')).slice(1) : [];
+            const cells = Array.from(document.querySelectorAll('table td, table th'));
+            // The visible width: the window's less its vertical scroll bar.
+            const visible = document.documentElement.clientWidth;
+            const cut = cells.filter((c) => { const r = c.getBoundingClientRect();
+                return r.width > 0 && (r.right > visible + 0.5 || c.scrollWidth > c.clientWidth + 1); });
+            return {rows: body.length, first: body.slice(0, 3).map((tr) => Array.from(tr.children).map((td) =>
+                        td.innerText.replace(/\\n/g, ' '))),
+                    bars: document.querySelectorAll('#time-chart rect[data-second]').length,
+                    cut: cut.map((c) => c.textContent.slice(0, 40))};
+        })()""")
+        lines.append("time rows %d" % t["rows"])
+        lines += ["time row %d: %s" % (i, " | ".join(r)) for i, r in enumerate(t["first"])]
+        lines.append("time seconds %d" % t["bars"])
+        lines.append("cut %d" % len(t["cut"]))
+        lines += ["  cut: " + c for c in t["cut"]]
     if args.hash:
         for f in out["frames"]:
             lines.append("hash %d: %s" % (f["frame"], f["hash"]))
@@ -308,6 +334,8 @@ def main():
     ap.add_argument("--step-json", action="append")
     ap.add_argument("--changes", action="store_true")
     ap.add_argument("--hash", action="store_true")
+    ap.add_argument("--width", type=int, default=1560)
+    ap.add_argument("--time", action="store_true")
     ap.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
     args = ap.parse_args()
 
@@ -318,7 +346,7 @@ def main():
         for domain in ("Page", "Runtime", "Log"):
             browser.send(domain + ".enable", session=session)
         browser.send("Emulation.setDeviceMetricsOverride",
-                     {"width": 1560, "height": 1100, "deviceScaleFactor": 1, "mobile": False}, session=session)
+                     {"width": args.width, "height": 1100, "deviceScaleFactor": 1, "mobile": False}, session=session)
         for i, page in enumerate(args.page):
             if len(args.page) > 1:
                 print("page %d %s" % (i, page))

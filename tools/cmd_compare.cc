@@ -29,6 +29,10 @@ std::string compare_text(const std::vector<replay_report> &reports, const compar
 	if (c)
 		out += estimate_table(reports, *c);
 	out += modelled_table(reports);
+	// The time table of every scheme, as replay prints it; the per-CPU
+	// one, all measured, once.
+	for (std::size_t i = 0; i < reports.size(); i++)
+		out += text_time_section(reports[i], a.text.top_functions, true, i + 1 == reports.size());
 	// The hrtimer what-ifs (--what-if-hr-slack, ...): one hrtimer replay
 	// serves every scheme.
 	const std::string hr = reports.empty() ? "" : text_hrtimer_what_ifs(reports.front().hrtimers);

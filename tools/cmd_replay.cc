@@ -131,7 +131,8 @@ void add_replay(CLI::App &app, command_list &commands)
 			"CSV per CPU and tick: cpu,jiffy,seconds,ticks,pending[,pending_LEVEL...],"
 			"enqueued,moved,cascades,expired,canceled,process_units,softirq_units,softirq_runs,"
 			"hrtimer_expiries,interrupts,interrupts_predicted,wakeups_wheel,wakeups_tick,wakeups_hrtimer,"
-			"wakeups_none (docs/pictures.md: timelines; '-': stdout)")
+			"wakeups_none,time_measured_ns,time_modelled_ns,time_modelled_low_ns,time_modelled_high_ns "
+			"(the last four on rows of whole seconds; docs/pictures.md: timelines; '-': stdout)")
 		->type_name("FILE")
 		->check(non_empty("path"));
 	sub->add_option("--interval", a->interval,

@@ -305,6 +305,7 @@ void hrtimer_replay::on_start(const sim_event &ev)
 	}
 	sum_.starts++;
 	callback(s.function).starts++;
+	count_op(ev);
 	s.seen = true;
 	s.inferred = false;
 	note_tick(s, ev.cpu);
@@ -429,6 +430,7 @@ void hrtimer_replay::on_cancel(const sim_event &ev, event_stream &ahead)
 	slot &s = slot_for(ev);
 	sum_.cancels++;
 	callback(s.function).cancels++;
+	count_op(ev);
 	s.seen = true;
 	if (s.fired) {
 		s.fired = false;
@@ -610,6 +612,7 @@ void hrtimer_replay::judge(slot *s, const sim_event &ev, unsigned cpu)
 hrtimer_summary hrtimer_replay::finish(const std::function<std::string(std::uint32_t)> &name_of)
 {
 	hrtimer_summary r = sum_;
+	r.ops_by_second = ops_.take();
 	std::sort(r.untraced_tick_cpus.begin(), r.untraced_tick_cpus.end());
 	r.irq_events = irq_events_;
 	r.timers = slots_.size();

@@ -48,6 +48,7 @@
 
 #include "kernel/hrtimer.h"
 #include "sim/base/cpu_activity.h"
+#include "sim/base/second_grid.h"
 #include "sim/hrtimer/hr_summary.h"
 #include "sim/hrtimer/hr_whatif.h"
 #include "sim/stream/event_stream.h"
@@ -90,6 +91,9 @@ public:
 	// the trace's ns. Unset (the default): nothing is told.
 	using model_fn = std::function<void(cpu_activity &, std::uint32_t function)>;
 	void observe(model_fn fn) { observe_ = std::move(fn); }
+	// Count the starts and cancels per second of GRID and CPU
+	// (hrtimer_summary::ops_by_second). Before the first event.
+	void per_second(const second_grid &grid) { grid_ = grid; }
 
 private:
 	struct slot {
@@ -123,6 +127,14 @@ private:
 		slot *last_slot = nullptr;	// the timer of its last slot_for()
 		bool tick_untraced = false;	// ... listed in untraced_tick_cpus
 	};
+
+	void count_op(const sim_event &ev)
+	{
+		if (grid_.on() && ev.carries(EF_TIMESTAMP))
+			ops_.at(grid_.of_ns(ev.ts_ns), ev.cpu)++;
+	}
+	second_grid grid_;
+	by_second<std::uint64_t> ops_;
 
 	static kernel::hr::hrtimer_restart fired(kernel::hr::hrtimer *t, void *context);
 	// Inline: nearly every hrtimer event looks its timer up (flat_ids::mix()

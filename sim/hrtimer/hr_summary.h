@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/hrtimer/queue_design.h"
@@ -112,6 +114,9 @@ struct hrtimer_summary {
 	std::int64_t realtime_spread_ns = 0;	// max - min of the samples
 	std::vector<hrtimer_cpu_figures> cpus;
 	std::vector<hrtimer_callback_figures> callbacks;	// most expiries first
+	// Starts and cancels (those counted above) per (second, CPU) of the
+	// replay's second_grid, where it kept them.
+	std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> ops_by_second;
 	// The model's costs.
 	std::uint64_t enqueues = 0, removals = 0, reprograms = 0, force_reprograms = 0;
 	std::uint64_t comparisons = 0, max_depth = 0, rotations = 0, retries = 0, hangs = 0;

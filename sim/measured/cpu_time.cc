@@ -109,6 +109,8 @@ const softirq_run *cpu_time::add(const cost_event &ev)
 			return nullptr;		// another softirq: not the timer code's
 		softirqs_ = true;
 		opened.vec = ev.vec;
+		if (ev.vec == std::uint32_t(softirq_vec::hrtimer))
+			c.hr_run_callbacks.clear();	// a run cut before its exit shared nothing
 		break;
 	case cost_kind::hardirq_entry:
 		if (ev.timer_interrupt) {
@@ -200,6 +202,8 @@ const softirq_run *cpu_time::close(cpu_state &c, cost_kind entry, const cost_eve
 		   (outer.kind == cost_kind::softirq_entry || outer.kind == cost_kind::hardirq_entry)) {
 		outer.callbacks_ns += own;
 		outer.callbacks++;
+		if (outer.kind == cost_kind::softirq_entry && outer.vec == std::uint32_t(softirq_vec::hrtimer))
+			c.hr_run_callbacks.push_back(f.function);
 	}
 	return run;
 }
@@ -208,14 +212,24 @@ void cpu_time::closed(cpu_state &c, const frame &f, std::uint64_t own_ns)
 {
 	switch (f.kind) {
 	case cost_kind::softirq_entry: {
-		samples &s = f.vec == std::uint32_t(softirq_vec::timer) ? c.timer_softirq : c.hrtimer_softirq;
+		const bool timer = f.vec == std::uint32_t(softirq_vec::timer);
+		samples &s = timer ? c.timer_softirq : c.hrtimer_softirq;
+		const std::uint64_t callbacks_ns = std::min(f.callbacks_ns, own_ns);
 		s.runs.add(own_ns);
-		s.callbacks_ns += std::min(f.callbacks_ns, own_ns);
+		s.callbacks_ns += callbacks_ns;
+		if (second_cost *sec = second_of(std::uint32_t(&c - cpus_.data()), f.start_ns)) {
+			(timer ? sec->timer_softirq_ns : sec->hrtimer_softirq_ns) += own_ns - callbacks_ns;
+			sec->callbacks_ns += callbacks_ns;
+		}
+		if (!timer)
+			share_hrtimer_run(c, own_ns - callbacks_ns);
 		return;
 	}
 	case cost_kind::hardirq_entry:
 		if (f.timer_interrupt) {
 			c.timer_irqs.add(own_ns);
+			if (second_cost *sec = second_of(std::uint32_t(&c - cpus_.data()), f.start_ns))
+				sec->interrupts_ns += own_ns;
 			// Its cause is credited its time less the callbacks that
 			// ran in it (the tick's, an hrtimer's: their own rows).
 			c.last_irq_ns = own_ns - std::min(f.callbacks_ns, own_ns);
@@ -247,6 +261,21 @@ void cpu_time::closed(cpu_state &c, const frame &f, std::uint64_t own_ns)
 	default:
 		return;
 	}
+}
+
+// An HRTIMER run's overhead, split evenly over the callbacks it ran (the
+// remainder's ns to the first ones); a run that ran none keeps it apart.
+void cpu_time::share_hrtimer_run(cpu_state &c, std::uint64_t overhead_ns)
+{
+	const std::size_t n = c.hr_run_callbacks.size();
+	if (!n) {
+		hr_no_callback_ns_ += overhead_ns;
+		return;
+	}
+	const std::uint64_t each = overhead_ns / n, rest = overhead_ns % n;
+	for (std::size_t i = 0; i < n; i++)
+		callback(c.hr_run_callbacks[i]).hrtimer_softirq_ns += each + (i < rest ? 1 : 0);
+	c.hr_run_callbacks.clear();
 }
 
 std::vector<std::pair<std::string, const callback_cost *>> callbacks_by_time(const cost_report &r)
@@ -299,6 +328,8 @@ cost_report cpu_time::finish(const std::function<std::string(std::uint32_t)> &na
 		}
 	}
 	r.unbalanced = unbalanced_;
+	r.hrtimer_softirq_no_callback_ns = hr_no_callback_ns_;
+	r.seconds = seconds_.take();
 	r.first_ns = first_ns_;
 	r.last_ns = last_ns_;
 	// Each CPU's samples, then all CPUs' together where they are.
@@ -346,6 +377,7 @@ cost_report cpu_time::finish(const std::function<std::string(std::uint32_t)> &na
 		cc.wakeups = s.wakeups + std::uint64_t(std::count(tick_ends.begin(), tick_ends.end(), id));
 		cc.wakeup_ns = s.wakeup_ns;
 		cc.wakeups_on_cpu = s.wakeups_on_cpu;
+		cc.hrtimer_softirq_ns = s.hrtimer_softirq_ns;
 		r.callbacks.emplace(name_of(id), cc);
 	}
 	return r;

@@ -29,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/base/second_grid.h"
 #include "sim/measured/durations.h"
 
 namespace timersim::measured {
@@ -101,6 +102,20 @@ struct callback_cost {
 	std::uint64_t wakeups = 0;
 	std::uint64_t wakeup_ns = 0;
 	std::vector<std::uint64_t> wakeups_on_cpu;	// `wakeups` by CPU (as far as the last one it woke)
+	// Its share of the HRTIMER softirq's overhead: each run's overhead
+	// (own time less its callbacks') split evenly over the callbacks it
+	// ran, as the TIMER softirq's is shared out by expiries (the rest of a
+	// ns to the first ones).
+	std::uint64_t hrtimer_softirq_ns = 0;
+};
+
+// What one CPU spent in one second of the trace (sim/base/second_grid.h):
+// the runs and interrupts that began in it.
+struct second_cost {
+	std::uint64_t timer_softirq_ns = 0;	// TIMER overhead (own time less callbacks)
+	std::uint64_t hrtimer_softirq_ns = 0;	// HRTIMER overhead
+	std::uint64_t callbacks_ns = 0;		// callbacks inside either softirq
+	std::uint64_t interrupts_ns = 0;	// timer interrupts' own time
 };
 
 struct cost_report {
@@ -122,6 +137,10 @@ struct cost_report {
 	std::uint64_t wakeups = 0;
 	std::uint64_t wakeups_without_expiry = 0;
 	std::uint64_t wakeups_without_expiry_ns = 0;	// their own time
+	// HRTIMER softirq overhead of runs that ran no callback.
+	std::uint64_t hrtimer_softirq_no_callback_ns = 0;
+	// Per (second, CPU), where per_second() gave a grid.
+	std::map<std::pair<std::uint32_t, std::uint32_t>, second_cost> seconds;
 	std::uint64_t cut = 0;		// runs cut by the trace's start or end
 	std::uint64_t unbalanced = 0;	// an exit that matched nothing open
 	std::uint64_t first_ns = 0, last_ns = 0;	// the span the events cover
@@ -139,6 +158,9 @@ public:
 	void bound_durations() { bounded_ = true; }
 	// Bytes the duration samples hold (for tests of the bound).
 	std::uint64_t sample_bytes() const;
+	// Keep what each CPU spent per second of GRID (its clock must outlive
+	// the measurement).
+	void per_second(const second_grid &grid) { grid_ = grid; }
 	// NAME_OF: a callback's name from its id. The samples are summarised
 	// where they are (reordered, not copied).
 	cost_report finish(const std::function<std::string(std::uint32_t)> &name_of);
@@ -175,12 +197,15 @@ private:
 		duration_samples timer_irqs;
 		std::uint64_t other_irqs = 0, other_irq_ns = 0;
 		std::uint64_t wakeups = 0, wakeups_without_expiry = 0;
+		// The callbacks the open HRTIMER softirq run ran so far.
+		std::vector<std::uint32_t> hr_run_callbacks;
 	};
 	struct callback_samples {
 		duration_samples runs;
 		std::uint64_t in_timer_softirq = 0, in_hrtimer_softirq = 0, in_hardirq = 0, wakeups = 0;
 		std::uint64_t wakeup_ns = 0;
 		std::vector<std::uint64_t> wakeups_on_cpu;
+		std::uint64_t hrtimer_softirq_ns = 0;
 	};
 	static constexpr std::uint32_t no_credit = UINT32_MAX, credit_none = UINT32_MAX - 1;
 
@@ -194,6 +219,11 @@ private:
 	[[gnu::noinline]] cpu_state &add_cpu(std::uint32_t n);
 	const softirq_run *close(cpu_state &c, cost_kind entry, const cost_event &ev);
 	void closed(cpu_state &c, const frame &f, std::uint64_t own_ns);
+	void share_hrtimer_run(cpu_state &c, std::uint64_t overhead_ns);
+	second_cost *second_of(std::uint32_t cpu, std::uint64_t ts_ns)
+	{
+		return grid_.on() ? &seconds_.at(grid_.of_ns(ts_ns), cpu) : nullptr;
+	}
 	void woke(cpu_state &c, const cost_event &ev);
 	void settle_wake(cpu_state &c);
 	// CB was the cause of C's last timer interrupt.
@@ -215,6 +245,9 @@ private:
 	std::uint64_t wakeups_ = 0, wakeups_without_expiry_ = 0, wakeups_without_expiry_ns_ = 0;
 	std::uint64_t first_ns_ = 0, last_ns_ = 0;
 	bool any_ = false;
+	second_grid grid_;
+	by_second<second_cost> seconds_;
+	std::uint64_t hr_no_callback_ns_ = 0;
 	bool softirqs_ = false, interrupts_ = false, callbacks_seen_ = false;
 	bool bounded_ = false;
 };

@@ -5,6 +5,7 @@
 
 #include "sim/output/json_string.h"
 #include "sim/output/number_text.h"
+#include "sim/replay/replay_report.h"
 
 namespace timersim {
 
@@ -278,11 +279,63 @@ void perfetto_trace::render(const event &e, double ts, std::string &out) const
 	case kind::interrupt:
 		out += ",\"ph\":\"i\",\"s\":\"t\",\"cat\":\"interrupt\",\"name\":\"timer interrupt\"}";
 		break;
+	case kind::time: {
+		out += ",\"ph\":\"C\",\"name\":\"timer time (ms in the second)\",\"args\":{";
+		const second_time_row *s = e.level < seconds_.size() ? &seconds_[e.level] : nullptr;
+		const auto ms = [&](const char *key, double ns, bool comma) {
+			if (comma)
+				out += ',';
+			out += key;
+			append_fixed(out, ns / 1e6, 6);
+		};
+		bool any = false;
+		if (s ? s->measured.known : measured_seconds_) {
+			ms("\"measured\":", s ? s->measured.ns : 0.0, false);
+			any = true;
+		}
+		if (s ? s->modelled.known : modelled_seconds_) {
+			ms("\"modelled\":", s ? s->modelled.ns : 0.0, any);
+			ms("\"modelled low\":", s ? s->modelled.low : 0.0, true);
+			ms("\"modelled high\":", s ? s->modelled.high : 0.0, true);
+		}
+		out += "}}";
+		break;
+	}
 	}
 }
 
-void perfetto_trace::end(const replay_report &)
+// The time table's seconds as counter samples, a 0 where a CPU's seconds
+// leave a gap and after its last (a counter holds its value until the
+// next sample).
+void perfetto_trace::add_seconds(const replay_report &report)
 {
+	seconds_ = report.time.per_second;
+	for (const second_time_row &s : seconds_) {
+		measured_seconds_ = measured_seconds_ || s.measured.known;
+		modelled_seconds_ = modelled_seconds_ || s.modelled.known;
+	}
+	std::vector<std::int64_t> last(setup_->cpus, -1);
+	auto sample = [&](unsigned cpu, std::uint64_t second, std::uint32_t index) {
+		events_.push_back({setup_->start + second * setup_->hz, events_.size(), 0, 0, 0, cpu, 0, index,
+				   kind::time});
+	};
+	for (std::uint32_t i = 0; i < seconds_.size(); i++) {
+		const second_time_row &s = seconds_[i];
+		if (s.cpu >= last.size())
+			continue;
+		if (last[s.cpu] >= 0 && std::uint64_t(last[s.cpu]) + 1 < s.second)
+			sample(s.cpu, std::uint64_t(last[s.cpu]) + 1, ~0u);
+		sample(s.cpu, s.second, i);
+		last[s.cpu] = s.second;
+	}
+	for (unsigned cpu = 0; cpu < last.size(); cpu++)
+		if (last[cpu] >= 0)
+			sample(cpu, std::uint64_t(last[cpu]) + 1, ~0u);
+}
+
+void perfetto_trace::end(const replay_report &report)
+{
+	add_seconds(report);
 	for (unsigned cpu = 0; cpu < tick_open_.size(); cpu++)
 		close_tick(cpu);
 	jiffies_t last = last_jiffy_;

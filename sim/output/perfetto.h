@@ -12,6 +12,13 @@
 //       instants
 //     - counter tracks "pending" (timers per wheel level, or all of them)
 //       and "moves per tick", sampled at the ticks where they change
+//     - a counter track "timer time (ms in the second)": the time table's
+//       per-second figures (sim/replay/time_table.h, per_second), one
+//       sample at the start of each second: `measured` (TIMER and HRTIMER
+//       softirq overhead, the callbacks in them, timer interrupts) and
+//       `modelled` (starts and cancels, the scheme's softirq work, by the
+//       cost model) with `modelled low` .. `modelled high`, its interval;
+//       0 in a second of the CPU with neither
 //     - on a thread per slice source (slice_source: tid 2 "timer softirq
 //       (simulated)"), each simulated timer softirq run as a complete slice
 //       ("X", cat "softirq"; args: jiffy, units, expired, woke_for) and the
@@ -35,6 +42,7 @@
 
 #include "sim/base/interner.h"
 #include "sim/replay/replay_sink.h"
+#include "sim/replay/time_table.h"
 #include "sim/output/output_file.h"
 #include "sim/output/perfetto_cpu.h"
 #include "sim/output/pending_levels.h"
@@ -79,7 +87,7 @@ public:
 	void end(const replay_report &report) override;
 
 private:
-	enum class kind : std::uint8_t { begin, end, cascade, miss, pending, moves, run, interrupt };
+	enum class kind : std::uint8_t { begin, end, cascade, miss, pending, moves, run, interrupt, time };
 	enum class ending : std::uint8_t { expired, canceled, rearmed, pending_at_end };
 	struct event {
 		jiffies_t jiffy;
@@ -93,7 +101,8 @@ private:
 		std::uint32_t name;		// interned: callback, or level for a cascade;
 					// run: the callback it woke for (~0u: none)
 		std::uint32_t level;		// begin: level; pending: sample index;
-					// run, interrupt: the slice_source
+					// run, interrupt: the slice_source;
+					// time: index in seconds_ (~0u: a 0 sample)
 		kind what;
 	};
 	struct arming_state {
@@ -109,6 +118,7 @@ private:
 	void sample(unsigned cpu, jiffies_t jiffy);
 	void close_tick(unsigned cpu);
 	void render(const event &e, double ts, std::string &out) const;
+	void add_seconds(const replay_report &report);
 	static unsigned tid_of(const event &e);
 
 	output_file &out_;
@@ -126,6 +136,8 @@ private:
 	jiffies_t last_jiffy_ = 0;
 	bool source_used_[slice_sources] = {};
 	perfetto_cpu_lanes lanes_;
+	std::vector<second_time_row> seconds_;	// the time table's, at end()
+	bool measured_seconds_ = false, modelled_seconds_ = false;	// any of them known
 };
 
 }  // namespace timersim

@@ -4,6 +4,7 @@
 
 #include "sim/base/errors.h"
 #include "sim/output/number_text.h"
+#include "sim/replay/replay_report.h"
 
 namespace timersim {
 
@@ -49,6 +50,7 @@ void timeline::begin(const replay_setup &setup)
 {
 	setup_ = &setup;
 	interval_ = spec_.jiffies_at(setup.hz);
+	whole_seconds_ = interval_ && setup.hz && interval_ % setup.hz == 0;
 	pending_.begin(setup);
 	open_.assign(setup.cpus, row{});
 	for (row &r : open_)
@@ -58,7 +60,7 @@ void timeline::begin(const replay_setup &setup)
 		buf_ += ",pending_" + setup.level_names[l - 1];
 	buf_ += ",enqueued,moved,cascades,expired,canceled,process_units,softirq_units,softirq_runs"
 		",hrtimer_expiries,interrupts,interrupts_predicted,wakeups_wheel,wakeups_tick,wakeups_hrtimer,"
-		"wakeups_none\n";
+		"wakeups_none,time_measured_ns,time_modelled_ns,time_modelled_low_ns,time_modelled_high_ns\n";
 }
 
 timeline::row &timeline::at(unsigned cpu, jiffies_t jiffy)
@@ -93,6 +95,15 @@ void timeline::write(unsigned cpu, const row &r)
 		buf_ += ',';
 		append_number(buf_, v);
 	}
+	const auto ns = [&](bool known, double v) {
+		buf_ += ',';
+		if (known)
+			append_fixed(buf_, v, 0);
+	};
+	ns(r.measured_known, r.measured_ns);
+	ns(r.modelled_known, r.modelled_ns);
+	ns(r.modelled_known, r.modelled_low);
+	ns(r.modelled_known, r.modelled_high);
 	buf_ += '\n';
 	flush_if_full();
 }
@@ -243,8 +254,31 @@ void timeline::woke(const wakeup &w)
 	r.wakeups[static_cast<unsigned>(w.cause)]++;
 }
 
-void timeline::end(const replay_report &)
+// Rows of whole seconds take the time table's seconds they hold.
+void timeline::add_time(const replay_report &report)
 {
+	if (!whole_seconds_)
+		return;
+	for (const second_time_row &s : report.time.per_second) {
+		if (s.cpu >= open_.size())
+			continue;
+		row &r = at(s.cpu, setup_->start + std::uint64_t(s.second) * setup_->hz);
+		if (s.measured.known) {
+			r.measured_known = true;
+			r.measured_ns += s.measured.ns;
+		}
+		if (s.modelled.known) {
+			r.modelled_known = true;
+			r.modelled_ns += s.modelled.ns;
+			r.modelled_low += s.modelled.low;
+			r.modelled_high += s.modelled.high;
+		}
+	}
+}
+
+void timeline::end(const replay_report &report)
+{
+	add_time(report);
 	if (!interval_)
 		for (unsigned cpu = 0; cpu < open_.size(); cpu++)
 			close(cpu);

@@ -4,8 +4,9 @@
 //
 //   cpu,jiffy,seconds,ticks,pending,pending_tv1,...,pending_tv5,enqueued,moved,cascades,expired,canceled,
 //       process_units,softirq_units,softirq_runs,hrtimer_expiries,interrupts,interrupts_predicted,
-//       wakeups_wheel,wakeups_tick,wakeups_hrtimer,wakeups_none
-//   0,4295133440,964.721000,1,31,27,4,0,0,0,0,4,2,1,0,3,6,1,2,1,1,1,0,0,0
+//       wakeups_wheel,wakeups_tick,wakeups_hrtimer,wakeups_none,
+//       time_measured_ns,time_modelled_ns,time_modelled_low_ns,time_modelled_high_ns
+//   0,4295133440,964.721000,1,31,27,4,0,0,0,0,4,2,1,0,3,6,1,2,1,1,1,0,0,0,,,,
 //
 //   cpu        the base
 //   jiffy      the tick's jiffy (with --interval: the interval's first
@@ -41,6 +42,17 @@
 //              wheel timer, the tick alone, another hrtimer, no callback;
 //              they add up to `interrupts`
 // A row that holds only these (a CPU idle for the wheel) is a row too.
+// What the timer code cost in the row, ns, the time table's per-second
+// figures (sim/replay/time_table.h: per_second, summed over the row's
+// seconds), so only where rows are whole seconds (--interval 1s, 5s, or
+// a multiple of HZ jiffies); empty cells otherwise and where nothing
+// measured or priced it:
+//   time_measured_ns   measured: TIMER and HRTIMER softirq overhead, the
+//              callbacks in them, the timer interrupts' own time
+//   time_modelled_ns   modelled: the starts and cancels at the start price
+//              and the scheme's softirq work by the cost model;
+//              time_modelled_low_ns .. _high_ns its interval (the seconds'
+//              intervals summed)
 //
 // Per tick, a row covers the tick and what happened on the base until its
 // next tick (the first row also what came before); rows come in simulation
@@ -109,6 +121,8 @@ private:
 		std::uint64_t hrtimer_expiries = 0, interrupts = 0, predicted = 0;
 		std::uint64_t wakeups[4] = {};	// by wake_cause: none, hrtimer, tick, wheel
 		std::vector<std::uint64_t> pending;	// at the end of the row
+		bool measured_known = false, modelled_known = false;
+		double measured_ns = 0, modelled_ns = 0, modelled_low = 0, modelled_high = 0;
 		bool empty() const
 		{
 			return !ticks && !enqueued && !moved && !cascades && !expired && !canceled &&
@@ -124,10 +138,12 @@ private:
 	void close(unsigned cpu);
 	void write(unsigned cpu, const row &r);
 	void flush_if_full();
+	void add_time(const replay_report &report);
 
 	output_file &out_;
 	timeline_interval spec_;
 	std::uint64_t interval_ = 0;	// jiffies, 0: per tick
+	bool whole_seconds_ = false;	// interval_ is a multiple of HZ: the time columns
 	const replay_setup *setup_ = nullptr;
 	pending_levels pending_;
 	std::vector<row> open_;		// per tick: each CPU's open row

@@ -59,14 +59,7 @@ modelled_cost model_costs(const replay_report &r, const measured::calibrated_mod
 	c.model = m;
 	c.sources = m.sources;
 	c.note = note;
-	// How often the scheme's kernel would run the softirq: the classic
-	// wheel's run_local_timers() raised TIMER_SOFTIRQ at every tick (3.x);
-	// since 4.8 only when a base is due, which is when it has work. For
-	// the schemes no kernel ran, the runs that did work.
-	const bool every_tick = r.scheme == "classic";
-	c.runs = !every_tick ? r.softirq_work.runs
-		: r.softirq_work.ticks ? r.softirq_work.ticks
-				       : r.ticks_processed;
+	c.runs = scheme_softirq_runs(r.scheme, r.softirq_work, r.ticks_processed, r.softirq_work.ticks > 0);
 	const measured::priced p = measured::price(m, measured::terms_of(r.softirq_work, double(c.runs)));
 	c.softirq.ns = p.ns;
 	c.softirq.low = p.low;
@@ -246,6 +239,7 @@ private:
 	// model's calls and the run an event closed wait until the engines
 	// applied the event (a tick's row is then open).
 	cpu_watch cpus_;
+	second_grid grid_;
 };
 
 // The CPU timeline, when a sink wants it.
@@ -384,6 +378,10 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 	read_shape();
 	start_jiffies();
 	make_models();
+	// The seconds of the per-second figures: the timeline's, from the start.
+	grid_ = {&clock_, start_, input_.hz};
+	measured_.per_second(grid_);
+	hrtimers_->per_second(grid_);
 	engine_list engines = make_engines(runs);
 	watch_cpus(runs);
 	replay_events(engines);
@@ -395,6 +393,7 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 									: now + opt_.drain_limit;
 	std::vector<replay_report> reports(engines.size());
 	for (std::size_t i = 0; i < engines.size(); i++) {
+		engines[i]->end_seconds_at(now);
 		if (opt_.drain)
 			drain(*engines[i], limit, reports[i]);
 		assemble(i, engines, reports[i]);
@@ -594,7 +593,7 @@ void replay_driver::price(std::vector<replay_report> &reports) const
 	const measured::calibrated_model model = choose_model(reports, opt_.cost_model, note);
 	for (replay_report &r : reports) {
 		r.modelled = model_costs(r, model, note);
-		r.time = make_time_table(r);
+		r.time = make_time_table(r, grid_);
 	}
 }
 

@@ -27,6 +27,7 @@ void replay_engine::begin(const replay_setup &setup, jiffies_t start)
 	run_guessed_.assign(setup_.cpus, false);
 	softirq_work_.assign(setup_.cpus, {});
 	all_softirq_work_ = {};
+	grid_ = {setup_.clock, start, setup_.hz};
 	scheme_->reset(setup_.cpus, start, this);
 	metered_ = scheme_->costs();
 	live_costs_ = scheme_->live_costs();
@@ -80,6 +81,7 @@ void replay_engine::on_start(const prepared_event &p)
 	rec.touched = p.jiffies;
 	timer_ref t = ref(id);
 	credit(work_context::process, &t, p.base, p.jiffies);
+	second_of(p.base, p.jiffies).starts++;
 	tell([&](auto &s) {
 		s.started(t, p.base, p.jiffies, p.expires, level, rearm);
 	});
@@ -105,8 +107,10 @@ void replay_engine::on_cancel(const prepared_event &p)
 	scheme_worked();
 	timer_ref t = ref(id);
 	credit(work_context::process, &t, rec.base, p.jiffies);
-	if (was)
+	if (was) {
+		second_of(rec.base, p.jiffies).cancels++;
 		tell([&](auto &s) { s.canceled(t, rec.base, p.jiffies); });
+	}
 }
 
 void replay_engine::on_expire_entry(const prepared_event &p)
@@ -186,6 +190,8 @@ void replay_engine::on_tick(const prepared_event &p)
 	// every tick (the runs an expiry's catch-up makes are not ticks).
 	softirq_work_[p.base].ticks++;
 	all_softirq_work_.ticks++;
+	second_of(p.base, p.jiffies).softirq.ticks++;
+	booked_.ticks++;
 }
 
 // One timer softirq on `cpu`: its base catches up to `limit`, then (6.9+)
@@ -356,6 +362,40 @@ void replay_engine::book_softirq_work(unsigned cpu, const cost_counters &before,
 	d.runs = !d.empty() || all_softirq_work_.expiries != expiries_before;
 	softirq_work_[cpu] += d;
 	all_softirq_work_ += d;
+	book_second_work(cpu);
+}
+
+// The softirq work since the last booking (this catch-up's, its expiries
+// and cold relinks counted as they came) is CPU `cpu`'s in its current
+// second.
+void replay_engine::book_second_work(unsigned cpu)
+{
+	const measured::softirq_work &a = all_softirq_work_, &b = booked_;
+	measured::softirq_work d;
+	d.runs = a.runs - b.runs;
+	d.ticks = a.ticks - b.ticks;
+	d.expiries = a.expiries - b.expiries;
+	d.relinks = a.relinks - b.relinks;
+	d.cold_relinks = a.cold_relinks - b.cold_relinks;
+	d.slot_visits = a.slot_visits - b.slot_visits;
+	d.key_comparisons = a.key_comparisons - b.key_comparisons;
+	d.removals = a.removals - b.removals;
+	if (d.runs || d.ticks || !d.empty() || d.cold_relinks)
+		second_of(cpu, tick_jiffy_[cpu]).softirq += d;
+	booked_ = a;
+}
+
+// COUNT jiffies from FIRST processed by base CPU, each in its second.
+void replay_engine::book_processed(unsigned cpu, jiffies_t first, std::uint64_t count)
+{
+	while (count) {
+		const std::uint32_t k = std::min(grid_.of_jiffy(first), last_second_);
+		const jiffies_t next = grid_.first_jiffy(k + 1);
+		const std::uint64_t n = k == last_second_ || next <= first ? count : std::min(count, next - first);
+		second_of(cpu, first).processed += n;
+		first += n;
+		count -= n;
+	}
 }
 
 inline cost_counters replay_engine::take_base_work()
@@ -476,6 +516,7 @@ void replay_engine::tick(unsigned cpu, jiffies_t jiffy)
 	softirq_done();
 	run_ = {true, false, cpu, jiffy, 0, 0, 0};
 	tick_jiffy_[cpu] = jiffy;
+	second_of(cpu, jiffy).processed++;
 	tell([&](auto &s) { s.tick(cpu, jiffy); });
 }
 
@@ -485,6 +526,7 @@ void replay_engine::idle_ticks(unsigned cpu, jiffies_t first, std::uint64_t coun
 	touch(cpu);
 	softirq_done();
 	tick_jiffy_[cpu] = first;
+	book_processed(cpu, first, count);
 	tell([&](auto &s) { s.idle_ticks(cpu, first, count); });
 }
 
@@ -589,6 +631,9 @@ void replay_engine::finish(replay_report &r)
 		r.timers.pending_at_end += scheme_->pending_on(cpu);
 	pending_by_level(r.timers);
 	accounting_.fill(r, names_);
+	if (!tick_jiffy_.empty())
+		book_second_work(0);	// what no catch-up booked (none, as the engine goes)
+	r.seconds_work = seconds_.take();
 	r.timers.distinct = timers_.size();
 	r.costs = scheme_->costs();
 	if (totals_only_)

@@ -13,7 +13,9 @@
 #include <memory>
 #include <vector>
 
+#include "sim/base/second_grid.h"
 #include "sim/replay/cost_accounting.h"
+#include "sim/replay/time_table.h"
 #include "sim/stream/event_stream.h"
 #include "sim/base/flat_ids.h"
 #include "sim/replay/replay_sink.h"
@@ -132,6 +134,9 @@ public:
 		return w;
 	}
 	const measured::softirq_work &all_softirq_work() const { return all_softirq_work_; }
+	// The trace's events are over: what a drain does from here on is the
+	// last second's (the per-second figures span the trace, not the drain).
+	void end_seconds_at(jiffies_t last) { last_second_ = grid_.of_jiffy(last); }
 	// The report is complete: the sinks finish their outputs.
 	void end(const replay_report &r)
 	{
@@ -302,6 +307,13 @@ private:
 		return {t, rec.ptr, rec.function, names_.name(rec.function)};
 	}
 	void advance(unsigned cpu, jiffies_t upto);
+	// The per-second work (second_work) of CPU `cpu` at jiffy `j`.
+	second_work &second_of(unsigned cpu, jiffies_t j)
+	{
+		return seconds_.at(std::min(grid_.of_jiffy(j), last_second_), cpu);
+	}
+	void book_processed(unsigned cpu, jiffies_t first, std::uint64_t count);
+	void book_second_work(unsigned cpu);
 	void book_softirq_work(unsigned cpu, const cost_counters &before, const cost_counters &now,
 			       std::uint64_t expiries_before);
 	cost_counters softirq_meter(unsigned cpu, unsigned remote_base, bool with_idle) const;
@@ -353,6 +365,12 @@ private:
 	std::vector<measured::softirq_work> softirq_work_;
 	measured::softirq_work all_softirq_work_;
 	unsigned booking_ = 0;
+	// Per second: the grid, what the scheme did, all_softirq_work_ when
+	// last booked to a second, the last second (end_seconds_at).
+	second_grid grid_;
+	by_second<second_work> seconds_;
+	measured::softirq_work booked_;
+	std::uint32_t last_second_ = UINT32_MAX;
 
 	cost_counters metered_;		// the scheme's costs at the last credit
 	const cost_counters *live_costs_ = nullptr;	// scheme_->live_costs()

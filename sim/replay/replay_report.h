@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -259,6 +260,8 @@ struct replay_report {
 	std::vector<measured::softirq_work> run_work;
 	// Everything the scheme did on the softirq side, runs recorded or not.
 	measured::softirq_work softirq_work;
+	// What it did per second and CPU (the time table's per-second figures).
+	std::map<second_key, second_work> seconds_work;
 	modelled_cost modelled;
 	// The time of the timer code per callback and per CPU, ns, measured
 	// and modelled cells (sim/replay/time_table.h).

@@ -67,9 +67,75 @@ time_cell term_price(const measured::calibrated_model &m, unsigned t)
 			     std::max(ns * (1 + m.high_ratio), m.model.high[t] * k));
 }
 
+time_cell price_cell(const measured::priced &p)
+{
+	return modelled_cell(p.ns, p.low, p.high);
+}
+
+// The table's seconds: what each CPU's runs and interrupts measured in
+// each, and its starts, cancels and softirq work priced as the callback
+// rows are.
+void add_seconds(time_table &tt, const replay_report &r, const second_grid &grid)
+{
+	const measured::cost_report &mr = r.measured;
+	const bool priced = r.modelled.given;
+	std::map<second_key, second_time_row> rows;
+	auto row_of = [&](const second_key &k) -> second_time_row & {
+		second_time_row &row = rows[k];
+		row.second = k.first;
+		row.cpu = k.second;
+		return row;
+	};
+	if (mr.softirqs_recorded || mr.interrupts_recorded)
+		for (const auto &[k, c] : mr.seconds) {
+			second_time_row &row = row_of(k);
+			if (mr.softirqs_recorded) {
+				row.timer_softirq = measured_cell(double(c.timer_softirq_ns));
+				row.hrtimer_softirq = measured_cell(double(c.hrtimer_softirq_ns));
+				row.callbacks = measured_cell(double(c.callbacks_ns));
+			}
+			if (mr.interrupts_recorded)
+				row.interrupts = measured_cell(double(c.interrupts_ns));
+		}
+	if (priced) {
+		const bool ticks_recorded = r.softirq_work.ticks > 0;
+		for (const auto &[k, w] : r.seconds_work) {
+			second_time_row &row = row_of(k);
+			if (tt.start_price.known)
+				add(row.process, times(tt.start_price, double(w.starts + w.cancels)));
+			const double runs = double(scheme_softirq_runs(r.scheme, w.softirq, w.processed, ticks_recorded));
+			if (runs > 0 || !w.softirq.empty())
+				row.softirq = price_cell(measured::price(r.modelled.model, measured::terms_of(w.softirq, runs)));
+		}
+		if (tt.start_price.known)
+			for (const auto &[k, n] : r.hrtimers.ops_by_second)
+				add(row_of(k).process, times(tt.start_price, double(n)));
+	}
+	for (auto &[k, row] : rows) {
+		for (const time_cell *c : {&row.timer_softirq, &row.hrtimer_softirq, &row.callbacks, &row.interrupts})
+			add(row.measured, *c);
+		add(row.modelled, row.process);
+		add(row.modelled, row.softirq);
+		if (row.measured.ns == 0 && row.modelled.ns == 0)
+			continue;
+		const std::uint64_t j = grid.first_jiffy(k.first);
+		row.jiffy = r.input.word_bits == 32 ? j & 0xffffffffull : j;
+		row.seconds = grid.on() ? grid.clock->seconds(j) : 0.0;
+		tt.per_second.push_back(row);
+	}
+}
+
 }  // namespace
 
-time_table make_time_table(const replay_report &r)
+std::uint64_t scheme_softirq_runs(const std::string &scheme, const measured::softirq_work &w,
+				  std::uint64_t processed, bool ticks_recorded)
+{
+	if (scheme != "classic")
+		return w.runs;
+	return ticks_recorded ? w.ticks : processed;
+}
+
+time_table make_time_table(const replay_report &r, const second_grid &grid)
 {
 	time_table tt;
 	const measured::cost_report &mr = r.measured;
@@ -164,6 +230,19 @@ time_table make_time_table(const replay_report &r)
 						     std::max(0.0, whole.high - shares.high));
 		}
 	}
+	// The HRTIMER softirq's measured overhead, shared out by cpu_time
+	// over the callbacks each run ran (after the modelled shares above
+	// were fitted to their whole, which it is no part of).
+	if (mr.softirqs_recorded) {
+		for (const auto &[name, c] : mr.callbacks)
+			if (c.in_hrtimer_softirq)
+				add(rows[name].softirq, measured_cell(double(c.hrtimer_softirq_ns)));
+		if (mr.hrtimer_softirq_no_callback_ns) {
+			time_row &none = rows["(HRTIMER softirq runs of no callback)"];
+			none.name = "(HRTIMER softirq runs of no callback)";
+			none.softirq = measured_cell(double(mr.hrtimer_softirq_no_callback_ns));
+		}
+	}
 	if (mr.interrupts_recorded && mr.wakeups_without_expiry) {
 		time_row &none = rows["(interrupts that ran no callback)"];
 		none.name = "(interrupts that ran no callback)";
@@ -198,6 +277,7 @@ time_table make_time_table(const replay_report &r)
 		if (row.total.known)
 			tt.cpus.push_back(row);
 	}
+	add_seconds(tt, r, grid);
 	return tt;
 }
 

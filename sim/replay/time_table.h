@@ -21,14 +21,32 @@
 //               cpu_time.h), their own time less the callbacks that ran in
 //               them (those are in `callbacks`, of their own rows).
 //
+// An hrtimer callback's softirq cell is measured: its share of the HRTIMER
+// softirq's overhead (each run's split evenly over the callbacks it ran,
+// cpu_time.h); runs that ran none are a row of their own.
+//
+// Per second (sim/base/second_grid.h) and CPU, the same figures: measured
+// (the CPU table's: the softirq runs and interrupts that began in that
+// second) and modelled (the starts and cancels of that second at the
+// start price, and the softirq work the scheme did in it priced by the
+// same model, measured::price). The seconds' measured figures add up to
+// the CPU table's; their modelled ns to the callback table's modelled
+// cells (process, and the modelled softirq whole); each second's interval
+// is its own (intervals do not add).
+//
 // Interrupts that ran no callback are a row of their own too. The table is the
 // scheme's: a what-if scheme's process and softirq cells price that
 // scheme's work; the measured cells are the recording's.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "sim/base/second_grid.h"
+#include "sim/measured/softirq_work.h"
 
 namespace timersim {
 
@@ -57,6 +75,27 @@ struct cpu_time_row {
 	time_cell total;
 };
 
+// What a scheme did on one CPU in one second: what the per-second
+// modelled figures price (the replay engine keeps it).
+struct second_work {
+	measured::softirq_work softirq;	// its softirq-side work (ticks: recorded ticks run)
+	std::uint64_t processed = 0;	// jiffies its base processed (ticks and idle ones)
+	std::uint64_t starts = 0, cancels = 0;	// of wheel timers (process context)
+};
+using second_key = std::pair<std::uint32_t, std::uint32_t>;	// (second, cpu)
+
+struct second_time_row {
+	std::uint32_t second = 0;	// from the replay's start (second_grid)
+	unsigned cpu = 0;
+	double seconds = 0;		// the trace second it begins at
+	std::uint64_t jiffy = 0;	// its first jiffy, as the kernel prints it
+	// Measured (null where the trace recorded none of it).
+	time_cell timer_softirq, hrtimer_softirq, callbacks, interrupts, measured;
+	// Modelled: starts and cancels (wheel and hrtimer) at the start
+	// price, the scheme's softirq work by the model; and their sum.
+	time_cell process, softirq, modelled;
+};
+
 struct time_table {
 	std::vector<time_row> callbacks;	// most total time first (ties by name)
 	std::vector<cpu_time_row> cpus;
@@ -64,9 +103,20 @@ struct time_table {
 	time_cell start_price;
 	std::string start_price_from;
 	double seconds = 0;	// the trace's span, for per-second figures
+	// By second, then CPU; seconds with nothing measured or modelled left out.
+	std::vector<second_time_row> per_second;
 };
 
 // The table of R (its scheme, its model and the recording's measurement).
-time_table make_time_table(const replay_report &r);
+// The softirq runs the scheme's kernel would make for work W (PROCESSED
+// jiffies; TICKS_RECORDED: the replay ran at the recorded ticks): the
+// classic wheel's run_local_timers() raised TIMER_SOFTIRQ at every tick
+// (3.x); since 4.8 only when a base is due, which is when it has work; for
+// the schemes no kernel ran, the runs that did work.
+std::uint64_t scheme_softirq_runs(const std::string &scheme, const measured::softirq_work &w,
+				  std::uint64_t processed, bool ticks_recorded);
+
+// GRID: the seconds of its per-second rows (none without a clock).
+time_table make_time_table(const replay_report &r, const second_grid &grid = {});
 
 }  // namespace timersim

@@ -40,7 +40,9 @@ std::string text_modelled_section(const replay_report &r);
 void write_json_modelled(json_writer &w, const replay_report &r);
 // The `time` section: the timer code's time per callback and per CPU, ns,
 // measured and modelled cells (sim/replay/time_table.h); TOP rows of it.
-std::string text_time_section(const replay_report &r, unsigned top);
+// compare: OF_SCHEME names the scheme in its heading, and CPUS says
+// whether the per-CPU table (measured: every scheme's the same) follows.
+std::string text_time_section(const replay_report &r, unsigned top, bool of_scheme = false, bool cpus = true);
 void write_json_time(json_writer &w, const replay_report &r);
 // The `hrtimers` section: the hrtimer replay (sim/hrtimer/hr_replay.h);
 // "" / null when the trace has no hrtimer events.

@@ -1,6 +1,8 @@
 // The JSON report's `time` object: the timer code's time per callback and
 // per CPU in ns (sim/replay/time_table.h). A cell is null where nothing
 // recorded or priced it, else {ns, modelled} and, modelled, low_ns/high_ns.
+// per_second: the same per second and CPU (time_table::per_second), flat
+// rows of ns.
 #include "sim/report/report_writers.h"
 
 namespace timersim {
@@ -22,6 +24,15 @@ void json_cell(json_writer &w, const char *key, const time_cell &c)
 		w.field_fixed("high_ns", c.high, 0);
 	}
 	w.end_object();
+}
+
+void flat_ns(json_writer &w, const char *key, const time_cell &c)
+{
+	w.key(key);
+	if (c.known)
+		w.value_fixed(c.ns, 0);
+	else
+		w.null();
 }
 
 }  // namespace
@@ -62,6 +73,32 @@ void write_json_time(json_writer &w, const replay_report &r)
 		json_cell(w, "hrtimer_softirq", row.hrtimer_softirq);
 		json_cell(w, "callbacks", row.callbacks);
 		json_cell(w, "interrupts", row.interrupts);
+		w.end_object();
+	}
+	w.end_array();
+	w.key("per_second");
+	w.begin_array();
+	// Flat rows (a second of a long trace on many CPUs is one of many):
+	// measured ns (null where the trace recorded none), modelled ns with
+	// its interval and parts (null where nothing priced it).
+	for (const second_time_row &row : t.per_second) {
+		w.begin_object();
+		w.field("second", std::uint64_t(row.second));
+		w.field("cpu", std::uint64_t(row.cpu));
+		w.field_fixed("seconds", row.seconds, 6);
+		w.field("jiffy", row.jiffy);
+		flat_ns(w, "measured_ns", row.measured);
+		flat_ns(w, "timer_softirq_ns", row.timer_softirq);
+		flat_ns(w, "hrtimer_softirq_ns", row.hrtimer_softirq);
+		flat_ns(w, "callbacks_ns", row.callbacks);
+		flat_ns(w, "interrupts_ns", row.interrupts);
+		flat_ns(w, "modelled_ns", row.modelled);
+		w.key("modelled_low_ns");
+		row.modelled.known ? w.value_fixed(row.modelled.low, 0) : w.null();
+		w.key("modelled_high_ns");
+		row.modelled.known ? w.value_fixed(row.modelled.high, 0) : w.null();
+		flat_ns(w, "process_ns", row.process);
+		flat_ns(w, "softirq_ns", row.softirq);
 		w.end_object();
 	}
 	w.end_array();

@@ -1,7 +1,7 @@
 // The human report's `time` section: the timer code's time per callback
 // and per CPU in ns (sim/replay/time_table.h), one table ranked by total,
-// each cell measured or modelled (an interval), and compare's per-scheme
-// totals of it.
+// each cell measured or modelled (an interval); compare prints it for
+// every scheme.
 #include <fmt/format.h>
 
 #include "sim/report/report_writers.h"
@@ -23,12 +23,13 @@ std::string time_ms(const time_cell &c)
 
 }  // namespace
 
-std::string text_time_section(const replay_report &r, unsigned top)
+std::string text_time_section(const replay_report &r, unsigned top, bool of_scheme, bool cpus)
 {
 	const time_table &t = r.time;
 	if (t.callbacks.empty() || !top)
 		return "";
-	std::string out = "\ntime  what the timer code cost, ms, per callback, most first (plain: measured; "
+	std::string out = "\ntime" + (of_scheme ? " of " + r.scheme : std::string()) +
+			  "  what the timer code cost, ms, per callback, most first (plain: measured; "
 			  "~: modelled, with its interval)\n";
 	text_table tab("  ");
 	tab.row({"callback", "total ms", "process ms", "softirq ms", "callbacks ms", "interrupts ms", "starts",
@@ -46,8 +47,10 @@ std::string text_time_section(const replay_report &r, unsigned top)
 		out += "  ... and " + num(t.callbacks.size() - top) + " more rows (--json has all)\n";
 	out += "  process: starts and cancels, each priced as " + t.start_price_from + "; softirq: the " +
 	       r.scheme + " scheme's expiries, wakeups and cascades by the model; callbacks: their own time; "
-	       "interrupts: the timer interrupts each caused (PowerTOP's rule), less the callbacks run in them\n";
-	if (!t.cpus.empty()) {
+	       "interrupts: the timer interrupts each caused (PowerTOP's rule), less the callbacks run in them; "
+	       "an hrtimer callback's softirq: its share of the measured HRTIMER softirq overhead (each run's "
+	       "split evenly over the callbacks it ran)\n";
+	if (!t.cpus.empty() && cpus) {
 		text_table c("  ");
 		c.row({"  cpu", "total ms", "TIMER softirq ms", "HRTIMER softirq ms", "callbacks ms", "interrupts ms",
 		       "per s ms"});
@@ -55,7 +58,7 @@ std::string text_time_section(const replay_report &r, unsigned top)
 			c.row({"  CPU " + std::to_string(row.cpu), time_ms(row.total), time_ms(row.timer_softirq),
 			       time_ms(row.hrtimer_softirq), time_ms(row.callbacks), time_ms(row.interrupts),
 			       t.seconds > 0 ? fmt::format("{:.3f}", row.total.ns / 1e6 / t.seconds) : "-"});
-		out += "  per CPU, measured: softirq overheads (own time less callbacks), the callbacks in them, the "
+		out += "  per CPU, measured (the recording's, whatever the scheme): softirq overheads (own time less callbacks), the callbacks in them, the "
 		       "timer interrupts' own time (the tick's callbacks in it)\n";
 		out += c.render();
 	}

@@ -252,6 +252,7 @@ std::string view_page_html(const std::string &title, const std::string &data, co
 	       "<main><section id=\"left\"><div id=\"frame-info\"></div><div id=\"numbering\" class=\"note\"></div><div id=\"wheel\"></div>"
 	       "<div id=\"changes\"></div><div id=\"timeline\"></div></section>"
 	       "<aside id=\"right\"><div id=\"slot-panel\"></div><div id=\"report\"></div></aside></main>\n"
+	       "<section id=\"time\"></section>\n"
 	       "<noscript>This page draws the wheel with JavaScript.</noscript>\n"
 	       "<script type=\"application/json\" id=\"timersim-data\">";
 	out += script_safe(data);

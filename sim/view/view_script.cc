@@ -405,6 +405,8 @@ function drawTimeline() {
 	box.appendChild(chart('pending timers per level', pend, 'lines'));
 	box.appendChild(chart('expiries', [{values: c.expired, color: '#2f9e58'}], 'bars'));
 	box.appendChild(chart('fidelity misses (early, late, unmatched recorded expiries)', [{values: c.misses, color: '#b23a48'}], 'bars'));
+	const tc = timeChart(view.cpu);
+	if (tc) box.appendChild(tc);
 	const axis = sv('svg', {width: CW, height: 16});
 	const s0 = TL.seconds[0], s1 = TL.seconds[TL.seconds.length - 1];
 	for (let k = 0; k < 6; k++) {
@@ -444,9 +446,74 @@ function jumpTo(sec) {
 	goTo(view.cpu, best);
 }
 
+// ---- what the timer code cost: the report's time table (ms) and its seconds ---------------------
+const TIME = (!LAB && D.report && D.report.time) || null;
+const msOf = (ns) => (ns / 1e6).toFixed(3);
+// A cell as the text report prints it: measured plain, modelled ~ with its
+// interval on a line of its own (a narrow column).
+function timeCell(c) {
+	if (!c) return '-';
+	return c.modelled ? '~' + msOf(c.ns) + '\n(' + msOf(c.low_ns) + '..' + msOf(c.high_ns) + ')' : msOf(c.ns);
+}
+// The CPU's seconds: measured ms as bars, modelled as a line with its
+// interval as a band, on the timeline's time axis.
+function timeChart(cpu) {
+	const rows = TIME && TIME.per_second ? TIME.per_second.filter((r) => r.cpu === cpu) : [];
+	if (!rows.length) return null;
+	const svg = sv('svg', {width: CW, height: CH + 16, id: 'time-chart'});
+	svg.appendChild(sv('text', {x: PAD, y: 11, class: 'chart-title'})).textContent =
+		'timer time per second, ms (CPU ' + cpu + '): bars measured, line modelled, band its interval';
+	let max = 0;
+	for (const r of rows) max = Math.max(max, r.measured_ns || 0, r.modelled_high_ns || 0);
+	max = Math.max(max, 1);
+	const y = (v) => 14 + CH - 4 - (CH - 8) * v / max;
+	svg.appendChild(sv('text', {x: PAD - 4, y: 20, class: 'axis', 'text-anchor': 'end'})).textContent = msOf(max);
+	svg.appendChild(sv('text', {x: PAD - 4, y: CH + 10, class: 'axis', 'text-anchor': 'end'})).textContent = '0';
+	const band = [], line = [];
+	for (const r of rows) {
+		const x0 = xOf(r.seconds), x1 = xOf(r.seconds + 1);
+		if (r.measured_ns > 0)
+			svg.appendChild(sv('rect', {x: x0, y: y(r.measured_ns), width: Math.max(1, x1 - x0 - 1), height: y(0) - y(r.measured_ns),
+				fill: '#3a64b5', 'data-second': r.second, 'data-measured-ms': msOf(r.measured_ns)}));
+		if (r.modelled_ns !== null) {
+			const xm = ((x0 + x1) / 2).toFixed(1);
+			line.push(xm + ',' + y(r.modelled_ns).toFixed(1));
+			band.push([xm, y(r.modelled_low_ns).toFixed(1), y(r.modelled_high_ns).toFixed(1)]);
+		}
+	}
+	if (band.length) {
+		const pts = band.map((b) => b[0] + ',' + b[2]).concat(band.slice().reverse().map((b) => b[0] + ',' + b[1]));
+		svg.appendChild(sv('polygon', {points: pts.join(' '), fill: '#e08a1e', 'fill-opacity': 0.25, stroke: 'none'}));
+		svg.appendChild(sv('polyline', {points: line.join(' '), fill: 'none', stroke: '#e08a1e', 'stroke-width': 1.5}));
+	}
+	const cur = sv('line', {class: 'cursor', x1: 0, x2: 0, y1: 14, y2: CH + 10, stroke: '#c0392b', 'stroke-width': 1.5});
+	svg.appendChild(cur);
+	svg.addEventListener('click', (ev) => jumpTo(secOf(ev.offsetX)));
+	return svg;
+}
+// The callback table, full width under the wheel (its intervals need room).
+function drawTime() {
+	const box = $('time-ns');
+	if (!box) return;
+	if (!TIME || !TIME.callbacks.length) return;
+	const top = 20;
+	table('what the timer code cost, ms, per callback, most first (plain: measured; ~: modelled, its interval beneath)',
+		['callback', 'total ms', 'process ms', 'softirq ms', 'callbacks ms', 'interrupts ms', 'starts', 'cancels', 'expiries', 'wakeups'],
+		TIME.callbacks.slice(0, top).map((r) => [r.function + (r.hrtimer ? ' (hr)' : ''), timeCell(r.total), timeCell(r.process),
+			timeCell(r.softirq), timeCell(r.callbacks), timeCell(r.interrupts), r.starts, r.cancels, r.expiries, r.wakeups]), box);
+	box.appendChild(el('p', {class: 'note'}, (TIME.callbacks.length > top ? (TIME.callbacks.length - top) + ' more rows in the JSON report. ' : '') +
+		'process: starts and cancels, each priced as ' + TIME.start_price_from + '; softirq: the scheme\'s expiries, wakeups and cascades by the cost model ' +
+		'(an hrtimer callback\'s: its share of the measured HRTIMER softirq overhead); callbacks: their own time; interrupts: the timer interrupts each caused, ' +
+		'less the callbacks run in them. Per second: the chart under the timeline.'));
+	if (TIME.cpus.length)
+		table('per CPU, measured, ms', ['CPU', 'total', 'TIMER softirq', 'HRTIMER softirq', 'callbacks', 'interrupts'],
+			TIME.cpus.map((c) => ['CPU ' + c.cpu, timeCell(c.total), timeCell(c.timer_softirq), timeCell(c.hrtimer_softirq),
+				timeCell(c.callbacks), timeCell(c.interrupts)]), box);
+}
+
 // ---- the report's tables -------------------------------------------------------------------
-function table(title, head, rows) {
-	const box = $('report');
+function table(title, head, rows, into) {
+	const box = into || $('report');
 	box.appendChild(el('h3', {}, title));
 	const t = el('table');
 	const tr = el('tr');
@@ -471,6 +538,9 @@ function drawReport() {
 	}
 	const R = D.report;
 	const inp = R.input;
+	$('time').textContent = '';
+	$('time').appendChild(el('div', {id: 'time-ns'}));
+	$('time').appendChild(el('div', {id: 'time-work'}));
 	table('input', ['', ''], [['trace', inp.path], ['format', inp.format], ['events', inp.events], ['CPUs', inp.cpus],
 		['HZ', inp.hz], ['jiffies', inp.first_jiffies + ' .. ' + inp.last_jiffies], ['kernel', inp.kernel],
 		['scheme', R.scheme.name]]);
@@ -490,8 +560,10 @@ function drawReport() {
 		[[F.compared, F.exact, F.early, F.late, F.unmatched, F.simulated_only]]);
 	table('lateness (jiffies after the requested expiry)', ['jiffies', 'expiries'],
 		R.lateness.buckets.map((b) => [b.low === b.high ? b.low : b.low + '-' + b.high, b.expiries]));
+	// Nine columns: full width, beside the time table (drawTime), not in the aside.
 	table('top callbacks by work (cost units)', ['function', 'work', 'process', 'softirq', 'expired', 'wakeups', 'moved', 'started', 'canceled'],
-		R.functions.slice(0, 12).map((f) => [f.function, f.work_units, f.process_units, f.softirq_units, f.expired, f.wakeups, f.moved, f.started, f.canceled]));
+		R.functions.slice(0, 12).map((f) => [f.function, f.work_units, f.process_units, f.softirq_units, f.expired, f.wakeups, f.moved, f.started, f.canceled]),
+		$('time-work'));
 	const Wk = R.work;
 	table('work by context (cost units)', ['', 'process', 'softirq'], [['units', Wk.process.units, Wk.softirq.units],
 		['insertions', Wk.process.insertions, Wk.softirq.insertions], ['removals', Wk.process.removals, Wk.softirq.removals],
@@ -619,6 +691,7 @@ buildControls();
 buildWheel();
 drawTimeline();
 drawReport();
+drawTime();
 // A link's frame (#frame=N), else a scenario opens at its first statement's
 // effect, a trace after its worst tick; frame 0 (nothing done yet) is a
 // step back.

@@ -11,7 +11,7 @@ header h1 { font-size: 15px; margin: 0 0 6px; font-weight: 600; }
 #controls { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; }
 #controls button, #controls select { font: inherit; padding: 2px 8px; }
 #controls input[type=range] { width: 260px; }
-main { display: flex; gap: 14px; padding: 10px 14px; align-items: flex-start; }
+main { display: flex; gap: 10px; padding: 10px 12px; align-items: flex-start; }
 #left { flex: 0 0 auto; }
 #right { flex: 1 1 320px; min-width: 300px; max-width: 520px; }
 #frame-info { font-weight: 600; margin-bottom: 6px; }
@@ -65,6 +65,15 @@ td, th { border: 1px solid #d6dae1; padding: 2px 6px; text-align: right; }
 th { background: #eef0f4; }
 td:first-child, th:first-child { text-align: left; }
 .warn { color: #a33; font-weight: 600; }
+#time { padding: 0 14px 14px; max-width: 1372px; }
+#report td, #report th { padding: 2px 3px; }
+#report table { font-size: 11px; }
+#time table { width: 100%; }
+#time #time-work table { width: auto; }
+#time td { white-space: pre-line; }
+#time td:first-child { white-space: normal; overflow-wrap: anywhere; max-width: 260px; }
+#time h3 { font-size: 13px; margin: 4px 0; }
+#time .note { font-size: 12px; color: #555; }
 )css";
 
 }  // namespace timersim

@@ -113,6 +113,13 @@ class ReportEqualsCli(unittest.TestCase):
         self.assertEqual([x["hrtimer_predicted_interrupts"] for x in rows],
                          [c["predicted_interrupts"] for c in d["hrtimers"]["cpus"]])
         self.assertEqual(len(r.measured), len(d["measured"]["callbacks"]))
+        time = r.time
+        rows = time.to_dict("records") if hasattr(time, "to_dict") else time
+        self.assertEqual([x["function"] for x in rows], [c["function"] for c in d["time"]["callbacks"]])
+        secs = r.time_per_second
+        rows = secs.to_dict("records") if hasattr(secs, "to_dict") else secs
+        self.assertEqual([(x["second"], x["cpu"]) for x in rows],
+                         [(s["second"], s["cpu"]) for s in d["time"]["per_second"]])
         self.assertEqual(len(r.hrtimers), len(d["hrtimers"]["callbacks"]))
         self.assertEqual(len(r.fidelity), len(d["fidelity_by_function"]))
 

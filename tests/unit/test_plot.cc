@@ -75,7 +75,7 @@ START_TEST(replay_pictures_are_labelled_and_reproducible)
 	std::string json = dir + "/r.json", csv = dir + "/t.csv";
 	ck_assert_int_eq(run_timersim({"replay", "--scheme", "classic", "--json", json, "--timeline", csv,
 				       default_trace}).status, 0);
-	const std::vector<std::string> names = {"levels", "lateness", "callbacks", "moves", "work"};
+	const std::vector<std::string> names = {"levels", "lateness", "callbacks", "moves", "work", "time"};
 	for (const char *sub : {"/a", "/b"}) {
 		cli_result r = run_timersim({"plot", json, "--timeline", csv, "-o", dir + sub});
 		ck_assert_msg(r.status == 0, "plot: %s", r.err.c_str());
@@ -99,6 +99,10 @@ START_TEST(replay_pictures_are_labelled_and_reproducible)
 	std::string work = read_whole_file(dir + "/a/work.svg");
 	ck_assert(contains(work, "Work per second") && contains(work, "trace time (s)") &&
 		  contains(work, "softirq (expiry, cascades, visits)"));
+	// The time per second: measured and modelled apart, axes saying which.
+	std::string time = read_whole_file(dir + "/a/time.svg");
+	ck_assert(contains(time, "measured") && contains(time, "modelled") && contains(time, "(ms in the second)") &&
+		  contains(time, "band: its interval"));
 	// Without a timeline, the split by cost unit.
 	cli_result r = run_timersim({"plot", json, "-o", dir + "/c"});
 	ck_assert_msg(r.status == 0, "plot: %s", r.err.c_str());
@@ -256,6 +260,8 @@ START_TEST(bad_reports_and_timelines_exit_2)
 						     "\"functions\": [")), "",
 		 "the document.functions[0].moved: expected a number below 2^64, got a number of 401 digits"},
 		{write_temp("nested.json", nested), "", "nested.json: not JSON: nested too deeply"},
+		{write_temp("typed5.json", replaced(good, "\"modelled_low_ns\": ", "\"modelled_low_ns\": \"1\", \"was\": ", "\"per_second\": [")), "",
+		 "the document.time.per_second[0].modelled_low_ns: expected a number below 2^64, got a string"},
 		{write_temp("latin1.json", "{\"input\": \"caf\xe9\"}"), "", "latin1.json: not JSON: not UTF-8"},
 		{write_temp("good.json", good), write_temp("latin1.csv", "cpu,seconds,moved,ticks\n0,1.0,2,1\n0,caf\xe9\n"),
 		 "latin1.csv: line 3: not UTF-8 text"},

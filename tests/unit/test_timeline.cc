@@ -57,6 +57,8 @@ std::vector<std::string> split(const std::string &line)
 	std::string f;
 	while (std::getline(ss, f, ','))
 		out.push_back(f);
+	if (!line.empty() && line.back() == ',')
+		out.push_back("");	// an empty last cell (the time columns of a row per tick)
 	return out;
 }
 

@@ -113,6 +113,20 @@ class Report:
         d = self._main()
         return table(d.get("fidelity_by_function"), d.get("fidelity"))
 
+    @property
+    def time(self):
+        """What the timer code cost per callback, ns (time.callbacks; a cell's
+        ns, modelled, low_ns, high_ns as columns "total_ns", ...); attrs: the
+        start price and the trace's span."""
+        t = self._main().get("time") or {}
+        return table(t.get("callbacks"), t)
+
+    @property
+    def time_per_second(self):
+        """The same per second and CPU (time.per_second): measured_ns and its
+        parts, modelled_ns with modelled_low_ns/_high_ns and its parts."""
+        return table((self._main().get("time") or {}).get("per_second"))
+
     def timeline(self, interval=None):
         """The replay's timeline (`--timeline`): one row per CPU and tick, or
         per CPU and interval (N jiffies, or a duration like "10ms", "1s").
