@@ -10,6 +10,7 @@
 
 #include "sim/base/errors.h"
 #include "sim/hrtimer/queue_design.h"
+#include "sim/stream/kernel_generation.h"
 #include "sim/output/progress_line.h"
 #include "sim/whatif/own_expiries.h"
 #include "tools/numbers.h"
@@ -149,6 +150,17 @@ void add_trace_options(CLI::App *sub, trace_args &a)
 		   "it_real_fn, timerfd_tmrproc - get expires = softexpires + NS; 50us works too): "
 		   "interrupts and lateness side by side")
 		->type_name("exact|NS");
+	sub->add_option_function<std::string>(
+		   "--kernel-rules",
+		   [&a](const std::string &v) {
+			   std::string err;
+			   if (!parse_kernel_version(v, a.replay.kernel_rules, err))
+				   throw CLI::ValidationError("--kernel-rules", err);
+		   },
+		   "follow the timer rules of this kernel version (MAJOR.MINOR) instead of those of the "
+		   "generation the trace shows (the report's `generation` line): 6.12+ a real-time "
+		   "task's sleeps keep no slack in --what-if-hr-slack")
+		->type_name("VERSION");
 	sub->add_option_function<std::string>(
 		   "--what-if-highres",
 		   [&a](const std::string &v) {

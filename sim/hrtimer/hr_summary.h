@@ -49,6 +49,10 @@ struct hrtimer_what_if {
 	std::string scope;		// the timers its lateness covers
 	hrtimer_what_if_side recorded, model, what_if;
 	std::uint64_t ranges_changed = 0;	// starts whose range the what-if changed
+	// The kernel's rt_zero_slack rule (6.12+) was followed: sleeps armed
+	// with no range (a real-time task's) kept none; how many.
+	bool rt_zero_slack = false;
+	std::uint64_t rt_exact = 0;
 	// Recorded expiries of timers the what-if still held: it ran them
 	// then, at their own time, before the events that follow them.
 	std::uint64_t ran_ahead = 0;

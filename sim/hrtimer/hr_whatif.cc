@@ -195,8 +195,8 @@ void hr_free_model::setup(std::uint32_t id, unsigned cpu, int clockid, unsigned 
 	e.set_up = true;
 }
 
-void hr_free_model::start(std::uint32_t id, unsigned cpu, bool user, std::int64_t soft, std::int64_t hard,
-			  unsigned mode, std::int64_t mono, std::int64_t offs_real)
+void hr_free_model::start(std::uint32_t id, unsigned cpu, bool user, bool sleeper, std::int64_t soft,
+			  std::int64_t hard, unsigned mode, std::int64_t mono, std::int64_t offs_real)
 {
 	entry &e = entry_of(id);
 	if (!e.set_up)
@@ -210,6 +210,8 @@ void hr_free_model::start(std::uint32_t id, unsigned cpu, bool user, std::int64_
 	using rule = hr_what_if_options::slack_rule;
 	if (policy_.slack == rule::exact)
 		delta = 0;
+	else if (policy_.slack == rule::user && user && sleeper && policy_.rt_zero_slack && delta == 0)
+		rt_exact_++;	// a real-time task's sleep: no slack (policy::rt_zero_slack)
 	else if (policy_.slack == rule::user && user)
 		delta = policy_.user_slack_ns;
 	if (delta != hard - soft)
@@ -386,6 +388,7 @@ hr_what_ifs::hr_what_ifs(unsigned cpus, const hr_what_if_options &opt, unsigned 
 		hr_free_model::policy s = p;
 		s.slack = opt.slack;
 		s.user_slack_ns = opt.user_slack_ns;
+		s.rt_zero_slack = opt.rt_zero_slack;
 		slack_ = std::make_unique<hr_free_model>(cpus, s);
 	}
 	if (opt.highres_off) {
@@ -413,6 +416,15 @@ bool hr_what_ifs::user(std::uint32_t function)
 	if (user_[function] < 0)
 		user_[function] = function && is_user_space_hrtimer(name_of_(function));
 	return user_[function] == 1;
+}
+
+bool hr_what_ifs::sleeper(std::uint32_t function)
+{
+	if (sleeper_.size() <= function)
+		sleeper_.resize(std::size_t(function) + 1, -1);
+	if (sleeper_[function] < 0)
+		sleeper_[function] = function && name_of_(function) == "hrtimer_wakeup";
+	return sleeper_[function] == 1;
 }
 
 bool hr_what_ifs::tick(std::uint32_t function)
@@ -453,9 +465,9 @@ void hr_what_ifs::start(std::uint32_t id, unsigned cpu, std::uint32_t function, 
 	if (armed_mono_.size() <= id)
 		armed_mono_.resize(std::size_t(id) + 1, 0);
 	armed_mono_[id] = mono;
-	const bool u = user(function);
+	const bool u = user(function), sl = u && sleeper(function);
 	for (hr_free_model *m : models())
-		m->start(id, cpu, u, soft, hard, mode, mono, offs_real);
+		m->start(id, cpu, u, sl, soft, hard, mode, mono, offs_real);
 }
 
 void hr_what_ifs::cancel(std::uint32_t id, std::int64_t mono)
@@ -523,6 +535,8 @@ void hr_what_ifs::finish(std::uint64_t recorded_interrupts, std::int64_t first_m
 		w.model = side(baseline_->interrupts(), baseline_->lateness(user_only));
 		w.what_if = side(slack_->interrupts(), slack_->lateness(user_only));
 		w.ranges_changed = slack_->ranges_changed();
+		w.rt_exact = slack_->rt_exact();
+		w.rt_zero_slack = opt_.rt_zero_slack;
 		w.ran_ahead = slack_->ran_ahead();
 		out.what_ifs.push_back(w);
 	}

@@ -69,14 +69,24 @@ public:
 		std::int64_t user_slack_ns = 0;
 		bool highres = true;
 		std::int64_t tick_nsec = 4'000'000;
+		// 6.12+ (kernel/sched/syscalls.c __setscheduler_params()): a
+		// real-time or deadline task's timer_slack_ns is 0, so its sleeps
+		// (hrtimer_wakeup) have no range, and a user-slack what-if leaves
+		// them so. The trace names no task's policy; on these kernels a
+		// sleeper armed with no range is a real-time task's (any other
+		// task's slack is at least 1 ns: prctl PR_SET_TIMERSLACK 0 restores
+		// the default) or a kernel caller's exact one (usleep_range(n, n),
+		// schedule_hrtimeout()), which no user slack widens either.
+		bool rt_zero_slack = false;
 	};
 	hr_free_model(unsigned cpus, const policy &p);
 	hr_free_model(const hr_free_model &) = delete;
 	hr_free_model &operator=(const hr_free_model &) = delete;
 
 	void setup(std::uint32_t id, unsigned cpu, int clockid, unsigned mode, bool user, std::int64_t mono);
-	void start(std::uint32_t id, unsigned cpu, bool user, std::int64_t soft, std::int64_t hard,
-		   unsigned mode, std::int64_t mono, std::int64_t offs_real);
+	// `sleeper`: its callback is hrtimer_wakeup (a task's sleep).
+	void start(std::uint32_t id, unsigned cpu, bool user, bool sleeper, std::int64_t soft,
+		   std::int64_t hard, unsigned mode, std::int64_t mono, std::int64_t offs_real);
 	void cancel(std::uint32_t id, std::int64_t mono);
 	// The recording ran timer `id` at `mono`.
 	void recorded_expiry(std::uint32_t id, std::int64_t mono);
@@ -87,6 +97,8 @@ public:
 
 	std::uint64_t interrupts() const { return interrupts_; }
 	std::uint64_t ranges_changed() const { return ranges_changed_; }
+	// Sleeps the rt_zero_slack rule kept without a range.
+	std::uint64_t rt_exact() const { return rt_exact_; }
 	std::uint64_t ran_ahead() const { return ran_ahead_; }
 	// Highres off: the grid's phase, and the latest tick taken on any CPU.
 	std::int64_t tick_phase() const { return phase_; }
@@ -125,7 +137,7 @@ private:
 	std::deque<entry> entries_;
 	std::int64_t phase_ = 0;
 	std::int64_t offs_real_ = 0;	// REALTIME's offset, as the replay last had it
-	std::uint64_t interrupts_ = 0, ranges_changed_ = 0, ran_ahead_ = 0;
+	std::uint64_t interrupts_ = 0, ranges_changed_ = 0, ran_ahead_ = 0, rt_exact_ = 0;
 	lateness_histogram all_, user_;
 };
 
@@ -180,6 +192,7 @@ public:
 
 private:
 	bool user(std::uint32_t function);
+	bool sleeper(std::uint32_t function);
 	bool tick(std::uint32_t function);
 	std::vector<hr_free_model *> models();
 
@@ -188,7 +201,7 @@ private:
 	std::int64_t tick_nsec_;
 	bool phase_known_ = false;
 	std::function<std::string(std::uint32_t)> name_of_;
-	std::vector<std::int8_t> user_, tick_;	// by callback id: -1 unknown
+	std::vector<std::int8_t> user_, tick_, sleeper_;	// by callback id: -1 unknown
 	std::unique_ptr<hr_free_model> baseline_, slack_, lowres_;
 	std::unique_ptr<hr_queue_feed> queues_;
 	lateness_histogram recorded_all_, recorded_user_;

@@ -16,6 +16,10 @@ struct hr_what_if_options {
 	};
 	slack_rule slack = slack_rule::recorded;
 	std::int64_t user_slack_ns = 0;
+	// The recording kernel's rule (6.12+, sim/stream/kernel_generation.h):
+	// a real-time task's sleep keeps no slack whatever the what-if gives
+	// user space. Set by the replay from the kernel generation.
+	bool rt_zero_slack = false;
 	bool highres_off = false;	// hrtimers run from the tick (hrtimer_run_queues)
 	std::vector<std::string> queues;	// queue designs fed the model's queue operations
 

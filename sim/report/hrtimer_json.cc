@@ -46,6 +46,8 @@ template <> struct json_fields<hrtimer_what_if> {
 		json_field("setting", &hrtimer_what_if::setting),
 		json_field("scope", &hrtimer_what_if::scope),
 		json_field("ranges_changed", &hrtimer_what_if::ranges_changed),
+		json_field("rt_zero_slack", &hrtimer_what_if::rt_zero_slack),
+		json_field("rt_exact", &hrtimer_what_if::rt_exact),
 		json_field("ran_ahead", &hrtimer_what_if::ran_ahead),
 		json_field("ticks", &hrtimer_what_if::ticks),
 		json_object("recorded", &hrtimer_what_if::recorded),

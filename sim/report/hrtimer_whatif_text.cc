@@ -27,7 +27,10 @@ std::string heading(const hrtimer_what_if &w)
 		return "slack exact: every timer's expires = softexpires (" + num(w.ranges_changed) +
 		       " starts' ranges changed)";
 	return "slack " + w.setting + " ns for user-space timers: expires = softexpires + " + w.setting +
-	       " ns (" + num(w.ranges_changed) + " starts' ranges changed)";
+	       " ns (" + num(w.ranges_changed) + " starts' ranges changed" +
+	       (w.rt_zero_slack ? "; " + num(w.rt_exact) + " sleeps armed with no range kept so: 6.12+ gives a real-time task no slack"
+				: "") +
+	       ")";
 }
 
 std::string signed_num(std::int64_t v) { return (v > 0 ? "+" : "") + std::to_string(v); }
