@@ -164,7 +164,7 @@ void hrtimer_replay::run_due(unsigned cpu, std::int64_t mono)
 		run_interrupt(cpu, b.dev.fires_at, false);
 }
 
-void hrtimer_replay::run_interrupt(unsigned cpu, std::int64_t now, bool recorded)
+void hrtimer_replay::run_interrupt(unsigned cpu, std::int64_t now, bool recorded, bool unarmed)
 {
 	cpu_state &c = *cpus_[cpu];
 	hrtimer_cpu_figures &f = figures_[cpu];
@@ -173,6 +173,8 @@ void hrtimer_replay::run_interrupt(unsigned cpu, std::int64_t now, bool recorded
 		f.predicted_interrupts++;
 	if (due && recorded)
 		f.both++;
+	if (!due && recorded && unarmed)
+		f.recorded_trace_caused++;
 	machine_.now = std::max<std::int64_t>(now, 0);
 	current_irq_ = next_irq_++;
 	running_cpu_ = cpu;
@@ -451,6 +453,7 @@ void hrtimer_replay::on_expire(const sim_event &ev)
 	if (ev.function)
 		s.function = ev.function;
 	note_tick(s, ev.cpu);
+	const bool unseen = !s.seen;	// no event before: armed before the trace
 	const bool untraced = rearmed_untraced(s, ev);
 	const expiry_clock clock = clock_of_expiry(s, ev);
 	if (untraced) {
@@ -458,7 +461,7 @@ void hrtimer_replay::on_expire(const sim_event &ev)
 		rearm_untraced(s, ev, clock.realtime);
 	}
 	if (!(s.set_up ? s.soft : cpus_[ev.cpu]->in_soft))
-		place_hard_expiry(s, ev, clock, untraced);
+		place_hard_expiry(s, ev, clock, untraced, unseen);
 	else
 		place_soft_expiry(s, ev, clock);
 	note_realtime_offset(ev, clock.realtime);
@@ -506,7 +509,7 @@ hrtimer_replay::expiry_clock hrtimer_replay::clock_of_expiry(const slot &s, cons
 // it is in, or (without irq events) the run of hard expiries on this CPU
 // with this now. The first expiry of one runs the model's interrupt.
 void hrtimer_replay::place_hard_expiry(slot &s, const sim_event &ev, const expiry_clock &clock,
-				       bool untraced)
+				       bool untraced, bool unseen)
 {
 	cpu_state &c = *cpus_[ev.cpu];
 	bool new_group;
@@ -528,7 +531,7 @@ void hrtimer_replay::place_hard_expiry(slot &s, const sim_event &ev, const expir
 			stop_tick_untraced(ev.cpu, clock.base == hr::HRTIMER_BASE_MONOTONIC && s.set_up
 							    ? std::min(clock.mono, s.timer.softexpires - 1)
 							    : clock.mono);
-		run_interrupt(ev.cpu, clock.mono, true);
+		run_interrupt(ev.cpu, clock.mono, true, unseen || untraced);
 	} else if (untraced && hr::hrtimer_is_queued(&s.timer)) {
 		// Re-armed untraced into an interrupt already run: it runs in
 		// that interrupt.

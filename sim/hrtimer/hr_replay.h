@@ -169,7 +169,9 @@ private:
 	// runs the interrupts that came due.
 	inline void catch_up(unsigned cpu, std::int64_t mono);
 	[[gnu::noinline]] void run_due(unsigned cpu, std::int64_t mono);
-	void run_interrupt(unsigned cpu, std::int64_t now, bool recorded);
+	// `unarmed`: the recorded interrupt's first timer was one the model
+	// was never told armed (hrtimer_cpu_figures::recorded_trace_caused).
+	void run_interrupt(unsigned cpu, std::int64_t now, bool recorded, bool unarmed = false);
 	void on_start(const sim_event &ev);
 	void on_cancel(const sim_event &ev, event_stream &ahead);
 	// A recorded expiry, in steps.
@@ -181,7 +183,8 @@ private:
 	void on_expire(const sim_event &ev);
 	bool rearmed_untraced(slot &s, const sim_event &ev);
 	expiry_clock clock_of_expiry(const slot &s, const sim_event &ev);
-	void place_hard_expiry(slot &s, const sim_event &ev, const expiry_clock &clock, bool untraced);
+	void place_hard_expiry(slot &s, const sim_event &ev, const expiry_clock &clock, bool untraced,
+			       bool unseen);
 	void place_soft_expiry(slot &s, const sim_event &ev, const expiry_clock &clock);
 	void note_realtime_offset(const sim_event &ev, bool realtime);
 	void judge(slot *s, const sim_event &ev, unsigned cpu);

@@ -13,6 +13,11 @@ struct hrtimer_cpu_figures {
 	std::uint64_t recorded_interrupts = 0;	// interrupts that ran hrtimers (or irq events)
 	std::uint64_t predicted_interrupts = 0;	// the model's device came due
 	std::uint64_t both = 0;			// recorded ones the model predicted
+	// Recorded ones the model could not predict for the trace's cause: its
+	// device was not due, and the first timer they ran was armed before
+	// the trace began or re-armed with no event traced (the model never
+	// held it). Counted apart from the interrupt figure.
+	std::uint64_t recorded_trace_caused = 0;
 	std::uint64_t device_programs = 0;
 	// hrtimer_rearm (2026 kernels): the device programmings the trace
 	// recorded, and those for the time the model's device was set to.

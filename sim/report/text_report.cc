@@ -145,7 +145,7 @@ std::string text_input_rows(const replay_report &r)
 				  seconds_range(in)});
 	t.row({"kernel", in.kernel + ": its wheel is the `" + in.kernel_scheme + "` scheme" +
 				 (in.kernel_scheme == r.scheme ? "" : "; this replay models another")});
-	t.row({"generation", generation_line(in.generation)});
+	t.row({"", "generation " + generation_line(in.generation)});
 	t.row({"scheme", params_line(r) +
 				 (r.scheme_choice.empty() ? "" : " (" + r.scheme_choice + ")")});
 	tick_rows(t, r.ticks);
