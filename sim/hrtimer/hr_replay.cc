@@ -173,6 +173,9 @@ void hrtimer_replay::run_interrupt(unsigned cpu, std::int64_t now, bool recorded
 		f.predicted_interrupts++;
 	if (due && recorded)
 		f.both++;
+	if (irq_unmatched_.size() <= next_irq_)
+		irq_unmatched_.resize(std::size_t(next_irq_) + 1, 0);
+	irq_unmatched_[next_irq_] = due && !recorded ? 1 : 0;
 	if (!due && recorded && unarmed)
 		f.recorded_trace_caused++;
 	machine_.now = std::max<std::int64_t>(now, 0);
@@ -254,6 +257,11 @@ void hrtimer_replay::apply_hrtimer(const sim_event &ev, event_stream &ahead)
 		slot &s = slot_for(ev);
 		if (ev.function)
 			s.function = ev.function;
+		// hrtimer_setup() of a queued timer would corrupt its queue: the
+		// kernel removed it with no event the trace kept.
+		if (s.started)
+			end_not_traced(s);
+		s.started = false;
 		s.seen = true;
 		set_up(s, ev, ev.cpu);
 		return;
@@ -294,6 +302,14 @@ void hrtimer_replay::apply_hrtimer(const sim_event &ev, event_stream &ahead)
 	}
 }
 
+void hrtimer_replay::end_not_traced(slot &s)
+{
+	if (!s.fired || s.fired_irq >= irq_unmatched_.size() || irq_unmatched_[s.fired_irq] != 1)
+		return;
+	irq_unmatched_[s.fired_irq] = 2;
+	figures_[s.fired_cpu].predicted_trace_caused++;
+}
+
 void hrtimer_replay::on_start(const sim_event &ev)
 {
 	slot &s = slot_for(ev);
@@ -301,6 +317,11 @@ void hrtimer_replay::on_start(const sim_event &ev)
 		s.function = ev.function;
 	if (!s.set_up)
 		set_up(s, ev, ev.cpu);
+	// was_armed=0: the kernel did not hold it queued, though the trace's
+	// last event of it was a start.
+	if (s.started && ev.carries(EF_WAS_ARMED) && !ev.was_armed)
+		end_not_traced(s);
+	s.started = true;
 	if (s.fired) {
 		s.fired = false;
 		sum_.simulated_only++;
@@ -432,6 +453,7 @@ void hrtimer_replay::on_cancel(const sim_event &ev, event_stream &ahead)
 	sum_.cancels++;
 	callback(s.function).cancels++;
 	s.seen = true;
+	s.started = false;
 	if (s.fired) {
 		s.fired = false;
 		sum_.simulated_only++;
@@ -453,6 +475,7 @@ void hrtimer_replay::on_expire(const sim_event &ev)
 	if (ev.function)
 		s.function = ev.function;
 	note_tick(s, ev.cpu);
+	s.started = false;
 	const bool unseen = !s.seen;	// no event before: armed before the trace
 	const bool untraced = rearmed_untraced(s, ev);
 	const expiry_clock clock = clock_of_expiry(s, ev);

@@ -106,6 +106,9 @@ private:
 		std::uint32_t fired_cpu = 0;
 		bool seen = false;		// an event of it came before
 		bool inferred = false;		// armed by inference: its expiry unknown
+		// The trace's last event of it was a start (no expiry or cancel
+		// since): the kernel holds it queued.
+		bool started = false;
 	};
 	struct cpu_state {
 		kernel::hr::hrtimer_cpu_base base;
@@ -173,6 +176,10 @@ private:
 	// was never told armed (hrtimer_cpu_figures::recorded_trace_caused).
 	void run_interrupt(unsigned cpu, std::int64_t now, bool recorded, bool unarmed = false);
 	void on_start(const sim_event &ev);
+	// The trace shows S's end without an event for it; if the model ran S
+	// in an interrupt no recorded one matched, that interrupt's events
+	// were lost (hrtimer_cpu_figures::predicted_trace_caused).
+	void end_not_traced(slot &s);
 	void on_cancel(const sim_event &ev, event_stream &ahead);
 	// A recorded expiry, in steps.
 	struct expiry_clock {
@@ -224,6 +231,9 @@ private:
 	std::vector<hrtimer_callback_figures> by_function_;	// by interned id
 	std::vector<hrtimer_cpu_figures> figures_;
 	std::uint64_t current_irq_ = 0;		// the model interrupt running now
+	// By model interrupt id: 1 predicted with no recorded one, 2 since
+	// counted as the trace's (events lost).
+	std::vector<std::uint8_t> irq_unmatched_;
 	bool crediting_ = false;		// its first expiry is a wakeup, not yet credited
 	hrtimer_summary sum_;
 	bool offset_known_ = false;

@@ -18,6 +18,12 @@ struct hrtimer_cpu_figures {
 	// the trace began or re-armed with no event traced (the model never
 	// held it). Counted apart from the interrupt figure.
 	std::uint64_t recorded_trace_caused = 0;
+	// Predicted ones the recording lost: the model's interrupt, which no
+	// recorded one matched, ran a timer whose end the trace shows with no
+	// event for it (a later hrtimer_setup, or hrtimer_start was_armed=0,
+	// of a timer last seen started: its expiry or cancel event was lost,
+	// as perf drops events without saying so). Counted apart too.
+	std::uint64_t predicted_trace_caused = 0;
 	std::uint64_t device_programs = 0;
 	// hrtimer_rearm (2026 kernels): the device programmings the trace
 	// recorded, and those for the time the model's device was set to.

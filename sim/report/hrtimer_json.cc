@@ -24,6 +24,7 @@ template <> struct json_fields<hrtimer_cpu_figures> {
 		json_field("predicted_interrupts", &hrtimer_cpu_figures::predicted_interrupts),
 		json_field("both", &hrtimer_cpu_figures::both),
 		json_field("recorded_trace_caused", &hrtimer_cpu_figures::recorded_trace_caused),
+		json_field("predicted_trace_caused", &hrtimer_cpu_figures::predicted_trace_caused),
 		json_field("device_programs", &hrtimer_cpu_figures::device_programs),
 		json_field("recorded_programs", &hrtimer_cpu_figures::recorded_programs),
 		json_field("programs_matched", &hrtimer_cpu_figures::programs_matched));
