@@ -51,6 +51,7 @@ hr::hrtimer_restart hrtimer_replay::fired(hr::hrtimer *t, void *context)
 	s->fired = true;
 	s->fired_irq = self->current_irq_;
 	s->fired_cpu = self->running_cpu_;
+	s->fired_unmatched = self->irq_unmatched_;
 	if (self->what_ifs_)
 		self->what_ifs_->model_expired(s->id, hr_what_ifs::queue_of(*t), t->node.expires);
 	if (self->crediting_) {
@@ -173,9 +174,7 @@ void hrtimer_replay::run_interrupt(unsigned cpu, std::int64_t now, bool recorded
 		f.predicted_interrupts++;
 	if (due && recorded)
 		f.both++;
-	if (irq_unmatched_.size() <= next_irq_)
-		irq_unmatched_.resize(std::size_t(next_irq_) + 1, 0);
-	irq_unmatched_[next_irq_] = due && !recorded ? 1 : 0;
+	irq_unmatched_ = due && !recorded;
 	if (!due && recorded && unarmed)
 		f.recorded_trace_caused++;
 	machine_.now = std::max<std::int64_t>(now, 0);
@@ -304,10 +303,8 @@ void hrtimer_replay::apply_hrtimer(const sim_event &ev, event_stream &ahead)
 
 void hrtimer_replay::end_not_traced(slot &s)
 {
-	if (!s.fired || s.fired_irq >= irq_unmatched_.size() || irq_unmatched_[s.fired_irq] != 1)
-		return;
-	irq_unmatched_[s.fired_irq] = 2;
-	figures_[s.fired_cpu].predicted_trace_caused++;
+	if (s.fired && s.fired_unmatched && lost_irqs_.insert(s.fired_irq).second)
+		figures_[s.fired_cpu].predicted_trace_caused++;
 }
 
 void hrtimer_replay::on_start(const sim_event &ev)
@@ -560,6 +557,7 @@ void hrtimer_replay::place_hard_expiry(slot &s, const sim_event &ev, const expir
 		// that interrupt.
 		remove(s);
 		s.fired = true;
+		s.fired_unmatched = false;
 		s.fired_irq = c.irq_id;
 		s.fired_cpu = ev.cpu;
 	}

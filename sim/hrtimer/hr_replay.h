@@ -44,6 +44,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "kernel/hrtimer.h"
@@ -109,6 +110,7 @@ private:
 		// The trace's last event of it was a start (no expiry or cancel
 		// since): the kernel holds it queued.
 		bool started = false;
+		bool fired_unmatched = false;	// ... in a predicted-only interrupt
 	};
 	struct cpu_state {
 		kernel::hr::hrtimer_cpu_base base;
@@ -231,9 +233,11 @@ private:
 	std::vector<hrtimer_callback_figures> by_function_;	// by interned id
 	std::vector<hrtimer_cpu_figures> figures_;
 	std::uint64_t current_irq_ = 0;		// the model interrupt running now
-	// By model interrupt id: 1 predicted with no recorded one, 2 since
-	// counted as the trace's (events lost).
-	std::vector<std::uint8_t> irq_unmatched_;
+	// The running model interrupt matches no recorded one (predicted only).
+	bool irq_unmatched_ = false;
+	// The predicted-only interrupts counted as lost (few: only those the
+	// trace shows it lost).
+	std::unordered_set<std::uint64_t> lost_irqs_;
 	bool crediting_ = false;		// its first expiry is a wakeup, not yet credited
 	hrtimer_summary sum_;
 	bool offset_known_ = false;
