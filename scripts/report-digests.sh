@@ -38,7 +38,8 @@ done
 commands+=("replay --cost-model docs/results/cost-model/model.json $D/measured-network.txt.gz"
 	   "replay --json - --cost-model docs/results/cost-model/model.json $D/measured-idle.txt.gz"
 	   "replay --why 0@15130.5 $D/measured-network-quiet.txt.gz"
-	   "replay --what-if-hr-slack 2ms $D/load.txt.gz")
+	   "replay --what-if-hr-slack 2ms $D/load.txt.gz"
+	   "replay --what-if-kernel 7.1 $S/linux-6.18-http/trace.txt")
 
 echo "# SHA-256 of each report: \`timersim ARGS\`'s standard output. Written by"
 echo "# scripts/report-digests.sh (make report-digests), checked by tests/unit/test_report_digests.cc."

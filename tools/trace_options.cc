@@ -162,6 +162,22 @@ void add_trace_options(CLI::App *sub, trace_args &a)
 		   "task's sleeps keep no slack in --what-if-hr-slack")
 		->type_name("VERSION");
 	sub->add_option_function<std::string>(
+		   "--what-if-kernel",
+		   [&a](const std::string &v) {
+			   unsigned version = 0;
+			   std::string err;
+			   if (!parse_kernel_version(v, version, err))
+				   throw CLI::ValidationError("--what-if-kernel", err);
+			   if (version < 701)
+				   throw CLI::ValidationError("--what-if-kernel", "'" + v + "': the what-if is 7.1's "
+									     "hrtimer rework (7.1 or later)");
+			   a.replay.hr_what_if.kernel_71 = true;
+		   },
+		   "7.1: also run the hrtimers under 7.1's hrtimer rework, beside the recording's rules: "
+		   "the tick's cancel + start on leaving idle made one start; device programs and "
+		   "interrupts side by side")
+		->type_name("7.1");
+	sub->add_option_function<std::string>(
 		   "--what-if-highres",
 		   [&a](const std::string &v) {
 			   if (v != "off")

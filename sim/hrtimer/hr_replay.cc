@@ -418,7 +418,7 @@ void hrtimer_replay::mark_tick_untraced(unsigned cpu)
 void hrtimer_replay::on_cancel(const sim_event &ev, event_stream &ahead)
 {
 	// What the cancel is part of: the next event of this timer on this CPU.
-	enum class partner { none, expiry, rearm } found = partner::none;
+	enum class partner { none, expiry, rearm, start } found = partner::none;
 	const std::uint64_t within = ev.ts_ns + cancel_partner_within_ns;
 	// In registers for the scan (read through `ev`, they were loaded
 	// again at each event).
@@ -436,6 +436,8 @@ void hrtimer_replay::on_cancel(const sim_event &ev, event_stream &ahead)
 		// a cancel before such a start is a cancel).
 		else if (n.hrtimer == hrtimer_event::start && !n.carries(EF_WAS_ARMED))
 			found = partner::rearm;
+		else if (n.hrtimer == hrtimer_event::start)
+			found = partner::start;	// a cancel, then a start (the tick's restart)
 		return false;
 	});
 	if (found == partner::expiry) {
@@ -459,7 +461,7 @@ void hrtimer_replay::on_cancel(const sim_event &ev, event_stream &ahead)
 		machine_.now = std::max<std::int64_t>(mono_of(ev.ts_ns), 0);
 		remove(s);
 		if (what_ifs_)
-			what_ifs_->cancel(s.id, machine_.now);
+			what_ifs_->cancel(s.id, machine_.now, found == partner::start && &s == cpus_[cpu]->tick);
 	}
 }
 

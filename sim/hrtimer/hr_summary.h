@@ -48,6 +48,9 @@ struct hrtimer_lateness {
 struct hrtimer_what_if_side {
 	std::uint64_t interrupts = 0;	// timer interrupts (the tick's, highres off)
 	std::uint64_t expiries = 0;	// expiries of timers in the what-if's scope
+	// The clockevent device's programmings and stops (the models'; 0: the
+	// recording's, unknown).
+	std::uint64_t device_programs = 0;
 	hrtimer_lateness lateness;	// of those
 };
 
@@ -64,6 +67,8 @@ struct hrtimer_what_if {
 	// with no range (a real-time task's) kept none; how many.
 	bool rt_zero_slack = false;
 	std::uint64_t rt_exact = 0;
+	// kernel 7.1: the tick's cancel + start pairs made one start.
+	std::uint64_t tick_pairs_merged = 0;
 	// Recorded expiries of timers the what-if still held: it ran them
 	// then, at their own time, before the events that follow them.
 	std::uint64_t ran_ahead = 0;

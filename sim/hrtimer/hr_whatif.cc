@@ -222,15 +222,27 @@ void hr_free_model::start(std::uint32_t id, unsigned cpu, bool user, bool sleepe
 	e.armed_at = mono + (hr::hrtimer_cb_get_time(&e.timer) - cpus_[cpu].machine.now);
 }
 
-void hr_free_model::cancel(std::uint32_t id, std::int64_t mono)
+void hr_free_model::cancel(std::uint32_t id, std::int64_t mono, bool tick_pair)
 {
 	entry &e = entry_of(id);
 	if (!e.set_up || !hr::hrtimer_is_queued(&e.timer))
 		return;
+	if (tick_pair && policy_.tick_modify_in_place) {
+		tick_pairs_merged_++;	// the start that follows moves it
+		return;
+	}
 	const unsigned cpu = cpu_of(e);
 	catch_up(cpu, mono);
 	if (hr::hrtimer_is_queued(&e.timer))
 		hr::hrtimer_try_to_cancel(&cpus_[cpu].base, &e.timer);
+}
+
+std::uint64_t hr_free_model::device_programs() const
+{
+	std::uint64_t n = 0;
+	for (const cpu_state &c : cpus_)
+		n += c.base.dev.programs + c.base.dev.stops;
+	return n;
 }
 
 void hr_free_model::recorded_expiry(std::uint32_t id, std::int64_t mono)
@@ -382,8 +394,13 @@ hr_what_ifs::hr_what_ifs(unsigned cpus, const hr_what_if_options &opt, unsigned 
 	using rule = hr_what_if_options::slack_rule;
 	hr_free_model::policy p;
 	p.tick_nsec = tick_nsec_;
-	if (opt.slack != rule::recorded || opt.highres_off)
+	if (opt.slack != rule::recorded || opt.highres_off || opt.kernel_71)
 		baseline_ = std::make_unique<hr_free_model>(cpus, p);
+	if (opt.kernel_71) {
+		hr_free_model::policy k = p;
+		k.tick_modify_in_place = true;
+		v71_ = std::make_unique<hr_free_model>(cpus, k);
+	}
 	if (opt.slack != rule::recorded) {
 		hr_free_model::policy s = p;
 		s.slack = opt.slack;
@@ -403,7 +420,7 @@ hr_what_ifs::hr_what_ifs(unsigned cpus, const hr_what_if_options &opt, unsigned 
 std::vector<hr_free_model *> hr_what_ifs::models()
 {
 	std::vector<hr_free_model *> out;
-	for (auto *m : {baseline_.get(), slack_.get(), lowres_.get()})
+	for (auto *m : {baseline_.get(), slack_.get(), lowres_.get(), v71_.get()})
 		if (m)
 			out.push_back(m);
 	return out;
@@ -470,10 +487,10 @@ void hr_what_ifs::start(std::uint32_t id, unsigned cpu, std::uint32_t function, 
 		m->start(id, cpu, u, sl, soft, hard, mode, mono, offs_real);
 }
 
-void hr_what_ifs::cancel(std::uint32_t id, std::int64_t mono)
+void hr_what_ifs::cancel(std::uint32_t id, std::int64_t mono, bool tick_pair)
 {
 	for (hr_free_model *m : models())
-		m->cancel(id, mono);
+		m->cancel(id, mono, tick_pair);
 }
 
 void hr_what_ifs::recorded_expiry(std::uint32_t id, std::uint32_t function, std::int64_t mono, std::int64_t now,
@@ -557,6 +574,20 @@ void hr_what_ifs::finish(std::uint64_t recorded_interrupts, std::int64_t first_m
 			w.ticks = std::uint64_t(floor_to_grid(end, phase, tick_nsec_) -
 						floor_to_grid(first_mono, phase, tick_nsec_) + 1) *
 				  cpus_;
+		out.what_ifs.push_back(w);
+	}
+	if (v71_) {
+		hrtimer_what_if w;
+		w.name = "kernel";
+		w.setting = "7.1";
+		w.scope = "every timer";
+		w.recorded = side(recorded_interrupts, recorded_all_);
+		w.model = side(baseline_->interrupts(), baseline_->lateness(false));
+		w.model.device_programs = baseline_->device_programs();
+		w.what_if = side(v71_->interrupts(), v71_->lateness(false));
+		w.what_if.device_programs = v71_->device_programs();
+		w.tick_pairs_merged = v71_->tick_pairs_merged();
+		w.ran_ahead = v71_->ran_ahead();
 		out.what_ifs.push_back(w);
 	}
 	if (queues_)

@@ -260,6 +260,58 @@ START_TEST(rt_sleeps_keep_zero_slack_from_6_12)
 }
 END_TEST
 
+// 7.1's rework (tick/sched: "Avoid hrtimer_cancel/start() sequence",
+// kernel/time/tick-sched.c tick_nohz_restart()): leaving idle, the tick is
+// started again in one step. ../shared/traces/linux-6.18-http/trace.txt
+// lines 13-36: CPU 0 stops its tick (line 27: re-armed far out) and, at
+// the idle exit, 6.18 cancels it (line 35), which stops the device (no
+// other timer is queued on CPU 0), then starts it (line 36), which
+// programs the device again. Under 7.1's rules the pair is one start.
+const char *const tick_restart_pair =
+	"            bash-13823   [000] .....   949.458480: hrtimer_setup: hrtimer=00000000d4448b79 clockid=CLOCK_MONOTONIC mode=REL|HARD\n"
+	"            bash-13823   [000] .....   949.458482: hrtimer_setup: hrtimer=00000000e24e12de clockid=CLOCK_MONOTONIC mode=REL|HARD\n"
+	"            bash-13823   [000] .....   949.458493: hrtimer_setup: hrtimer=00000000bd9a5399 clockid=CLOCK_MONOTONIC mode=REL\n"
+	"     workload.sh-13825   [001] d.h..   949.460770: hrtimer_expire_entry: hrtimer=00000000d8040f62 function=tick_nohz_handler now=949436001722\n"
+	"     workload.sh-13825   [001] d.h..   949.460777: hrtimer_expire_exit: hrtimer=00000000d8040f62\n"
+	"     workload.sh-13825   [001] d.h1.   949.460777: hrtimer_start: hrtimer=00000000d8040f62 function=tick_nohz_handler expires=949440000000 softexpires=949440000000 mode=ABS was_armed=0\n"
+	"          <idle>-0       [000] d.h1.   949.460783: hrtimer_expire_entry: hrtimer=00000000313ac2bd function=tick_nohz_handler now=949436014205\n"
+	"     rcu_preempt-15      [001] d..1.   949.460788: timer_cancel: timer=00000000315ef0ae\n"
+	"          <idle>-0       [000] d.h1.   949.460789: hrtimer_expire_exit: hrtimer=00000000313ac2bd\n"
+	"          <idle>-0       [000] d.h2.   949.460790: hrtimer_start: hrtimer=00000000313ac2bd function=tick_nohz_handler expires=949440000000 softexpires=949440000000 mode=ABS was_armed=0\n"
+	"     rcu_preempt-15      [001] .....   949.460790: timer_init: timer=00000000315ef0ae\n"
+	"     rcu_preempt-15      [001] d..1.   949.460791: timer_start: timer=00000000315ef0ae function=process_timeout expires=4295129626 [timeout=1] bucket_expiry=4295129627 cpu=1 idx=27 flags=\n"
+	"          <idle>-0       [000] d..3.   949.460796: timer_base_idle: is_idle=1 cpu=0\n"
+	"          <idle>-0       [000] d..1.   949.460797: tick_stop: success=1 dependency=NONE\n"
+	"          <idle>-0       [000] d..2.   949.460797: hrtimer_start: hrtimer=00000000313ac2bd function=tick_nohz_handler expires=1390231315155 softexpires=1390231315155 mode=ABS|PINNED|HARD was_armed=1\n"
+	"     workload.sh-13825   [001] .....   949.460880: hrtimer_setup: hrtimer=00000000612e1fea clockid=CLOCK_MONOTONIC mode=REL|HARD\n"
+	"     workload.sh-13825   [001] .....   949.460881: hrtimer_setup: hrtimer=000000009672d1e6 clockid=CLOCK_MONOTONIC mode=REL|HARD\n"
+	"     workload.sh-13825   [001] .....   949.460890: hrtimer_setup: hrtimer=0000000006d397d6 clockid=CLOCK_MONOTONIC mode=REL\n"
+	"     workload.sh-13825   [001] .....   949.461110: hrtimer_setup: hrtimer=0000000041d9b895 clockid=CLOCK_MONOTONIC mode=REL|HARD\n"
+	"     workload.sh-13825   [001] .....   949.461110: hrtimer_setup: hrtimer=000000004f6c5f16 clockid=CLOCK_MONOTONIC mode=REL|HARD\n"
+	"     workload.sh-13825   [001] .....   949.461116: hrtimer_setup: hrtimer=00000000bce1edd4 clockid=CLOCK_MONOTONIC mode=REL\n"
+	"          <idle>-0       [000] dN.1.   949.461197: timer_base_idle: is_idle=0 cpu=0\n"
+	"          <idle>-0       [000] dN.2.   949.461198: hrtimer_cancel: hrtimer=00000000313ac2bd\n"
+	"          <idle>-0       [000] dN.2.   949.461199: hrtimer_start: hrtimer=00000000313ac2bd function=tick_nohz_handler expires=949440000000 softexpires=949440000000 mode=ABS|PINNED|HARD was_armed=0\n";
+
+START_TEST(the_7_1_what_if_merges_the_ticks_cancel_start_pair)
+{
+	const std::string path = test::write_temp("pair.txt", test::ftrace_text(tick_restart_pair, 2));
+	replay_options opt;
+	opt.scheme = auto_scheme;
+	opt.hz = 250;
+	opt.hr_what_if.kernel_71 = true;
+	auto reader = open_trace(path, trace_format::auto_detect, {});
+	const replay_report r = replay_trace(*reader, path, opt);
+	ck_assert_uint_eq(r.hrtimers.what_ifs.size(), 1);
+	const hrtimer_what_if &w = r.hrtimers.what_ifs[0];
+	ck_assert_str_eq(w.name.c_str(), "kernel");
+	ck_assert_uint_eq(w.tick_pairs_merged, 1);
+	// One device write fewer: the cancel's stop.
+	ck_assert_uint_eq(w.what_if.device_programs + 1, w.model.device_programs);
+	ck_assert_uint_eq(w.what_if.interrupts, w.model.interrupts);
+}
+END_TEST
+
 int main()
 {
 	Suite *s = suite_create("kernel_generation");
@@ -270,6 +322,7 @@ int main()
 	tcase_add_test(tc, a_rendering_without_was_armed_leaves_the_rules_undecided);
 	tcase_add_test(tc, kernel_rules_sets_the_version);
 	tcase_add_test(tc, rt_sleeps_keep_zero_slack_from_6_12);
+	tcase_add_test(tc, the_7_1_what_if_merges_the_ticks_cancel_start_pair);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
