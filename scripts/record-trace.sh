@@ -23,6 +23,14 @@
 #              100 ms and 1 s in turn, nothing else started
 #   sleep-net  a small recording for the reader tests: sleepers (1 ms to
 #              100 ms) and two loopback HTTP clients
+#   idle-nohz  an idle machine with its tick stopped: two sleepers of 250 ms
+#              and 1 s, nothing else; the timer migration events
+#              (timer_migration:*) and the idle entries (power:cpu_idle)
+#              are recorded too
+#   load       scripts/load-workload.py: loopback TCP churn with small
+#              writes and delayed ACKs, sleepers with timer slacks of 1 ns
+#              to 10 ms and one SCHED_FIFO sleeper, short select() polls,
+#              a CPU hog at nice 19; timer migration and idle entries too
 # The same recording in more formats, when these are set:
 #   TRACE_DAT=X.dat        `trace-cmd extract -B` of the instance (the same
 #                          ring buffer as the text: the same events)
@@ -34,8 +42,8 @@ out=${1:?usage: record-trace.sh OUT.txt.gz [SECONDS] [mixed|busy-idle]}
 secs=${2:-10}
 workload=${3:-mixed}
 case $workload in
-mixed | busy-idle | network | idle | sleep-net) ;;
-*) echo "record-trace: unknown workload '$workload' (mixed, busy-idle, network, idle, sleep-net)" >&2; exit 2 ;;
+mixed | busy-idle | network | idle | sleep-net | idle-nohz | load) ;;
+*) echo "record-trace: unknown workload '$workload' (mixed, busy-idle, network, idle, sleep-net, idle-nohz, load)" >&2; exit 2 ;;
 esac
 if [ "$workload" = busy-idle ] && [ "$(nproc)" -lt 2 ]; then
 	echo "record-trace: busy-idle needs two CPUs" >&2
@@ -70,6 +78,13 @@ enable irq/irq_handler_exit
 for d in "$I"/events/irq_vectors/*_entry "$I"/events/irq_vectors/*_exit; do
 	[ -e "$d/enable" ] && echo 1 > "$d/enable"
 done
+# The NOHZ tick's evidence beside timer:tick_stop: the migration hierarchy
+# (tmigr_cpu_idle/active, or available/unavailable on 6.19+) and the idle
+# entries.
+if [ "$workload" = idle-nohz ] || [ "$workload" = load ]; then
+	enable timer_migration
+	enable power/cpu_idle
+fi
 
 # busy-idle: this script and everything it starts stay on CPU 0.
 [ "$workload" = busy-idle ] && taskset -pc 0 $$ >/dev/null
@@ -125,6 +140,17 @@ PY
 	done
 	wait "${sleepers[@]}"
 	kill $srv 2>/dev/null || true
+	;;
+idle-nohz)
+	sleepers=()
+	for period in 0.25 1; do
+		(while [ $SECONDS -lt $end ]; do sleep $period; done) &
+		sleepers+=($!)
+	done
+	wait "${sleepers[@]}"
+	;;
+load)
+	python3 "$(dirname "$0")/load-workload.py" "$secs"
 	;;
 idle)
 	# Sleepers only: three loops of sleeps, on whichever CPU the kernel

@@ -15,6 +15,7 @@ D=tests/data S=../shared/traces
 text_traces=($D/default-trace.txt.gz $D/busy-idle-trace.txt.gz $D/network-trace.txt.gz
 	$D/measured-idle.txt.gz $D/measured-network.txt.gz $D/measured-network-quiet.txt.gz
 	$D/sleep-net.txt.gz $D/sleep-net.perf-script.txt.gz $D/sleep-net.trace-cmd-report.txt.gz
+	$D/idle-nohz.txt.gz $D/load.txt.gz
 	$S/linux-6.18-http/trace.txt $S/linux-6.18-http/trace-cmd-report.txt
 	$S/linux-6.18-tcp/perf-script.txt $S/linux-3.6-scp_dest/trace.txt)
 binary_traces=($D/sleep-net.dat $S/linux-6.18-http/trace.dat $S/linux-3.6-scp_dest/ctf)
@@ -36,7 +37,9 @@ for t in $D/measured-network-quiet.txt.gz $S/linux-3.6-scp_dest/trace.txt; do
 done
 commands+=("replay --cost-model docs/results/cost-model/model.json $D/measured-network.txt.gz"
 	   "replay --json - --cost-model docs/results/cost-model/model.json $D/measured-idle.txt.gz"
-	   "replay --why 0@15130.5 $D/measured-network-quiet.txt.gz")
+	   "replay --why 0@15130.5 $D/measured-network-quiet.txt.gz"
+	   "replay --what-if-hr-slack 2ms $D/load.txt.gz"
+	   "replay --what-if-kernel 7.1 $S/linux-6.18-http/trace.txt")
 
 echo "# SHA-256 of each report: \`timersim ARGS\`'s standard output. Written by"
 echo "# scripts/report-digests.sh (make report-digests), checked by tests/unit/test_report_digests.cc."

@@ -10,6 +10,7 @@
 
 #include "sim/base/errors.h"
 #include "sim/hrtimer/queue_design.h"
+#include "sim/stream/kernel_generation.h"
 #include "sim/output/progress_line.h"
 #include "sim/whatif/own_expiries.h"
 #include "tools/numbers.h"
@@ -172,6 +173,33 @@ void add_trace_options(CLI::App *sub, trace_args &a)
 		->check(number_check(a.replay.hz))
 		->check(CLI::Range(1u, 100000u).description(""));
 	add_what_if_options(sub, a.what_if_hz, a.replay.hr_what_if);
+	sub->add_option_function<std::string>(
+		   "--kernel-rules",
+		   [&a](const std::string &v) {
+			   std::string err;
+			   if (!parse_kernel_version(v, a.replay.kernel_rules, err))
+				   throw CLI::ValidationError("--kernel-rules", err);
+		   },
+		   "follow the timer rules of this kernel version (MAJOR.MINOR) instead of those of the "
+		   "generation the trace shows (the report's `generation` line): 6.12+ a real-time "
+		   "task's sleeps keep no slack in --what-if-hr-slack")
+		->type_name("VERSION");
+	sub->add_option_function<std::string>(
+		   "--what-if-kernel",
+		   [&a](const std::string &v) {
+			   unsigned version = 0;
+			   std::string err;
+			   if (!parse_kernel_version(v, version, err))
+				   throw CLI::ValidationError("--what-if-kernel", err);
+			   if (version < 701)
+				   throw CLI::ValidationError("--what-if-kernel", "'" + v + "': the what-if is 7.1's "
+									     "hrtimer rework (7.1 or later)");
+			   a.replay.hr_what_if.kernel_71 = true;
+		   },
+		   "7.1: also run the hrtimers under 7.1's hrtimer rework, beside the recording's rules: "
+		   "the tick's cancel + start on leaving idle made one start; device programs and "
+		   "interrupts side by side")
+		->type_name("7.1");
 	sub->add_flag("--own-expiries", a.own_expiries,
 		      "drop the recorded expiries: every scheme fires the timers on its own (their "
 		      "lines count as skipped)");

@@ -51,6 +51,7 @@ hr::hrtimer_restart hrtimer_replay::fired(hr::hrtimer *t, void *context)
 	s->fired = true;
 	s->fired_irq = self->current_irq_;
 	s->fired_cpu = self->running_cpu_;
+	s->fired_unmatched = self->irq_unmatched_;
 	if (self->what_ifs_)
 		self->what_ifs_->model_expired(s->id, hr_what_ifs::queue_of(*t), t->node.expires);
 	if (self->crediting_) {
@@ -164,7 +165,7 @@ void hrtimer_replay::run_due(unsigned cpu, std::int64_t mono)
 		run_interrupt(cpu, b.dev.fires_at, false);
 }
 
-void hrtimer_replay::run_interrupt(unsigned cpu, std::int64_t now, bool recorded)
+void hrtimer_replay::run_interrupt(unsigned cpu, std::int64_t now, bool recorded, bool unarmed)
 {
 	cpu_state &c = *cpus_[cpu];
 	hrtimer_cpu_figures &f = figures_[cpu];
@@ -173,6 +174,9 @@ void hrtimer_replay::run_interrupt(unsigned cpu, std::int64_t now, bool recorded
 		f.predicted_interrupts++;
 	if (due && recorded)
 		f.both++;
+	irq_unmatched_ = due && !recorded;
+	if (!due && recorded && unarmed)
+		f.recorded_trace_caused++;
 	machine_.now = std::max<std::int64_t>(now, 0);
 	current_irq_ = next_irq_++;
 	running_cpu_ = cpu;
@@ -252,6 +256,11 @@ void hrtimer_replay::apply_hrtimer(const sim_event &ev, event_stream &ahead)
 		slot &s = slot_for(ev);
 		if (ev.function)
 			s.function = ev.function;
+		// hrtimer_setup() of a queued timer would corrupt its queue: the
+		// kernel removed it with no event the trace kept.
+		if (s.started)
+			end_not_traced(s);
+		s.started = false;
 		s.seen = true;
 		set_up(s, ev, ev.cpu);
 		return;
@@ -292,6 +301,12 @@ void hrtimer_replay::apply_hrtimer(const sim_event &ev, event_stream &ahead)
 	}
 }
 
+void hrtimer_replay::end_not_traced(slot &s)
+{
+	if (s.fired && s.fired_unmatched && lost_irqs_.insert(s.fired_irq).second)
+		figures_[s.fired_cpu].predicted_trace_caused++;
+}
+
 void hrtimer_replay::on_start(const sim_event &ev)
 {
 	slot &s = slot_for(ev);
@@ -299,6 +314,11 @@ void hrtimer_replay::on_start(const sim_event &ev)
 		s.function = ev.function;
 	if (!s.set_up)
 		set_up(s, ev, ev.cpu);
+	// was_armed=0: the kernel did not hold it queued, though the trace's
+	// last event of it was a start.
+	if (s.started && ev.carries(EF_WAS_ARMED) && !ev.was_armed)
+		end_not_traced(s);
+	s.started = true;
 	if (s.fired) {
 		s.fired = false;
 		sum_.simulated_only++;
@@ -399,7 +419,7 @@ void hrtimer_replay::mark_tick_untraced(unsigned cpu)
 void hrtimer_replay::on_cancel(const sim_event &ev, event_stream &ahead)
 {
 	// What the cancel is part of: the next event of this timer on this CPU.
-	enum class partner { none, expiry, rearm } found = partner::none;
+	enum class partner { none, expiry, rearm, start } found = partner::none;
 	const std::uint64_t within = ev.ts_ns + cancel_partner_within_ns;
 	// In registers for the scan (read through `ev`, they were loaded
 	// again at each event).
@@ -417,6 +437,8 @@ void hrtimer_replay::on_cancel(const sim_event &ev, event_stream &ahead)
 		// a cancel before such a start is a cancel).
 		else if (n.hrtimer == hrtimer_event::start && !n.carries(EF_WAS_ARMED))
 			found = partner::rearm;
+		else if (n.hrtimer == hrtimer_event::start)
+			found = partner::start;	// a cancel, then a start (the tick's restart)
 		return false;
 	});
 	if (found == partner::expiry) {
@@ -432,6 +454,7 @@ void hrtimer_replay::on_cancel(const sim_event &ev, event_stream &ahead)
 	callback(s.function).cancels++;
 	count_op(ev);
 	s.seen = true;
+	s.started = false;
 	if (s.fired) {
 		s.fired = false;
 		sum_.simulated_only++;
@@ -440,7 +463,7 @@ void hrtimer_replay::on_cancel(const sim_event &ev, event_stream &ahead)
 		machine_.now = std::max<std::int64_t>(mono_of(ev.ts_ns), 0);
 		remove(s);
 		if (what_ifs_)
-			what_ifs_->cancel(s.id, machine_.now);
+			what_ifs_->cancel(s.id, machine_.now, found == partner::start && &s == cpus_[cpu]->tick);
 	}
 }
 
@@ -453,6 +476,8 @@ void hrtimer_replay::on_expire(const sim_event &ev)
 	if (ev.function)
 		s.function = ev.function;
 	note_tick(s, ev.cpu);
+	s.started = false;
+	const bool unseen = !s.seen;	// no event before: armed before the trace
 	const bool untraced = rearmed_untraced(s, ev);
 	const expiry_clock clock = clock_of_expiry(s, ev);
 	if (untraced) {
@@ -460,7 +485,7 @@ void hrtimer_replay::on_expire(const sim_event &ev)
 		rearm_untraced(s, ev, clock.realtime);
 	}
 	if (!(s.set_up ? s.soft : cpus_[ev.cpu]->in_soft))
-		place_hard_expiry(s, ev, clock, untraced);
+		place_hard_expiry(s, ev, clock, untraced, unseen);
 	else
 		place_soft_expiry(s, ev, clock);
 	note_realtime_offset(ev, clock.realtime);
@@ -508,7 +533,7 @@ hrtimer_replay::expiry_clock hrtimer_replay::clock_of_expiry(const slot &s, cons
 // it is in, or (without irq events) the run of hard expiries on this CPU
 // with this now. The first expiry of one runs the model's interrupt.
 void hrtimer_replay::place_hard_expiry(slot &s, const sim_event &ev, const expiry_clock &clock,
-				       bool untraced)
+				       bool untraced, bool unseen)
 {
 	cpu_state &c = *cpus_[ev.cpu];
 	bool new_group;
@@ -530,12 +555,13 @@ void hrtimer_replay::place_hard_expiry(slot &s, const sim_event &ev, const expir
 			stop_tick_untraced(ev.cpu, clock.base == hr::HRTIMER_BASE_MONOTONIC && s.set_up
 							    ? std::min(clock.mono, s.timer.softexpires - 1)
 							    : clock.mono);
-		run_interrupt(ev.cpu, clock.mono, true);
+		run_interrupt(ev.cpu, clock.mono, true, unseen || untraced);
 	} else if (untraced && hr::hrtimer_is_queued(&s.timer)) {
 		// Re-armed untraced into an interrupt already run: it runs in
 		// that interrupt.
 		remove(s);
 		s.fired = true;
+		s.fired_unmatched = false;
 		s.fired_irq = c.irq_id;
 		s.fired_cpu = ev.cpu;
 	}

@@ -44,6 +44,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "kernel/hrtimer.h"
@@ -110,6 +111,10 @@ private:
 		std::uint32_t fired_cpu = 0;
 		bool seen = false;		// an event of it came before
 		bool inferred = false;		// armed by inference: its expiry unknown
+		// The trace's last event of it was a start (no expiry or cancel
+		// since): the kernel holds it queued.
+		bool started = false;
+		bool fired_unmatched = false;	// ... in a predicted-only interrupt
 	};
 	struct cpu_state {
 		kernel::hr::hrtimer_cpu_base base;
@@ -181,8 +186,14 @@ private:
 	// runs the interrupts that came due.
 	inline void catch_up(unsigned cpu, std::int64_t mono);
 	[[gnu::noinline]] void run_due(unsigned cpu, std::int64_t mono);
-	void run_interrupt(unsigned cpu, std::int64_t now, bool recorded);
+	// `unarmed`: the recorded interrupt's first timer was one the model
+	// was never told armed (hrtimer_cpu_figures::recorded_trace_caused).
+	void run_interrupt(unsigned cpu, std::int64_t now, bool recorded, bool unarmed = false);
 	void on_start(const sim_event &ev);
+	// The trace shows S's end without an event for it; if the model ran S
+	// in an interrupt no recorded one matched, that interrupt's events
+	// were lost (hrtimer_cpu_figures::predicted_trace_caused).
+	void end_not_traced(slot &s);
 	void on_cancel(const sim_event &ev, event_stream &ahead);
 	// A recorded expiry, in steps.
 	struct expiry_clock {
@@ -193,7 +204,8 @@ private:
 	void on_expire(const sim_event &ev);
 	bool rearmed_untraced(slot &s, const sim_event &ev);
 	expiry_clock clock_of_expiry(const slot &s, const sim_event &ev);
-	void place_hard_expiry(slot &s, const sim_event &ev, const expiry_clock &clock, bool untraced);
+	void place_hard_expiry(slot &s, const sim_event &ev, const expiry_clock &clock, bool untraced,
+			       bool unseen);
 	void place_soft_expiry(slot &s, const sim_event &ev, const expiry_clock &clock);
 	void note_realtime_offset(const sim_event &ev, bool realtime);
 	void judge(slot *s, const sim_event &ev, unsigned cpu);
@@ -233,6 +245,11 @@ private:
 	std::vector<hrtimer_callback_figures> by_function_;	// by interned id
 	std::vector<hrtimer_cpu_figures> figures_;
 	std::uint64_t current_irq_ = 0;		// the model interrupt running now
+	// The running model interrupt matches no recorded one (predicted only).
+	bool irq_unmatched_ = false;
+	// The predicted-only interrupts counted as lost (few: only those the
+	// trace shows it lost).
+	std::unordered_set<std::uint64_t> lost_irqs_;
 	bool crediting_ = false;		// its first expiry is a wakeup, not yet credited
 	hrtimer_summary sum_;
 	bool offset_known_ = false;

@@ -25,6 +25,17 @@ struct hrtimer_cpu_figures {
 	std::uint64_t recorded_interrupts = 0;	// interrupts that ran hrtimers (or irq events)
 	std::uint64_t predicted_interrupts = 0;	// the model's device came due
 	std::uint64_t both = 0;			// recorded ones the model predicted
+	// Recorded ones the model could not predict for the trace's cause: its
+	// device was not due, and the first timer they ran was armed before
+	// the trace began or re-armed with no event traced (the model never
+	// held it). Counted apart from the interrupt figure.
+	std::uint64_t recorded_trace_caused = 0;
+	// Predicted ones the recording lost: the model's interrupt, which no
+	// recorded one matched, ran a timer whose end the trace shows with no
+	// event for it (a later hrtimer_setup, or hrtimer_start was_armed=0,
+	// of a timer last seen started: its expiry or cancel event was lost,
+	// as perf drops events without saying so). Counted apart too.
+	std::uint64_t predicted_trace_caused = 0;
 	std::uint64_t device_programs = 0;
 	// hrtimer_rearm (2026 kernels): the device programmings the trace
 	// recorded, and those for the time the model's device was set to.
@@ -52,6 +63,9 @@ struct hrtimer_lateness {
 struct hrtimer_what_if_side {
 	std::uint64_t interrupts = 0;	// timer interrupts (the tick's, highres off)
 	std::uint64_t expiries = 0;	// expiries of timers in the what-if's scope
+	// The clockevent device's programmings and stops (the models'; 0: the
+	// recording's, unknown).
+	std::uint64_t device_programs = 0;
 	hrtimer_lateness lateness;	// of those
 };
 
@@ -64,6 +78,12 @@ struct hrtimer_what_if {
 	std::string scope;		// the timers its lateness covers
 	hrtimer_what_if_side recorded, model, what_if;
 	std::uint64_t ranges_changed = 0;	// starts whose range the what-if changed
+	// The kernel's rt_zero_slack rule (6.12+) was followed: sleeps armed
+	// with no range (a real-time task's) kept none; how many.
+	bool rt_zero_slack = false;
+	std::uint64_t rt_exact = 0;
+	// kernel 7.1: the tick's cancel + start pairs made one start.
+	std::uint64_t tick_pairs_merged = 0;
 	// Recorded expiries of timers the what-if still held: it ran them
 	// then, at their own time, before the events that follow them.
 	std::uint64_t ran_ahead = 0;

@@ -195,8 +195,8 @@ void hr_free_model::setup(std::uint32_t id, unsigned cpu, int clockid, unsigned 
 	e.set_up = true;
 }
 
-void hr_free_model::start(std::uint32_t id, unsigned cpu, bool user, std::int64_t soft, std::int64_t hard,
-			  unsigned mode, std::int64_t mono, std::int64_t offs_real)
+void hr_free_model::start(std::uint32_t id, unsigned cpu, bool user, bool sleeper, std::int64_t soft,
+			  std::int64_t hard, unsigned mode, std::int64_t mono, std::int64_t offs_real)
 {
 	entry &e = entry_of(id);
 	if (!e.set_up)
@@ -210,6 +210,8 @@ void hr_free_model::start(std::uint32_t id, unsigned cpu, bool user, std::int64_
 	using rule = hr_what_if_options::slack_rule;
 	if (policy_.slack == rule::exact)
 		delta = 0;
+	else if (policy_.slack == rule::user && user && sleeper && policy_.rt_zero_slack && delta == 0)
+		rt_exact_++;	// a real-time task's sleep: no slack (policy::rt_zero_slack)
 	else if (policy_.slack == rule::user && user)
 		delta = policy_.user_slack_ns;
 	if (delta != hard - soft)
@@ -220,15 +222,27 @@ void hr_free_model::start(std::uint32_t id, unsigned cpu, bool user, std::int64_
 	e.armed_at = mono + (hr::hrtimer_cb_get_time(&e.timer) - cpus_[cpu].machine.now);
 }
 
-void hr_free_model::cancel(std::uint32_t id, std::int64_t mono)
+void hr_free_model::cancel(std::uint32_t id, std::int64_t mono, bool tick_pair)
 {
 	entry &e = entry_of(id);
 	if (!e.set_up || !hr::hrtimer_is_queued(&e.timer))
 		return;
+	if (tick_pair && policy_.tick_modify_in_place) {
+		tick_pairs_merged_++;	// the start that follows moves it
+		return;
+	}
 	const unsigned cpu = cpu_of(e);
 	catch_up(cpu, mono);
 	if (hr::hrtimer_is_queued(&e.timer))
 		hr::hrtimer_try_to_cancel(&cpus_[cpu].base, &e.timer);
+}
+
+std::uint64_t hr_free_model::device_programs() const
+{
+	std::uint64_t n = 0;
+	for (const cpu_state &c : cpus_)
+		n += c.base.dev.programs + c.base.dev.stops;
+	return n;
 }
 
 void hr_free_model::recorded_expiry(std::uint32_t id, std::int64_t mono)
@@ -380,12 +394,18 @@ hr_what_ifs::hr_what_ifs(unsigned cpus, const hr_what_if_options &opt, unsigned 
 	using rule = hr_what_if_options::slack_rule;
 	hr_free_model::policy p;
 	p.tick_nsec = tick_nsec_;
-	if (opt.slack != rule::recorded || opt.highres_off)
+	if (opt.slack != rule::recorded || opt.highres_off || opt.kernel_71)
 		baseline_ = std::make_unique<hr_free_model>(cpus, p);
+	if (opt.kernel_71) {
+		hr_free_model::policy k = p;
+		k.tick_modify_in_place = true;
+		v71_ = std::make_unique<hr_free_model>(cpus, k);
+	}
 	if (opt.slack != rule::recorded) {
 		hr_free_model::policy s = p;
 		s.slack = opt.slack;
 		s.user_slack_ns = opt.user_slack_ns;
+		s.rt_zero_slack = opt.rt_zero_slack;
 		slack_ = std::make_unique<hr_free_model>(cpus, s);
 	}
 	if (opt.highres_off) {
@@ -400,7 +420,7 @@ hr_what_ifs::hr_what_ifs(unsigned cpus, const hr_what_if_options &opt, unsigned 
 std::vector<hr_free_model *> hr_what_ifs::models()
 {
 	std::vector<hr_free_model *> out;
-	for (auto *m : {baseline_.get(), slack_.get(), lowres_.get()})
+	for (auto *m : {baseline_.get(), slack_.get(), lowres_.get(), v71_.get()})
 		if (m)
 			out.push_back(m);
 	return out;
@@ -413,6 +433,15 @@ bool hr_what_ifs::user(std::uint32_t function)
 	if (user_[function] < 0)
 		user_[function] = function && is_user_space_hrtimer(name_of_(function));
 	return user_[function] == 1;
+}
+
+bool hr_what_ifs::sleeper(std::uint32_t function)
+{
+	if (sleeper_.size() <= function)
+		sleeper_.resize(std::size_t(function) + 1, -1);
+	if (sleeper_[function] < 0)
+		sleeper_[function] = function && name_of_(function) == "hrtimer_wakeup";
+	return sleeper_[function] == 1;
 }
 
 bool hr_what_ifs::tick(std::uint32_t function)
@@ -453,15 +482,15 @@ void hr_what_ifs::start(std::uint32_t id, unsigned cpu, std::uint32_t function, 
 	if (armed_mono_.size() <= id)
 		armed_mono_.resize(std::size_t(id) + 1, 0);
 	armed_mono_[id] = mono;
-	const bool u = user(function);
+	const bool u = user(function), sl = u && sleeper(function);
 	for (hr_free_model *m : models())
-		m->start(id, cpu, u, soft, hard, mode, mono, offs_real);
+		m->start(id, cpu, u, sl, soft, hard, mode, mono, offs_real);
 }
 
-void hr_what_ifs::cancel(std::uint32_t id, std::int64_t mono)
+void hr_what_ifs::cancel(std::uint32_t id, std::int64_t mono, bool tick_pair)
 {
 	for (hr_free_model *m : models())
-		m->cancel(id, mono);
+		m->cancel(id, mono, tick_pair);
 }
 
 void hr_what_ifs::recorded_expiry(std::uint32_t id, std::uint32_t function, std::int64_t mono, std::int64_t now,
@@ -523,6 +552,8 @@ void hr_what_ifs::finish(std::uint64_t recorded_interrupts, std::int64_t first_m
 		w.model = side(baseline_->interrupts(), baseline_->lateness(user_only));
 		w.what_if = side(slack_->interrupts(), slack_->lateness(user_only));
 		w.ranges_changed = slack_->ranges_changed();
+		w.rt_exact = slack_->rt_exact();
+		w.rt_zero_slack = opt_.rt_zero_slack;
 		w.ran_ahead = slack_->ran_ahead();
 		out.what_ifs.push_back(w);
 	}
@@ -543,6 +574,20 @@ void hr_what_ifs::finish(std::uint64_t recorded_interrupts, std::int64_t first_m
 			w.ticks = std::uint64_t(floor_to_grid(end, phase, tick_nsec_) -
 						floor_to_grid(first_mono, phase, tick_nsec_) + 1) *
 				  cpus_;
+		out.what_ifs.push_back(w);
+	}
+	if (v71_) {
+		hrtimer_what_if w;
+		w.name = "kernel";
+		w.setting = "7.1";
+		w.scope = "every timer";
+		w.recorded = side(recorded_interrupts, recorded_all_);
+		w.model = side(baseline_->interrupts(), baseline_->lateness(false));
+		w.model.device_programs = baseline_->device_programs();
+		w.what_if = side(v71_->interrupts(), v71_->lateness(false));
+		w.what_if.device_programs = v71_->device_programs();
+		w.tick_pairs_merged = v71_->tick_pairs_merged();
+		w.ran_ahead = v71_->ran_ahead();
 		out.what_ifs.push_back(w);
 	}
 	if (queues_)

@@ -69,15 +69,32 @@ public:
 		std::int64_t user_slack_ns = 0;
 		bool highres = true;
 		std::int64_t tick_nsec = 4'000'000;
+		// 6.12+ (kernel/sched/syscalls.c __setscheduler_params()): a
+		// real-time or deadline task's timer_slack_ns is 0, so its sleeps
+		// (hrtimer_wakeup) have no range, and a user-slack what-if leaves
+		// them so. The trace names no task's policy; on these kernels a
+		// sleeper armed with no range is a real-time task's (any other
+		// task's slack is at least 1 ns: prctl PR_SET_TIMERSLACK 0 restores
+		// the default) or a kernel caller's exact one (usleep_range(n, n),
+		// schedule_hrtimeout()), which no user slack widens either.
+		bool rt_zero_slack = false;
+		// 7.1 (tick/sched: "Avoid hrtimer_cancel/start() sequence"): the
+		// tick's restart on leaving idle is a start of the queued tick,
+		// which moves it in one step; 6.18 canceled it first, and the
+		// cancel of the timer the device waits for reprograms the device
+		// (hrtimer_force_reprogram()) before the start programs it again.
+		bool tick_modify_in_place = false;
 	};
 	hr_free_model(unsigned cpus, const policy &p);
 	hr_free_model(const hr_free_model &) = delete;
 	hr_free_model &operator=(const hr_free_model &) = delete;
 
 	void setup(std::uint32_t id, unsigned cpu, int clockid, unsigned mode, bool user, std::int64_t mono);
-	void start(std::uint32_t id, unsigned cpu, bool user, std::int64_t soft, std::int64_t hard,
-		   unsigned mode, std::int64_t mono, std::int64_t offs_real);
-	void cancel(std::uint32_t id, std::int64_t mono);
+	// `sleeper`: its callback is hrtimer_wakeup (a task's sleep).
+	void start(std::uint32_t id, unsigned cpu, bool user, bool sleeper, std::int64_t soft,
+		   std::int64_t hard, unsigned mode, std::int64_t mono, std::int64_t offs_real);
+	// `tick_pair`: the tick's cancel that a start of it follows at once.
+	void cancel(std::uint32_t id, std::int64_t mono, bool tick_pair = false);
 	// The recording ran timer `id` at `mono`.
 	void recorded_expiry(std::uint32_t id, std::int64_t mono);
 	// The tick's grid: its phase on CLOCK_MONOTONIC (highres off).
@@ -87,6 +104,12 @@ public:
 
 	std::uint64_t interrupts() const { return interrupts_; }
 	std::uint64_t ranges_changed() const { return ranges_changed_; }
+	// Sleeps the rt_zero_slack rule kept without a range.
+	std::uint64_t rt_exact() const { return rt_exact_; }
+	std::uint64_t tick_pairs_merged() const { return tick_pairs_merged_; }
+	// The clockevent devices' programmings and stops (each a write to
+	// the device: tick_program_event(KTIME_MAX) stops it), all CPUs.
+	std::uint64_t device_programs() const;
 	std::uint64_t ran_ahead() const { return ran_ahead_; }
 	// Highres off: the grid's phase, and the latest tick taken on any CPU.
 	std::int64_t tick_phase() const { return phase_; }
@@ -125,7 +148,7 @@ private:
 	std::deque<entry> entries_;
 	std::int64_t phase_ = 0;
 	std::int64_t offs_real_ = 0;	// REALTIME's offset, as the replay last had it
-	std::uint64_t interrupts_ = 0, ranges_changed_ = 0, ran_ahead_ = 0;
+	std::uint64_t interrupts_ = 0, ranges_changed_ = 0, ran_ahead_ = 0, rt_exact_ = 0, tick_pairs_merged_ = 0;
 	lateness_histogram all_, user_;
 };
 
@@ -165,7 +188,7 @@ public:
 		   std::int64_t mono);
 	void start(std::uint32_t id, unsigned cpu, std::uint32_t function, std::int64_t soft, std::int64_t hard,
 		   unsigned mode, std::int64_t mono, std::int64_t offs_real);
-	void cancel(std::uint32_t id, std::int64_t mono);
+	void cancel(std::uint32_t id, std::int64_t mono, bool tick_pair = false);
 	// The recorded expiry: `now` in the timer's clock, `soft` its recorded
 	// softexpires (0: never started in the trace).
 	void recorded_expiry(std::uint32_t id, std::uint32_t function, std::int64_t mono, std::int64_t now,
@@ -180,6 +203,7 @@ public:
 
 private:
 	bool user(std::uint32_t function);
+	bool sleeper(std::uint32_t function);
 	bool tick(std::uint32_t function);
 	std::vector<hr_free_model *> models();
 
@@ -188,8 +212,8 @@ private:
 	std::int64_t tick_nsec_;
 	bool phase_known_ = false;
 	std::function<std::string(std::uint32_t)> name_of_;
-	std::vector<std::int8_t> user_, tick_;	// by callback id: -1 unknown
-	std::unique_ptr<hr_free_model> baseline_, slack_, lowres_;
+	std::vector<std::int8_t> user_, tick_, sleeper_;	// by callback id: -1 unknown
+	std::unique_ptr<hr_free_model> baseline_, slack_, lowres_, v71_;
 	std::unique_ptr<hr_queue_feed> queues_;
 	lateness_histogram recorded_all_, recorded_user_;
 	std::vector<std::int64_t> armed_mono_;	// by timer: its latest start's time

@@ -16,10 +16,18 @@ struct hr_what_if_options {
 	};
 	slack_rule slack = slack_rule::recorded;
 	std::int64_t user_slack_ns = 0;
-	bool highres_off = false;	// hrtimers run from the tick (hrtimer_run_queues)
+	// The recording kernel's rule (6.12+, sim/stream/kernel_generation.h):
+	// a real-time task's sleep keeps no slack whatever the what-if gives
+	// user space. Set by the replay from the kernel generation.
+	bool rt_zero_slack = false;
+	bool highres_off = false;
+	// --what-if-kernel 7.1: the same hrtimer stream under 7.1's rework
+	// (tick/sched: the tick's restart a start of the queued tick, not a
+	// cancel then a start: kernel/time/tick-sched.c tick_nohz_restart()).
+	bool kernel_71 = false;	// hrtimers run from the tick (hrtimer_run_queues)
 	std::vector<std::string> queues;	// queue designs fed the model's queue operations
 
-	bool any() const { return slack != slack_rule::recorded || highres_off || !queues.empty(); }
+	bool any() const { return slack != slack_rule::recorded || highres_off || kernel_71 || !queues.empty(); }
 };
 
 }  // namespace timersim

@@ -13,6 +13,7 @@
 #include "sim/replay/jiffies_track.h"
 #include "sim/replay/replay_engine.h"
 #include "sim/base/trace_clock.h"
+#include "sim/stream/kernel_generation.h"
 #include "sim/stream/trace_shape.h"
 #include "sim/hrtimer/hr_replay.h"
 #include "sim/measured/cpu_time.h"
@@ -337,6 +338,9 @@ void replay_driver::read_shape()
 		: declared  ? declared
 			    : std::min(std::max(shape_.cpus, 1u), max_undeclared_cpus);
 	kernel_of(shape_, in.kernel, in.kernel_scheme);
+	in.generation = detect_kernel_generation(shape_);
+	if (opt_.kernel_rules)
+		set_kernel_rules(in.generation, opt_.kernel_rules);
 	clock_.set_hz(in.hz);
 }
 
@@ -363,8 +367,11 @@ void replay_driver::make_models()
 {
 	const input_summary &in = input_;
 	hrtimers_ = std::make_unique<hrtimer_replay>(in.cpus);
-	if (opt_.hr_what_if.any())
-		hrtimers_->set_what_ifs(opt_.hr_what_if, in.hz, [this](std::uint32_t id) { return functions_.name(id); });
+	if (opt_.hr_what_if.any()) {
+		hr_what_if_options w = opt_.hr_what_if;
+		w.rt_zero_slack = in.generation.rt_zero_slack;
+		hrtimers_->set_what_ifs(w, in.hz, [this](std::uint32_t id) { return functions_.name(id); });
+	}
 	ticks_ = std::make_unique<tick_source>(stream_, functions_, opt_.ticks, in.hz, in.word_bits,
 					       in.cpus, tick_prologue, opt_.ticks_why);
 	const tick_summary ticks = ticks_->summary();

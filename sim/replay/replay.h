@@ -93,6 +93,10 @@ struct replay_options {
 	// --what-if-hr-slack, --what-if-highres, --hr-queues: the hrtimer
 	// what-ifs, reported in the hrtimers section.
 	hr_what_if_options hr_what_if;
+	// --kernel-rules: follow this kernel version's timer rules (major *
+	// 100 + minor, sim/stream/kernel_generation.h) instead of those of
+	// the generation the trace shows; 0: the trace's.
+	unsigned kernel_rules = 0;
 };
 
 inline constexpr std::size_t bounded_timer_runs = 16384;

@@ -15,6 +15,7 @@
 #include "sim/measured/run_model.h"
 #include "sim/measured/softirq_work.h"
 #include "sim/scheme/scheme.h"
+#include "sim/stream/kernel_generation.h"
 #include "sim/trace/lost_events.h"
 #include "sim/trace/symbols.h"
 #include "sim/ticks/tick_summary.h"
@@ -58,6 +59,9 @@ struct input_summary {
 	// timer_start events carry, and the scheme that models it.
 	std::string kernel;		// e.g. "Linux 6.8+"
 	std::string kernel_scheme;	// "classic" or "v48"
+	// Its generation from all the events and fields the trace has (a
+	// range of versions) and the timer rules the replay follows for it.
+	kernel_generation generation;
 };
 
 struct event_counts {

@@ -23,6 +23,8 @@ template <> struct json_fields<hrtimer_cpu_figures> {
 		json_field("recorded_interrupts", &hrtimer_cpu_figures::recorded_interrupts),
 		json_field("predicted_interrupts", &hrtimer_cpu_figures::predicted_interrupts),
 		json_field("both", &hrtimer_cpu_figures::both),
+		json_field("recorded_trace_caused", &hrtimer_cpu_figures::recorded_trace_caused),
+		json_field("predicted_trace_caused", &hrtimer_cpu_figures::predicted_trace_caused),
 		json_field("device_programs", &hrtimer_cpu_figures::device_programs),
 		json_field("recorded_programs", &hrtimer_cpu_figures::recorded_programs),
 		json_field("programs_matched", &hrtimer_cpu_figures::programs_matched));
@@ -32,6 +34,7 @@ template <> struct json_fields<hrtimer_what_if_side> {
 	static constexpr auto fields = std::make_tuple(
 		json_field("interrupts", &hrtimer_what_if_side::interrupts),
 		json_field("expiries", &hrtimer_what_if_side::expiries),
+		json_field("device_programs", &hrtimer_what_if_side::device_programs),
 		json_computed_fixed<hrtimer_what_if_side>("lateness_mean_ns",
 			[](const hrtimer_what_if_side &s) { return s.lateness.mean_ns; }, 1),
 		json_computed<hrtimer_what_if_side>("lateness_p99_ns",
@@ -46,6 +49,9 @@ template <> struct json_fields<hrtimer_what_if> {
 		json_field("setting", &hrtimer_what_if::setting),
 		json_field("scope", &hrtimer_what_if::scope),
 		json_field("ranges_changed", &hrtimer_what_if::ranges_changed),
+		json_field("rt_zero_slack", &hrtimer_what_if::rt_zero_slack),
+		json_field("rt_exact", &hrtimer_what_if::rt_exact),
+		json_field("tick_pairs_merged", &hrtimer_what_if::tick_pairs_merged),
 		json_field("ran_ahead", &hrtimer_what_if::ran_ahead),
 		json_field("ticks", &hrtimer_what_if::ticks),
 		json_object("recorded", &hrtimer_what_if::recorded),

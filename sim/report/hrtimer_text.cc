@@ -72,7 +72,8 @@ std::string text_hrtimer_section(const hrtimer_summary &h, unsigned top)
 	text_table t("  ");
 	// hrtimer_rearm (2026 kernels) records the device's programmings.
 	const bool rearms = h.rearm_events;
-	std::vector<std::string> head = {"interrupts", "recorded", "predicted", "both", "device programs"};
+	std::vector<std::string> head = {"interrupts", "recorded", "predicted", "both", "the trace's",
+					 "lost", "device programs"};
 	if (rearms) {
 		head.push_back("recorded programs");
 		head.push_back("same time");
@@ -81,7 +82,8 @@ std::string text_hrtimer_section(const hrtimer_summary &h, unsigned top)
 	hrtimer_cpu_figures all;
 	auto row = [&](const std::string &name, const hrtimer_cpu_figures &f) {
 		std::vector<std::string> r = {name, num(f.recorded_interrupts), num(f.predicted_interrupts),
-					      num(f.both), num(f.device_programs)};
+					      num(f.both), num(f.recorded_trace_caused), num(f.predicted_trace_caused),
+					      num(f.device_programs)};
 		if (rearms) {
 			r.push_back(num(f.recorded_programs));
 			r.push_back(num(f.programs_matched));
@@ -94,17 +96,31 @@ std::string text_hrtimer_section(const hrtimer_summary &h, unsigned top)
 		all.recorded_interrupts += f.recorded_interrupts;
 		all.predicted_interrupts += f.predicted_interrupts;
 		all.both += f.both;
+		all.recorded_trace_caused += f.recorded_trace_caused;
+		all.predicted_trace_caused += f.predicted_trace_caused;
 		all.device_programs += f.device_programs;
 		all.recorded_programs += f.recorded_programs;
 		all.programs_matched += f.programs_matched;
 	}
 	row("all", all);
 	out += t.render();
+	// The figure: the model's interrupts against the recorded ones it
+	// could have predicted.
+	const std::uint64_t judged = all.recorded_interrupts - all.recorded_trace_caused;
+	const std::uint64_t predicted = all.predicted_interrupts - all.predicted_trace_caused;
+	if (judged && (all.recorded_trace_caused || all.predicted_trace_caused))
+		out += fmt::format("  predicted {} ({} less {} lost) against the {} recorded less the trace's {}: {:+.2f}%\n",
+				   predicted, all.predicted_interrupts, all.predicted_trace_caused, judged,
+				   all.recorded_trace_caused,
+				   100.0 * (double(predicted) - double(judged)) / double(judged));
 	out += std::string("  (recorded: ") +
 	       (h.irq_events ? "the timer interrupts the trace recorded"
 			     : "runs of hard expiries with one now on a CPU; the trace has no timer "
 			       "interrupt events") +
-	       "; predicted: the model's device came due" +
+	       "; predicted: the model's device came due; the trace's: recorded, not predicted, and the "
+	       "first timer they ran was armed before the trace or re-armed untraced; lost: predicted, not "
+	       "recorded, and a timer they ran the trace shows ended with no event (a later hrtimer_setup, "
+	       "or hrtimer_start was_armed=0, of a timer last seen started)" +
 	       (rearms ? "; recorded programs: hrtimer_rearm, same time: the model's device was set for its "
 			 "next_event then"
 		       : "") +

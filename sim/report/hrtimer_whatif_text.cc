@@ -16,6 +16,8 @@ std::string what_if_label(const hrtimer_what_if &w)
 {
 	if (w.name == "highres")
 		return "highres off";
+	if (w.name == "kernel")
+		return w.setting + " rules";
 	return w.setting == "exact" ? "exact" : "slack " + micros(double(std::stoll(w.setting))) + " us";
 }
 
@@ -23,11 +25,17 @@ std::string heading(const hrtimer_what_if &w)
 {
 	if (w.name == "highres")
 		return "highres off: the hrtimers run from the tick, at jiffy granularity (hrtimer_run_queues)";
+	if (w.name == "kernel")
+		return "kernel " + w.setting + ": the hrtimer rework's rules (the tick's cancel + start on leaving idle "
+		       "one start: " + num(w.tick_pairs_merged) + " pairs)";
 	if (w.setting == "exact")
 		return "slack exact: every timer's expires = softexpires (" + num(w.ranges_changed) +
 		       " starts' ranges changed)";
 	return "slack " + w.setting + " ns for user-space timers: expires = softexpires + " + w.setting +
-	       " ns (" + num(w.ranges_changed) + " starts' ranges changed)";
+	       " ns (" + num(w.ranges_changed) + " starts' ranges changed" +
+	       (w.rt_zero_slack ? "; " + num(w.rt_exact) + " sleeps armed with no range kept so: 6.12+ gives a real-time task no slack"
+				: "") +
+	       ")";
 }
 
 std::string signed_num(std::int64_t v) { return (v > 0 ? "+" : "") + std::to_string(v); }
@@ -36,7 +44,9 @@ std::string what_if_block(const hrtimer_what_if &w)
 {
 	std::string out = "  what-if " + heading(w) + "; lateness of " + w.scope + "\n";
 	text_table t("    ");
-	const std::string base = w.name == "highres" ? "model, high resolution" : "model, recorded slack";
+	const std::string base = w.name == "highres" ? "model, high resolution"
+				 : w.name == "kernel" ? "model, the recording's rules"
+						      : "model, recorded slack";
 	t.row({"", "recording", base, "model, " + what_if_label(w)});
 	const hrtimer_what_if_side *sides[3] = {&w.recorded, &w.model, &w.what_if};
 	auto row = [&](const std::string &label, auto cell) {
@@ -47,13 +57,21 @@ std::string what_if_block(const hrtimer_what_if &w)
 	};
 	row("interrupts", [](const hrtimer_what_if_side &s) { return num(s.interrupts); });
 	row("expiries", [](const hrtimer_what_if_side &s) { return num(s.expiries); });
+	if (w.name == "kernel")
+		row("device programs, stops", [](const hrtimer_what_if_side &s) {
+			return s.device_programs ? num(s.device_programs) : std::string("-");
+		});
 	row("lateness mean us", [](const hrtimer_what_if_side &s) { return micros(s.lateness.mean_ns); });
 	row("lateness p99 us", [](const hrtimer_what_if_side &s) { return micros(double(s.lateness.p99_ns)); });
 	row("lateness max us", [](const hrtimer_what_if_side &s) { return micros(double(s.lateness.max_ns)); });
 	out += t.render();
 	const std::int64_t saved = std::int64_t(w.what_if.interrupts) - std::int64_t(w.model.interrupts);
 	const double later = w.what_if.lateness.mean_ns - w.model.lateness.mean_ns;
-	if (w.name == "highres")
+	if (w.name == "kernel")
+		out += fmt::format("    {}: {} device programs and stops, {} interrupts\n", what_if_label(w),
+				   signed_num(std::int64_t(w.what_if.device_programs) - std::int64_t(w.model.device_programs)),
+				   signed_num(saved));
+	else if (w.name == "highres")
 		out += fmt::format("    highres off: {} interrupts ({} ticks the trace spans on its CPUs), {} us "
 				   "mean lateness\n",
 				   signed_num(saved), num(w.ticks), (later >= 0 ? "+" : "") + micros(later));

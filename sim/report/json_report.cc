@@ -35,6 +35,23 @@ template <> struct json_fields<symbol_fit> {
 		json_field("unfit", &symbol_fit::unfit));
 };
 
+template <> struct json_fields<kernel_generation> {
+	static constexpr auto fields = std::make_tuple(
+		json_computed<kernel_generation>("range", [](const kernel_generation &g) { return g.range(); }),
+		json_computed<kernel_generation>("from", [](const kernel_generation &g) {
+			return kernel_version_text(g.from);
+		}),
+		json_computed<kernel_generation>("to", [](const kernel_generation &g) {
+			return g.to ? kernel_version_text(g.to) : std::string();
+		}),
+		json_field("evidence", &kernel_generation::evidence),
+		json_field("rules_overridden", &kernel_generation::overridden),
+		json_computed<kernel_generation>("rules_undecided", [](const kernel_generation &g) { return g.undecided(); }),
+		json_field("rt_zero_slack", &kernel_generation::rt_zero_slack),
+		json_field("tmigr_available", &kernel_generation::tmigr_available),
+		json_field("deferred_rearm", &kernel_generation::deferred_rearm));
+};
+
 template <> struct json_fields<input_summary> {
 	static constexpr auto fields = std::make_tuple(
 		json_field("path", &input_summary::path),
@@ -66,7 +83,8 @@ template <> struct json_fields<input_summary> {
 		json_fixed("first_seconds", &input_summary::first_seconds, 6),
 		json_fixed("last_seconds", &input_summary::last_seconds, 6),
 		json_field("kernel", &input_summary::kernel),
-		json_field("kernel_scheme", &input_summary::kernel_scheme));
+		json_field("kernel_scheme", &input_summary::kernel_scheme),
+		json_object("kernel_generation", &input_summary::generation));
 };
 
 template <> struct json_fields<event_counts> {

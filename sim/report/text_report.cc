@@ -55,6 +55,15 @@ std::string at_second(const input_summary &in, double seconds)
 }
 
 // --hz does not rescale a recording's jiffies: it says how long a jiffy is.
+// "Linux 6.18..7.0 (hrtimer_start was_armed=: 6.18+; ...); its rules: rt_zero_slack".
+std::string generation_line(const kernel_generation &g)
+{
+	const std::string undecided = g.undecided();
+	return "Linux " + g.range() + " (" + g.evidence + "); " +
+	       (g.overridden ? "rules set by --kernel-rules: " : "its rules: ") + g.rules() +
+	       (undecided.empty() ? "" : "; within the range, not followed (--kernel-rules decides): " + undecided);
+}
+
 std::string hz_origin(const input_summary &in)
 {
 	if (in.hz_inferred)
@@ -136,6 +145,7 @@ std::string text_input_rows(const replay_report &r)
 				  seconds_range(in)});
 	t.row({"kernel", in.kernel + ": its wheel is the `" + in.kernel_scheme + "` scheme" +
 				 (in.kernel_scheme == r.scheme ? "" : "; this replay models another")});
+	t.row({"", "generation " + generation_line(in.generation)});
 	t.row({"scheme", params_line(r) +
 				 (r.scheme_choice.empty() ? "" : " (" + r.scheme_choice + ")")});
 	tick_rows(t, r.ticks);

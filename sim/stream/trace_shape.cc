@@ -64,6 +64,18 @@ trace_shape infer_trace_shape(event_stream &stream, unsigned declared_cpus, std:
 			shape.start_fields |= ev->has;
 		if (ev->kind == event_kind::timer_expire_entry)
 			shape.expire_fields |= ev->has;
+		if (ev->kind == event_kind::timer_base_idle)
+			shape.base_idles++;
+		if (ev->kind == event_kind::hrtimer) {
+			if (ev->hrtimer == hrtimer_op::start)
+				shape.hrtimer_start_fields |= ev->has;
+			else if (ev->hrtimer == hrtimer_op::expire_entry)
+				shape.hrtimer_expiries++;
+			else if (ev->hrtimer == hrtimer_op::rearm)
+				shape.hrtimer_rearms++;
+			else if (ev->hrtimer == hrtimer_op::start_expired)
+				shape.hrtimer_start_expired++;
+		}
 
 		std::uint64_t j;
 		if (!event_jiffies(*ev, j))

@@ -18,6 +18,12 @@ struct trace_shape {
 	std::uint64_t first_jiffies = 0;	// raw value of the first one
 	std::uint32_t start_fields = 0;	// event_field bits seen on timer_start
 	std::uint32_t expire_fields = 0;	// ... on timer_expire_entry
+	// The kernel generation's other evidence (sim/stream/kernel_generation.h).
+	std::uint32_t hrtimer_start_fields = 0;	// event_field bits seen on hrtimer_start
+	std::uint64_t base_idles = 0;		// timer_base_idle events
+	std::uint64_t hrtimer_expiries = 0;	// hrtimer_expire_entry events
+	std::uint64_t hrtimer_rearms = 0;	// hrtimer_rearm events (7.1+)
+	std::uint64_t hrtimer_start_expired = 0;	// hrtimer_start_expired events (7.1+)
 };
 
 // The kernel generation the event fields point to, and its scheme:
