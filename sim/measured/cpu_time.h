@@ -131,6 +131,15 @@ public:
 	// Returns the run this event closed, if it closed a TIMER or HRTIMER
 	// softirq run (valid until the next add).
 	const softirq_run *add(const cost_event &ev);
+	// The timer interrupt the last add() closed, if it closed one (its
+	// own time, and of it the callbacks run in it), once.
+	const softirq_run *take_interrupt()
+	{
+		if (!interrupt_closed_) [[likely]]
+			return nullptr;
+		interrupt_closed_ = false;
+		return &last_interrupt_;
+	}
 	// NAME_OF: a callback's name from its id. The samples are summarised
 	// where they are (reordered, not copied).
 	cost_report finish(const std::function<std::string(std::uint32_t)> &name_of);
@@ -192,6 +201,8 @@ private:
 	std::uint32_t ncpus_ = 0;	// cpus_.size(), which divides by the state's size
 	std::vector<callback_samples> callbacks_;	// by callback id
 	softirq_run last_run_;
+	softirq_run last_interrupt_;	// vec 0
+	bool interrupt_closed_ = false;
 	std::uint64_t cut_ = 0, unbalanced_ = 0;
 	std::uint64_t wakeups_ = 0, wakeups_without_expiry_ = 0, wakeups_without_expiry_ns_ = 0;
 	std::uint64_t first_ns_ = 0, last_ns_ = 0;

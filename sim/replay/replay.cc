@@ -36,7 +36,7 @@ measured::calibrated_model choose_model(const std::vector<replay_report> &report
 		return measured::file_calibration(*file, state);
 	for (const replay_report &r : reports)
 		if (r.scheme == r.input.kernel_scheme && r.timer_runs.size() >= measured::cv_blocks)
-			return measured::self_calibrate(r.timer_runs, r.run_work, state, r.input.path);
+			return measured::self_calibrate(r.timer_runs, r.run_work, r.timer_interrupts, state, r.input.path);
 	bool kernel_replayed = false;
 	for (const replay_report &r : reports)
 		kernel_replayed = kernel_replayed || r.scheme == r.input.kernel_scheme;
@@ -232,6 +232,8 @@ private:
 	std::unique_ptr<hrtimer_replay> hrtimers_;	// the hrtimer half, through the kernel's model
 	hrtimer_summary hrtimer_report_;
 	std::vector<measured::softirq_run> timer_runs_;
+	std::vector<measured::softirq_run> hrtimer_runs_;
+	std::vector<measured::softirq_run> timer_interrupts_;
 	std::vector<std::vector<measured::softirq_work>> run_work_;	// by engine
 	std::vector<std::int8_t> tick_function_;	// by callback id: -1 unknown, 0 no, 1 the tick's
 	// By CPU: the timer whose callback runs (its timer_expire_entry came,
@@ -284,8 +286,17 @@ inline void replay_driver::measure(const sim_event &ev, measured::cost_kind kind
 	m.function = ev.function;
 	m.tick = m.kind == cost_kind::callback_entry && ev.kind == event_kind::hrtimer && is_tick_function(ev.function);
 	const measured::softirq_run *run = measured_.add(m);
+	if (const measured::softirq_run *irq = measured_.take_interrupt()) [[unlikely]]
+		timer_interrupts_.push_back(*irq);
 	if (run && cpus_.on())
 		cpus_.softirq_closed(*run);
+	// The HRTIMER runs: the machine's state in each stretch, measured
+	// apart from the TIMER runs the model predicts (no wheel scheme
+	// changes them).
+	if (run && run->vec == HRTIMER_SOFTIRQ) {
+		hrtimer_runs_.push_back(*run);
+		return;
+	}
 	// A TIMER run closed: what each scheme did for that CPU since its
 	// last run is this run's work.
 	if (!run || run->vec != TIMER_SOFTIRQ || run->cpu >= input_.cpus)
@@ -567,6 +578,8 @@ void replay_driver::assemble(std::size_t i, engine_list &engines, replay_report 
 	fill_input(r);
 	// The last report takes the runs, the others copy them.
 	r.timer_runs = i + 1 == engines.size() ? std::move(timer_runs_) : timer_runs_;
+	r.hrtimer_runs = i + 1 == engines.size() ? std::move(hrtimer_runs_) : hrtimer_runs_;
+	r.timer_interrupts = i + 1 == engines.size() ? std::move(timer_interrupts_) : timer_interrupts_;
 	if (i < run_work_.size())
 		r.run_work = std::move(run_work_[i]);
 	r.softirq_work = engines[i]->all_softirq_work();

@@ -247,6 +247,10 @@ struct replay_report {
 	// (same index): the pairs the cost model is fitted to and checked on.
 	std::vector<measured::softirq_run> timer_runs;
 	std::vector<measured::softirq_work> run_work;
+	// The recorded HRTIMER softirq runs: the state of each stretch of the
+	// trace (sim/measured/calibration.h), what no wheel scheme changes.
+	std::vector<measured::softirq_run> hrtimer_runs;
+	std::vector<measured::softirq_run> timer_interrupts;
 	// Everything the scheme did on the softirq side, runs recorded or not.
 	measured::softirq_work softirq_work;
 	modelled_cost modelled;
