@@ -194,6 +194,7 @@ cross_validation blocked_cross_validation(const std::vector<run_sample> &samples
 		k.state = states[b];
 		k.elasticity = choose_elasticity(samples, cut, states, rest);
 		const cost_model m = fit(at_state(samples, cut, states, rest, k.elasticity), 0, calibration_seed);
+		cv.fold_ns.push_back(m.ns);
 		k.first_ns = runs[cut.from[b]].entry_ns;
 		k.last_ns = runs[cut.to[b] - 1].exit_ns;
 		k.runs = cut.to[b] - cut.from[b];
@@ -259,6 +260,8 @@ priced price(const calibrated_model &m, const term_vector &x)
 	double unused;
 	spread_interval(priced_dot(ref.model.high, lent), 0, m.borrowed_high_ratio, unused, lent_high);
 	p.ns = own_ns + p.borrowed_ns;
+	for (const term_vector &f : m.folds)
+		p.folds.push_back(priced_dot(f, own) + p.borrowed_ns);
 	p.low = own_low + lent_low;
 	p.high = own_high + lent_high;
 	return p;
@@ -295,6 +298,7 @@ calibrated_model self_calibrate(const std::vector<softirq_run> &runs, const std:
 	c.cv = blocked_cross_validation(s, runs, states);
 	c.cross_validated = !c.cv.blocks.empty();
 	c.elasticity = c.cv.elasticity;
+	c.folds = c.cv.fold_ns;
 	std::vector<run_sample> fitted = s;
 	if (c.cross_validated && c.elasticity != 0) {
 		std::vector<unsigned> all;
@@ -322,6 +326,12 @@ calibrated_model reference_calibration(double state_ns)
 	c.source = model_source::reference;
 	c.model = ref.model;
 	c.sources = ref.model.sources;
+	// The left-out fits' v48 terms; the cascade terms are the reference's.
+	for (term_vector f : ref.loo_ns) {
+		for (unsigned t = term_relink; t < model_terms; t++)
+			f[t] = ref.model.ns[t];
+		c.folds.push_back(f);
+	}
 	c.state_ns = state_ns;
 	c.scale = c.borrowed_scale = state_scale(state_ns);
 	c.low_ratio = std::min(0.0, ref.low_ratio);

@@ -85,6 +85,8 @@ struct cross_validation {
 	unsigned blocks_within = 0;
 	// The elasticity the blocks choose together: the model's.
 	double elasticity = 0;
+	// Each block's held-out fit (the terms at the recording's mean state).
+	std::vector<term_vector> fold_ns;
 };
 
 // Each block's state (the runs cut as the cross-validation cuts them):
@@ -126,6 +128,11 @@ struct calibrated_model {
 	double low_ratio = 0, high_ratio = 0;
 	double borrowed_low_ratio = 0, borrowed_high_ratio = 0;
 	std::string interval_from;	// how the interval was got, in words
+	// The held-out fits (self-calibrated: the cross-validation's blocks;
+	// reference: each recording left out), priced like `model`: a ratio of
+	// two schemes priced by this one model is as sure as the fits agree on
+	// it (a level error common to both cancels in the ratio).
+	std::vector<term_vector> folds;
 	bool cross_validated = false;
 	cross_validation cv;
 	std::vector<std::string> sources;	// the recordings fitted on
@@ -137,6 +144,7 @@ struct priced {
 	double borrowed_ns = 0;		// of ns, by borrowed terms
 	std::vector<std::string> borrowed;	// their names
 	std::vector<std::string> unfitted;	// terms nobody could price (left out)
+	std::vector<double> folds;	// ns by each of the model's folds
 };
 priced price(const calibrated_model &m, const term_vector &x);
 

@@ -296,6 +296,12 @@ START_TEST(the_reference_interval_holds_each_recording_left_out)
 	ck_assert_double_eq_tol(b.low_ratio, f.low_ratio, 1e-4);
 	ck_assert_double_eq_tol(b.high_ratio, f.high_ratio, 1e-4);
 	ck_assert_uint_eq(b.model.sources.size(), recs.size());
+	// Its left-out fits, which price a ratio's interval.
+	ck_assert_uint_eq(b.loo_ns.size(), f.loo_ns.size());
+	for (std::size_t i = 0; i < f.loo_ns.size(); i++)
+		for (unsigned t = term_run; t <= term_visit; t++)
+			ck_assert_msg(std::fabs(b.loo_ns[i][t] - f.loo_ns[i][t]) < 0.01, "left out %zu, term %s: %.4f, %.4f", i,
+				      model_term_name(t), b.loo_ns[i][t], f.loo_ns[i][t]);
 }
 END_TEST
 
