@@ -98,6 +98,7 @@ def numbers(csvs):
     terms = re.search(r"f\.model\.ns = \{([^}]*)\}", ref).group(1).split(",")
     n["ref_run_ns"] = f"{float(terms[0]):,.0f}"
     n["ref_expiry_ns"] = f"{float(terms[1]):,.0f}"
+    n["ref_state_us"] = re.search(r"ns per unit at a (\d+) us timer interrupt", ref).group(1)
     low = float(re.search(r"f\.low_ratio = ([-0-9.]+);", ref).group(1))
     high = float(re.search(r"f\.high_ratio = ([-0-9.]+);", ref).group(1))
     n["ref_low"], n["ref_high"] = f"{low:+.0%}", f"{high:+.0%}"
