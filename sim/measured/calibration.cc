@@ -66,7 +66,7 @@ verdict judge(double measured_ns, double predicted_ns, double tolerance)
 	return v;
 }
 
-std::vector<double> stretch_states(const std::vector<softirq_run> &runs, const std::vector<softirq_run> &interrupts,
+std::vector<double> stretch_states(const std::vector<softirq_run> &runs, const std::vector<interrupt_cost> &interrupts,
 				   unsigned blocks)
 {
 	std::vector<double> states(blocks, 1.0);
@@ -74,8 +74,8 @@ std::vector<double> stretch_states(const std::vector<softirq_run> &runs, const s
 	if (n < blocks || interrupts.empty())
 		return states;
 	double all = 0;
-	for (const softirq_run &i : interrupts)
-		all += double(i.overhead_ns());
+	for (const interrupt_cost &i : interrupts)
+		all += double(i.overhead_ns);
 	all /= double(interrupts.size());
 	if (all <= 0)
 		return states;
@@ -88,7 +88,7 @@ std::vector<double> stretch_states(const std::vector<softirq_run> &runs, const s
 		while (k < interrupts.size() && interrupts[k].entry_ns < first)
 			k++;
 		for (std::size_t j = k; j < interrupts.size() && interrupts[j].entry_ns <= last; j++) {
-			sum += double(interrupts[j].overhead_ns());
+			sum += double(interrupts[j].overhead_ns);
 			count++;
 		}
 		if (count > 0 && sum > 0)
@@ -282,7 +282,7 @@ void borrow(calibrated_model &c)
 }  // namespace
 
 calibrated_model self_calibrate(const std::vector<softirq_run> &runs, const std::vector<softirq_work> &work,
-				const std::vector<softirq_run> &interrupts, double state_ns,
+				const std::vector<interrupt_cost> &interrupts, double state_ns,
 				const std::string &source)
 {
 	calibrated_model c;

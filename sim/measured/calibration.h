@@ -92,7 +92,7 @@ struct cross_validation {
 // Each block's state (the runs cut as the cross-validation cuts them):
 // the mean overhead of the timer INTERRUPTS inside its stretch over that of
 // all of them; 1 where a stretch holds none, or none were recorded.
-std::vector<double> stretch_states(const std::vector<softirq_run> &runs, const std::vector<softirq_run> &interrupts,
+std::vector<double> stretch_states(const std::vector<softirq_run> &runs, const std::vector<interrupt_cost> &interrupts,
 				   unsigned blocks = cv_blocks);
 
 // SAMPLES in trace order, paired with RUNS; STATES per block
@@ -152,7 +152,7 @@ priced price(const calibrated_model &m, const term_vector &x);
 // STATE_NS the trace's mean timer-interrupt own time (0: not recorded);
 // INTERRUPTS its timer interrupts in trace order (the stretches' state).
 calibrated_model self_calibrate(const std::vector<softirq_run> &runs, const std::vector<softirq_work> &work,
-				const std::vector<softirq_run> &interrupts, double state_ns,
+				const std::vector<interrupt_cost> &interrupts, double state_ns,
 				const std::string &source);
 // The built-in reference at the trace's state.
 calibrated_model reference_calibration(double state_ns);

@@ -168,7 +168,7 @@ const softirq_run *cpu_time::close(cpu_state &c, cost_kind entry, const cost_eve
 			     f.callbacks};
 		run = &last_run_;
 	} else if (f.kind == cost_kind::hardirq_entry && f.timer_interrupt) {
-		last_interrupt_ = {ev.cpu, 0, f.start_ns, ev.ts_ns, own, std::min(f.callbacks_ns, own), f.callbacks};
+		last_interrupt_ = {f.start_ns, own - std::min(f.callbacks_ns, own)};
 		interrupt_closed_ = true;
 	}
 	// What encloses this frame: a hard irq's whole time is not the

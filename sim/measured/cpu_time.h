@@ -68,6 +68,13 @@ struct softirq_run {
 	std::uint64_t overhead_ns() const { return own_ns - callbacks_ns; }
 };
 
+// A timer interrupt as the state of the machine is read from it: when it
+// came and its overhead (own time less the callbacks run in it).
+struct interrupt_cost {
+	std::uint64_t entry_ns = 0;
+	std::uint64_t overhead_ns = 0;
+};
+
 // The softirq runs of one vector on one CPU (or all CPUs).
 struct softirq_stats {
 	duration_stats runs;		// each run's own time: exit - entry - hard irqs inside
@@ -131,9 +138,8 @@ public:
 	// Returns the run this event closed, if it closed a TIMER or HRTIMER
 	// softirq run (valid until the next add).
 	const softirq_run *add(const cost_event &ev);
-	// The timer interrupt the last add() closed, if it closed one (its
-	// own time, and of it the callbacks run in it), once.
-	const softirq_run *take_interrupt()
+	// The timer interrupt the last add() closed, if it closed one, once.
+	const interrupt_cost *take_interrupt()
 	{
 		if (!interrupt_closed_) [[likely]]
 			return nullptr;
@@ -201,7 +207,7 @@ private:
 	std::uint32_t ncpus_ = 0;	// cpus_.size(), which divides by the state's size
 	std::vector<callback_samples> callbacks_;	// by callback id
 	softirq_run last_run_;
-	softirq_run last_interrupt_;	// vec 0
+	interrupt_cost last_interrupt_;
 	bool interrupt_closed_ = false;
 	std::uint64_t cut_ = 0, unbalanced_ = 0;
 	std::uint64_t wakeups_ = 0, wakeups_without_expiry_ = 0, wakeups_without_expiry_ns_ = 0;

@@ -241,7 +241,7 @@ private:
 	std::unique_ptr<hrtimer_replay> hrtimers_;	// the hrtimer half, through the kernel's model
 	hrtimer_summary hrtimer_report_;
 	std::vector<measured::softirq_run> timer_runs_;
-	std::vector<measured::softirq_run> timer_interrupts_;
+	std::vector<measured::interrupt_cost> timer_interrupts_;
 	std::vector<std::vector<measured::softirq_work>> run_work_;	// by engine
 	std::vector<std::int8_t> tick_function_;	// by callback id: -1 unknown, 0 no, 1 the tick's
 	// By CPU: the timer whose callback runs (its timer_expire_entry came,
@@ -294,7 +294,7 @@ inline void replay_driver::measure(const sim_event &ev, measured::cost_kind kind
 	m.function = ev.function;
 	m.tick = m.kind == cost_kind::callback_entry && ev.kind == event_kind::hrtimer && is_tick_function(ev.function);
 	const measured::softirq_run *run = measured_.add(m);
-	if (const measured::softirq_run *irq = measured_.take_interrupt()) [[unlikely]]
+	if (const measured::interrupt_cost *irq = measured_.take_interrupt()) [[unlikely]]
 		timer_interrupts_.push_back(*irq);
 	if (run && cpus_.on())
 		cpus_.softirq_closed(*run);

@@ -249,10 +249,9 @@ struct replay_report {
 	// (same index): the pairs the cost model is fitted to and checked on.
 	std::vector<measured::softirq_run> timer_runs;
 	std::vector<measured::softirq_work> run_work;
-	// The recorded timer interrupts (own time, and of it their callbacks'),
-	// in trace order: the state of each stretch of the trace
-	// (sim/measured/calibration.h).
-	std::vector<measured::softirq_run> timer_interrupts;
+	// The recorded timer interrupts' overheads, in trace order: the state
+	// of each stretch of the trace (sim/measured/calibration.h).
+	std::vector<measured::interrupt_cost> timer_interrupts;
 	// Everything the scheme did on the softirq side, runs recorded or not.
 	measured::softirq_work softirq_work;
 	modelled_cost modelled;

@@ -119,13 +119,11 @@ START_TEST(blocked_cross_validation_holds_each_block_out)
 }
 END_TEST
 
-softirq_run run_at(std::uint64_t entry_ns, std::uint64_t own_ns = 10, std::uint64_t callbacks_ns = 0)
+softirq_run run_at(std::uint64_t entry_ns)
 {
 	softirq_run r;
 	r.entry_ns = entry_ns;
-	r.exit_ns = entry_ns + own_ns;
-	r.own_ns = own_ns;
-	r.callbacks_ns = callbacks_ns;
+	r.exit_ns = entry_ns + 10;
 	return r;
 }
 
@@ -135,10 +133,11 @@ softirq_run run_at(std::uint64_t entry_ns, std::uint64_t own_ns = 10, std::uint6
 // and 3000, mean 1750 -> states 1000 / 1750 and 2000 / 1750.
 START_TEST(a_stretch_state_is_its_interrupts_overhead)
 {
-	std::vector<softirq_run> runs, irqs;
+	std::vector<softirq_run> runs;
 	for (unsigned i = 0; i < 10; i++)
 		runs.push_back(run_at(1000 * i));
-	irqs = {run_at(100, 1500, 500), run_at(3000, 1500, 500), run_at(6000, 2500, 500), run_at(20000, 3500, 500)};
+	const std::vector<interrupt_cost> irqs = {{100, 1500 - 500}, {3000, 1500 - 500}, {6000, 2500 - 500},
+						  {20000, 3500 - 500}};
 	const std::vector<double> st = stretch_states(runs, irqs, 2);
 	ck_assert_uint_eq(st.size(), 2);
 	ck_assert_double_eq_tol(st[0], 1000.0 / 1750, 1e-12);
