@@ -12,7 +12,7 @@
 #
 # --prose (seconds; make test runs it through tests/python/test_results.py):
 # only that DIR's (default docs/results) table.md and README.md follow
-# from its committed CSVs and cost model - the table from the CSVs, every
+# from its committed CSVs and reference model - the table from the CSVs, every
 # number of the README's prose from the same data (README.template.md) -
 # without running a sweep.
 set -euo pipefail
@@ -39,7 +39,8 @@ scripts/results.sh "$bin" --into "$tmp" --no-plots > "$tmp/log" 2>&1 || {
 }
 strip() { grep -v '^Computed by `make results` with the code of commit' "$1"; }
 fail=0
-for f in recordings.csv generated.csv table.md README.md cost-model/fit.txt cost-model/classic.txt cost-model/model.json; do
+for f in recordings.csv generated.csv table.md README.md cost-model/fit.txt cost-model/classic.txt cost-model/model.json \
+    cost-model/reference.txt; do
   if ! diff -u <(strip "docs/results/$f") <(strip "$tmp/$f") > "$tmp/$f.diff"; then
     echo "results-check: docs/results/$f differs from what the code computes:" >&2
     head -40 "$tmp/$f.diff" >&2

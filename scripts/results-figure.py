@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The headline of docs/results as a figure: classic / v48, the timer
 softirq's own overhead, on every recording and generated workload of the
-results sweeps, each with its 95% interval; a filled marker where one side
+results sweeps, each with its interval (scripts/results_rows.py: the
+model's held-out fits where both sides are modelled); a filled marker where one side
 is what the recording kernel measured (its own scheme), a hollow one where
 both sides are modelled.
 
@@ -50,7 +51,7 @@ def main():
     ax.axvline(1, color="grey", lw=0.8)
     ax.axvspan(2, 6, color="green", alpha=0.07)
     ax.text(2.05, len(rows) - 0.5, "Gleixner 2016: 2-6x", fontsize=7, color="green", va="top")
-    ax.set_xlabel("classic / v48, timer softirq overhead (95% interval)")
+    ax.set_xlabel("classic / v48, timer softirq overhead (interval: the model's held-out fits; one side measured: the other's interval)")
     ax.set_title("classic vs v48: recordings (blue), generated webservers (red);\n"
                  "filled: one side measured by the recording kernel, hollow: both modelled", fontsize=9)
     ax.set_ylim(-0.7, len(rows) - 0.3)

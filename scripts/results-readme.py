@@ -10,7 +10,7 @@ lines `<!-- table: begin -->` and `<!-- table: end -->`, between which the
 table goes, after a line naming the commit and version whose code
 computed it. The names are those numbers() computes, from the merged
 sweep CSVs (through scripts/results_rows.py, as the table) and the cost
-model's fit beside them (cost-model/fit.json): no number of the README is
+built-in reference model (cost-model/reference.txt): no number of the README is
 typed by hand. A name numbers() does not compute is an error.
 
 --check renders and compares with README.md (the commit line aside: it
@@ -40,9 +40,9 @@ def x(r):
 def numbers(csvs):
     """Every number the prose states, by name."""
     pairs = rr.pairs(rr.load(csvs))
-    fit_path = os.path.join(os.path.dirname(csvs[0]), "cost-model", "fit.json")
-    with open(fit_path) as f:
-        fit = json.load(f)
+    ref_path = os.path.join(os.path.dirname(csvs[0]), "cost-model", "reference.txt")
+    with open(ref_path) as f:
+        ref = f.read()
     n = {}
     rec = [p for p in pairs if p.kind == "trace" and p.ratio()]
     gen = [p for p in pairs if p.kind == "workload" and p.ratio()]
@@ -88,19 +88,20 @@ def numbers(csvs):
     n["busy_name"] = busy.name
     n["busy_ticks"] = f"{int(busy.c['ticks']):,} / {int(busy.v['ticks']):,}"
     n["busy_ratio"] = x(busy.ratio()[0])
-    # The model (cost-model/fit.json).
-    terms = {t["term"]: t for t in fit["terms"]}
-    for t in ("run", "expiry", "visit"):
-        n[f"model_{t}_ns"] = f"{terms[t]['ns']:,.0f}" if t != "visit" else f"{terms[t]['ns']:.1f}"
-        n[f"model_{t}_interval"] = (f"{terms[t]['low']:,.0f}-{terms[t]['high']:,.0f}" if t != "visit"
-                                    else f"{terms[t]['low']:.1f}-{terms[t]['high']:.1f}")
-    n["model_runs"] = f"{fit['runs']:,}"
-    for r in fit["recordings"]:
-        key = "check_" + os.path.basename(r["path"].rstrip("/")).split(".")[0].replace("-", "_")
-        n[key + "_measured_ms"] = f"{r['measured_ns'] / 1e6:.1f}"
-        n[key + "_predicted_ms"] = f"{r['predicted_ns'] / 1e6:.1f}"
-        n[key + "_error"] = f"{abs(r['predicted_ns'] - r['measured_ns']) / r['measured_ns']:.1%}"
-        n[key + "_p50_us"] = f"{r['median_abs_error_ns'] / 1e3:.1f}"
+    # Which model priced the recordings' modelled figures.
+    recs = {p.c["input"] for p in rec}
+    n["rec_n"] = str(len(recs))
+    n["rec_self_n"] = str(len({p.c["input"] for p in rec if p.model("classic") == "self-calibrated"
+                               or p.model("v48") == "self-calibrated"}))
+    # The built-in reference (cost-model/reference.txt, what
+    # `timersim cost-model --reference` prints of it).
+    terms = re.search(r"f\.model\.ns = \{([^}]*)\}", ref).group(1).split(",")
+    n["ref_run_ns"] = f"{float(terms[0]):,.0f}"
+    n["ref_expiry_ns"] = f"{float(terms[1]):,.0f}"
+    n["ref_state_us"] = re.search(r"ns per unit at a (\d+) us timer interrupt", ref).group(1)
+    low = float(re.search(r"f\.low_ratio = ([-0-9.]+);", ref).group(1))
+    high = float(re.search(r"f\.high_ratio = ([-0-9.]+);", ref).group(1))
+    n["ref_low"], n["ref_high"] = f"{low:+.0%}", f"{high:+.0%}"
     return n
 
 

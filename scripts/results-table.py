@@ -7,7 +7,9 @@ One row per input (a recording, or a generated workload at one HZ and
 scale) and per way of treating its expiries, classic and v48 side by side:
 the timer softirq's own overhead in ms over the input (measured where the
 recording kernel ran that scheme and recorded it, else modelled by the
-sweep's cost model, with its 95% interval), their ratio with its interval
+replay's own cost model, with its interval; the recordings' `model`
+column says which: self-calibrated on the recording, or the reference),
+their ratio with its interval
 (scripts/results_rows.py: the one implementation of both), the ticks each
 processed and classic's cascade moves, which the model does not price.
 """
@@ -24,11 +26,11 @@ def n(v, fmt="{:,.0f}"):
 
 def table(pairs, kind):
     if kind == "trace":
-        out = ["| recording | kernel | HZ | CPUs | s | expiries | classic ms (95%) | v48 ms (95%) | "
-               "classic / v48 (95%) | ticks classic / v48 | cascade moves |"]
+        out = ["| recording | kernel | HZ | CPUs | s | expiries | model | classic ms | v48 ms | "
+               "classic / v48 | ticks classic / v48 | cascade moves |"]
     else:
-        out = ["| workload | HZ | CPUs | scale | expiries | armings | classic ms (95%) | v48 ms (95%) | "
-               "classic / v48 (95%) | ticks classic / v48 | cascade moves |"]
+        out = ["| workload | HZ | CPUs | scale | expiries | armings | classic ms | v48 ms | "
+               "classic / v48 | ticks classic / v48 | cascade moves |"]
     out.append("|" + "---|" * (out[0].count("|") - 1))
     for p in pairs:
         if p.kind != kind:
@@ -39,7 +41,7 @@ def table(pairs, kind):
                   f"{n(c['moved_total'])} |")
         if kind == "trace":
             out.append(f"| {p.name} | {c['kernel'].split(' (')[0]} | {c['hz']} | {c['cpus']} | "
-                       f"{n(c['seconds'], '{:.1f}')} | {p.expiries} | " + common)
+                       f"{n(c['seconds'], '{:.1f}')} | {p.expiries} | {p.modelled_by} | " + common)
         else:
             out.append(f"| webserver | {c['hz']} | {c['cpus']} | {float(c['scale']):g} | {p.expiries} | "
                        f"{n(c['timers_started'])} | " + common)

@@ -8,13 +8,19 @@ with another.
 The figure per cell is the sweep's `softirq_ns`: the timer softirq's own
 overhead in ns over the whole input, measured where the recording kernel
 ran that scheme and recorded its softirq runs (`softirq_ns_is` =
-measured), else modelled by the cost model the spec names (cost_model =),
-with the model's 95% interval (`softirq_ns_lo`/`_hi`). The ratio's
-interval is the conservative one: classic's low end over v48's high end,
-classic's high over v48's low (a measured side has no interval).
+measured), else modelled by the replay's own cost model (`softirq_model`:
+self-calibrated on the recording's runs, or the built-in reference), with
+its interval (`softirq_ns_lo`/`_hi`).
 
-When the cost model changes (docs/results/cost-model/, issue 36's model),
-nothing here does: the sweep's columns carry whatever model the specs name.
+The ratio's interval: where both sides are modelled, one model priced
+both (the same recording's, or the reference), so an error in its level
+is common to both and cancels; what does not cancel is how its held-out
+fits disagree on the mix of terms. Each fit prices both sides
+(`modelled_softirq_ns_folds`: self-calibrated, the 5 fits each with one
+stretch of the recording held out; the reference, the 8 fits each with
+one recording left out), and the interval is the range of their ratios.
+Where one side is measured, nothing cancels: the modelled side's interval
+over the measured figure.
 """
 import csv
 from collections import OrderedDict
@@ -63,12 +69,32 @@ class Pair:
         r = self.c if side == "classic" else self.v
         return r["softirq_ns_is"] == "measured"
 
+    def model(self, side):
+        """Which model priced SIDE's figure: measured, self-calibrated, reference, file."""
+        r = self.c if side == "classic" else self.v
+        return "measured" if self.measured(side) else r.get("softirq_model", "")
+
+    @property
+    def modelled_by(self):
+        """The model of the row's modelled figures (both sides share one)."""
+        return self.c.get("softirq_model") or self.v.get("softirq_model") or ""
+
+    def folds(self, side):
+        r = self.c if side == "classic" else self.v
+        f = r.get("modelled_softirq_ns_folds") or ""
+        return [float(x) for x in f.split(";")] if f else []
+
     def ratio(self):
         """classic / v48: (point, low, high); None without the figures."""
         c, clo, chi = self.ns("classic")
         v, vlo, vhi = self.ns("v48")
         if None in (c, clo, chi, v, vlo, vhi) or not v or not vlo or not vhi:
             return None
+        fc, fv = self.folds("classic"), self.folds("v48")
+        if (not self.measured("classic") and not self.measured("v48") and fc and len(fc) == len(fv)
+                and all(fv)):
+            rs = [a / b for a, b in zip(fc, fv)] + [c / v]
+            return c / v, min(rs), max(rs)
         return c / v, clo / vhi, chi / vlo
 
 

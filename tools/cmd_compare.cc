@@ -111,10 +111,13 @@ int run_compare(const compare_args &a)
 	// --what-if-hz: the recording first, then the what-if.
 	std::vector<replay_report> recorded;
 	replay_options opt = replay_options_of(a);
+	price_as_recorded(a, opt);
 	if (a.what_if_hz) {
 		recorded_clock clock = probe_recorded_clock(a.trace, a.format, reader_of(a), a.replay.hz,
 							    a.replay.word_bits);
 		recorded = replay_schemes(*reader, a.trace, opt, runs, progress.get());
+		if (!opt.cost_model && !opt.recording_model)
+			opt.recording_model = std::make_shared<const measured::calibrated_model>(recorded.front().modelled.model);
 		reader = make_hz_rescale_reader(open_input(a), clock.hz, a.what_if_hz, clock.word_bits);
 		opt = what_if_options(opt, clock, a.what_if_hz);
 	}

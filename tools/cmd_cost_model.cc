@@ -186,6 +186,14 @@ std::string reference_text(const std::vector<recording> &recs)
 	out += fmt::format("\t\tf.low_ratio = {:.4f};\n\t\tf.high_ratio = {:.4f};\n", f.low_ratio, f.high_ratio);
 	out += fmt::format("\t\tf.state_low_ns = {:.1f};\n\t\tf.state_high_ns = {:.1f};\n", f.state_low_ns,
 			   f.state_high_ns);
+	out += "\t\tf.loo_ns = {\n";
+	for (const measured::term_vector &l : f.loo_ns) {
+		out += "\t\t\t{";
+		for (unsigned k = 0; k < measured::model_terms; k++)
+			out += fmt::format("{}{:.4f}", k ? ", " : "", l[k]);
+		out += "},\n";
+	}
+	out += "\t\t};\n";
 	return out;
 }
 

@@ -82,6 +82,7 @@ int run_replay(const replay_args &a)
 	replay_options opt = replay_options_of(a);
 	opt.scheme = a.scheme;
 	opt.params = params;
+	price_as_recorded(a, opt);
 
 	// --what-if-hz: the recording, then the what-if (which the other
 	// outputs follow), side by side.
@@ -90,6 +91,9 @@ int run_replay(const replay_args &a)
 		recorded_clock clock = probe_recorded_clock(a.trace, a.format, reader_of(a), a.replay.hz,
 							    a.replay.word_bits);
 		w.recorded = replay_trace(*reader, a.trace, opt, {}, progress.get());
+		// The what-if priced by the recording's model, as recorded.
+		if (!opt.cost_model && !opt.recording_model)
+			opt.recording_model = std::make_shared<const measured::calibrated_model>(w.recorded.modelled.model);
 		reader = make_hz_rescale_reader(open_input(a), clock.hz, a.what_if_hz, clock.word_bits);
 		opt = what_if_options(opt, clock, a.what_if_hz);
 	}

@@ -290,6 +290,16 @@ replay_options replay_options_of(const trace_args &a)
 	return opt;
 }
 
+// --own-expiries: the replay drops the recorded expiries, so it can pair
+// no recorded run with its kernel's work (and the runs keep their
+// callbacks' time): the recording's own model, from a replay with them.
+void price_as_recorded(const trace_args &a, replay_options &opt)
+{
+	if (a.own_expiries && a.cost_model.empty() && a.trace != "-")
+		opt.recording_model = std::make_shared<const measured::calibrated_model>(
+			recording_model(a.trace, a.format, reader_of(a), opt));
+}
+
 reader_options reader_of(const trace_args &a)
 {
 	reader_options ro = a.reader;

@@ -31,6 +31,9 @@ struct trace_args {
 
 // The options as the replay takes them: --cost-model's file read.
 replay_options replay_options_of(const trace_args &a);
+// With --own-expiries (and no --cost-model): OPT priced by the recording's
+// own model (replay_options::recording_model), one more replay of it.
+void price_as_recorded(const trace_args &a, replay_options &opt);
 
 // TRACE and the options of reading and replaying it.
 void add_trace_options(CLI::App *sub, trace_args &a);

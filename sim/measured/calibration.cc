@@ -66,25 +66,140 @@ verdict judge(double measured_ns, double predicted_ns, double tolerance)
 	return v;
 }
 
+std::vector<double> stretch_states(const std::vector<softirq_run> &runs, const std::vector<interrupt_cost> &interrupts,
+				   unsigned blocks)
+{
+	std::vector<double> states(blocks, 1.0);
+	const std::size_t n = runs.size();
+	if (n < blocks || interrupts.empty())
+		return states;
+	double all = 0;
+	for (const interrupt_cost &i : interrupts)
+		all += double(i.overhead_ns);
+	all /= double(interrupts.size());
+	if (all <= 0)
+		return states;
+	// Interrupts are in trace order: one pass, block by block.
+	std::size_t k = 0;
+	for (unsigned b = 0; b < blocks; b++) {
+		const std::size_t from = n * b / blocks, to = n * (b + 1) / blocks;
+		const std::uint64_t first = runs[from].entry_ns, last = runs[to - 1].exit_ns;
+		double sum = 0, count = 0;
+		while (k < interrupts.size() && interrupts[k].entry_ns < first)
+			k++;
+		for (std::size_t j = k; j < interrupts.size() && interrupts[j].entry_ns <= last; j++) {
+			sum += double(interrupts[j].overhead_ns);
+			count++;
+		}
+		if (count > 0 && sum > 0)
+			states[b] = sum / count / all;
+	}
+	return states;
+}
+
+namespace {
+
+// The runs [from, to) of each block, as the cross-validation cuts them.
+struct block_cut {
+	std::vector<std::size_t> from, to;
+	block_cut(std::size_t n, unsigned blocks)
+	{
+		for (unsigned b = 0; b < blocks; b++) {
+			from.push_back(n * b / blocks);
+			to.push_back(n * (b + 1) / blocks);
+		}
+	}
+};
+
+// The samples of BLOCKS, each block's work priced at its state^e.
+std::vector<run_sample> at_state(const std::vector<run_sample> &samples, const block_cut &cut,
+				 const std::vector<double> &states, const std::vector<unsigned> &blocks, double e)
+{
+	std::vector<run_sample> s;
+	for (unsigned b : blocks) {
+		const double k = std::pow(states[b], e);
+		for (std::size_t i = cut.from[b]; i < cut.to[b]; i++) {
+			run_sample r = samples[i];
+			for (double &x : r.x)
+				x *= k;
+			s.push_back(r);
+		}
+	}
+	return s;
+}
+
+// Block B's overhead by M at its state^e.
+double block_prediction(const cost_model &m, const std::vector<run_sample> &samples, const block_cut &cut,
+			const std::vector<double> &states, unsigned b, double e)
+{
+	return priced_dot(m.ns, sum_x(samples, cut.from[b], cut.to[b])) * std::pow(states[b], e);
+}
+
+// The elasticity under which BLOCKS, each held out of a fit on the others,
+// are predicted best (least squared relative error; the lowest on a tie).
+double choose_elasticity(const std::vector<run_sample> &samples, const block_cut &cut,
+			 const std::vector<double> &states, const std::vector<unsigned> &blocks)
+{
+	bool varies = false;
+	for (unsigned b : blocks)
+		varies = varies || states[b] != 1.0;
+	if (!varies || blocks.size() < 3)
+		return 0;
+	double best = 0, best_error = -1;
+	for (double e : state_elasticities) {
+		double error = 0;
+		for (unsigned h : blocks) {
+			std::vector<unsigned> rest;
+			for (unsigned b : blocks)
+				if (b != h)
+					rest.push_back(b);
+			const cost_model m = fit(at_state(samples, cut, states, rest, e), 0, calibration_seed);
+			const double y = sum_y(samples, cut.from[h], cut.to[h]);
+			const double p = block_prediction(m, samples, cut, states, h, e);
+			if (y > 0)
+				error += (p - y) * (p - y) / (y * y);
+		}
+		if (best_error < 0 || error < best_error) {
+			best_error = error;
+			best = e;
+		}
+	}
+	return best;
+}
+
+}  // namespace
+
 cross_validation blocked_cross_validation(const std::vector<run_sample> &samples,
-					  const std::vector<softirq_run> &runs, unsigned blocks, double tolerance)
+					  const std::vector<softirq_run> &runs, const std::vector<double> &states_in,
+					  unsigned blocks, double tolerance)
 {
 	cross_validation cv;
 	const std::size_t n = std::min(samples.size(), runs.size());
 	if (n < blocks || blocks < 2)
 		return cv;
+	const std::vector<double> states = states_in.size() == blocks ? states_in : std::vector<double>(blocks, 1.0);
+	const block_cut cut(n, blocks);
+	std::vector<unsigned> all;
+	for (unsigned b = 0; b < blocks; b++)
+		all.push_back(b);
+	cv.elasticity = choose_elasticity(samples, cut, states, all);
 	double measured = 0, predicted = 0;
 	bool first = true;
 	for (unsigned b = 0; b < blocks; b++) {
-		const std::size_t from = n * b / blocks, to = n * (b + 1) / blocks;
-		std::vector<run_sample> rest(samples.begin(), samples.begin() + std::ptrdiff_t(from));
-		rest.insert(rest.end(), samples.begin() + std::ptrdiff_t(to), samples.begin() + std::ptrdiff_t(n));
-		const cost_model m = fit(rest, 0, calibration_seed);
+		std::vector<unsigned> rest;
+		for (unsigned o : all)
+			if (o != b)
+				rest.push_back(o);
 		cv_block k;
-		k.first_ns = runs[from].entry_ns;
-		k.last_ns = runs[to - 1].exit_ns;
-		k.runs = to - from;
-		k.v = judge(sum_y(samples, from, to), priced_dot(m.ns, sum_x(samples, from, to)), tolerance);
+		k.state = states[b];
+		k.elasticity = choose_elasticity(samples, cut, states, rest);
+		const cost_model m = fit(at_state(samples, cut, states, rest, k.elasticity), 0, calibration_seed);
+		cv.fold_ns.push_back(m.ns);
+		k.first_ns = runs[cut.from[b]].entry_ns;
+		k.last_ns = runs[cut.to[b] - 1].exit_ns;
+		k.runs = cut.to[b] - cut.from[b];
+		k.v = judge(sum_y(samples, cut.from[b], cut.to[b]),
+			    block_prediction(m, samples, cut, states, b, k.elasticity), tolerance);
 		cv.blocks_within += k.v.within();
 		measured += k.v.measured_ns;
 		predicted += k.v.predicted_ns;
@@ -145,6 +260,8 @@ priced price(const calibrated_model &m, const term_vector &x)
 	double unused;
 	spread_interval(priced_dot(ref.model.high, lent), 0, m.borrowed_high_ratio, unused, lent_high);
 	p.ns = own_ns + p.borrowed_ns;
+	for (const term_vector &f : m.folds)
+		p.folds.push_back(priced_dot(f, own) + p.borrowed_ns);
 	p.low = own_low + lent_low;
 	p.high = own_high + lent_high;
 	return p;
@@ -165,24 +282,33 @@ void borrow(calibrated_model &c)
 }  // namespace
 
 calibrated_model self_calibrate(const std::vector<softirq_run> &runs, const std::vector<softirq_work> &work,
-				double state_ns, const std::string &source)
+				const std::vector<interrupt_cost> &interrupts, double state_ns,
+				const std::string &source)
 {
 	calibrated_model c;
 	c.source = model_source::self;
 	c.state_ns = state_ns;
-	// The recording prices itself at its own state: no scaling. (Scaling
-	// each run by its stretch's interrupts, measured on the recordings of
-	// tests/data, made held-out blocks worse, not better: -35% where
-	// unscaled was -4%. The interrupts' time follows the tick's own work
-	// more than the softirq's.) Borrowed terms are scaled to this state.
+	// The recording prices itself at its own mean state (scale 1), each
+	// stretch fitted at its own (the cross-validation's elasticity);
+	// borrowed terms are scaled to this state.
 	c.scale = 1;
 	c.borrowed_scale = state_scale(state_ns);
 	const std::vector<run_sample> s = samples_of(runs, work);
-	c.model = fit(s, calibration_resamples, calibration_seed);
+	const std::vector<double> states = stretch_states(runs, interrupts);
+	c.cv = blocked_cross_validation(s, runs, states);
+	c.cross_validated = !c.cv.blocks.empty();
+	c.elasticity = c.cv.elasticity;
+	c.folds = c.cv.fold_ns;
+	std::vector<run_sample> fitted = s;
+	if (c.cross_validated && c.elasticity != 0) {
+		std::vector<unsigned> all;
+		for (unsigned b = 0; b < cv_blocks; b++)
+			all.push_back(b);
+		fitted = at_state(s, block_cut(std::min(s.size(), runs.size()), cv_blocks), states, all, c.elasticity);
+	}
+	c.model = fit(fitted, calibration_resamples, calibration_seed);
 	c.model.sources = {source};
 	c.sources = {source};
-	c.cv = blocked_cross_validation(s, runs);
-	c.cross_validated = !c.cv.blocks.empty();
 	c.low_ratio = std::min(0.0, c.cv.low_ratio);
 	c.high_ratio = std::max(0.0, c.cv.high_ratio);
 	c.interval_from = c.cross_validated
@@ -200,6 +326,12 @@ calibrated_model reference_calibration(double state_ns)
 	c.source = model_source::reference;
 	c.model = ref.model;
 	c.sources = ref.model.sources;
+	// The left-out fits' v48 terms; the cascade terms are the reference's.
+	for (term_vector f : ref.loo_ns) {
+		for (unsigned t = term_relink; t < model_terms; t++)
+			f[t] = ref.model.ns[t];
+		c.folds.push_back(f);
+	}
 	c.state_ns = state_ns;
 	c.scale = c.borrowed_scale = state_scale(state_ns);
 	c.low_ratio = std::min(0.0, ref.low_ratio);

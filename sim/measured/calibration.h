@@ -14,10 +14,13 @@
 // scaled by its state / reference before the fit), so that the reference
 // carries to another machine's load: left out of the reference fit, the
 // recordings of tests/data were predicted within -34% .. +14% scaled, +50%
-// .. -37% not. Within one recording the interrupts did not track the
-// softirq's cost (scaled by the moving mean of the stretch, held-out
-// blocks fared worse): a self-calibrated model is priced at the
-// recording's own state, unscaled.
+// .. -37% not. Within one recording the model follows the state of each
+// stretch: a stretch's state is its timer interrupts' mean overhead (own
+// time less the callbacks run in them: the tick's own work left out, which
+// followed the tick more than the machine) over the whole recording's, and
+// its runs' work is priced x state^elasticity. The elasticity is chosen
+// from a small grid by cross-validation over the stretches (0: the state
+// does not help this recording), never fitted on the stretch it predicts.
 //
 // An interval is never a fit's noise alone: a self-calibrated prediction's
 // interval spans the bootstrap and the errors the held-out blocks showed;
@@ -42,6 +45,9 @@ constexpr unsigned cv_blocks = 5;
 constexpr double default_tolerance = 0.15;
 constexpr unsigned calibration_resamples = 200;
 constexpr std::uint64_t calibration_seed = 1;
+// The elasticities of the stretch state the cross-validation chooses
+// from: cost ~ state^e.
+constexpr double state_elasticities[] = {0, 0.25, 0.5, 0.75, 1.0, 1.5};
 
 // The factor a stretch's work is scaled by: its state over the reference's
 // (1 when the state is unknown: no timer interrupt recorded).
@@ -66,6 +72,8 @@ verdict judge(double measured_ns, double predicted_ns, double tolerance = defaul
 struct cv_block {
 	std::uint64_t first_ns = 0, last_ns = 0;	// the stretch of trace time
 	std::uint64_t runs = 0;
+	double state = 1;	// its timer interrupts' mean overhead over the recording's
+	double elasticity = 0;	// the one the other blocks chose among themselves
 	verdict v;		// its overhead, by a fit on the other blocks
 };
 struct cross_validation {
@@ -75,10 +83,25 @@ struct cross_validation {
 	// factors a held-out stretch was off by): the self-calibrated interval.
 	double low_ratio = 0, high_ratio = 0;
 	unsigned blocks_within = 0;
+	// The elasticity the blocks choose together: the model's.
+	double elasticity = 0;
+	// Each block's held-out fit (the terms at the recording's mean state).
+	std::vector<term_vector> fold_ns;
 };
-// SAMPLES in trace order (state_samples of RUNS).
+
+// Each block's state (the runs cut as the cross-validation cuts them):
+// the mean overhead of the timer INTERRUPTS inside its stretch over that of
+// all of them; 1 where a stretch holds none, or none were recorded.
+std::vector<double> stretch_states(const std::vector<softirq_run> &runs, const std::vector<interrupt_cost> &interrupts,
+				   unsigned blocks = cv_blocks);
+
+// SAMPLES in trace order, paired with RUNS; STATES per block
+// (stretch_states; empty: all 1). Each block is predicted by a fit on the
+// others at the elasticity those others choose among themselves (each of
+// them held out in turn).
 cross_validation blocked_cross_validation(const std::vector<run_sample> &samples,
-					  const std::vector<softirq_run> &runs, unsigned blocks = cv_blocks,
+					  const std::vector<softirq_run> &runs,
+					  const std::vector<double> &states = {}, unsigned blocks = cv_blocks,
 					  double tolerance = default_tolerance);
 
 // The model of one replay, for every scheme in it.
@@ -92,6 +115,9 @@ struct calibrated_model {
 	// exercised them (scaled by the recording's state like the others).
 	std::array<bool, model_terms> borrowed{};
 	double state_ns = 0;		// the trace's state (mean timer-interrupt own time; 0: unknown)
+	// Self-calibrated: each stretch's runs were fitted at state^elasticity
+	// (cv.blocks[].state): the terms are the recording's mean state's.
+	double elasticity = 0;
 	// What its own terms' work is scaled by (the reference's: the state;
 	// a self-calibrated model's: 1, it is priced at its own state), and
 	// the borrowed terms' (the state).
@@ -102,6 +128,11 @@ struct calibrated_model {
 	double low_ratio = 0, high_ratio = 0;
 	double borrowed_low_ratio = 0, borrowed_high_ratio = 0;
 	std::string interval_from;	// how the interval was got, in words
+	// The held-out fits (self-calibrated: the cross-validation's blocks;
+	// reference: each recording left out), priced like `model`: a ratio of
+	// two schemes priced by this one model is as sure as the fits agree on
+	// it (a level error common to both cancels in the ratio).
+	std::vector<term_vector> folds;
 	bool cross_validated = false;
 	cross_validation cv;
 	std::vector<std::string> sources;	// the recordings fitted on
@@ -113,13 +144,16 @@ struct priced {
 	double borrowed_ns = 0;		// of ns, by borrowed terms
 	std::vector<std::string> borrowed;	// their names
 	std::vector<std::string> unfitted;	// terms nobody could price (left out)
+	std::vector<double> folds;	// ns by each of the model's folds
 };
 priced price(const calibrated_model &m, const term_vector &x);
 
 // Fitted on the recording's RUNS (paired with its kernel's scheme's WORK);
-// STATE_NS the trace's mean timer-interrupt own time (0: not recorded).
+// STATE_NS the trace's mean timer-interrupt own time (0: not recorded);
+// INTERRUPTS its timer interrupts in trace order (the stretches' state).
 calibrated_model self_calibrate(const std::vector<softirq_run> &runs, const std::vector<softirq_work> &work,
-				double state_ns, const std::string &source);
+				const std::vector<interrupt_cost> &interrupts, double state_ns,
+				const std::string &source);
 // The built-in reference at the trace's state.
 calibrated_model reference_calibration(double state_ns);
 // A model file's, as given (no state term unless it carries one).

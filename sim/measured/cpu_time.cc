@@ -183,6 +183,9 @@ const softirq_run *cpu_time::close(cpu_state &c, cost_kind entry, const cost_eve
 		last_run_ = {ev.cpu, f.vec, f.start_ns, ev.ts_ns, own, std::min(f.callbacks_ns, own),
 			     f.callbacks};
 		run = &last_run_;
+	} else if (f.kind == cost_kind::hardirq_entry && f.timer_interrupt) {
+		last_interrupt_ = {f.start_ns, own - std::min(f.callbacks_ns, own)};
+		interrupt_closed_ = true;
 	}
 	// What encloses this frame: a hard irq's whole time is not the
 	// enclosing frame's; a callback's own time is its softirq run's

@@ -69,6 +69,13 @@ struct softirq_run {
 	std::uint64_t overhead_ns() const { return own_ns - callbacks_ns; }
 };
 
+// A timer interrupt as the state of the machine is read from it: when it
+// came and its overhead (own time less the callbacks run in it).
+struct interrupt_cost {
+	std::uint64_t entry_ns = 0;
+	std::uint64_t overhead_ns = 0;
+};
+
 // The softirq runs of one vector on one CPU (or all CPUs).
 struct softirq_stats {
 	duration_stats runs;		// each run's own time: exit - entry - hard irqs inside
@@ -161,6 +168,14 @@ public:
 	// Keep what each CPU spent per second of GRID (its clock must outlive
 	// the measurement).
 	void per_second(const second_grid &grid) { grid_ = grid; }
+	// The timer interrupt the last add() closed, if it closed one, once.
+	const interrupt_cost *take_interrupt()
+	{
+		if (!interrupt_closed_) [[likely]]
+			return nullptr;
+		interrupt_closed_ = false;
+		return &last_interrupt_;
+	}
 	// NAME_OF: a callback's name from its id. The samples are summarised
 	// where they are (reordered, not copied).
 	cost_report finish(const std::function<std::string(std::uint32_t)> &name_of);
@@ -241,6 +256,8 @@ private:
 	std::uint32_t ncpus_ = 0;	// cpus_.size(), which divides by the state's size
 	std::vector<callback_samples> callbacks_;	// by callback id
 	softirq_run last_run_;
+	interrupt_cost last_interrupt_;
+	bool interrupt_closed_ = false;
 	std::uint64_t cut_ = 0, unbalanced_ = 0;
 	std::uint64_t wakeups_ = 0, wakeups_without_expiry_ = 0, wakeups_without_expiry_ns_ = 0;
 	std::uint64_t first_ns_ = 0, last_ns_ = 0;

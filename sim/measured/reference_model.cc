@@ -51,7 +51,7 @@ double t975(std::size_t dof)
 // not their range: the most extreme of n recordings lies outside the range
 // of the others by construction. As factors - 1.
 void loo_spread(const std::vector<recording_runs> &recs, double &low, double &high,
-		std::vector<left_out> *rows)
+		std::vector<left_out> *rows, std::vector<term_vector> *fits)
 {
 	low = high = 0;
 	if (recs.size() < 3)
@@ -59,6 +59,8 @@ void loo_spread(const std::vector<recording_runs> &recs, double &low, double &hi
 	std::vector<double> errs;
 	for (std::size_t i = 0; i < recs.size(); i++) {
 		const cost_model m = fit(pooled(recs, i), 0, calibration_seed);
+		if (fits)
+			fits->push_back(m.ns);
 		left_out row;
 		row.path = recs[i].path;
 		row.state_ns = recs[i].state_ns;
@@ -71,7 +73,7 @@ void loo_spread(const std::vector<recording_runs> &recs, double &low, double &hi
 			std::vector<recording_runs> others(recs);
 			others.erase(others.begin() + std::ptrdiff_t(i));
 			double lo, hi;
-			loo_spread(others, lo, hi, nullptr);
+			loo_spread(others, lo, hi, nullptr, nullptr);
 			spread_interval(row.predicted_ns, lo, hi, row.low_ns, row.high_ns);
 			rows->push_back(row);
 		}
@@ -108,7 +110,7 @@ reference_fit fit_reference(const std::vector<recording_runs> &recs)
 			f.state_high_ns = std::max(f.state_high_ns, r.state_ns);
 		}
 	}
-	loo_spread(recs, f.low_ratio, f.high_ratio, &f.rows);
+	loo_spread(recs, f.low_ratio, f.high_ratio, &f.rows, &f.loo_ns);
 	return f;
 }
 
@@ -144,6 +146,16 @@ const reference_fit &builtin_reference()
 		f.high_ratio = 0.4864;
 		f.state_low_ns = 10322.2;
 		f.state_high_ns = 23327.9;
+		f.loo_ns = {
+			{1289.2988, 656.3524, 0.0000, 0.0000, 0.0000},
+			{1293.1968, 635.1701, 0.0000, 0.0000, 0.0000},
+			{1222.5813, 836.4614, 15.7233, 0.0000, 0.0000},
+			{1277.3121, 669.9592, 0.0000, 0.0000, 0.0000},
+			{1287.4530, 673.8785, 0.0000, 0.0000, 0.0000},
+			{1290.6695, 674.9634, 0.0000, 0.0000, 0.0000},
+			{1283.4443, 660.6618, 0.0000, 0.0000, 0.0000},
+			{1281.8162, 683.6001, 0.7120, 0.0000, 0.0000},
+		};
 		return f;
 	}();
 	return ref;

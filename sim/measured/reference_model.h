@@ -42,6 +42,7 @@ struct reference_fit {
 	// PRED * (1 + low) .. PRED * (1 + high), each side at least PRED.
 	double low_ratio = 0, high_ratio = 0;
 	std::vector<left_out> rows;	// the leave-one-out checks
+	std::vector<term_vector> loo_ns;	// their fits, in the order of rows
 	double state_low_ns = 0, state_high_ns = 0;	// the recordings' states
 };
 

@@ -29,15 +29,22 @@ namespace {
 // mean timer-interrupt own time (0 when none was recorded).
 measured::calibrated_model choose_model(const std::vector<replay_report> &reports,
 					const std::shared_ptr<const measured::cost_model> &file,
+					const std::shared_ptr<const measured::calibrated_model> &recording,
 					std::string &note)
 {
 	const replay_report &any = reports.front();
 	const double state = any.measured.interrupts_recorded ? any.measured.all.interrupts.timer.mean_ns() : 0.0;
 	if (file)
 		return measured::file_calibration(*file, state);
+	if (recording) {
+		if (recording->source == measured::model_source::self)
+			note = "fitted on the recording's own runs by a replay of its kernel's scheme with the recorded "
+			       "expiries (this replay cannot pair them with that work)";
+		return *recording;
+	}
 	for (const replay_report &r : reports)
 		if (r.scheme == r.input.kernel_scheme && r.timer_runs.size() >= measured::cv_blocks)
-			return measured::self_calibrate(r.timer_runs, r.run_work, state, r.input.path);
+			return measured::self_calibrate(r.timer_runs, r.run_work, r.timer_interrupts, state, r.input.path);
 	bool kernel_replayed = false;
 	for (const replay_report &r : reports)
 		kernel_replayed = kernel_replayed || r.scheme == r.input.kernel_scheme;
@@ -53,7 +60,8 @@ measured::calibrated_model choose_model(const std::vector<replay_report> &report
 
 // What the model predicts for the scheme of `r` over the whole trace, and,
 // for the recording kernel's own scheme, how it fares.
-modelled_cost model_costs(const replay_report &r, const measured::calibrated_model &m, const std::string &note)
+modelled_cost model_costs(const replay_report &r, const measured::calibrated_model &m, const std::string &note,
+			  bool imposed)
 {
 	modelled_cost c;
 	c.given = true;
@@ -68,7 +76,8 @@ modelled_cost model_costs(const replay_report &r, const measured::calibrated_mod
 	c.softirq.unfitted = p.unfitted;
 	c.borrowed_ns = p.borrowed_ns;
 	c.borrowed = p.borrowed;
-	if (r.scheme == r.input.kernel_scheme && !r.timer_runs.empty()) {
+	c.folds = p.folds;
+	if (r.scheme == r.input.kernel_scheme && !r.timer_runs.empty() && !imposed) {
 		c.checked = true;
 		// The runs as the model prices them (the reference: at the
 		// trace's state).
@@ -230,6 +239,7 @@ private:
 	std::unique_ptr<hrtimer_replay> hrtimers_;	// the hrtimer half, through the kernel's model
 	hrtimer_summary hrtimer_report_;
 	std::vector<measured::softirq_run> timer_runs_;
+	std::vector<measured::interrupt_cost> timer_interrupts_;
 	std::vector<std::vector<measured::softirq_work>> run_work_;	// by engine
 	std::vector<std::int8_t> tick_function_;	// by callback id: -1 unknown, 0 no, 1 the tick's
 	// By CPU: the timer whose callback runs (its timer_expire_entry came,
@@ -283,6 +293,8 @@ inline void replay_driver::measure(const sim_event &ev, measured::cost_kind kind
 	m.function = ev.function;
 	m.tick = m.kind == cost_kind::callback_entry && ev.kind == event_kind::hrtimer && is_tick_function(ev.function);
 	const measured::softirq_run *run = measured_.add(m);
+	if (const measured::interrupt_cost *irq = measured_.take_interrupt()) [[unlikely]]
+		timer_interrupts_.push_back(*irq);
 	if (run && cpus_.on())
 		cpus_.softirq_closed(*run);
 	// A TIMER run closed: what each scheme did for that CPU since its
@@ -582,6 +594,7 @@ void replay_driver::assemble(std::size_t i, engine_list &engines, replay_report 
 	fill_input(r);
 	// The last report takes the runs, the others copy them.
 	r.timer_runs = i + 1 == engines.size() ? std::move(timer_runs_) : timer_runs_;
+	r.timer_interrupts = i + 1 == engines.size() ? std::move(timer_interrupts_) : timer_interrupts_;
 	if (i < run_work_.size())
 		r.run_work = std::move(run_work_[i]);
 	r.softirq_work = engines[i]->all_softirq_work();
@@ -597,9 +610,10 @@ void replay_driver::price(std::vector<replay_report> &reports) const
 	if (reports.empty())
 		return;
 	std::string note;
-	const measured::calibrated_model model = choose_model(reports, opt_.cost_model, note);
+	const measured::calibrated_model model = choose_model(reports, opt_.cost_model, opt_.recording_model, note);
+	const bool imposed = !opt_.cost_model && opt_.recording_model;
 	for (replay_report &r : reports) {
-		r.modelled = model_costs(r, model, note);
+		r.modelled = model_costs(r, model, note, imposed);
 		r.time = make_time_table(r, grid_);
 	}
 }
@@ -834,6 +848,24 @@ std::string check_scheme(const std::string &name, const replay_options &opt,
 		so.hz = opt.hz;
 	auto s = make_scheme(name == auto_scheme ? "classic" : name, so);
 	return name == auto_scheme ? "" : s->superlinear_note();
+}
+
+}  // namespace timersim
+
+namespace timersim {
+
+measured::calibrated_model recording_model(const std::string &path, trace_format format, const reader_options &ro,
+					   const replay_options &opt)
+{
+	std::unique_ptr<trace_reader> reader = open_trace(path, format, ro);
+	replay_options o = opt;
+	o.scheme = auto_scheme;
+	o.params.clear();
+	o.cost_model.reset();
+	o.recording_model.reset();
+	o.drain = false;
+	o.hr_what_if = {};
+	return replay_trace(*reader, path, o).modelled.model;
 }
 
 }  // namespace timersim

@@ -75,6 +75,13 @@ struct replay_options {
 	// --cost-model: the fitted model of a TIMER softirq run's overhead;
 	// each report then carries what it predicts for its scheme.
 	std::shared_ptr<const measured::cost_model> cost_model;
+	// The recording's own model, made before by a replay of its kernel's
+	// scheme with its recorded expiries (recording_model()): what prices
+	// every scheme of a replay that cannot pair the recorded runs with its
+	// kernel's work itself (another scheme alone, expiries dropped, a
+	// what-if HZ), so that every way in gives one figure. Its check and
+	// verdict belong to that replay, not to this one.
+	std::shared_ptr<const measured::calibrated_model> recording_model;
 	// The report keeps every recorded TIMER softirq run and what each
 	// scheme did in it (timer_runs, run_work): what `cost-model` fits and
 	// --cost-model checks (kept then too). Otherwise only their totals: a
@@ -117,6 +124,15 @@ std::vector<replay_report> replay_schemes(trace_reader &reader, const std::strin
 					  const replay_options &opt,
 					  const std::vector<scheme_run> &runs,
 					  progress_sink *progress = nullptr);
+
+// The model a replay of PATH through its recording kernel's scheme, with
+// the recorded expiries, prices it with (self-calibrated where the trace
+// holds its TIMER runs, else the reference): for
+// replay_options::recording_model. OPT's cost_model, scheme, params and
+// sinks are not used; its reading options (hz, word bits, CPUs, lenient)
+// are.
+measured::calibrated_model recording_model(const std::string &path, trace_format format,
+					   const reader_options &ro, const replay_options &opt);
 
 // One scheme: opt.scheme with opt.params.
 replay_report replay_trace(trace_reader &reader, const std::string &path,

@@ -215,6 +215,8 @@ struct modelled_cost {
 	// recording never did that work: cascades on a v48 recording).
 	double borrowed_ns = 0;
 	std::vector<std::string> borrowed;
+	// softirq.ns by each of the model's held-out fits (model.folds).
+	std::vector<double> folds;
 	// The recording kernel's own scheme on a trace with recorded runs:
 	// the model against each run's measured overhead, and the verdict on
 	// the whole trace (self-calibrated: the held-out blocks' predictions
@@ -262,6 +264,9 @@ struct replay_report {
 	// (same index): the pairs the cost model is fitted to and checked on.
 	std::vector<measured::softirq_run> timer_runs;
 	std::vector<measured::softirq_work> run_work;
+	// The recorded timer interrupts' overheads, in trace order: the state
+	// of each stretch of the trace (sim/measured/calibration.h).
+	std::vector<measured::interrupt_cost> timer_interrupts;
 	// Everything the scheme did on the softirq side, runs recorded or not.
 	measured::softirq_work softirq_work;
 	// What it did per second and CPU (the time table's per-second figures).

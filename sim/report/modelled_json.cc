@@ -63,6 +63,8 @@ void write_json_modelled(json_writer &w, const replay_report &r)
 			w.field("first_ns", b.first_ns);
 			w.field("last_ns", b.last_ns);
 			w.field("runs", b.runs);
+			w.field_fixed("state", b.state, 4);
+			w.field_fixed("elasticity", b.elasticity, 2);
 			w.key("verdict");
 			json_verdict(w, b.v);
 			w.end_object();
@@ -71,6 +73,7 @@ void write_json_modelled(json_writer &w, const replay_report &r)
 		w.key("whole");
 		json_verdict(w, m.cv.whole);
 		w.field("blocks_within", std::uint64_t(m.cv.blocks_within));
+		w.field_fixed("elasticity", m.cv.elasticity, 2);
 		w.end_object();
 	}
 	w.key("check");

@@ -57,19 +57,21 @@ std::string model_line(const modelled_cost &c)
 std::string cv_table(const measured::cross_validation &cv)
 {
 	std::string out = fmt::format("  cross-validation  {} blocks of the runs in trace order, each predicted by a "
-				      "fit on the others ({} of {} within {:.0f}%)\n",
+				      "fit on the others ({} of {} within {:.0f}%); state: a block's timer interrupts' "
+				      "mean overhead over the trace's, its work priced x state^e (e: chosen by the "
+				      "other blocks; the model's {:.2f})\n",
 				      cv.blocks.size(), cv.blocks_within, cv.blocks.size(),
-				      cv.whole.tolerance * 100);
+				      cv.whole.tolerance * 100, cv.elasticity);
 	text_table t("  ");
-	t.row({"    block", "from s", "to s", "runs", "measured ms", "predicted ms", "error", "verdict"});
+	t.row({"    block", "from s", "to s", "runs", "state", "e", "measured ms", "predicted ms", "error", "verdict"});
 	const double t0 = cv.blocks.empty() ? 0 : double(cv.blocks.front().first_ns);
 	unsigned n = 0;
 	for (const measured::cv_block &b : cv.blocks)
 		t.row({"    " + std::to_string(++n), fmt::format("{:.1f}", (double(b.first_ns) - t0) / 1e9),
 		       fmt::format("{:.1f}", (double(b.last_ns) - t0) / 1e9), num(b.runs),
-		       modelled_ms(b.v.measured_ns), modelled_ms(b.v.predicted_ns), signed_percent(b.v.error()),
+		       fmt::format("{:.2f}", b.state), fmt::format("{:.2f}", b.elasticity), modelled_ms(b.v.measured_ns), modelled_ms(b.v.predicted_ns), signed_percent(b.v.error()),
 		       b.v.text()});
-	t.row({"    whole", "", "", "", modelled_ms(cv.whole.measured_ns), modelled_ms(cv.whole.predicted_ns),
+	t.row({"    whole", "", "", "", "", "", modelled_ms(cv.whole.measured_ns), modelled_ms(cv.whole.predicted_ns),
 	       signed_percent(cv.whole.error()), cv.whole.text()});
 	out += t.render();
 	return out;

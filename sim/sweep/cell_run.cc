@@ -43,6 +43,13 @@ const std::vector<std::string> &result_columns()
 		// figures beside it.
 		"softirq_ns", "softirq_ns_lo", "softirq_ns_hi", "softirq_ns_is", "modelled_softirq_ns",
 		"measured_softirq_ns",
+		// the modelled figure by each of the model's held-out fits
+		// (';'-separated): the same fits price every cell of one input,
+		// so a ratio of two cells is as sure as they agree on it
+		"modelled_softirq_ns_folds",
+		// which model: self-calibrated (the recording's own runs),
+		// reference (the built-in, where the input has none), file
+		"softirq_model",
 	};
 	return cols;
 }
@@ -79,6 +86,13 @@ replay_report replay_cell(const spec &s, const cell &c, unsigned &recorded_hz)
 	std::string path = s.resolve(c.input);
 	recorded_clock clock = probe_recorded_clock(path, trace_format::auto_detect, {}, 0, 0);
 	recorded_hz = clock.hz;
+	// One model for every cell of a recording: its own (fitted on its
+	// runs, paired with its kernel's scheme's work as recorded), which a
+	// cell of another scheme, with the expiries dropped or at a what-if HZ
+	// cannot fit itself. The kernel's own cell fits the same.
+	if (s.cost_model.empty())
+		opt.recording_model = std::make_shared<const measured::calibrated_model>(
+			recording_model(path, trace_format::auto_detect, {}, opt));
 	std::unique_ptr<trace_reader> reader = open_trace(path, trace_format::auto_detect, {});
 	if (c.own_expiries)
 		reader = make_own_expiries_reader(std::move(reader));
@@ -161,11 +175,18 @@ nlohmann::ordered_json cell_result(const spec &s, const cell &c)
 		}
 	}
 	for (const char *k : {"softirq_ns", "softirq_ns_lo", "softirq_ns_hi", "softirq_ns_is", "modelled_softirq_ns",
-			      "measured_softirq_ns"})
+			      "measured_softirq_ns", "modelled_softirq_ns_folds", "softirq_model"})
 		j[k] = nullptr;
 	if (r.modelled.given) {
 		const measured::prediction &p = r.modelled.softirq;
 		j["modelled_softirq_ns"] = std::round(p.ns);
+		j["softirq_model"] = measured::model_source_name(r.modelled.model.source);
+		if (!r.modelled.folds.empty()) {
+			std::string folds;
+			for (double f : r.modelled.folds)
+				folds += (folds.empty() ? "" : ";") + std::to_string(std::llround(f));
+			j["modelled_softirq_ns_folds"] = folds;
+		}
 		// What the recording kernel measured is this cell's figure when
 		// the cell replays the kernel's own scheme as recorded (not at a
 		// what-if HZ, nor with its expiries dropped).

@@ -24,7 +24,7 @@ def copy_results(tmp):
     os.makedirs(os.path.join(d, "cost-model"))
     for f in ("README.md", "README.template.md", "table.md", "recordings.csv", "generated.csv"):
         shutil.copy(os.path.join(R, f), d)
-    shutil.copy(os.path.join(R, "cost-model", "fit.json"), os.path.join(d, "cost-model"))
+    shutil.copy(os.path.join(R, "cost-model", "reference.txt"), os.path.join(d, "cost-model"))
     return d
 
 

@@ -4,7 +4,9 @@
 // row per scheme whose mean is the mean of its three cells.
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <cstdlib>
 #include <cstdio>
 #include <filesystem>
@@ -314,6 +316,43 @@ START_TEST(sweep_with_a_cost_model)
 }
 END_TEST
 
+// No model named: every cell of a recording is priced by the recording's
+// own, the one `compare` of both schemes fits (self-calibrated on the v48
+// kernel's runs) - also the classic cell, which cannot pair the runs
+// itself, and the cells with the expiries dropped (whose runs would keep
+// their callbacks' time); the held-out fits' figures beside each.
+START_TEST(sweep_prices_every_cell_by_the_recordings_model)
+{
+	std::string trace = std::filesystem::absolute("tests/data/sleep-net.txt.gz").string();
+	temp_subdir("own");
+	std::string spec = write_temp("own/s.spec", "trace = " + trace + "\nscheme = classic, v48\nexpiries = recorded, own\n");
+	cli_result r = run_timersim({"sweep", spec, "-j", "2"});
+	ck_assert_msg(r.status == 0, "%s", r.err.c_str());
+	r = run_timersim({"merge", spec});
+	ck_assert_msg(r.status == 0, "%s", r.err.c_str());
+	std::string cells = r.out;
+	r = run_timersim({"compare", "--schemes", "classic,v48", "--json", "-", trace});
+	ck_assert_msg(r.status == 0, "%s", r.err.c_str());
+	nlohmann::json j = nlohmann::json::parse(r.out);
+	ck_assert_str_eq(j["schemes"][0]["modelled"]["source"].get<std::string>().c_str(), "self-calibrated");
+	const double classic = j["schemes"][0]["modelled"]["softirq_overhead_ns"].get<double>();
+	std::map<std::string, double> own;
+	for (std::size_t k = 1; k <= 4; k++) {
+		expect(cells, k, "softirq_model", "self-calibrated");
+		const std::string scheme = field(cells, k, "scheme"), expiries = field(cells, k, "expiries");
+		if (scheme == "classic" && expiries == "recorded")
+			ck_assert_double_eq_tol(std::stod(field(cells, k, "modelled_softirq_ns")), classic, 0.5);
+		if (expiries == "own")
+			own[scheme] = std::stod(field(cells, k, "modelled_softirq_ns"));
+		const std::string folds = field(cells, k, "modelled_softirq_ns_folds");
+		ck_assert_uint_eq(std::count(folds.begin(), folds.end(), ';'), 4);
+	}
+	// Classic runs its softirq at every tick: dearer than v48 with its
+	// own expiries too, by the same model.
+	ck_assert_msg(own["classic"] > 2 * own["v48"], "classic %.0f, v48 %.0f", own["classic"], own["v48"]);
+}
+END_TEST
+
 int main()
 {
 	Suite *s = suite_create("sweep_summary");
@@ -325,6 +364,7 @@ int main()
 	tcase_add_test(tc, summary_of_a_seeded_sweep);
 	tcase_add_test(tc, summary_combines_model_interval_and_seed_spread);
 	tcase_add_test(tc, sweep_with_a_cost_model);
+	tcase_add_test(tc, sweep_prices_every_cell_by_the_recordings_model);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
