@@ -147,8 +147,13 @@ void json_writer::null()
 void json_writer::value_fixed(double v, int decimals)
 {
 	separate();
-	if (!std::isfinite(v))
-		v = 0;
+	// A figure that overflowed or was never defined is no number at all:
+	// null (valid JSON) and not a plausible 0 a reader would take for a
+	// result. The figures' sources refuse or saturate most of them first.
+	if (!std::isfinite(v)) {
+		out_ += "null";
+		return;
+	}
 	char buf[64];
 	std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
 	out_ += buf;

@@ -31,7 +31,8 @@ public:
 	void value(unsigned v) { value(static_cast<std::uint64_t>(v)); }
 	void value(bool v);
 	void null();
-	// Fixed-point with `decimals` digits: no locale, no exponent.
+	// Fixed-point with `decimals` digits: no locale, no exponent; null
+	// for inf and NaN.
 	void value_fixed(double v, int decimals);
 
 	template <class T>
