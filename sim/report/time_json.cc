@@ -1,71 +1,81 @@
 // The JSON report's `time` object: the timer code's time per callback and
 // per CPU in ns (sim/replay/time_table.h). A cell is null where nothing
 // recorded or priced it, else {ns, modelled} and, modelled, low_ns/high_ns.
+#include "sim/base/json_fields.h"
 #include "sim/report/report_writers.h"
 
 namespace timersim {
 
+// The field tables (sim/base/json_fields.h).
+
+template <> struct json_fields<time_cell> {
+	static constexpr auto fields = std::make_tuple(
+		json_fixed("ns", &time_cell::ns, 0),
+		json_field("modelled", &time_cell::modelled),
+		json_custom<time_cell>([](json_writer &w, const time_cell &c) {
+			if (c.modelled) {
+				w.field_fixed("low_ns", c.low, 0);
+				w.field_fixed("high_ns", c.high, 0);
+			}
+		}));
+};
+
 namespace {
 
-void json_cell(json_writer &w, const char *key, const time_cell &c)
+// A cell of S under KEY: its object, or null where nothing recorded or
+// priced it.
+template <class S> constexpr auto json_cell(std::string_view key, time_cell S::*cell)
 {
-	w.key(key);
-	if (!c.known) {
-		w.null();
-		return;
-	}
-	w.begin_object();
-	w.field_fixed("ns", c.ns, 0);
-	w.field("modelled", c.modelled);
-	if (c.modelled) {
-		w.field_fixed("low_ns", c.low, 0);
-		w.field_fixed("high_ns", c.high, 0);
-	}
-	w.end_object();
+	return json_custom<S>([key, cell](json_writer &w, const S &s) {
+		const time_cell &c = s.*cell;
+		w.key(key);
+		if (c.known)
+			write_json_object(w, c);
+		else
+			w.null();
+	});
 }
 
 }  // namespace
 
+template <> struct json_fields<time_row> {
+	static constexpr auto fields = std::make_tuple(
+		json_field("function", &time_row::name),
+		json_field("hrtimer", &time_row::hrtimer),
+		json_field("starts", &time_row::starts),
+		json_field("cancels", &time_row::cancels),
+		json_field("expiries", &time_row::expiries),
+		json_field("wakeups", &time_row::wakeups),
+		json_cell("total", &time_row::total),
+		json_cell("process", &time_row::process),
+		json_cell("softirq", &time_row::softirq),
+		json_cell("callbacks", &time_row::callbacks),
+		json_cell("interrupts", &time_row::interrupts));
+};
+
+template <> struct json_fields<cpu_time_row> {
+	static constexpr auto fields = std::make_tuple(
+		json_field("cpu", &cpu_time_row::cpu),
+		json_cell("total", &cpu_time_row::total),
+		json_cell("timer_softirq", &cpu_time_row::timer_softirq),
+		json_cell("hrtimer_softirq", &cpu_time_row::hrtimer_softirq),
+		json_cell("callbacks", &cpu_time_row::callbacks),
+		json_cell("interrupts", &cpu_time_row::interrupts));
+};
+
+template <> struct json_fields<time_table> {
+	static constexpr auto fields = std::make_tuple(
+		json_cell("start_price", &time_table::start_price),
+		json_field("start_price_from", &time_table::start_price_from),
+		json_fixed("seconds", &time_table::seconds, 6),
+		json_array("callbacks", &time_table::callbacks),
+		json_array("cpus", &time_table::cpus));
+};
+
 void write_json_time(json_writer &w, const replay_report &r)
 {
-	const time_table &t = r.time;
 	w.key("time");
-	w.begin_object();
-	json_cell(w, "start_price", t.start_price);
-	w.field("start_price_from", t.start_price_from);
-	w.field_fixed("seconds", t.seconds, 6);
-	w.key("callbacks");
-	w.begin_array();
-	for (const time_row &row : t.callbacks) {
-		w.begin_object();
-		w.field("function", row.name);
-		w.field("hrtimer", row.hrtimer);
-		w.field("starts", row.starts);
-		w.field("cancels", row.cancels);
-		w.field("expiries", row.expiries);
-		w.field("wakeups", row.wakeups);
-		json_cell(w, "total", row.total);
-		json_cell(w, "process", row.process);
-		json_cell(w, "softirq", row.softirq);
-		json_cell(w, "callbacks", row.callbacks);
-		json_cell(w, "interrupts", row.interrupts);
-		w.end_object();
-	}
-	w.end_array();
-	w.key("cpus");
-	w.begin_array();
-	for (const cpu_time_row &row : t.cpus) {
-		w.begin_object();
-		w.field("cpu", std::uint64_t(row.cpu));
-		json_cell(w, "total", row.total);
-		json_cell(w, "timer_softirq", row.timer_softirq);
-		json_cell(w, "hrtimer_softirq", row.hrtimer_softirq);
-		json_cell(w, "callbacks", row.callbacks);
-		json_cell(w, "interrupts", row.interrupts);
-		w.end_object();
-	}
-	w.end_array();
-	w.end_object();
+	write_json_object(w, r.time);
 }
 
 }  // namespace timersim
