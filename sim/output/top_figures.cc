@@ -83,6 +83,33 @@ void figures_json(std::string &o, const top_figures &f)
 	o += "]}";
 }
 
+// Adds ITEM into V: onto the element SAME says is its, else as a new one
+// at the end (first come, first placed).
+template <class T, class Same, class Add>
+void merge_into(std::vector<T> &v, const T &item, Same same, Add add)
+{
+	auto it = std::find_if(v.begin(), v.end(), [&](const T &e) { return same(e, item); });
+	if (it == v.end())
+		v.push_back(item);
+	else
+		add(*it, item);
+}
+
+using level_count = std::pair<std::string, std::uint64_t>;
+bool same_level(const level_count &a, const level_count &b) { return a.first == b.first; }
+void add_level(level_count &a, const level_count &b) { a.second += b.second; }
+
+bool same_callback(const top_callback &a, const top_callback &b) { return a.function == b.function; }
+void add_callback(top_callback &a, const top_callback &b)
+{
+	a.measured = a.measured || b.measured;
+	a.measured_ns += b.measured_ns;
+	a.runs += b.runs;
+	a.model_units += b.model_units;
+	a.expired += b.expired;
+	a.wakeups += b.wakeups;
+}
+
 }  // namespace
 
 void top_cpu_row::add(const top_cpu_row &o)
@@ -184,30 +211,10 @@ void top_figures::add(const top_figures &o)
 	model_ns += o.model_ns;
 	model_low_ns += o.model_low_ns;
 	model_high_ns += o.model_high_ns;
-	// (A pair, not a structured binding: clang refuses a lambda's capture
-	// of a binding before C++20's P1091, which it does not implement.)
-	for (const auto &level_count : o.pending_levels) {
-		auto it = std::find_if(pending_levels.begin(), pending_levels.end(),
-				       [&](const auto &p) { return p.first == level_count.first; });
-		if (it == pending_levels.end())
-			pending_levels.push_back(level_count);
-		else
-			it->second += level_count.second;
-	}
-	for (const top_callback &c : o.callbacks) {
-		auto it = std::find_if(callbacks.begin(), callbacks.end(),
-				       [&](const top_callback &t) { return t.function == c.function; });
-		if (it == callbacks.end()) {
-			callbacks.push_back(c);
-			continue;
-		}
-		it->measured = it->measured || c.measured;
-		it->measured_ns += c.measured_ns;
-		it->runs += c.runs;
-		it->model_units += c.model_units;
-		it->expired += c.expired;
-		it->wakeups += c.wakeups;
-	}
+	for (const level_count &l : o.pending_levels)
+		merge_into(pending_levels, l, same_level, add_level);
+	for (const top_callback &c : o.callbacks)
+		merge_into(callbacks, c, same_callback, add_callback);
 	if (scheme.empty())
 		scheme = o.scheme;
 }
