@@ -1,6 +1,7 @@
-// sim/base/json_writer: the bytes it writes (indentation, commas, fixed
-// decimals, escapes) and that a figure that is no number (inf, NaN) is
-// written as null, never as a plausible 0, in a document nlohmann parses.
+// sim/base/json_writer: the bytes it writes (indentation or one line,
+// commas, fixed and trimmed decimals, escapes) and that a figure that is no
+// number (inf, NaN) is written as null, never as a plausible 0, in a
+// document nlohmann parses.
 #include <cmath>
 #include <limits>
 #include <string>
@@ -81,6 +82,54 @@ START_TEST(non_finite_is_null)
 }
 END_TEST
 
+START_TEST(one_line_and_trimmed_decimals)
+{
+	std::string out;
+	json_writer w(out, json_writer::layout::one_line);
+	w.begin_object();
+	w.field("id", "a b");
+	w.key("seconds");
+	w.value_decimal(2.4680779999999998, 6);	// rounded to 1e-6, as a double has it
+	w.key("us");
+	w.value_decimal(44.111000000000004, 3);
+	w.key("whole");
+	w.value_decimal(1977202.0, 1);
+	w.key("zero");
+	w.value_decimal(0.0, 4);
+	w.key("scale");
+	w.value_decimal(2.5, 9);
+	w.key("nan");
+	w.value_decimal(std::nan(""), 3);
+	w.key("of");
+	w.begin_object();
+	w.field("n", std::uint64_t{3});
+	w.end_object();
+	w.key("empty");
+	w.begin_array();
+	w.end_array();
+	w.end_object();
+	ck_assert_str_eq(out.c_str(), "{\"id\":\"a b\",\"seconds\":2.468078,\"us\":44.111,\"whole\":1977202.0,"
+				      "\"zero\":0.0,\"scale\":2.5,\"nan\":null,\"of\":{\"n\":3},\"empty\":[]}");
+	nlohmann::json j = nlohmann::json::parse(out);
+	ck_assert(j["seconds"].get<double>() == 2.468078);
+	ck_assert(j["whole"].is_number_float());
+}
+END_TEST
+
+// A double's every integer digit: a huge finite figure is written whole,
+// not cut at a buffer's end into another number.
+START_TEST(huge_finite_is_whole)
+{
+	std::string out;
+	json_writer w(out, json_writer::layout::one_line);
+	w.begin_array();
+	w.value_fixed(1e300, 2);
+	w.end_array();
+	nlohmann::json j = nlohmann::json::parse(out);
+	ck_assert_double_eq_tol(j[0].get<double>() / 1e300, 1.0, 1e-12);
+}
+END_TEST
+
 }  // namespace
 
 int main()
@@ -89,6 +138,8 @@ int main()
 	TCase *tc = tcase_create("json_writer");
 	tcase_add_test(tc, fixed_layout_and_escapes);
 	tcase_add_test(tc, non_finite_is_null);
+	tcase_add_test(tc, one_line_and_trimmed_decimals);
+	tcase_add_test(tc, huge_finite_is_whole);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
 }
