@@ -1,5 +1,6 @@
 #include "sim/base/json_writer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -7,6 +8,8 @@ namespace timersim {
 
 void json_writer::indent()
 {
+	if (one_line_)
+		return;
 	out_ += '\n';
 	out_.append(2 * first_.size(), ' ');
 }
@@ -40,7 +43,7 @@ void json_writer::close(char c)
 	if (!empty)
 		indent();
 	out_ += c;
-	if (first_.empty())
+	if (first_.empty() && !one_line_)
 		out_ += '\n';
 }
 
@@ -48,7 +51,7 @@ void json_writer::key(std::string_view k)
 {
 	separate();
 	write_string(k);
-	out_ += ": ";
+	out_ += one_line_ ? ":" : ": ";
 	after_key_ = true;
 }
 
@@ -144,14 +147,36 @@ void json_writer::null()
 	out_ += "null";
 }
 
+// A figure that overflowed or was never defined is no number at all:
+// null (valid JSON) and not a plausible 0 a reader would take for a
+// result. The figures' sources refuse or saturate most of them first.
+bool json_writer::write_fixed(double v, int decimals)
+{
+	if (!std::isfinite(v)) {
+		out_ += "null";
+		return false;
+	}
+	// Room for a double's 309 integer digits and the decimals.
+	char buf[400];
+	std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+	out_ += buf;
+	return true;
+}
+
 void json_writer::value_fixed(double v, int decimals)
 {
 	separate();
-	if (!std::isfinite(v))
-		v = 0;
-	char buf[64];
-	std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-	out_ += buf;
+	write_fixed(v, decimals);
+}
+
+void json_writer::value_decimal(double v, int decimals)
+{
+	separate();
+	if (!write_fixed(v, decimals < 1 ? 1 : decimals))
+		return;
+	std::size_t point = out_.rfind('.');
+	std::size_t last = out_.find_last_not_of('0');
+	out_.resize(std::max(last, point + 1) + 1);
 }
 
 }  // namespace timersim

@@ -1,6 +1,7 @@
-// A small streaming JSON writer with fixed, two-space indentation: the
-// same report always serialises to the same bytes. The reports, the cost
-// model file and the estimates write their JSON through it, a report
+// A small streaming JSON writer with fixed, two-space indentation (or, for
+// a sweep's result lines, none: one line): the same report always
+// serialises to the same bytes. The reports, the cost model file, the
+// estimates and the sweep cells write their JSON through it, a report
 // struct's keys through its field table (json_fields.h). Reading JSON
 // (sweep cells and specs' results, calibrations, cost model files) is
 // nlohmann's parser's job (parse_json_input, sim/trace/small_input.h): a
@@ -17,7 +18,14 @@ namespace timersim {
 
 class json_writer {
 public:
-	explicit json_writer(std::string &out) : out_(out) {}
+	enum class layout {
+		indented,	// a line per value, two spaces a level, a newline at the end
+		one_line,	// no blank at all, no newline at the end
+	};
+	explicit json_writer(std::string &out, layout l = layout::indented)
+		: out_(out), one_line_(l == layout::one_line)
+	{
+	}
 
 	void begin_object() { open('{'); }
 	void end_object() { close('}'); }
@@ -31,8 +39,14 @@ public:
 	void value(unsigned v) { value(static_cast<std::uint64_t>(v)); }
 	void value(bool v);
 	void null();
-	// Fixed-point with `decimals` digits: no locale, no exponent.
+	// Fixed-point with `decimals` digits: no locale, no exponent; null
+	// for inf and NaN.
 	void value_fixed(double v, int decimals);
+	// Fixed-point with at most `decimals` digits, trailing zeros dropped
+	// down to one ("2.0", "0.25"): a figure rounded to a decimal unit as
+	// it reads, without the binary noise of its double; null for inf and
+	// NaN.
+	void value_decimal(double v, int decimals);
 
 	template <class T>
 	void field(std::string_view k, const T &v)
@@ -54,7 +68,11 @@ private:
 	void indent();
 	void write_string(std::string_view s);
 
+	// V as "%.*f" with DECIMALS; false (nothing written) for inf and NaN.
+	bool write_fixed(double v, int decimals);
+
 	std::string &out_;
+	bool one_line_ = false;
 	std::vector<bool> first_;	// per open container: nothing written yet
 	bool after_key_ = false;
 };

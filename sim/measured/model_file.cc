@@ -29,18 +29,16 @@ void terms(json_writer &w, const char *key, const term_vector &v)
 // print as inf or 0, a number that looks like a measurement.
 constexpr double max_ns_per_unit = 1e9;
 
-// KEY's terms; SHOWN: how messages name them (the key when empty).
-term_vector read_terms(const nlohmann::json &j, const char *key, const std::string &path,
-		       const std::string &shown = "")
+// The terms in array A, which messages name SHOWN.
+term_vector read_terms(const nlohmann::json &a, const std::string &shown, const std::string &path)
 {
-	if (!j.contains(key) || !j[key].is_array() || j[key].size() != model_terms)
-		throw input_error(path, 0, std::string("\"") + key + "\" is not an array of " +
-					       std::to_string(model_terms) + " numbers");
+	if (!a.is_array() || a.size() != model_terms)
+		throw input_error(path, 0, shown + " is not an array of " + std::to_string(model_terms) +
+					       " numbers");
 	term_vector v{};
 	for (unsigned t = 0; t < model_terms; t++) {
-		const nlohmann::json &x = j[key][t];
-		std::string at = (shown.empty() ? std::string("\"") + key + "\"" : shown) + "[" +
-				 std::to_string(t) + "]";
+		const nlohmann::json &x = a[t];
+		std::string at = shown + "[" + std::to_string(t) + "]";
 		if (!x.is_number() || !std::isfinite(x.get<double>()) || x.get<double>() < 0)
 			throw input_error(path, 0, at + " is not a non-negative number");
 		if (x.get<double>() > max_ns_per_unit)
@@ -49,6 +47,13 @@ term_vector read_terms(const nlohmann::json &j, const char *key, const std::stri
 		v[t] = x.get<double>();
 	}
 	return v;
+}
+
+// The terms under KEY of object J.
+term_vector read_terms(const nlohmann::json &j, const char *key, const std::string &path)
+{
+	static const nlohmann::json none;
+	return read_terms(j.contains(key) ? j[key] : none, std::string("\"") + key + "\"", path);
 }
 
 }  // namespace
@@ -133,8 +138,7 @@ cost_model load_model(const std::string &path)
 	if (!j.contains("draws") || !j["draws"].is_array())
 		throw input_error(path, 0, "no \"draws\" array (the bootstrap's coefficient vectors)");
 	for (std::size_t i = 0; i < j["draws"].size(); i++) {
-		nlohmann::json holder = {{"d", j["draws"][i]}};
-		m.draws.push_back(read_terms(holder, "d", path, "\"draws\"[" + std::to_string(i) + "]"));
+		m.draws.push_back(read_terms(j["draws"][i], "\"draws\"[" + std::to_string(i) + "]", path));
 	}
 	return m;
 }

@@ -172,6 +172,34 @@ std::string wake_pending_table(const top_figures &w, const top_figures &run, con
 	return o;
 }
 
+// Adds ITEM into V: onto the element SAME says is its, else as a new one
+// at the end (first come, first placed).
+template <class T, class Same, class Add>
+void merge_into(std::vector<T> &v, const T &item, Same same, Add add)
+{
+	auto it = std::find_if(v.begin(), v.end(), [&](const T &e) { return same(e, item); });
+	if (it == v.end())
+		v.push_back(item);
+	else
+		add(*it, item);
+}
+
+bool same_callback(const top_callback &a, const top_callback &b) { return a.function == b.function; }
+void add_callback(top_callback &a, const top_callback &b)
+{
+	a.measured = a.measured || b.measured;
+	a.measured_ns += b.measured_ns;
+	a.runs += b.runs;
+	a.model_units += b.model_units;
+	a.expired += b.expired;
+	a.wakeups += b.wakeups;
+	a.what_if_units += b.what_if_units;
+	if (a.wakeups_on_cpu.size() < b.wakeups_on_cpu.size())
+		a.wakeups_on_cpu.resize(b.wakeups_on_cpu.size(), 0);
+	for (std::size_t i = 0; i < b.wakeups_on_cpu.size(); i++)
+		a.wakeups_on_cpu[i] += b.wakeups_on_cpu[i];
+}
+
 }  // namespace
 
 void top_cpu_row::add(const top_cpu_row &o)
@@ -345,36 +373,15 @@ void top_figures::add(const top_figures &o)
 	model_ns += o.model_ns;
 	model_low_ns += o.model_low_ns;
 	model_high_ns += o.model_high_ns;
-	for (const top_callback &c : o.callbacks) {
-		auto it = std::find_if(callbacks.begin(), callbacks.end(),
-				       [&](const top_callback &t) { return t.function == c.function; });
-		if (it == callbacks.end()) {
-			callbacks.push_back(c);
-			continue;
-		}
-		it->measured = it->measured || c.measured;
-		it->measured_ns += c.measured_ns;
-		it->runs += c.runs;
-		it->model_units += c.model_units;
-		it->expired += c.expired;
-		it->wakeups += c.wakeups;
-		it->what_if_units += c.what_if_units;
-		if (it->wakeups_on_cpu.size() < c.wakeups_on_cpu.size())
-			it->wakeups_on_cpu.resize(c.wakeups_on_cpu.size(), 0);
-		for (std::size_t i = 0; i < c.wakeups_on_cpu.size(); i++)
-			it->wakeups_on_cpu[i] += c.wakeups_on_cpu[i];
-	}
+	for (const top_callback &c : o.callbacks)
+		merge_into(callbacks, c, same_callback, add_callback);
 	if (scheme.empty())
 		scheme = o.scheme;
 	units += o.units;
-	for (const top_what_if &w : o.what_ifs) {
-		auto it = std::find_if(what_ifs.begin(), what_ifs.end(),
-				       [&](const top_what_if &x) { return x.label == w.label; });
-		if (it == what_ifs.end())
-			what_ifs.push_back(w);
-		else
-			it->add(w);
-	}
+	for (const top_what_if &w : o.what_ifs)
+		merge_into(
+			what_ifs, w, [](const top_what_if &x, const top_what_if &y) { return x.label == y.label; },
+			[](top_what_if &x, const top_what_if &y) { x.add(y); });
 }
 
 const char *top_sort_name(top_sort s)

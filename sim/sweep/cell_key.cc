@@ -21,17 +21,18 @@ std::string cell_key::digest() const
 	return sha256_hex(text);
 }
 
-void cell_key::record(nlohmann::ordered_json &result) const
+void cell_key::record(json_writer &w) const
 {
-	result["key"] = digest();
-	nlohmann::ordered_json of;
-	of["program"] = program;
-	of["options"] = options;
-	of["trace"] = trace;
-	of["calibration"] = calibration;
+	w.field("key", digest());
+	w.key("key_of");
+	w.begin_object();
+	w.field("program", program);
+	w.field("options", options);
+	w.field("trace", trace);
+	w.field("calibration", calibration);
 	if (!cost_model.empty())
-		of["cost_model"] = cost_model;
-	result["key_of"] = of;
+		w.field("cost_model", cost_model);
+	w.end_object();
 }
 
 namespace {

@@ -22,6 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/base/json_writer.h"
 #include "sim/sweep/spec.h"
 
 namespace timersim::sweep {
@@ -38,9 +39,9 @@ struct cell_key {
 
 	// SHA-256 of the parts, each part's name and length first.
 	std::string digest() const;
-	// {"key": digest, "key_of": {program, options, trace, calibration[, cost_model]}},
-	// the fields a result line ends with.
-	void record(nlohmann::ordered_json &result) const;
+	// "key": digest, "key_of": {program, options, trace, calibration[,
+	// cost_model]}: the fields a result line ends with, into its object.
+	void record(json_writer &w) const;
 };
 
 // This program's identity (hashed once per process).

@@ -3,10 +3,12 @@
 // and the result line.
 #include <cmath>
 #include <memory>
-
-#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string_view>
 
 #include "sim/base/errors.h"
+#include "sim/base/json_writer.h"
 #include "sim/replay/replay.h"
 #include "sim/estimate/estimate.h"
 #include "sim/gen/generator.h"
@@ -102,127 +104,212 @@ replay_report replay_cell(const spec &s, const cell &c, unsigned &recorded_hz)
 	return replay_trace(*reader, path, what_if_options(opt, clock, c.hz));
 }
 
-nlohmann::ordered_json cell_result(const spec &s, const cell &c)
+// A cell's result line as it is written: each key checked against
+// result_columns() as it comes, so that the line has exactly them, in
+// order (one definition of the columns).
+class result_line {
+public:
+	explicit result_line(std::string &out) : w_(out, json_writer::layout::one_line) { w_.begin_object(); }
+	json_writer &operator[](std::string_view key)
+	{
+		const std::vector<std::string> &cols = result_columns();
+		if (i_ >= cols.size() || key != cols[i_])
+			throw std::logic_error("sweep: result key " + std::string(key) +
+					       " out of step with result_columns()");
+		i_++;
+		w_.key(key);
+		return w_;
+	}
+	// After the columns: the writer, for the key's fields.
+	json_writer &rest()
+	{
+		if (i_ != result_columns().size())
+			throw std::logic_error("sweep: a result line without all of result_columns()");
+		return w_;
+	}
+	void end() { rest().end_object(); }
+
+private:
+	json_writer w_;
+	std::size_t i_ = 0;
+};
+
+// Numbers whose value the cell may not have: null then.
+void decimal_or_null(json_writer &w, const std::optional<double> &v, int decimals)
+{
+	if (v)
+		w.value_decimal(*v, decimals);
+	else
+		w.null();
+}
+
+// The estimate's figures (us) from a calibration, where it has the scheme.
+struct estimated_us {
+	std::optional<double> ns_per_unit, softirq, softirq_lo, softirq_hi, total, total_lo, total_hi;
+};
+
+estimated_us estimate_of(const spec &s, const replay_report &r)
+{
+	estimated_us e;
+	if (s.calibration.empty())
+		return e;
+	calibration cal = load_calibration(s.calibration);
+	cost_estimate est = estimate(r, cal);
+	if (!est.known)
+		return e;
+	auto us = [](double units, double ns) { return rounded(units * ns / 1e3, 1e-3); };
+	e.ns_per_unit = est.ns_per_unit;
+	e.softirq = us(double(est.softirq_units), est.ns_per_unit);
+	e.total = us(double(est.units), est.ns_per_unit);
+	auto range = cal.ns_range.find(r.scheme);
+	if (range != cal.ns_range.end()) {
+		auto [lo, hi] = range->second;
+		e.softirq_lo = us(double(est.softirq_units), lo);
+		e.softirq_hi = us(double(est.softirq_units), hi);
+		e.total_lo = us(double(est.units), lo);
+		e.total_hi = us(double(est.units), hi);
+	}
+	return e;
+}
+
+// The timer softirq's own overhead (ns) with a cost model: measured where
+// the recording kernel ran this scheme as recorded, else modelled.
+struct softirq_ns {
+	std::optional<double> ns, lo, hi, modelled, measured;
+	const char *is = nullptr;
+	std::optional<std::string> folds;	// the held-out fits' figures, ';'-separated
+	const char *model = nullptr;		// which model priced it
+};
+
+softirq_ns softirq_of(const cell &c, const replay_report &r)
+{
+	softirq_ns f;
+	if (!r.modelled.given)
+		return f;
+	const measured::prediction &p = r.modelled.softirq;
+	f.modelled = std::round(p.ns);
+	f.model = measured::model_source_name(r.modelled.model.source);
+	if (!r.modelled.folds.empty()) {
+		std::string folds;
+		for (double fold : r.modelled.folds)
+			folds += (folds.empty() ? "" : ";") + std::to_string(std::llround(fold));
+		f.folds = folds;
+	}
+	// What the recording kernel measured is this cell's figure when the
+	// cell replays the kernel's own scheme as recorded (not at a what-if
+	// HZ, nor with its expiries dropped).
+	bool measured_here = r.measured.softirqs_recorded && !c.generated && !c.hz && !c.own_expiries &&
+			     r.scheme == r.input.kernel_scheme;
+	if (measured_here) {
+		double ns = double(r.measured.all.timer_softirq.overhead_ns());
+		f.measured = f.ns = f.lo = f.hi = ns;
+		f.is = "measured";
+	} else {
+		f.ns = std::round(p.ns);
+		f.lo = std::round(p.low);
+		f.hi = std::round(p.high);
+		f.is = "modelled";
+	}
+	return f;
+}
+
+// The cell's result line: the result columns, then with a key K its
+// "key" and "key_of".
+std::string cell_result(const spec &s, const cell &c, const cell_key *k)
 {
 	unsigned recorded_hz = 0;
 	replay_report r = replay_cell(s, c, recorded_hz);
-
-	nlohmann::ordered_json j;
-	j["id"] = c.id;
-	j["index"] = c.index;
-	j["input_kind"] = c.generated ? "workload" : "trace";
-	j["input"] = c.input;
-	j["kernel"] = r.input.kernel;
-	j["scheme"] = r.scheme;
 	std::string params;
-	for (const auto &[k, v] : c.params)
-		params += (params.empty() ? "" : ",") + k + "=" + v;
-	j["params"] = params;
-	j["hz"] = r.input.hz;
-	j["recorded_hz"] = recorded_hz;
-	j["geometry"] = c.base_small ? "base_small" : "normal";
-	j["expiries"] = c.own_expiries ? "own" : "recorded";
-	j["cpus"] = r.input.cpus;
-	j["seed"] = c.generated ? nlohmann::ordered_json(c.seed) : nlohmann::ordered_json();
-	j["scale"] = c.generated ? nlohmann::ordered_json(c.scale) : nlohmann::ordered_json();
-	j["seconds"] = c.generated ? double(c.duration_ns) / 1e9
-				   : rounded(r.input.last_seconds - r.input.first_seconds, 1e-6);
+	for (const auto &[key, v] : c.params)
+		params += (params.empty() ? "" : ",") + key + "=" + v;
+	const estimated_us e = estimate_of(s, r);
+	const softirq_ns f = softirq_of(c, r);
 
-	j["events"] = r.input.events;
-	j["timers_started"] = r.timers.started;
-	j["timers_rearmed"] = r.timers.rearmed;
-	j["timers_canceled"] = r.timers.canceled;
-	j["timers_expired"] = r.timers.expired;
-	j["pending_at_end"] = r.timers.pending_at_end;
-	j["ticks"] = r.ticks_processed;
-	j["moved_total"] = r.cascade.moved_total;
-	j["moved_then_canceled"] = r.cascade.moved_then_canceled;
-	j["moved_then_rearmed"] = r.cascade.moved_then_rearmed;
-	j["max_moved_in_one_tick"] = r.cascade.max_moved_in_one_tick;
-	j["insertions"] = r.costs.insertions;
-	j["removals"] = r.costs.removals;
-	j["relinks"] = r.costs.relinks;
-	j["slot_visits"] = r.costs.slot_visits;
-	j["key_comparisons"] = r.costs.key_comparisons;
-	j["units"] = all_units(r);
-	j["softirq_units"] = softirq_units(r);
-	j["fidelity_compared"] = r.fidelity.compared;
-	j["fidelity_exact"] = r.fidelity.exact;
-	j["lateness_max"] = r.lateness.max;
-	j["lateness_mean"] = r.lateness.expiries ? rounded(double(r.lateness.total) / double(r.lateness.expiries), 1e-4)
-						 : 0.0;
-	j["peak_scheme_bytes"] = r.peak_scheme_bytes;
+	// Decimals: as many as the figure was rounded to, or (the spec's
+	// scale, a calibration's ns) more than a person writes.
+	std::string out;
+	result_line j(out);
+	j["id"].value(c.id);
+	j["index"].value(std::uint64_t(c.index));
+	j["input_kind"].value(c.generated ? "workload" : "trace");
+	j["input"].value(c.input);
+	j["kernel"].value(r.input.kernel);
+	j["scheme"].value(r.scheme);
+	j["params"].value(params);
+	j["hz"].value(r.input.hz);
+	j["recorded_hz"].value(recorded_hz);
+	j["geometry"].value(c.base_small ? "base_small" : "normal");
+	j["expiries"].value(c.own_expiries ? "own" : "recorded");
+	j["cpus"].value(r.input.cpus);
+	if (c.generated)
+		j["seed"].value(c.seed);
+	else
+		j["seed"].null();
+	decimal_or_null(j["scale"], c.generated ? std::optional<double>(c.scale) : std::nullopt, 9);
+	j["seconds"].value_decimal(c.generated ? double(c.duration_ns) / 1e9
+					       : rounded(r.input.last_seconds - r.input.first_seconds, 1e-6),
+				   9);
 
-	for (const char *k : {"ns_per_unit", "softirq_us", "softirq_us_lo", "softirq_us_hi", "total_us", "total_us_lo",
-			      "total_us_hi"})
-		j[k] = nullptr;
-	if (!s.calibration.empty()) {
-		calibration cal = load_calibration(s.calibration);
-		cost_estimate e = estimate(r, cal);
-		if (e.known) {
-			auto us = [](double units, double ns) { return rounded(units * ns / 1e3, 1e-3); };
-			j["ns_per_unit"] = e.ns_per_unit;
-			j["softirq_us"] = us(double(e.softirq_units), e.ns_per_unit);
-			j["total_us"] = us(double(e.units), e.ns_per_unit);
-			auto range = cal.ns_range.find(r.scheme);
-			if (range != cal.ns_range.end()) {
-				auto [lo, hi] = range->second;
-				j["softirq_us_lo"] = us(double(e.softirq_units), lo);
-				j["softirq_us_hi"] = us(double(e.softirq_units), hi);
-				j["total_us_lo"] = us(double(e.units), lo);
-				j["total_us_hi"] = us(double(e.units), hi);
-			}
-		}
-	}
-	for (const char *k : {"softirq_ns", "softirq_ns_lo", "softirq_ns_hi", "softirq_ns_is", "modelled_softirq_ns",
-			      "measured_softirq_ns", "modelled_softirq_ns_folds", "softirq_model"})
-		j[k] = nullptr;
-	if (r.modelled.given) {
-		const measured::prediction &p = r.modelled.softirq;
-		j["modelled_softirq_ns"] = std::round(p.ns);
-		j["softirq_model"] = measured::model_source_name(r.modelled.model.source);
-		if (!r.modelled.folds.empty()) {
-			std::string folds;
-			for (double f : r.modelled.folds)
-				folds += (folds.empty() ? "" : ";") + std::to_string(std::llround(f));
-			j["modelled_softirq_ns_folds"] = folds;
-		}
-		// What the recording kernel measured is this cell's figure when
-		// the cell replays the kernel's own scheme as recorded (not at a
-		// what-if HZ, nor with its expiries dropped).
-		bool measured_here = r.measured.softirqs_recorded && !c.generated && !c.hz && !c.own_expiries &&
-				     r.scheme == r.input.kernel_scheme;
-		if (measured_here) {
-			double ns = double(r.measured.all.timer_softirq.overhead_ns());
-			j["measured_softirq_ns"] = ns;
-			j["softirq_ns"] = ns;
-			j["softirq_ns_lo"] = ns;
-			j["softirq_ns_hi"] = ns;
-			j["softirq_ns_is"] = "measured";
-		} else {
-			j["softirq_ns"] = std::round(p.ns);
-			j["softirq_ns_lo"] = std::round(p.low);
-			j["softirq_ns_hi"] = std::round(p.high);
-			j["softirq_ns_is"] = "modelled";
-		}
-	}
-	// One definition of the columns: the line has exactly them, in order.
-	std::size_t i = 0;
-	for (auto it = j.begin(); it != j.end(); ++it, ++i)
-		if (i >= result_columns().size() || it.key() != result_columns()[i])
-			throw std::logic_error("sweep: result key " + it.key() + " out of step with result_columns()");
-	return j;
+	j["events"].value(r.input.events);
+	j["timers_started"].value(r.timers.started);
+	j["timers_rearmed"].value(r.timers.rearmed);
+	j["timers_canceled"].value(r.timers.canceled);
+	j["timers_expired"].value(r.timers.expired);
+	j["pending_at_end"].value(r.timers.pending_at_end);
+	j["ticks"].value(r.ticks_processed);
+	j["moved_total"].value(r.cascade.moved_total);
+	j["moved_then_canceled"].value(r.cascade.moved_then_canceled);
+	j["moved_then_rearmed"].value(r.cascade.moved_then_rearmed);
+	j["max_moved_in_one_tick"].value(r.cascade.max_moved_in_one_tick);
+	j["insertions"].value(r.costs.insertions);
+	j["removals"].value(r.costs.removals);
+	j["relinks"].value(r.costs.relinks);
+	j["slot_visits"].value(r.costs.slot_visits);
+	j["key_comparisons"].value(r.costs.key_comparisons);
+	j["units"].value(all_units(r));
+	j["softirq_units"].value(softirq_units(r));
+	j["fidelity_compared"].value(r.fidelity.compared);
+	j["fidelity_exact"].value(r.fidelity.exact);
+	j["lateness_max"].value(r.lateness.max);
+	j["lateness_mean"].value_decimal(
+		r.lateness.expiries ? rounded(double(r.lateness.total) / double(r.lateness.expiries), 1e-4) : 0.0, 4);
+	j["peak_scheme_bytes"].value(r.peak_scheme_bytes);
+
+	decimal_or_null(j["ns_per_unit"], e.ns_per_unit, 9);
+	decimal_or_null(j["softirq_us"], e.softirq, 3);
+	decimal_or_null(j["softirq_us_lo"], e.softirq_lo, 3);
+	decimal_or_null(j["softirq_us_hi"], e.softirq_hi, 3);
+	decimal_or_null(j["total_us"], e.total, 3);
+	decimal_or_null(j["total_us_lo"], e.total_lo, 3);
+	decimal_or_null(j["total_us_hi"], e.total_hi, 3);
+
+	decimal_or_null(j["softirq_ns"], f.ns, 1);
+	decimal_or_null(j["softirq_ns_lo"], f.lo, 1);
+	decimal_or_null(j["softirq_ns_hi"], f.hi, 1);
+	if (f.is)
+		j["softirq_ns_is"].value(f.is);
+	else
+		j["softirq_ns_is"].null();
+	decimal_or_null(j["modelled_softirq_ns"], f.modelled, 1);
+	decimal_or_null(j["measured_softirq_ns"], f.measured, 1);
+	if (f.folds)
+		j["modelled_softirq_ns_folds"].value(*f.folds);
+	else
+		j["modelled_softirq_ns_folds"].null();
+	if (f.model)
+		j["softirq_model"].value(f.model);
+	else
+		j["softirq_model"].null();
+	if (k)
+		k->record(j.rest());
+	j.end();
+	return out;
 }
 
 }  // namespace
 
-std::string run_cell(const spec &s, const cell &c) { return cell_result(s, c).dump(); }
+std::string run_cell(const spec &s, const cell &c) { return cell_result(s, c, nullptr); }
 
-std::string run_cell(const spec &s, const cell &c, const cell_key &k)
-{
-	nlohmann::ordered_json j = cell_result(s, c);
-	k.record(j);
-	return j.dump();
-}
+std::string run_cell(const spec &s, const cell &c, const cell_key &k) { return cell_result(s, c, &k); }
 
 }  // namespace timersim::sweep

@@ -14,12 +14,36 @@
 
 namespace timersim {
 
+// What both readers below share: a trace of FORMAT with CPUS CPUs whose
+// every unit is an event, counted as handed out.
+class stored_events_base : public trace_reader {
+public:
+	const reader_stats &stats() const override { return stats_; }
+	trace_format format() const override { return format_; }
+	unsigned declared_cpus() const override { return cpus_; }
+	const char *unit() const override { return "events"; }
+
+protected:
+	stored_events_base(unsigned cpus, trace_format format) : cpus_(cpus), format_(format) {}
+	// One event handed out.
+	void count_event()
+	{
+		stats_.lines++;
+		stats_.events++;
+	}
+	reader_stats stats_;
+
+private:
+	unsigned cpus_;
+	trace_format format_;
+};
+
 // A list of events (their names and callbacks pointing to storage that
-// outlives the reader) as a trace of FORMAT with CPUS CPUs.
-class stored_reader : public trace_reader {
+// outlives the reader) as a trace.
+class stored_reader : public stored_events_base {
 public:
 	stored_reader(const std::vector<trace_event> &events, unsigned cpus, trace_format format)
-		: events_(events), cpus_(cpus), format_(format)
+		: stored_events_base(cpus, format), events_(events)
 	{
 	}
 	bool next(trace_event &ev) override
@@ -27,28 +51,20 @@ public:
 		if (i_ == events_.size())
 			return false;
 		ev = events_[i_++];
-		stats_.lines++;
-		stats_.events++;
+		count_event();
 		return true;
 	}
-	const reader_stats &stats() const override { return stats_; }
-	trace_format format() const override { return format_; }
-	unsigned declared_cpus() const override { return cpus_; }
-	const char *unit() const override { return "events"; }
 
 private:
 	const std::vector<trace_event> &events_;
 	std::size_t i_ = 0;
-	unsigned cpus_;
-	trace_format format_;
-	reader_stats stats_;
 };
 
 // Events handed from one thread to a reader on another: push() batches,
 // close() ends the trace; next() waits for the next event.
-class event_queue : public trace_reader {
+class event_queue : public stored_events_base {
 public:
-	event_queue(unsigned cpus, trace_format format) : cpus_(cpus), format_(format) {}
+	event_queue(unsigned cpus, trace_format format) : stored_events_base(cpus, format) {}
 	void push(const std::vector<trace_event> &batch)
 	{
 		std::lock_guard<std::mutex> l(m_);
@@ -73,14 +89,9 @@ public:
 		}
 		ev = queue_.front();
 		queue_.pop_front();
-		stats_.lines++;
-		stats_.events++;
+		count_event();
 		return true;
 	}
-	const reader_stats &stats() const override { return stats_; }
-	trace_format format() const override { return format_; }
-	unsigned declared_cpus() const override { return cpus_; }
-	const char *unit() const override { return "events"; }
 
 private:
 	std::mutex m_;
@@ -88,9 +99,6 @@ private:
 	std::deque<trace_event> queue_;
 	bool closed_ = false;
 	reader_stats final_;
-	reader_stats stats_;
-	unsigned cpus_;
-	trace_format format_;
 };
 
 }  // namespace timersim

@@ -9,6 +9,10 @@
 //                                         in turns, order alternating; medians
 //                                         and their ratio as counters
 //                                         (goals, issue 13: >= 10x, >= 4x)
+//   ratio/trace-dat-vs-text               `timersim replay trace.dat` against
+//                                         `timersim replay trace.txt`, the
+//                                         same recording as text (issue 41:
+//                                         the binary no slower, >= 1x)
 // Wall-clock times, so that the other processes compare. The ratios are
 // printed once more at the end of the run. Recordings that are absent, or
 // tools that are not installed, are skipped with a note.
@@ -144,6 +148,13 @@ void register_all()
 				->Unit(benchmark::kMillisecond)->Iterations(15)->UseRealTime();
 		else
 			std::fprintf(stderr, "SKIP: trace-cmd not installed: no ratio\n");
+		std::string txt = test::shared_trace("linux-6.18-http/trace.txt");
+		if (!txt.empty())
+			benchmark::RegisterBenchmark("ratio/trace-dat-vs-text", bm_ratio,
+						     "trace.dat: its own text",
+						     std::vector<std::string>{bin, "replay", dat},
+						     std::vector<std::string>{bin, "replay", txt}, 1.0)
+				->Unit(benchmark::kMillisecond)->Iterations(21)->UseRealTime();
 	}
 	std::string ctf = test::shared_trace("linux-3.6-scp_dest/ctf");
 	if (ctf.empty()) {
@@ -175,7 +186,7 @@ int main(int argc, char **argv)
 	benchmark::RunSpecifiedBenchmarks();
 	benchmark::Shutdown();
 	for (const ratio_result &r : ratios)
-		std::printf("ratio  %-30s timersim replay %7.1f ms, the tool %7.1f ms: %5.1fx "
+		std::printf("ratio  %-30s timersim replay %7.1f ms, the other %7.1f ms: %5.2fx "
 			    "(goal >= %.0fx)%s\n",
 			    r.name.c_str(), r.ours_ms, r.theirs_ms, r.theirs_ms / r.ours_ms, r.goal,
 			    r.theirs_ms / r.ours_ms >= r.goal ? "" : "  BELOW THE GOAL");
