@@ -28,26 +28,18 @@ top_callback callback(const char *name, std::uint64_t base, bool measured)
 	c.model_units = base + 2;
 	c.expired = base + 3;
 	c.wakeups = base + 4;
+	c.what_if_units = base + 5;
+	c.wakeups_on_cpu = {base, 4};
 	return c;
 }
 
 START_TEST(intervals_add_up_by_name)
 {
 	top_figures run, next;
-	run.pending_levels = {{"0", 5}, {"2", 7}};
 	run.callbacks = {callback("tcp_write_timer", 10, false), callback("process_timeout", 20, true)};
-	next.pending_levels = {{"1", 1}, {"2", 3}};
 	next.callbacks = {callback("process_timeout", 100, false), callback("delayed_work_timer_fn", 30, true),
 			  callback("tcp_write_timer", 40, true)};
 	run.add(next);
-
-	ck_assert_uint_eq(run.pending_levels.size(), 3);
-	ck_assert_str_eq(run.pending_levels[0].first.c_str(), "0");
-	ck_assert_uint_eq(run.pending_levels[0].second, 5);
-	ck_assert_str_eq(run.pending_levels[1].first.c_str(), "2");
-	ck_assert_uint_eq(run.pending_levels[1].second, 10);
-	ck_assert_str_eq(run.pending_levels[2].first.c_str(), "1");
-	ck_assert_uint_eq(run.pending_levels[2].second, 1);
 
 	ck_assert_uint_eq(run.callbacks.size(), 3);
 	const top_callback &tcp = run.callbacks[0], &pt = run.callbacks[1], &dw = run.callbacks[2];
@@ -58,6 +50,10 @@ START_TEST(intervals_add_up_by_name)
 	ck_assert_uint_eq(tcp.model_units, 54);
 	ck_assert_uint_eq(tcp.expired, 56);
 	ck_assert_uint_eq(tcp.wakeups, 58);
+	ck_assert_uint_eq(tcp.what_if_units, 60);
+	ck_assert_uint_eq(tcp.wakeups_on_cpu.size(), 2);	// per CPU, summed CPU by CPU
+	ck_assert_uint_eq(tcp.wakeups_on_cpu[0], 50);
+	ck_assert_uint_eq(tcp.wakeups_on_cpu[1], 8);
 	ck_assert_str_eq(pt.function.c_str(), "process_timeout");
 	ck_assert(pt.measured);		// the first did
 	ck_assert_uint_eq(pt.measured_ns, 120);
