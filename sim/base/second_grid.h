@@ -8,7 +8,10 @@
 // by_second keeps a figure per (second, CPU), sparse (a trace may leap over
 // hours of jiffies; a drain runs far past the last event: nothing is sized
 // by them), with the latest slot of each CPU at hand (events come in runs
-// on one CPU in one second).
+// on one CPU in one second). It holds at most max_rows (second, CPU)
+// figures: past them (a trace leaping 2^32 jiffies has millions of idle
+// seconds, each with the classic wheel's ticks) it keeps none and says so
+// (cut): per-second figures that stop part-way would not add up.
 #pragma once
 
 #include <cstdint>
@@ -42,18 +45,27 @@ public:
 
 	by_second() = default;
 	// A copy's latest slots would point into the original's map.
-	by_second(const by_second &o) : all_(o.all_) {}
+	by_second(const by_second &o) : all_(o.all_), cut_(o.cut_) {}
 	by_second &operator=(const by_second &o)
 	{
 		all_ = o.all_;
+		cut_ = o.cut_;
 		latest_.clear();
 		return *this;
 	}
+
+	// An hour of 64 CPUs is 230,400 rows.
+	static constexpr std::size_t max_rows = std::size_t{1} << 18;
 
 	T &at(std::uint32_t second, std::uint32_t cpu)
 	{
 		if (cpu < latest_.size() && latest_[cpu].value && latest_[cpu].second == second) [[likely]]
 			return *latest_[cpu].value;
+		if (cut_ || all_.size() >= max_rows) {
+			cut();
+			scratch_ = T{};
+			return scratch_;
+		}
 		T &v = all_[{second, cpu}];
 		if (cpu >= latest_.size())
 			latest_.resize(std::size_t(cpu) + 1);
@@ -67,6 +79,14 @@ public:
 		return std::move(all_);
 	}
 	bool empty() const { return all_.empty(); }
+	// Keep nothing from now on (more seconds than max_rows).
+	void cut()
+	{
+		cut_ = true;
+		all_.clear();
+		latest_.clear();
+	}
+	bool is_cut() const { return cut_; }
 
 private:
 	struct latest {
@@ -75,6 +95,8 @@ private:
 	};
 	std::map<key, T> all_;
 	std::vector<latest> latest_;
+	T scratch_{};
+	bool cut_ = false;
 };
 
 }  // namespace timersim

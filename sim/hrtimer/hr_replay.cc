@@ -638,6 +638,7 @@ void hrtimer_replay::judge(slot *s, const sim_event &ev, unsigned cpu)
 hrtimer_summary hrtimer_replay::finish(const std::function<std::string(std::uint32_t)> &name_of)
 {
 	hrtimer_summary r = sum_;
+	r.ops_by_second_cut = ops_.is_cut();
 	r.ops_by_second = ops_.take();
 	std::sort(r.untraced_tick_cpus.begin(), r.untraced_tick_cpus.end());
 	r.irq_events = irq_events_;

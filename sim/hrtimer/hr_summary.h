@@ -137,6 +137,7 @@ struct hrtimer_summary {
 	// Starts and cancels (those counted above) per (second, CPU) of the
 	// replay's second_grid, where it kept them.
 	std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> ops_by_second;
+	bool ops_by_second_cut = false;	// more seconds than by_second keeps: none kept
 	// The model's costs.
 	std::uint64_t enqueues = 0, removals = 0, reprograms = 0, force_reprograms = 0;
 	std::uint64_t comparisons = 0, max_depth = 0, rotations = 0, retries = 0, hangs = 0;

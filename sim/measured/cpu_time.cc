@@ -332,6 +332,7 @@ cost_report cpu_time::finish(const std::function<std::string(std::uint32_t)> &na
 	}
 	r.unbalanced = unbalanced_;
 	r.hrtimer_softirq_no_callback_ns = hr_no_callback_ns_;
+	r.seconds_cut = seconds_.is_cut();
 	r.seconds = seconds_.take();
 	r.first_ns = first_ns_;
 	r.last_ns = last_ns_;

@@ -148,6 +148,7 @@ struct cost_report {
 	std::uint64_t hrtimer_softirq_no_callback_ns = 0;
 	// Per (second, CPU), where per_second() gave a grid.
 	std::map<std::pair<std::uint32_t, std::uint32_t>, second_cost> seconds;
+	bool seconds_cut = false;	// more seconds than by_second keeps: none kept
 	std::uint64_t cut = 0;		// runs cut by the trace's start or end
 	std::uint64_t unbalanced = 0;	// an exit that matched nothing open
 	std::uint64_t first_ns = 0, last_ns = 0;	// the span the events cover

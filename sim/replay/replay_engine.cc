@@ -388,6 +388,12 @@ void replay_engine::book_second_work(unsigned cpu)
 // COUNT jiffies from FIRST processed by base CPU, each in its second.
 void replay_engine::book_processed(unsigned cpu, jiffies_t first, std::uint64_t count)
 {
+	if (seconds_.is_cut() || !count)
+		return;
+	if (std::uint64_t(grid_.of_jiffy(first + count - 1)) - grid_.of_jiffy(first) >= seconds_.max_rows) {
+		seconds_.cut();	// an idle leap of more seconds than are kept
+		return;
+	}
 	while (count) {
 		const std::uint32_t k = std::min(grid_.of_jiffy(first), last_second_);
 		const jiffies_t next = grid_.first_jiffy(k + 1);
@@ -633,6 +639,7 @@ void replay_engine::finish(replay_report &r)
 	accounting_.fill(r, names_);
 	if (!tick_jiffy_.empty())
 		book_second_work(0);	// what no catch-up booked (none, as the engine goes)
+	r.seconds_cut = r.seconds_cut || seconds_.is_cut();
 	r.seconds_work = seconds_.take();
 	r.timers.distinct = timers_.size();
 	r.costs = scheme_->costs();

@@ -271,6 +271,9 @@ struct replay_report {
 	measured::softirq_work softirq_work;
 	// What it did per second and CPU (the time table's per-second figures).
 	std::map<second_key, second_work> seconds_work;
+	// More (second, CPU) figures than are kept (by_second::max_rows): the
+	// time table has no per-second rows then.
+	bool seconds_cut = false;
 	modelled_cost modelled;
 	// The time of the timer code per callback and per CPU, ns, measured
 	// and modelled cells (sim/replay/time_table.h).

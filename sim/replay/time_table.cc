@@ -277,7 +277,9 @@ time_table make_time_table(const replay_report &r, const second_grid &grid)
 		if (row.total.known)
 			tt.cpus.push_back(row);
 	}
-	add_seconds(tt, r, grid);
+	tt.per_second_cut = r.seconds_cut || r.measured.seconds_cut || r.hrtimers.ops_by_second_cut;
+	if (!tt.per_second_cut)
+		add_seconds(tt, r, grid);
 	return tt;
 }
 

@@ -105,6 +105,9 @@ struct time_table {
 	double seconds = 0;	// the trace's span, for per-second figures
 	// By second, then CPU; seconds with nothing measured or modelled left out.
 	std::vector<second_time_row> per_second;
+	// Not kept: more (second, CPU) rows than by_second keeps (JSON
+	// per_second_cut, written only then).
+	bool per_second_cut = false;
 };
 
 // The table of R (its scheme, its model and the recording's measurement).

@@ -109,7 +109,11 @@ template <> struct json_fields<time_table> {
 		json_fixed("seconds", &time_table::seconds, 6),
 		json_array("callbacks", &time_table::callbacks),
 		json_array("cpus", &time_table::cpus),
-		json_array("per_second", &time_table::per_second));
+		json_array("per_second", &time_table::per_second),
+		json_custom<time_table>([](json_writer &w, const time_table &t) {
+			if (t.per_second_cut)
+				w.field("per_second_cut", true);
+		}));
 };
 
 void write_json_time(json_writer &w, const replay_report &r)
