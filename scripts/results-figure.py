@@ -51,7 +51,7 @@ def main():
     ax.axvline(1, color="grey", lw=0.8)
     ax.axvspan(2, 6, color="green", alpha=0.07)
     ax.text(2.05, len(rows) - 0.5, "Gleixner 2016: 2-6x", fontsize=7, color="green", va="top")
-    ax.set_xlabel("classic / v48, timer softirq overhead (interval: the model's held-out fits; one side measured: the other's interval)")
+    ax.set_xlabel("classic / v48, timer softirq overhead\n(interval: the model's held-out fits; one side measured: the other's interval)")
     ax.set_title("classic vs v48: recordings (blue), generated webservers (red);\n"
                  "filled: one side measured by the recording kernel, hollow: both modelled", fontsize=9)
     ax.set_ylim(-0.7, len(rows) - 0.3)
