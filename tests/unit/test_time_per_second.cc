@@ -11,6 +11,7 @@
 #include "tests/support/check_main.h"
 #include "tests/support/cli.h"
 #include "tests/support/text_trace_util.h"
+#include "tests/support/timer_run_fixture.h"
 
 using namespace timersim::test;
 using nlohmann::json;
@@ -19,7 +20,8 @@ namespace {
 
 std::string at(unsigned cpu, unsigned long long us, const char *what) { return ftrace_line(cpu, us, what); }
 
-// HZ 250 (4 ms jiffies). CPU 0, times in us. Second 0 of the grid:
+// HZ 250 (4 ms jiffies). CPU 0, times in us. Second 0 of the grid (the
+// TIMER run of tests/support/timer_run_fixture.h):
 //   1000 timer interrupt 4 us own (the tick's 2 us inside);
 //   1005..1017 a TIMER run: 12 us less a 2 us interrupt inside = 10 us
 //        own, 4 us of it callbacks (3 + 1): overhead 6 us
@@ -34,24 +36,7 @@ std::string at(unsigned cpu, unsigned long long us, const char *what) { return f
 // measured; second 2: HRTIMER 16000, callbacks 7000 = 23000 ns.
 std::string hand_trace()
 {
-	std::string b;
-	b += at(0, 900, "timer_start: timer=0000000011111111 function=process_timeout expires=4294937297 [timeout=1] cpu=0 idx=0 flags=");
-	b += at(0, 905, "timer_start: timer=0000000022222222 function=tcp_write_timer expires=4294937297 [timeout=1] cpu=0 idx=0 flags=");
-	b += at(0, 1000, "local_timer_entry: vector=236");
-	b += at(0, 1001, "hrtimer_expire_entry: hrtimer=00000000aaaaaaaa function=tick_nohz_handler now=1001000000");
-	b += at(0, 1003, "hrtimer_expire_exit: hrtimer=00000000aaaaaaaa");
-	b += at(0, 1003, "softirq_raise: vec=1 [action=TIMER]");
-	b += at(0, 1004, "local_timer_exit: vector=236");
-	b += at(0, 1005, "softirq_entry: vec=1 [action=TIMER]");
-	b += at(0, 1006, "timer_cancel: timer=0000000011111111");
-	b += at(0, 1006, "timer_expire_entry: timer=0000000011111111 function=process_timeout now=4294937297 baseclk=4294937297");
-	b += at(0, 1009, "timer_expire_exit: timer=0000000011111111");
-	b += at(0, 1010, "local_timer_entry: vector=236");
-	b += at(0, 1012, "local_timer_exit: vector=236");
-	b += at(0, 1013, "timer_cancel: timer=0000000022222222");
-	b += at(0, 1013, "timer_expire_entry: timer=0000000022222222 function=tcp_write_timer now=4294937297 baseclk=4294937297");
-	b += at(0, 1014, "timer_expire_exit: timer=0000000022222222");
-	b += at(0, 1017, "softirq_exit: vec=1 [action=TIMER]");
+	std::string b = one_timer_run_body();	// second 0
 	// 2 s on: a start anchors the clock there (500 jiffies on).
 	b += at(0, 2000006, "timer_start: timer=0000000011111111 function=process_timeout expires=4294937897 [timeout=100] cpu=0 idx=0 flags=");
 	b += at(0, 2000006, "timer_expire_entry: timer=0000000033333333 function=delayed_work_timer_fn now=4294937797 baseclk=4294937797");
