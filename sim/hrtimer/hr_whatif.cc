@@ -542,30 +542,32 @@ void hr_what_ifs::finish(std::uint64_t recorded_interrupts, std::int64_t first_m
 		s.expiries = s.lateness.count;
 		return s;
 	};
-	if (slack_) {
-		const bool user_only = opt_.slack == rule::user;
+	// Every what-if sets one model beside the recording and the baseline
+	// model, over the same timers.
+	auto against = [&](const char *name, std::string setting, const char *scope, const hr_free_model &m,
+			   bool user_only) {
 		hrtimer_what_if w;
-		w.name = "slack";
-		w.setting = user_only ? std::to_string(opt_.user_slack_ns) : "exact";
-		w.scope = user_only ? "user-space timers" : "every timer";
+		w.name = name;
+		w.setting = std::move(setting);
+		w.scope = scope;
 		w.recorded = side(recorded_interrupts, user_only ? recorded_user_ : recorded_all_);
 		w.model = side(baseline_->interrupts(), baseline_->lateness(user_only));
-		w.what_if = side(slack_->interrupts(), slack_->lateness(user_only));
+		w.what_if = side(m.interrupts(), m.lateness(user_only));
+		w.ran_ahead = m.ran_ahead();
+		return w;
+	};
+	if (slack_) {
+		const bool user_only = opt_.slack == rule::user;
+		hrtimer_what_if w =
+			against("slack", user_only ? std::to_string(opt_.user_slack_ns) : "exact",
+				user_only ? "user-space timers" : "every timer", *slack_, user_only);
 		w.ranges_changed = slack_->ranges_changed();
 		w.rt_exact = slack_->rt_exact();
 		w.rt_zero_slack = opt_.rt_zero_slack;
-		w.ran_ahead = slack_->ran_ahead();
 		out.what_ifs.push_back(w);
 	}
 	if (lowres_) {
-		hrtimer_what_if w;
-		w.name = "highres";
-		w.setting = "off";
-		w.scope = "every timer";
-		w.recorded = side(recorded_interrupts, recorded_all_);
-		w.model = side(baseline_->interrupts(), baseline_->lateness(false));
-		w.what_if = side(lowres_->interrupts(), lowres_->lateness(false));
-		w.ran_ahead = lowres_->ran_ahead();
+		hrtimer_what_if w = against("highres", "off", "every timer", *lowres_, false);
 		// The jiffies the trace spans on every CPU (to the model's last
 		// tick, which may run a timer due just after the trace's end).
 		const std::int64_t phase = lowres_->tick_phase();
@@ -577,17 +579,10 @@ void hr_what_ifs::finish(std::uint64_t recorded_interrupts, std::int64_t first_m
 		out.what_ifs.push_back(w);
 	}
 	if (v71_) {
-		hrtimer_what_if w;
-		w.name = "kernel";
-		w.setting = "7.1";
-		w.scope = "every timer";
-		w.recorded = side(recorded_interrupts, recorded_all_);
-		w.model = side(baseline_->interrupts(), baseline_->lateness(false));
+		hrtimer_what_if w = against("kernel", "7.1", "every timer", *v71_, false);
 		w.model.device_programs = baseline_->device_programs();
-		w.what_if = side(v71_->interrupts(), v71_->lateness(false));
 		w.what_if.device_programs = v71_->device_programs();
 		w.tick_pairs_merged = v71_->tick_pairs_merged();
-		w.ran_ahead = v71_->ran_ahead();
 		out.what_ifs.push_back(w);
 	}
 	if (queues_)
