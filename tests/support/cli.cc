@@ -11,6 +11,9 @@
 #include <cstdlib>
 #include <thread>
 
+#include <check.h>
+#include <nlohmann/json.hpp>
+
 #include "tests/support/paths.h"
 #include "tests/support/text_trace_util.h"
 
@@ -136,6 +139,21 @@ std::string ftrace_line(unsigned cpu, unsigned long long usec, const std::string
 	std::snprintf(head, sizeof head, "          <idle>-0     [%03u] d.h1.  %llu.%06llu: ", cpu,
 		      usec / 1000000, usec % 1000000);
 	return head + payload + "\n";
+}
+
+nlohmann::json json_of(const std::vector<std::string> &args)
+{
+	cli_result r = run_timersim(args);
+	ck_assert_msg(r.status == 0, "timersim %s failed: %s", args.empty() ? "" : args[0].c_str(),
+		      r.err.c_str());
+	return nlohmann::json::parse(r.out);
+}
+
+nlohmann::json replay_json(const std::vector<std::string> &args)
+{
+	std::vector<std::string> all = {"replay", "--json", "-"};
+	all.insert(all.end(), args.begin(), args.end());
+	return json_of(all);
 }
 
 }  // namespace timersim::test

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace timersim::test {
 
 struct cli_result {
@@ -30,6 +32,12 @@ struct cli_limits {
 // it is given. A child killed has status -1 and a note ending err.
 cli_result run_timersim_limited(const std::vector<std::string> &args, const cli_limits &limits,
 				const std::string *stdout_path = nullptr);
+
+// The JSON `timersim ARGS` prints on stdout (ARGS ask for it: `--json -`);
+// the test fails, with timersim's stderr, unless it exits 0.
+nlohmann::json json_of(const std::vector<std::string> &args);
+// json_of() of `replay --json - ARGS`.
+nlohmann::json replay_json(const std::vector<std::string> &args);
 
 // Lines of a raw ftrace text trace (a header plus `body`).
 std::string ftrace_text(const std::string &body, unsigned cpus = 1);

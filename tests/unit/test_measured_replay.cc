@@ -53,15 +53,6 @@ std::string hand_trace()
 	return ftrace_text(b, 2);
 }
 
-json replay_json(const std::vector<std::string> &args)
-{
-	std::vector<std::string> all = {"replay", "--json", "-"};
-	all.insert(all.end(), args.begin(), args.end());
-	cli_result r = run_timersim(all);
-	ck_assert_msg(r.status == 0, "replay failed: %s", r.err.c_str());
-	return json::parse(r.out);
-}
-
 }  // namespace
 
 START_TEST(a_hand_worked_trace_measures_as_worked)

@@ -19,15 +19,6 @@ namespace {
 // The hand-worked TIMER run of tests/support/timer_run_fixture.h.
 std::string hand_trace() { return ftrace_text(one_timer_run_body(), 1); }
 
-json replay_json(const std::vector<std::string> &args)
-{
-	std::vector<std::string> all = {"replay", "--json", "-"};
-	all.insert(all.end(), args.begin(), args.end());
-	cli_result r = run_timersim(all);
-	ck_assert_msg(r.status == 0, "replay failed: %s", r.err.c_str());
-	return json::parse(r.out);
-}
-
 const json &row_of(const json &t, const std::string &name)
 {
 	for (const json &row : t["callbacks"])

@@ -92,13 +92,6 @@ json final_line(const std::string &path)
 	return j.at("run");
 }
 
-json replay_json(const std::string &trace)
-{
-	cli_result r = run_timersim({"replay", "--json", "-", trace});
-	ck_assert_msg(r.status == 0, "replay %s: %s", trace.c_str(), r.err.c_str());
-	return json::parse(r.out);
-}
-
 std::uint64_t count_of(const json &stats, const char *key)
 {
 	return stats.is_null() ? 0 : stats.at(key).get<std::uint64_t>();
@@ -213,7 +206,7 @@ START_TEST(trace_playback_ends_with_the_replays_totals)
 	ck_assert_msg(r.status == 0, "top --trace: %d %s", r.status, r.err.c_str());
 	ck_assert_msg(contains(r.out, "final: the whole run"), "no final block:\n%s", r.out.c_str());
 	ck_assert_msg(contains(r.out, "interval 2 "), "fewer than two intervals:\n%.2000s", r.out.c_str());
-	check_same_totals(final_line(lines), replay_json(trace));
+	check_same_totals(final_line(lines), replay_json({trace}));
 }
 END_TEST
 
@@ -438,7 +431,7 @@ START_TEST(live_record_replays_to_top_final_totals)
 	ck_assert_msg(!instance_of(pid), "instance left after SIGINT");
 	json top = final_line(lines);
 	ck_assert_msg(top.at("events").get<std::uint64_t>() > 0, "a live session read no event");
-	check_same_totals(top, replay_json(rec));
+	check_same_totals(top, replay_json({rec}));
 }
 END_TEST
 

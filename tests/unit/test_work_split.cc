@@ -30,13 +30,6 @@ std::string start(unsigned long long usec, const char *timer, const char *fn, un
 					    std::to_string(timeout) + "]");
 }
 
-json replay_json(const std::vector<std::string> &args)
-{
-	cli_result r = run_timersim(args);
-	ck_assert_msg(r.status == 0, "%s", r.err.c_str());
-	return json::parse(r.out);
-}
-
 }  // namespace
 
 // Three starts and a cancel at jiffy J, then a drain fires the other two.
@@ -61,7 +54,7 @@ START_TEST(heap_sifts_of_start_and_cancel_are_process_context)
 			   ftrace_line(0, 100000003, "timer_cancel: timer=ffff0000000000b0");
 	std::string t = write_temp("heap-sifts.txt", ftrace_text(body));
 	for (const char *scheme : {"heap", "heap4"}) {
-		json r = replay_json({"replay", "--scheme", scheme, "--hz", "250", "--ticks", "every-jiffy",
+		json r = json_of({"replay", "--scheme", scheme, "--hz", "250", "--ticks", "every-jiffy",
 				      "--own-expiries", "--drain", "--json", "-", t});
 		const json &p = r["work"]["process"], &s = r["work"]["softirq"];
 		ck_assert_msg(p["insertions"] == 3 && p["removals"] == 1 && p["key_comparisons"] == 3 &&
@@ -90,7 +83,7 @@ END_TEST
 // all of it.
 START_TEST(split_adds_up_for_every_scheme)
 {
-	json c = replay_json({"compare", "--json", "-", default_trace});
+	json c = json_of({"compare", "--json", "-", default_trace});
 	ck_assert_uint_eq(c["schemes"].size(), 9);
 	for (const json &r : c["schemes"]) {
 		std::string name = r["scheme"]["name"];
@@ -120,10 +113,10 @@ START_TEST(split_is_the_same_with_and_without_units_by_kind)
 {
 	const std::string timeline = temp_subdir("work_split") + "/timeline.csv";
 	for (const char *trace : {default_trace, "tests/data/measured-network-quiet.txt.gz"}) {
-		json c = replay_json({"compare", "--json", "-", trace});
+		json c = json_of({"compare", "--json", "-", trace});
 		for (const json &r : c["schemes"]) {
 			const std::string name = r["scheme"]["name"];
-			json t = replay_json({"replay", "--scheme", name, "--json", "-", "--timeline", timeline,
+			json t = json_of({"replay", "--scheme", name, "--json", "-", "--timeline", timeline,
 					      trace});
 			ck_assert_msg(r["work"] == t["work"], "%s on %s: work %s, with a timeline %s",
 				      name.c_str(), trace, r["work"].dump().c_str(),
@@ -142,7 +135,7 @@ START_TEST(wheels_visit_no_slot_in_process_context)
 {
 	for (const char *ticks : {"auto", "every-jiffy"})
 		for (const char *scheme : {"v48", "classic"}) {
-			json r = replay_json({"replay", "--scheme", scheme, "--ticks", ticks, "--json", "-",
+			json r = json_of({"replay", "--scheme", scheme, "--ticks", ticks, "--json", "-",
 					      default_trace});
 			const json &p = r["work"]["process"], &s = r["work"]["softirq"];
 			ck_assert_msg(p["slot_visits"] == 0 && p["relinks"] == 0 && s["insertions"] == 0,
@@ -168,7 +161,7 @@ START_TEST(v48_credits_each_start_and_expiry_its_own_work)
 			   start(100000002, "ffff0000000000c0", "fn_c", J + 10, 10);
 	std::string t = write_temp("v48-meter.txt", ftrace_text(body));
 	for (const char *ticks : {"every-jiffy", "auto"}) {
-		json r = replay_json({"replay", "--scheme", "v48", "--hz", "250", "--ticks", ticks,
+		json r = json_of({"replay", "--scheme", "v48", "--hz", "250", "--ticks", ticks,
 				      "--own-expiries", "--drain", "--json", "-", t});
 		ck_assert_uint_eq(r["functions"].size(), 3);
 		std::uint64_t process = 0, softirq = 0;
@@ -227,7 +220,7 @@ START_TEST(estimate_columns_read_in_the_natural_direction)
 			   start(100000002, "ffff0000000000c0", "fn_c", J + 5, 5) +
 			   ftrace_line(0, 100000003, "timer_cancel: timer=ffff0000000000b0");
 	std::string t = write_temp("heap-est.txt", ftrace_text(body));
-	json r = replay_json({"compare", "--schemes", "heap4", "--hz", "250", "--ticks", "every-jiffy",
+	json r = json_of({"compare", "--schemes", "heap4", "--hz", "250", "--ticks", "every-jiffy",
 			      "--own-expiries", "--drain", "--estimate", calib, "--json", "-", t});
 	const json &est = r["estimates"][0];
 	ck_assert_msg(est["softirq_units"] == 3 && est["process_units"] == 12, "%s", est.dump().c_str());
