@@ -9,9 +9,13 @@
 #include <new>
 #include <set>
 #include <utility>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+// ZSTD_d_stableOutBuffer: a parameter number the library takes; no
+// symbol of the static-only API is linked.
+#define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
 #include "sim/trace/binary_names.h"
@@ -591,6 +595,22 @@ void walk_v7(cursor &c, trace_dat_file &out, const tdat_kallsyms_known &known)
 			c.fail(o->second, "no " + section_name(id) + " starts where the options say");
 		return &s->second;
 	};
+	// `trace-cmd extract -B NAME`: an empty top buffer and one instance,
+	// which is the trace. Known before the kallsyms hook: the caller starts
+	// the kallsyms only for a file its reader reads.
+	bool top_empty = true;
+	for (const tdat_cpu_data &d : out.cpu_data)
+		top_empty = top_empty && d.size == 0;
+	if (!out.latency && top_empty && out.instances.size() == 1 && !lone_instance.cpu_data.empty()) {
+		if (lone_instance.page < 64 || lone_instance.page > (1u << 24) ||
+		    (lone_instance.page & (lone_instance.page - 1)))
+			c.fail(flyrecord, "bad ring-buffer page size " + std::to_string(lone_instance.page));
+		out.buffer = out.instances[0];
+		out.instances.clear();
+		out.cpu_data = std::move(lone_instance.cpu_data);
+		out.page_size = static_cast<unsigned>(lone_instance.page);
+		flyrecord = lone_instance.offset;
+	}
 	// The kallsyms first: the largest part to inflate, which the caller
 	// may start while the formats below are parsed.
 	if (const section *ks = need(OPT_KALLSYMS, false)) {
@@ -616,21 +636,6 @@ void walk_v7(cursor &c, trace_dat_file &out, const tdat_kallsyms_known &known)
 	parse_event_systems(ec, out);
 	if (out.latency)
 		return;
-	// `trace-cmd extract -B NAME`: an empty top buffer and one instance,
-	// which is the trace.
-	bool top_empty = true;
-	for (const tdat_cpu_data &d : out.cpu_data)
-		top_empty = top_empty && d.size == 0;
-	if (top_empty && out.instances.size() == 1 && !lone_instance.cpu_data.empty()) {
-		if (lone_instance.page < 64 || lone_instance.page > (1u << 24) ||
-		    (lone_instance.page & (lone_instance.page - 1)))
-			c.fail(flyrecord, "bad ring-buffer page size " + std::to_string(lone_instance.page));
-		out.buffer = out.instances[0];
-		out.instances.clear();
-		out.cpu_data = std::move(lone_instance.cpu_data);
-		out.page_size = static_cast<unsigned>(lone_instance.page);
-		flyrecord = lone_instance.offset;
-	}
 	auto fly = by_offset.find(flyrecord);
 	if (!flyrecord || fly == by_offset.end() || fly->second.id != OPT_BUFFER)
 		c.fail(flyrecord, "the top buffer's CPU data section is not where its option says");
@@ -756,8 +761,91 @@ tdat_bytes tdat_read(const std::string &path, std::uint64_t offset, std::uint64_
 	return b;
 }
 
+namespace {
+
+// Inflates as ZSTD_decompressDCtx() would (every frame of SRC, exactly
+// USIZE bytes out), in steps of compressed input, telling PROGRESS after
+// each. zstd writes straight into DST and reads its window back from there
+// (a stable output buffer), so no window of its own is allocated and
+// nothing is copied.
+bool zstd_by_steps(ZSTD_DCtx *dctx, const char *src, std::size_t csize, char *dst, std::size_t usize,
+		   const tdat_progress &progress)
+{
+	constexpr std::size_t step = std::size_t{64} << 10;	// compressed: some 300 KB out
+	ZSTD_DCtx_reset(dctx, ZSTD_reset_session_and_parameters);
+	// Where the library lacks it, zstd keeps a window of its own and
+	// copies out: the same bytes, a little slower.
+	ZSTD_DCtx_setParameter(dctx, ZSTD_d_stableOutBuffer, 1);
+	ZSTD_outBuffer out{dst, usize, 0};
+	ZSTD_inBuffer in{src, 0, 0};
+	std::size_t left = 1;	// > 0: inside a frame
+	while (in.pos < csize) {
+		in.size = std::min(csize, in.pos + step);
+		const std::size_t was_in = in.pos, was_out = out.pos;
+		left = ZSTD_decompressStream(dctx, &out, &in);
+		if (ZSTD_isError(left))
+			break;
+		if (out.pos != was_out)
+			progress(dst, out.pos);
+		if (in.pos == was_in && out.pos == was_out && in.size == csize)
+			break;	// no room left for what the data holds
+	}
+	ZSTD_DCtx_reset(dctx, ZSTD_reset_session_and_parameters);
+	return !ZSTD_isError(left) && left == 0 && in.pos == csize && out.pos == usize;
+}
+
+}  // namespace
+
+namespace {
+
+// N bytes at OFFSET of PATH as the page cache holds them, mapped read-only:
+// a compressed part is read once, by the inflater, with nothing zeroed or
+// copied first (a 6.x kallsyms' 1 MB would take a fresh huge page and a
+// copy). Read with pread() where the file cannot be mapped.
+class file_view {
+public:
+	file_view(const std::string &path, std::uint64_t offset, std::uint64_t n, const char *what)
+	{
+		file_handle f(path);
+		if (offset > f.size || n > f.size - offset)
+			throw input_error::at_offset(path, offset, std::string("truncated: ") + what +
+							   " of " + std::to_string(n) +
+							   " bytes runs past the end of the file");
+		const std::uint64_t page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+		const std::uint64_t from = offset / page * page;
+		if (n) {
+			void *m = mmap(nullptr, n + (offset - from), PROT_READ, MAP_PRIVATE, f.fd,
+				       static_cast<off_t>(from));
+			if (m != MAP_FAILED) {
+				map_ = m;
+				mapped_ = n + (offset - from);
+				view_ = {static_cast<const char *>(m) + (offset - from), n};
+				return;
+			}
+		}
+		read_ = tdat_read(path, offset, n, what);
+		view_ = read_.view();
+	}
+	~file_view()
+	{
+		if (map_)
+			munmap(map_, mapped_);
+	}
+	file_view(const file_view &) = delete;
+	file_view &operator=(const file_view &) = delete;
+	std::string_view view() const { return view_; }
+
+private:
+	void *map_ = nullptr;
+	std::size_t mapped_ = 0;
+	tdat_bytes read_;
+	std::string_view view_;
+};
+
+}  // namespace
+
 bool tdat_decompress(const std::string &algo, const char *src, std::size_t csize, char *dst,
-		     std::size_t usize)
+		     std::size_t usize, const tdat_progress &progress)
 {
 	if (algo == "zstd") {
 		// One context for every call: ZSTD_decompress() would allocate
@@ -769,22 +857,28 @@ bool tdat_decompress(const std::string &algo, const char *src, std::size_t csize
 		static thread_local context ctx;
 		if (!ctx.dctx)
 			return false;
+		if (progress)
+			return zstd_by_steps(ctx.dctx, src, csize, dst, usize, progress);
 		std::size_t n = ZSTD_decompressDCtx(ctx.dctx, dst, usize, src, csize);
 		return !ZSTD_isError(n) && n == usize;
 	}
 	if (algo == "zlib") {
 		uLongf n = usize;
-		return uncompress(reinterpret_cast<Bytef *>(dst), &n,
-				  reinterpret_cast<const Bytef *>(src), csize) == Z_OK &&
-		       n == usize;
+		bool ok = uncompress(reinterpret_cast<Bytef *>(dst), &n,
+				     reinterpret_cast<const Bytef *>(src), csize) == Z_OK &&
+			  n == usize;
+		if (ok && progress)
+			progress(dst, usize);
+		return ok;
 	}
 	return false;
 }
 
 tdat_bytes tdat_inflate(const std::string &path, const std::string &algo, bool big_endian,
-			std::uint64_t offset, std::uint64_t stored_size, const char *what)
+			std::uint64_t offset, std::uint64_t stored_size, const char *what,
+			const tdat_progress &progress)
 {
-	tdat_bytes raw = tdat_read(path, offset, stored_size, what);
+	file_view raw(path, offset, stored_size, what);
 	cursor c(path, raw.view(), offset, what);
 	c.big_endian = big_endian;
 	std::uint64_t csize = c.number(4, "compressed size");
@@ -800,10 +894,13 @@ tdat_bytes tdat_inflate(const std::string &path, const std::string &algo, bool b
 	if (algo != "zstd" && algo != "zlib")
 		throw input_error::at_offset(path, offset, std::string(what) +
 						   " is compressed with unknown " + algo);
-	if (!tdat_decompress(algo, raw.data() + 8, csize, out.data(), usize))
+	if (!tdat_decompress(algo, raw.view().data() + 8, csize, out.data(), usize, progress)) {
+		if (progress)
+			progress(nullptr, 0);
 		throw input_error::at_offset(path, offset, std::string(what) + ": " + algo +
 						   " data does not inflate to its " +
 						   std::to_string(usize) + " bytes: corrupt");
+	}
 	return out;
 }
 

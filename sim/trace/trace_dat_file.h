@@ -133,8 +133,13 @@ trace_dat_file read_trace_dat_file(const std::string &path, const tdat_kallsyms_
 // Inflates a compressed part (at OFFSET in PATH: 4-byte compressed size,
 // 4-byte size, data) with ALGO ("zstd", "zlib"); throws input_error naming
 // WHAT and the offset when it does not inflate to exactly its size.
+// PROGRESS, when set, is told how many bytes are out so far as they come
+// (zstd inflates in steps; zlib at once), the last call with them all; on
+// corrupt data it is called with OUT null before the bytes are freed.
+using tdat_progress = std::function<void(const char *out, std::size_t done)>;
 tdat_bytes tdat_inflate(const std::string &path, const std::string &algo, bool big_endian,
-			std::uint64_t offset, std::uint64_t stored_size, const char *what);
+			std::uint64_t offset, std::uint64_t stored_size, const char *what,
+			const tdat_progress &progress = {});
 
 // "Linux host 4.7.2-arch x86_64" (the UNAME option) -> 407; 0 when unknown.
 unsigned tdat_uname_release(const std::string &uname);
@@ -154,7 +159,7 @@ void tdat_check_counts(const std::string &path, const std::vector<std::uint64_t>
 // Inflates CSIZE bytes at SRC into exactly USIZE bytes at DST with ALGO;
 // false when the data is corrupt or inflates to another size.
 bool tdat_decompress(const std::string &algo, const char *src, std::size_t csize, char *dst,
-		     std::size_t usize);
+		     std::size_t usize, const tdat_progress &progress = {});
 
 // Reads N bytes at OFFSET of PATH; throws input_error naming WHAT.
 tdat_bytes tdat_read(const std::string &path, std::uint64_t offset, std::uint64_t n,

@@ -55,33 +55,56 @@ inline std::uint64_t column(const char *p, unsigned at)
 
 }  // namespace
 
-tdat_kallsyms::tdat_kallsyms(tdat_bytes text, std::size_t skip, std::size_t len,
-			     std::string origin)
-	: text_(std::move(text)), origin_(std::move(origin))
+const char *kallsyms_order::check(const char *p, const char *end, bool last)
 {
-	body_ = text_.view().substr(skip, len);
-	const char *p = body_.data(), *end = p + body_.size();
-	while (width_ < body_.size() && lower_hex(body_[width_]))
-		width_++;
-	ordered_ = width_ == 8 || width_ == 16;
-	std::uint64_t prev_hi = 0, prev_lo = 0;
-	bool any = false;
-	while (ordered_ && p < end) {
+	if (!started_) {
+		// The width: the first line's leading hex digits (the whole
+		// first line is needed to know them).
+		const char *eol = find_byte(p, end, '\n');
+		if (eol == end && !last)
+			return p;
+		while (width_ < static_cast<std::size_t>(end - p) && lower_hex(p[width_]))
+			width_++;
+		started_ = true;
+		broken_ = width_ != 8 && width_ != 16;
+	}
+	while (!broken_ && p < end) {
 		// Past the address, the type and a blank: a line is longer.
 		const char *from = p + std::min<std::size_t>(width_ + 2, end - p);
 		const char *eol = find_byte(from, end, '\n');
+		if (eol == end && !last)
+			return p;	// the line goes on in the next piece
 		if (static_cast<std::size_t>(eol - p) <= width_ || p[width_] != ' ' ||
-		    !lower_hex_run(p, width_, end))
+		    !lower_hex_run(p, width_, end)) {
+			broken_ = true;
 			break;
+		}
 		std::uint64_t hi = column(p, 0), lo = width_ == 16 ? column(p, 8) : 0;
-		if (hi < prev_hi || (hi == prev_hi && lo < prev_lo))
+		if (hi < prev_hi_ || (hi == prev_hi_ && lo < prev_lo_)) {
+			broken_ = true;
 			break;
-		prev_hi = hi;
-		prev_lo = lo;
-		any = true;
+		}
+		prev_hi_ = hi;
+		prev_lo_ = lo;
+		any_ = true;
 		p = eol + 1;
 	}
-	ordered_ = ordered_ && p >= end && any;
+	done_ = done_ || last;
+	return p;
+}
+
+tdat_kallsyms::tdat_kallsyms(tdat_bytes text, std::size_t skip, std::size_t len,
+			     std::string origin, const kallsyms_order *order)
+	: text_(std::move(text)), origin_(std::move(origin))
+{
+	body_ = text_.view().substr(skip, len);
+	kallsyms_order here;
+	if (!order) {
+		here.check(body_.data(), body_.data() + body_.size(), true);
+		order = &here;
+	}
+	ordered_ = order->ordered();
+	width_ = order->width();
 	if (!ordered_)
 		table_.load_text(body_, origin_);
 }

@@ -25,12 +25,37 @@
 
 namespace timersim {
 
+// Whether a kallsyms text is in address order (every line an address of
+// one width, 8 or 16 hex digits, then a blank), checked as the text
+// arrives: a trace.dat's is checked piece by piece as it inflates, each
+// piece while it is still in the cache, so that the names can be looked up
+// as soon as the last piece is out.
+class kallsyms_order {
+public:
+	// Checks the whole lines of [P, END) (P where the last call stopped,
+	// or the text's start); returns where the first line it did not check
+	// starts. LAST: END is the end of the text (its last line may lack a
+	// newline).
+	const char *check(const char *p, const char *end, bool last);
+	// After check(..., true): the text is ordered, so names are found by
+	// search.
+	bool ordered() const { return !broken_ && done_ && any_; }
+	unsigned width() const { return width_; }
+
+private:
+	unsigned width_ = 0;		// hex digits of every address, once known
+	bool started_ = false, broken_ = false, done_ = false, any_ = false;
+	std::uint64_t prev_hi_ = 0, prev_lo_ = 0;
+};
+
 class tdat_kallsyms {
 public:
 	tdat_kallsyms() = default;
 	// TEXT holds the kallsyms from byte SKIP on, LEN bytes; ORIGIN names
-	// it in errors.
-	tdat_kallsyms(tdat_bytes text, std::size_t skip, std::size_t len, std::string origin);
+	// it in errors. ORDER: kallsyms_order over all of it already, or null
+	// (then it is checked here).
+	tdat_kallsyms(tdat_bytes text, std::size_t skip, std::size_t len, std::string origin,
+		      const kallsyms_order *order = nullptr);
 
 	// The symbol at ADDR or the nearest text symbol below it; empty when
 	// there is none. Valid until the next call.

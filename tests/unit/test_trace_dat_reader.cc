@@ -264,12 +264,91 @@ START_TEST(kallsyms_search_8_digit_addresses)
 }
 END_TEST
 
+// The order check a trace.dat's kallsyms get piece by piece as they
+// inflate says what one pass over the whole text says: pieces of every
+// size, cut anywhere (inside an address, at a newline, inside the first
+// line), on ordered, swapped, upper-case and 8-digit text, a last line
+// without a newline, one line, none.
+START_TEST(kallsyms_order_in_pieces_is_the_whole_check)
+{
+	std::string ordered;
+	for (unsigned i = 0; i < 300; i++) {
+		char line[64];
+		std::snprintf(line, sizeof(line), "%016llx %c f%u\n",
+			      0xffffffff81000000ull + i / 3 * 16, "tTd"[i % 3], i);
+		ordered += line;
+	}
+	std::string swapped = ordered.substr(40 * 31, 40 * 30) + ordered;
+	std::string upper = ordered;
+	upper[ordered.find('\n', 4000) + 3] = 'F';
+	std::string short8 = "c1000000 T a\nc1000010 T b\nc1001000 T e";
+	std::string down8 = "c1000010 T a\nc1000000 T b\n";
+	std::vector<std::string> texts = {ordered, ordered.substr(0, ordered.size() - 1), swapped, upper,
+					  short8, down8, "ffffffff81000000 T one", "", "\n",
+					  "not hex at all\n"};
+	std::mt19937 rng(41);
+	for (const std::string &t : texts) {
+		kallsyms_order whole;
+		whole.check(t.data(), t.data() + t.size(), true);
+		for (std::size_t piece : {1, 2, 7, 16, 17, 40, 41, 333, 100000, 0}) {
+			kallsyms_order parts;
+			const char *p = t.data(), *end = t.data() + t.size();
+			for (std::size_t at = 0; at < t.size();) {
+				std::size_t n = piece ? piece : 1 + rng() % 97;
+				at = std::min(t.size(), at + n);
+				p = parts.check(p, t.data() + at, at == t.size());
+			}
+			if (t.empty())
+				parts.check(p, end, true);
+			ck_assert_msg(parts.ordered() == whole.ordered() && parts.width() == whole.width(),
+				      "text %zu bytes, pieces of %zu: %d/%u, whole %d/%u", t.size(), piece,
+				      parts.ordered(), parts.width(), whole.ordered(), whole.width());
+		}
+	}
+	ck_assert(!texts.empty());
+	kallsyms_order o;
+	o.check(ordered.data(), ordered.data() + ordered.size(), true);
+	ck_assert(o.ordered() && o.width() == 16);
+	kallsyms_order d;
+	d.check(down8.data(), down8.data() + down8.size(), true);
+	ck_assert(!d.ordered());
+}
+END_TEST
+
+// The bundled sleep-net.dat is `trace-cmd extract -B`'s: an empty top
+// buffer and the one instance that is the trace. Its kallsyms are handed
+// out before the event formats as well (the reader inflates them
+// meanwhile), with the instance already taken as the trace.
+START_TEST(trace_dat_lone_instance_hands_out_the_kallsyms_early)
+{
+	const std::string dat = "tests/data/sleep-net.dat";
+	trace_dat_file f = read_trace_dat_file(dat);
+	ck_assert(!f.buffer.empty() && f.instances.empty());
+	int calls = 0;
+	std::size_t events_then = 1;
+	std::string buffer_then;
+	std::size_t instances_then = 1;
+	read_trace_dat_file(dat, [&](const trace_dat_file &g) {
+		calls++;
+		events_then = g.events.size();
+		buffer_then = g.buffer;
+		instances_then = g.instances.size();
+	});
+	ck_assert_int_eq(calls, 1);
+	ck_assert_uint_eq(events_then, 0);
+	ck_assert_str_eq(buffer_then.c_str(), f.buffer.c_str());
+	ck_assert_uint_eq(instances_then, 0);
+}
+END_TEST
+
 static Suite *trace_dat_suite()
 {
 	Suite *s = suite_create("trace_dat_reader");
 	TCase *tc = tcase_create("units");
 	tcase_add_test(tc, kallsyms_search_names_like_the_whole_table);
 	tcase_add_test(tc, kallsyms_search_8_digit_addresses);
+	tcase_add_test(tc, kallsyms_order_in_pieces_is_the_whole_check);
+	tcase_add_test(tc, trace_dat_lone_instance_hands_out_the_kallsyms_early);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("shared");
 	tcase_set_timeout(tc, 120);
