@@ -341,6 +341,21 @@ void parse_header_info(cursor &c, trace_dat_file &out)
 	c.skip(c.number(8, "header event size"), "header event");
 }
 
+// A buffer option's N CPUs: id, data offset and size each.
+void read_buffer_cpus(cursor &c, std::uint64_t n, std::vector<tdat_cpu_data> &into)
+{
+	for (std::uint64_t i = 0; i < n; i++) {
+		tdat_cpu_data d;
+		std::uint64_t cpu = c.number(4, "CPU id");
+		if (cpu > 65535)
+			c.fail(c.pos - 4, "bad CPU id " + std::to_string(cpu));
+		d.cpu = static_cast<unsigned>(cpu);
+		d.offset = c.number(8, "CPU data offset");
+		d.size = c.number(8, "CPU data size");
+		into.push_back(d);
+	}
+}
+
 // v7: the first instance's buffer, in case the top one is empty.
 struct instance_buffer {
 	std::uint64_t offset = 0, page = 0;
@@ -366,16 +381,7 @@ void parse_buffer_option(cursor &c, trace_dat_file &out, bool v7, std::uint64_t 
 		// Kept aside: the trace when the top buffer turns out empty.
 		if (out.instances.size() == 1 && n <= 65536) {
 			lone_instance = {offset, page, {}};
-			for (std::uint64_t i = 0; i < n; i++) {
-				tdat_cpu_data d;
-				std::uint64_t cpu = c.number(4, "CPU id");
-				if (cpu > 65535)
-					c.fail(c.pos - 4, "bad CPU id " + std::to_string(cpu));
-				d.cpu = static_cast<unsigned>(cpu);
-				d.offset = c.number(8, "CPU data offset");
-				d.size = c.number(8, "CPU data size");
-				lone_instance.cpu_data.push_back(d);
-			}
+			read_buffer_cpus(c, n, lone_instance.cpu_data);
 			return;
 		}
 		c.skip(n * 20, "buffer CPU list");
@@ -385,16 +391,7 @@ void parse_buffer_option(cursor &c, trace_dat_file &out, bool v7, std::uint64_t 
 	flyrecord = offset;
 	if (n > 65536)
 		c.fail(at, "bad CPU count " + std::to_string(n));
-	for (std::uint64_t i = 0; i < n; i++) {
-		tdat_cpu_data d;
-		std::uint64_t cpu = c.number(4, "CPU id");
-		if (cpu > 65535)
-			c.fail(c.pos - 4, "bad CPU id " + std::to_string(cpu));
-		d.cpu = static_cast<unsigned>(cpu);
-		d.offset = c.number(8, "CPU data offset");
-		d.size = c.number(8, "CPU data size");
-		out.cpu_data.push_back(d);
-	}
+	read_buffer_cpus(c, n, out.cpu_data);
 }
 
 // An option list up to DONE; returns DONE's value (v7: the next options
