@@ -13,6 +13,12 @@
 //                                         `timersim replay trace.txt`, the
 //                                         same recording as text (issue 41:
 //                                         the binary no slower, >= 1x)
+//   ratio/small-trace-dat,                the bundled small recording,
+//   ratio/small-trace-dat-vs-text         tests/data/sleep-net.dat (1.2 MB,
+//                                         13,010 events, a 5.4 MB kallsyms):
+//                                         against `trace-cmd report` (>= 10x)
+//                                         and its own text rendering,
+//                                         sleep-net.txt.gz (>= 1x)
 // Wall-clock times, so that the other processes compare. The ratios are
 // printed once more at the end of the run. Recordings that are absent, or
 // tools that are not installed, are skipped with a note.
@@ -156,6 +162,17 @@ void register_all()
 						     std::vector<std::string>{bin, "replay", txt}, 1.0)
 				->Unit(benchmark::kMillisecond)->Iterations(21)->UseRealTime();
 	}
+	// The small recording is bundled: measured without the shared folder.
+	const std::string small = "tests/data/sleep-net.dat";
+	if (installed("trace-cmd"))
+		benchmark::RegisterBenchmark("ratio/small-trace-dat", bm_ratio, "sleep-net.dat: trace-cmd report",
+					     std::vector<std::string>{bin, "replay", small},
+					     std::vector<std::string>{"trace-cmd", "report", small}, 10.0)
+			->Unit(benchmark::kMillisecond)->Iterations(15)->UseRealTime();
+	benchmark::RegisterBenchmark("ratio/small-trace-dat-vs-text", bm_ratio, "sleep-net.dat: its own text",
+				     std::vector<std::string>{bin, "replay", small},
+				     std::vector<std::string>{bin, "replay", "tests/data/sleep-net.txt.gz"}, 1.0)
+		->Unit(benchmark::kMillisecond)->Iterations(21)->UseRealTime();
 	std::string ctf = test::shared_trace("linux-3.6-scp_dest/ctf");
 	if (ctf.empty()) {
 		std::fprintf(stderr, "SKIP: ../shared/traces/linux-3.6-scp_dest/ctf absent\n");
