@@ -8,6 +8,7 @@
 #include "kernel/hrtimer.h"
 #include "sim/base/json_writer.h"
 #include "sim/hrtimer/hr_summary.h"
+#include "sim/lab/indent_lines.h"
 #include "sim/lab/snapshot_json.h"
 #include "sim/trace/reader.h"
 
@@ -417,18 +418,6 @@ hr_record hr_runner::run(const hr_op &op, bool picture)
 	if (picture)
 		r.picture = describe_base();
 	return r;
-}
-
-void indent_lines(std::string &out, const std::string &text, const char *prefix)
-{
-	std::size_t pos = 0;
-	while (pos < text.size()) {
-		std::size_t end = text.find('\n', pos);
-		if (end == std::string::npos)
-			end = text.size();
-		out += prefix + text.substr(pos, end - pos) + "\n";
-		pos = end + 1;
-	}
 }
 
 }  // namespace

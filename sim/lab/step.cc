@@ -3,6 +3,7 @@
 #include "kernel/jiffies.h"
 #include "sim/lab/explain.h"
 #include "sim/lab/hr_step.h"
+#include "sim/lab/indent_lines.h"
 #include "sim/lab/snapshot_json.h"
 #include "sim/base/json_writer.h"
 #include "sim/trace/reader.h"
@@ -23,20 +24,6 @@ std::string place(const std::string &level, unsigned slot) { return level + "[" 
 [[noreturn]] void fail(const std::string &source, std::uint64_t line, const std::string &reason)
 {
 	throw input_error(source, line, reason);
-}
-
-void indent_lines(std::string &out, const std::string &text, const char *prefix)
-{
-	std::size_t pos = 0;
-	while (pos < text.size()) {
-		std::size_t end = text.find('\n', pos);
-		if (end == std::string::npos)
-			end = text.size();
-		out += prefix;
-		out.append(text, pos, end - pos);
-		out += '\n';
-		pos = end + 1;
-	}
 }
 
 }  // namespace
