@@ -104,11 +104,16 @@ void hrtimer_replay::set_deferred_rearm(bool on, bool rearm_events)
 		c->base.rearm_deferred = on;
 }
 
-bool hrtimer_replay::close_deferred(unsigned cpu)
+bool hrtimer_replay::close_deferred(unsigned cpu, bool at_end)
 {
 	cpu_state &c = *cpus_[cpu];
 	if (!c.base.deferred_rearm)
 		return false;
+	// A rearm found due only at a later event was made when the
+	// interrupt's work ended: a device set then for a time since passed
+	// fired then, not a minimum delta after that event.
+	if (at_end)
+		machine_.now = std::max<std::int64_t>(c.window_mono, 0);
 	hr::hrtimer_rearm_deferred(&c.base);
 	sum_.rearm.model_deferred++;
 	// The kernel rearms before the softirqs run: the HRTIMER softirq the
@@ -147,7 +152,7 @@ void hrtimer_replay::on_rearm(const sim_event &ev)
 		if (c.base.deferred_rearm) {
 			if (offset_known_)
 				machine_.now = std::max<std::int64_t>(mono_of(ev.ts_ns), 0);
-			close_deferred(ev.cpu);
+			close_deferred(ev.cpu, false);
 			sum_.rearm.by_recorded++;
 		} else if (sum_.deferred_rearm) {
 			sum_.rearm.no_model_interrupt++;
@@ -288,6 +293,7 @@ void hrtimer_replay::run_interrupt(unsigned cpu, std::int64_t now, bool recorded
 	crediting_ = false;
 	c.irq_id = current_irq_;
 	c.irq_unmatched = irq_unmatched_;
+	c.window_mono = machine_.now;
 	if (c.base.deferred_rearm) {
 		// 7.1: the rearm (and the softirq after it) waits for the
 		// interrupt's end: its exit where recorded, else the first event
@@ -343,6 +349,8 @@ void hrtimer_replay::apply_irq(const sim_event &ev)
 	// its own) is irq exit's work after it.
 	if (c.base.deferred_rearm && c.rearm_close_after == UINT64_MAX && !rearm_recorded_)
 		c.rearm_close_after = ev.ts_ns + deferred_gap_ns;
+	if (c.base.deferred_rearm && offset_known_)
+		c.window_mono = mono_of(ev.ts_ns);
 }
 
 void hrtimer_replay::apply_softirq(const sim_event &ev)
@@ -371,6 +379,8 @@ void hrtimer_replay::apply_hrtimer(const sim_event &ev, event_stream &ahead)
 		close_deferred_if_past(ev.cpu, ev.ts_ns);
 	if (!offset_known_)
 		find_offset(ahead, ev);
+	if (cpus_[ev.cpu]->base.deferred_rearm && offset_known_)
+		cpus_[ev.cpu]->window_mono = mono_of(ev.ts_ns);	// part of the interrupt
 	if (offset_known_ && ev.hrtimer != hrtimer_event::expire_entry)
 		catch_up(ev.cpu, mono_of(ev.ts_ns));
 	switch (ev.hrtimer) {

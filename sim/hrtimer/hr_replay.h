@@ -153,6 +153,9 @@ private:
 		// timestamp on the CPU (UINT64_MAX: only by the interrupt's end).
 		std::uint64_t rearm_close_after = 0;
 		bool irq_unmatched = false;	// its interrupt was predicted only
+		// The interrupt's latest work seen (CLOCK_MONOTONIC): a rearm made
+		// later than it (at the next event) is made at that time.
+		std::int64_t window_mono = 0;
 	};
 
 	void count_op(const sim_event &ev)
@@ -246,7 +249,8 @@ private:
 	}
 	void stop_tick(unsigned cpu);
 	// 7.1: the CPU's pending rearm, made now (true when one was pending).
-	bool close_deferred(unsigned cpu);
+	// AT_END: made at the interrupt's latest work (window_mono), not now.
+	bool close_deferred(unsigned cpu, bool at_end = true);
 	void close_deferred_if_past(unsigned cpu, std::uint64_t ts)
 	{
 		const cpu_state &c = *cpus_[cpu];
