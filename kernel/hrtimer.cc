@@ -243,8 +243,20 @@ void __remove_hrtimer(hrtimer *timer, hrtimer_clock_base *base, std::uint8_t new
 	// Only the timer the device waits for forces a re-evaluation; any
 	// other leaves the device as it is (a removal on another CPU too:
 	// that CPU's interrupt will find nothing and re-evaluate).
-	if (reprogram && timer == cpu_base->next_timer)
-		hrtimer_force_reprogram(cpu_base, true);
+	if (!reprogram || timer != cpu_base->next_timer)
+		return;
+	// 7.1: the HRTICK's removal leaves the device armed early; while a
+	// deferred rearm is pending the rearm re-evaluates instead.
+	if (cpu_base->rearm_deferred && timer->is_lazy) {
+		cpu_base->costs.skips[SKIP_LAZY]++;
+		return;
+	}
+	if (cpu_base->rearm_deferred && cpu_base->deferred_rearm) {
+		cpu_base->deferred_needs_update = true;
+		cpu_base->costs.skips[SKIP_DEFERRED]++;
+		return;
+	}
+	hrtimer_force_reprogram(cpu_base, true);
 }
 
 // remove_hrtimer(): `restart`: it is re-queued at once, so it stays
@@ -311,9 +323,22 @@ bool __hrtimer_start_range_ns(hrtimer_cpu_base *this_cpu, hrtimer *timer, ktime_
 		new_base = switch_hrtimer_base(this_cpu, timer, base,
 					       (mode & HRTIMER_MODE_PINNED) ? nullptr : target);
 	const bool first = enqueue_hrtimer(timer, new_base);
+	hrtimer_cpu_base *cpu_base = new_base->cpu_base;
+	if (cpu_base->rearm_deferred && cpu_base->deferred_rearm) {
+		// 7.1: the pending rearm will see it.
+		cpu_base->deferred_needs_update = true;
+		cpu_base->costs.skips[SKIP_DEFERRED]++;
+		return false;
+	}
 	if (!force_local)
 		return first;
-	hrtimer_force_reprogram(new_base->cpu_base, true);
+	// 7.1: the HRTICK moved later than the device is armed for: keep
+	// the earlier (pointless) interrupt rather than write the device.
+	if (cpu_base->rearm_deferred && timer->is_lazy && cpu_base->expires_next <= hrtimer_get_expires(timer)) {
+		cpu_base->costs.skips[SKIP_LAZY]++;
+		return false;
+	}
+	hrtimer_force_reprogram(cpu_base, true);
 	return false;
 }
 
@@ -381,6 +406,10 @@ void hrtimer_cpu_base_init(hrtimer_cpu_base *cpu_base, hrtimer_machine *machine,
 	cpu_base->active_bases = 0;
 	cpu_base->hres_active = hres;
 	cpu_base->in_hrtirq = false;
+	cpu_base->rearm_deferred = false;
+	cpu_base->deferred_rearm = false;
+	cpu_base->deferred_needs_update = false;
+	cpu_base->deferred_expires_next = KTIME_MAX;
 	cpu_base->hang_detected = false;
 	cpu_base->softirq_activated = false;
 	cpu_base->softirq_pending = false;
@@ -455,6 +484,7 @@ bool hrtimer_setup(hrtimer *timer, hrtimer_fn function, void *context, int clock
 	timer->state = HRTIMER_STATE_INACTIVE;
 	timer->is_soft = soft;
 	timer->is_hard = mode & HRTIMER_MODE_HARD;
+	timer->is_lazy = mode & HRTIMER_MODE_LAZY_REARM;
 	return known;
 }
 
@@ -504,8 +534,85 @@ std::uint64_t hrtimer_forward(hrtimer *timer, ktime_t now, ktime_t interval)
 	return orun;
 }
 
+namespace {
+
+// 7.1's hrtimer_rearm(): the device programmed for EXPIRES_NEXT (a hang:
+// min(100 ms, the longest interrupt) from now), always: the rearm has no
+// skip_equal. hrtimer_rearm_event() traces hrtimer_rearm(next_event,
+// deferred) before the write.
+void hrtimer_rearm(hrtimer_cpu_base *cpu_base, ktime_t expires_next)
+{
+	cpu_base->expires_next = expires_next;
+	cpu_base->deferred_rearm = false;
+	cpu_base->in_hrtirq = false;
+	if (cpu_base->hang_detected) {
+		const ktime_t hold = cpu_base->max_hang_time < HANG_MAX_DELTA ? cpu_base->max_hang_time : HANG_MAX_DELTA;
+		expires_next = cpu_base->machine->now + hold;
+	}
+	tick_program_event(cpu_base, expires_next, true);
+}
+
+// 7.1's hrtimer_interrupt(): no -ETIME retry; a retry when the next expiry
+// passed while the callbacks ran, a hang after three; the rearm deferred.
+void hrtimer_interrupt_deferred(hrtimer_cpu_base *cpu_base)
+{
+	int retries = 0;
+
+	cpu_base->nr_events++;
+	cpu_base->dev.next_event = KTIME_MAX;
+	cpu_base->dev.fires_at = KTIME_MAX;
+	const ktime_t entry_time = hrtimer_update_base(cpu_base);
+	ktime_t now = entry_time;
+	ktime_t expires_next;
+	for (;;) {
+		cpu_base->deferred_rearm = true;
+		cpu_base->in_hrtirq = true;
+		cpu_base->expires_next = KTIME_MAX;
+		raise_softirq_if_due(cpu_base, now);
+		__hrtimer_run_queues(cpu_base, now, HRTIMER_ACTIVE_HARD);
+		now = hrtimer_update_base(cpu_base);
+		expires_next = hrtimer_update_next_event(cpu_base);
+		cpu_base->hang_detected = false;
+		if (expires_next >= now)
+			break;
+		cpu_base->nr_retries++;
+		if (++retries < static_cast<int>(HRTIMER_MAX_RETRIES))
+			continue;
+		const ktime_t delta = now - entry_time;
+		if (delta > cpu_base->max_hang_time)
+			cpu_base->max_hang_time = delta;
+		cpu_base->nr_hangs++;
+		cpu_base->hang_detected = true;
+		break;
+	}
+	// hrtimer_interrupt_rearm(): the bases were just evaluated.
+	cpu_base->deferred_needs_update = false;
+	cpu_base->deferred_expires_next = expires_next;
+}
+
+}  // namespace
+
+bool hrtimer_rearm_deferred(hrtimer_cpu_base *cpu_base)
+{
+	if (!cpu_base->deferred_rearm)
+		return false;
+	ktime_t expires_next = cpu_base->deferred_expires_next;
+	if (cpu_base->deferred_needs_update) {
+		hrtimer_update_base(cpu_base);
+		expires_next = hrtimer_update_next_event(cpu_base);
+		cpu_base->costs.deferred_updates++;
+	}
+	cpu_base->costs.deferred_rearms++;
+	hrtimer_rearm(cpu_base, expires_next);
+	return true;
+}
+
 void hrtimer_interrupt(hrtimer_cpu_base *cpu_base)
 {
+	if (cpu_base->rearm_deferred) {
+		hrtimer_interrupt_deferred(cpu_base);
+		return;
+	}
 	int retries = 0;
 
 	cpu_base->nr_events++;

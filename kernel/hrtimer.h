@@ -40,6 +40,21 @@
 //                            next_timer is re-armed; skip_equal spares the
 //                            device when the first expiry did not change.
 //
+// 7.1 (the hrtimer rework, CONFIG_HRTIMER_REARM_DEFERRED; set
+// rearm_deferred on a base after hrtimer_cpu_base_init()):
+//   the interrupt leaves the device unprogrammed and caches its next
+//   expiry (hrtimer_interrupt_rearm()); until the return from the
+//   interrupt programs it (hrtimer_rearm_deferred(): before the softirqs
+//   run, at the return to the interrupted context, or at the end of the
+//   schedule() the return made), starts and removals on this CPU touch
+//   no device and only mark the cache stale (deferred_needs_update); the
+//   rearm then programs once, always (hrtimer_rearm_event() has no
+//   skip_equal), a hang by min(100 ms, the longest interrupt) ahead;
+//   a LAZY_REARM timer (the scheduler's HRTICK) that is the device's
+//   next_timer and moves later, or is removed, leaves the device armed
+//   for the earlier time (a pointless interrupt is cheaper than the
+//   write).
+//
 // Freestanding, like the wheels: no allocation, no exceptions, nothing
 // hosted.
 #pragma once
@@ -96,6 +111,7 @@ enum : unsigned {
 	HRTIMER_MODE_PINNED = 0x02,
 	HRTIMER_MODE_SOFT = 0x04,
 	HRTIMER_MODE_HARD = 0x08,
+	HRTIMER_MODE_LAZY_REARM = 0x10,	// 7.1: the HRTICK's (see the rules above)
 };
 
 enum hrtimer_restart { HRTIMER_NORESTART, HRTIMER_RESTART };
@@ -130,6 +146,7 @@ struct hrtimer {
 	std::uint8_t state;		// HRTIMER_STATE_*
 	bool is_soft;			// expires in HRTIMER_SOFTIRQ
 	bool is_hard;
+	bool is_lazy;			// HRTIMER_MODE_LAZY_REARM (7.1 rules only)
 };
 
 struct hrtimer_clock_base {
@@ -167,6 +184,8 @@ enum hrtimer_skip : unsigned {
 	SKIP_EQUAL,		// hrtimer_force_reprogram(skip_equal): no change
 	SKIP_HANG,		// __hrtimer_reprogram: sitting out a hang
 	SKIP_LOWRES,		// __hrtimer_reprogram: not in high resolution mode
+	SKIP_DEFERRED,		// 7.1: a deferred rearm is pending; it re-evaluates
+	SKIP_LAZY,		// 7.1: a LAZY_REARM next_timer moved later or removed
 	SKIP_REASONS,
 };
 
@@ -183,6 +202,10 @@ struct hrtimer_costs {
 	std::uint64_t softirq_runs = 0;
 	std::uint64_t tick_runs = 0;	// hrtimer_run_queues() (low resolution)
 	std::uint64_t bases_scanned = 0;	// clock bases looked at for the next event
+	// 7.1: rearms made on the return from the interrupt, and of them
+	// those that re-evaluated the bases (a timer added or removed meanwhile).
+	std::uint64_t deferred_rearms = 0;
+	std::uint64_t deferred_updates = 0;
 };
 
 struct hrtimer_cpu_base {
@@ -192,6 +215,15 @@ struct hrtimer_cpu_base {
 	unsigned active_bases;		// bit per base holding a timer
 	bool hres_active;		// high resolution mode (highres=on)
 	bool in_hrtirq;
+	// 7.1 rules (CONFIG_HRTIMER_REARM_DEFERRED): the interrupt defers its
+	// rearm (set by the caller after init). deferred_rearm: one is
+	// pending (in_hrtirq stays set meanwhile: the kernel renamed it so);
+	// deferred_needs_update: a timer was added or removed since the
+	// interrupt cached deferred_expires_next.
+	bool rearm_deferred;
+	bool deferred_rearm;
+	bool deferred_needs_update;
+	ktime_t deferred_expires_next;
 	bool hang_detected;
 	bool softirq_activated;		// HRTIMER_SOFTIRQ raised, not yet run
 	bool softirq_pending;		// for the caller: run hrtimer_run_softirq()
@@ -276,6 +308,12 @@ inline std::uint64_t hrtimer_forward_now(hrtimer *timer, ktime_t interval)
 // expiry left, retrying when that has passed meanwhile, and after
 // HRTIMER_MAX_RETRIES declares a hang.
 void hrtimer_interrupt(hrtimer_cpu_base *cpu_base);
+
+// hrtimer_rearm_deferred(): 7.1's __hrtimer_rearm_deferred(), called on the
+// way out of the interrupt: programs the device once for the first expiry
+// (re-evaluated if a timer was added or removed since the interrupt).
+// False when no rearm was pending (nothing done).
+bool hrtimer_rearm_deferred(hrtimer_cpu_base *cpu_base);
 
 // hrtimer_run_softirq(): HRTIMER_SOFTIRQ on this CPU: runs the due soft
 // timers, then programs for the next soft expiry.

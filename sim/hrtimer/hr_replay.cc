@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "kernel/hrtimer_check.h"
+
 namespace timersim {
 
 namespace hr = kernel::hr;
@@ -29,6 +31,13 @@ constexpr unsigned max_catch_up = 64;
 // cancels are plain ones, and looking no further than this saves
 // reading 64 events after each.
 constexpr std::size_t cancel_lookahead = 64;
+
+// 7.1, a trace without hrtimer_rearm events: the end of an interrupt
+// whose rearm is deferred is the first event on its CPU this long after
+// the interrupt's last recorded event (its exit, or its last expiry
+// without interrupt events): irq exit's work (the NOHZ tick's restart or
+// stop) follows within microseconds, a woken task's own events later.
+constexpr std::uint64_t deferred_gap_ns = 10'000;
 constexpr std::uint64_t cancel_partner_within_ns = 200'000;
 
 }  // namespace
@@ -87,6 +96,96 @@ void hrtimer_replay::set_what_ifs(const hr_what_if_options &opt, unsigned hz,
 	what_ifs_ = std::make_unique<hr_what_ifs>(unsigned(cpus_.size()), opt, hz, std::move(name_of));
 }
 
+void hrtimer_replay::set_deferred_rearm(bool on, bool rearm_events)
+{
+	sum_.deferred_rearm = on;
+	rearm_recorded_ = rearm_events;
+	for (cpu_state *c : cpus_)
+		c->base.rearm_deferred = on;
+}
+
+bool hrtimer_replay::close_deferred(unsigned cpu, bool at_end)
+{
+	cpu_state &c = *cpus_[cpu];
+	if (!c.base.deferred_rearm)
+		return false;
+	// A rearm found due only at a later event was made when the
+	// interrupt's work ended: a device set then for a time since passed
+	// fired then, not a minimum delta after that event.
+	if (at_end)
+		machine_.now = std::max<std::int64_t>(c.window_mono, 0);
+	hr::hrtimer_rearm_deferred(&c.base);
+	sum_.rearm.model_deferred++;
+	// The kernel rearms before the softirqs run: the HRTIMER softirq the
+	// interrupt raised runs now, as part of that interrupt.
+	if (c.base.softirq_pending) {
+		const std::uint64_t irq = current_irq_;
+		const unsigned running = running_cpu_;
+		const bool unmatched = irq_unmatched_;
+		current_irq_ = c.irq_id;
+		running_cpu_ = cpu;
+		irq_unmatched_ = c.irq_unmatched;
+		hr::hrtimer_run_softirq(&c.base);
+		current_irq_ = irq;
+		running_cpu_ = running;
+		irq_unmatched_ = unmatched;
+	}
+	return true;
+}
+
+void hrtimer_replay::on_rearm(const sim_event &ev)
+{
+	hrtimer_cpu_figures &f = figures_[ev.cpu];
+	cpu_state &c = *cpus_[ev.cpu];
+	sum_.rearm_events = true;
+	f.recorded_programs++;
+	sum_.rearm.recorded++;
+	if (ev.carries(EF_WAS_ARMED) && ev.deferred) {
+		sum_.rearm.deferred++;
+		// An interrupt that ran no hard timer before its rearm (the
+		// HRTICK's lazy early one): the model's, at its entry.
+		if (irq_events_ && c.in_irq && !c.irq_ran && offset_known_) {
+			stop_tick_untraced(ev.cpu, mono_of(c.irq_entry_ns));
+			run_interrupt(ev.cpu, mono_of(c.irq_entry_ns), true);
+			c.irq_ran = true;
+		}
+		if (c.base.deferred_rearm) {
+			if (offset_known_)
+				machine_.now = std::max<std::int64_t>(mono_of(ev.ts_ns), 0);
+			close_deferred(ev.cpu, false);
+			sum_.rearm.by_recorded++;
+		} else if (sum_.deferred_rearm) {
+			sum_.rearm.no_model_interrupt++;
+			return;
+		}
+	}
+	// The traced value is what the kernel stored as expires_next (the
+	// device itself may be set a minimum delta on, or a hang ahead).
+	const std::int64_t recorded = std::int64_t(ev.expires);
+	if (c.base.expires_next == recorded || c.base.dev.next_event == recorded) {
+		f.programs_matched++;
+		sum_.rearm.matched++;
+	} else {
+		judge_rearm_miss(ev.cpu, recorded);
+	}
+}
+
+void hrtimer_replay::judge_rearm_miss(unsigned cpu, std::int64_t recorded)
+{
+	const hr::hrtimer_cpu_base &b = cpus_[cpu]->base;
+	if (b.expires_next < recorded) {
+		sum_.rearm.model_earlier++;
+		return;
+	}
+	for (const hr::hrtimer_clock_base &base : b.clock_base)
+		for (const kernel::rb_node *n = kernel::rb_first_cached(&base.active.rb_root); n; n = kernel::rb_next(n))
+			if (hr::check_detail::timer_at(n)->node.expires - base.offset == recorded) {
+				sum_.rearm.model_later++;
+				return;
+			}
+	sum_.rearm.untraced_timer++;
+}
+
 void hrtimer_replay::set_up(slot &s, const sim_event &ev, unsigned cpu)
 {
 	const std::uint32_t before = what_ifs_ && s.set_up ? hr_what_ifs::place_of(s.timer) : 0;
@@ -97,8 +196,11 @@ void hrtimer_replay::set_up(slot &s, const sim_event &ev, unsigned cpu)
 	// The reader's mode bits are the kernel's (both are
 	// include/linux/hrtimer.h's): SOFT, HARD and REL taken as they are.
 	static_assert(unsigned(HRM_SOFT) == hr::HRTIMER_MODE_SOFT && unsigned(HRM_HARD) == hr::HRTIMER_MODE_HARD &&
-		      unsigned(HRM_REL) == hr::HRTIMER_MODE_REL);
-	const unsigned mode = ev.carries(EF_HRTIMER_MODE) ? ev.hrtimer_mode & (HRM_SOFT | HRM_HARD | HRM_REL) : 0;
+		      unsigned(HRM_REL) == hr::HRTIMER_MODE_REL &&
+		      unsigned(HRM_LAZY_REARM) == hr::HRTIMER_MODE_LAZY_REARM);
+	const unsigned mode = ev.carries(EF_HRTIMER_MODE)
+				      ? ev.hrtimer_mode & (HRM_SOFT | HRM_HARD | HRM_REL | HRM_LAZY_REARM)
+				      : 0;
 	int clockid = s.clockid;
 	if (ev.carries(EF_CLOCKID))
 		clockid = ev.clockid;
@@ -169,6 +271,9 @@ void hrtimer_replay::run_interrupt(unsigned cpu, std::int64_t now, bool recorded
 {
 	cpu_state &c = *cpus_[cpu];
 	hrtimer_cpu_figures &f = figures_[cpu];
+	// 7.1: an interrupt still pending its rearm ended before this one.
+	if (c.base.deferred_rearm)
+		close_deferred(cpu);
 	const bool due = c.base.dev.fires_at != hr::KTIME_MAX && c.base.dev.fires_at <= now;
 	if (due)
 		f.predicted_interrupts++;
@@ -186,10 +291,20 @@ void hrtimer_replay::run_interrupt(unsigned cpu, std::int64_t now, bool recorded
 	irq_first_ = 0;
 	hr::hrtimer_interrupt(&c.base);
 	crediting_ = false;
-	// The softirq runs at the interrupt's exit.
-	if (c.base.softirq_pending)
-		hr::hrtimer_run_softirq(&c.base);
 	c.irq_id = current_irq_;
+	c.irq_unmatched = irq_unmatched_;
+	c.window_mono = machine_.now;
+	if (c.base.deferred_rearm) {
+		// 7.1: the rearm (and the softirq after it) waits for the
+		// interrupt's end: its exit where recorded, else the first event
+		// past it on this CPU (for one the trace does not show, any).
+		c.rearm_close_after = !recorded			 ? ts_of(machine_.now)
+				      : rearm_recorded_ || (irq_events_ && c.in_irq) ? UINT64_MAX
+								 : ts_of(machine_.now) + deferred_gap_ns;
+	} else if (c.base.softirq_pending) {
+		// The softirq runs at the interrupt's exit.
+		hr::hrtimer_run_softirq(&c.base);
+	}
 	if (observe_) {
 		cpu_activity a;
 		a.what = cpu_activity::kind::model_interrupt;
@@ -230,11 +345,22 @@ void hrtimer_replay::apply_irq(const sim_event &ev)
 		stop_tick_untraced(ev.cpu, mono_of(c.irq_entry_ns));
 		run_interrupt(ev.cpu, mono_of(c.irq_entry_ns), true);
 	}
+	// 7.1: the interrupt's end (where the trace records no rearm of
+	// its own) is irq exit's work after it.
+	if (c.base.deferred_rearm && c.rearm_close_after == UINT64_MAX && !rearm_recorded_)
+		c.rearm_close_after = ev.ts_ns + deferred_gap_ns;
+	if (c.base.deferred_rearm && offset_known_)
+		c.window_mono = mono_of(ev.ts_ns);
 }
 
 void hrtimer_replay::apply_softirq(const sim_event &ev)
 {
-	if (!note_time(ev) || ev.vec != HRTIMER_SOFTIRQ)
+	if (!note_time(ev))
+		return;
+	// 7.1: the kernel rearms before it runs softirqs (any of them).
+	if (ev.kind == event_kind::softirq_entry && cpus_[ev.cpu]->base.deferred_rearm)
+		close_deferred(ev.cpu);
+	if (ev.vec != HRTIMER_SOFTIRQ)
 		return;
 	if (ev.kind == event_kind::softirq_entry)
 		cpus_[ev.cpu]->in_soft = true;
@@ -247,8 +373,14 @@ void hrtimer_replay::apply_hrtimer(const sim_event &ev, event_stream &ahead)
 	if (!note_time(ev))
 		return;
 	sum_.present = true;
+	// 7.1: a pending rearm whose interrupt has ended by now (a recorded
+	// rearm of the way out closes it itself).
+	if (!(ev.hrtimer == hrtimer_event::rearm && ev.deferred))
+		close_deferred_if_past(ev.cpu, ev.ts_ns);
 	if (!offset_known_)
 		find_offset(ahead, ev);
+	if (cpus_[ev.cpu]->base.deferred_rearm && offset_known_)
+		cpus_[ev.cpu]->window_mono = mono_of(ev.ts_ns);	// part of the interrupt
 	if (offset_known_ && ev.hrtimer != hrtimer_event::expire_entry)
 		catch_up(ev.cpu, mono_of(ev.ts_ns));
 	switch (ev.hrtimer) {
@@ -286,16 +418,11 @@ void hrtimer_replay::apply_hrtimer(const sim_event &ev, event_stream &ahead)
 		}
 		return;
 	}
-	case hrtimer_event::rearm: {
+	case hrtimer_event::rearm:
 		// The device programmed for next_event (CLOCK_MONOTONIC): is
 		// the model's set for the same time?
-		hrtimer_cpu_figures &f = figures_[ev.cpu];
-		sum_.rearm_events = true;
-		f.recorded_programs++;
-		if (cpus_[ev.cpu]->base.dev.next_event == std::int64_t(ev.expires))
-			f.programs_matched++;
+		on_rearm(ev);
 		return;
-	}
 	default:
 		return;
 	}
@@ -547,6 +674,9 @@ void hrtimer_replay::place_hard_expiry(slot &s, const sim_event &ev, const expir
 	}
 	c.group_open = true;
 	c.group_now = ev.now;
+	// 7.1, no interrupt events: the interrupt lasts past its expiries.
+	if (c.base.deferred_rearm && !irq_events_ && !rearm_recorded_ && c.rearm_close_after != UINT64_MAX)
+		c.rearm_close_after = std::max(c.rearm_close_after, ev.ts_ns + deferred_gap_ns);
 	if (new_group) {
 		c.group_mono_now = 0;
 		// The kernel runs MONOTONIC's timers first, in expiry order: a
@@ -573,6 +703,9 @@ void hrtimer_replay::place_hard_expiry(slot &s, const sim_event &ev, const expir
 // trace has no irq events to say which it was), and the model runs one.
 void hrtimer_replay::place_soft_expiry(slot &s, const sim_event &ev, const expiry_clock &clock)
 {
+	// 7.1: the softirq runs after the interrupt's rearm.
+	if (cpus_[ev.cpu]->base.deferred_rearm)
+		close_deferred(ev.cpu);
 	if (!s.set_up || !hr::hrtimer_is_queued(&s.timer) || s.timer.softexpires > std::int64_t(ev.now))
 		return;
 	if (!irq_events_)
@@ -637,6 +770,8 @@ void hrtimer_replay::judge(slot *s, const sim_event &ev, unsigned cpu)
 
 hrtimer_summary hrtimer_replay::finish(const std::function<std::string(std::uint32_t)> &name_of)
 {
+	for (unsigned c = 0; c < cpus_.size(); c++)
+		close_deferred(c);
 	hrtimer_summary r = sum_;
 	r.ops_by_second_cut = ops_.is_cut();
 	r.ops_by_second = ops_.take();

@@ -37,6 +37,18 @@
 // __run_hrtimer makes), which is not a cancel; a re-arm of an armed timer
 // is a cancel then a start on kernels without was_armed; periodic timers
 // are re-started by an hrtimer_start after their expire_exit.
+//
+// Under 7.1's rules (set_deferred_rearm(): the trace's generation, or
+// --kernel-rules 7.1) the model's interrupts leave the device unprogrammed
+// and the rearm is made where the kernel makes it, at the end of the
+// interrupt as the trace shows it. Where the trace records hrtimer_rearm,
+// its deferred=1 is that end (irq exit's work, the NOHZ tick's restart or
+// stop, comes after the timer interrupt's exit event); else the first event
+// on the CPU deferred_gap_ns past the interrupt's exit (or its last expiry,
+// without interrupt events). A softirq's entry (the kernel rearms before it
+// runs softirqs), a soft expiry and the model's next interrupt end it too.
+// Starts and cancels in between fold into that one program. Each recorded
+// hrtimer_rearm is judged against the model's device (hrtimer_rearm_figures).
 #pragma once
 
 #include <cstdint>
@@ -95,6 +107,11 @@ public:
 	// Count the starts and cancels per second of GRID and CPU
 	// (hrtimer_summary::ops_by_second). Before the first event.
 	void per_second(const second_grid &grid) { grid_ = grid; }
+	// 7.1's rules: the interrupts' rearm deferred (above). Before the
+	// first event.
+	// REARM_EVENTS: the trace records hrtimer_rearm (its deferred=1 marks
+	// each interrupt's end).
+	void set_deferred_rearm(bool on, bool rearm_events);
 
 private:
 	struct slot {
@@ -131,6 +148,14 @@ private:
 		slot *tick = nullptr;		// this CPU's tick hrtimer, once seen
 		slot *last_slot = nullptr;	// the timer of its last slot_for()
 		bool tick_untraced = false;	// ... listed in untraced_tick_cpus
+		// 7.1: the model's interrupt left its rearm pending
+		// (base.deferred_rearm); closed by the first event past this
+		// timestamp on the CPU (UINT64_MAX: only by the interrupt's end).
+		std::uint64_t rearm_close_after = 0;
+		bool irq_unmatched = false;	// its interrupt was predicted only
+		// The interrupt's latest work seen (CLOCK_MONOTONIC): a rearm made
+		// later than it (at the next event) is made at that time.
+		std::int64_t window_mono = 0;
 	};
 
 	void count_op(const sim_event &ev)
@@ -223,6 +248,18 @@ private:
 			stop_tick(cpu);
 	}
 	void stop_tick(unsigned cpu);
+	// 7.1: the CPU's pending rearm, made now (true when one was pending).
+	// AT_END: made at the interrupt's latest work (window_mono), not now.
+	bool close_deferred(unsigned cpu, bool at_end = true);
+	void close_deferred_if_past(unsigned cpu, std::uint64_t ts)
+	{
+		const cpu_state &c = *cpus_[cpu];
+		if (c.base.deferred_rearm && ts > c.rearm_close_after) [[unlikely]]
+			close_deferred(cpu);
+	}
+	void on_rearm(const sim_event &ev);
+	// A recorded program of next_event the model's device is not set for: why.
+	void judge_rearm_miss(unsigned cpu, std::int64_t recorded);
 	void mark_tick_untraced(unsigned cpu);
 	void remove(slot &s);
 	void find_offset(event_stream &ahead, const sim_event &ev);
@@ -263,6 +300,7 @@ private:
 	std::uint64_t first_ts_ = 0, last_ts_ = 0;	// the trace's span, for them
 	bool seen_ts_ = false;
 	model_fn observe_;
+	bool rearm_recorded_ = false;		// the trace has hrtimer_rearm events
 	std::uint32_t irq_fired_ = 0;		// hrtimers the running model interrupt ran
 	std::uint32_t irq_first_ = 0;		// ... its first one's callback
 	std::uint32_t tick_function_ = 0;	// the tick's callback (0: not known)

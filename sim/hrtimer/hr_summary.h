@@ -59,6 +59,31 @@ struct hrtimer_lateness {
 	std::int64_t p99_ns = 0, max_ns = 0;
 };
 
+// 7.1's hrtimer_rearm events judged against the model under 7.1's rules
+// (sim/hrtimer/hr_replay.h): each recorded programming of the device, and
+// whether the model programmed its device for the same next_event then.
+// A deferred=1 rearm closes the model's pending rearm (the recorded end of
+// its interrupt); a deferred=0 one is a start's or removal's program. The
+// misses, by cause:
+//   no_model_interrupt  deferred=1 where the model had no rearm pending
+//                       (it ran no interrupt for the recorded one);
+//   untraced_timer      the kernel programmed a time no timer the model
+//                       holds expires at: a timer armed before the trace
+//                       or with no event (the trace's: counted apart);
+//   model_earlier       the model's device is set earlier: it holds a
+//                       timer the kernel no longer had;
+//   model_later         later, though the model holds a timer for the
+//                       recorded time (it ran or moved one the kernel kept).
+// model_deferred: the model's deferred rearms; of them by_recorded closed
+// at a recorded deferred=1 event (the others at the interrupt's exit, a
+// softirq's entry or the next interrupt).
+struct hrtimer_rearm_figures {
+	std::uint64_t recorded = 0, deferred = 0, matched = 0;
+	std::uint64_t no_model_interrupt = 0, untraced_timer = 0, model_earlier = 0, model_later = 0;
+	std::uint64_t model_deferred = 0, by_recorded = 0;
+	std::uint64_t judged() const { return recorded - untraced_timer; }
+};
+
 // One side of a what-if (sim/hrtimer/hr_whatif.h).
 struct hrtimer_what_if_side {
 	std::uint64_t interrupts = 0;	// timer interrupts (the tick's, highres off)
@@ -109,6 +134,10 @@ struct hrtimer_summary {
 	// expired, taken off again without running) and hrtimer_rearm.
 	std::uint64_t starts_expired = 0;
 	bool rearm_events = false;
+	// The model ran under 7.1's deferred rearm (the trace's generation or
+	// --kernel-rules), and the recorded rearms judged against it.
+	bool deferred_rearm = false;
+	hrtimer_rearm_figures rearm;
 	std::uint64_t expiries = 0;		// recorded hrtimer_expire_entry
 	std::uint64_t same_interrupt = 0, other_interrupt = 0, late = 0, not_armed = 0;
 	std::uint64_t simulated_only = 0;	// the model ran it, the recording did not

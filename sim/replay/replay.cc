@@ -379,6 +379,7 @@ void replay_driver::make_models()
 {
 	const input_summary &in = input_;
 	hrtimers_ = std::make_unique<hrtimer_replay>(in.cpus);
+	hrtimers_->set_deferred_rearm(in.generation.deferred_rearm, shape_.hrtimer_rearms != 0);
 	if (opt_.hr_what_if.any()) {
 		hr_what_if_options w = opt_.hr_what_if;
 		w.rt_zero_slack = in.generation.rt_zero_slack;

@@ -99,6 +99,32 @@ template <> struct json_fields<hrtimer_summary> {
 		json_field("cancels_in_expiry", &hrtimer_summary::cancels_in_expiry),
 		json_field("starts_expired", &hrtimer_summary::starts_expired),
 		json_field("rearm_events", &hrtimer_summary::rearm_events),
+		// 7.1 only (the keys are absent on older kernels' traces): the
+		// deferred rearm replayed, the recorded rearms judged.
+		json_custom<hrtimer_summary>([](json_writer &w, const hrtimer_summary &h) {
+			if (!h.deferred_rearm && !h.rearm_events)
+				return;
+			w.field("deferred_rearm", h.deferred_rearm);
+			const hrtimer_rearm_figures &r = h.rearm;
+			w.key("rearm");
+			w.begin_object();
+			w.field("recorded", r.recorded);
+			w.field("deferred", r.deferred);
+			w.field("matched", r.matched);
+			w.field("trace_caused", r.untraced_timer);
+			w.field("judged", r.judged());
+			w.field_fixed("matched_fraction", r.judged() ? double(r.matched) / double(r.judged()) : 0.0, 6);
+			w.key("misses");
+			w.begin_object();
+			w.field("no_model_interrupt", r.no_model_interrupt);
+			w.field("untraced_timer", r.untraced_timer);
+			w.field("model_earlier", r.model_earlier);
+			w.field("model_later", r.model_later);
+			w.end_object();
+			w.field("model_deferred", r.model_deferred);
+			w.field("by_recorded", r.by_recorded);
+			w.end_object();
+		}),
 		json_field("expiries", &hrtimer_summary::expiries),
 		json_field("same_interrupt", &hrtimer_summary::same_interrupt),
 		json_field("other_interrupt", &hrtimer_summary::other_interrupt),

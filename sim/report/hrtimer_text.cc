@@ -125,6 +125,21 @@ std::string text_hrtimer_section(const hrtimer_summary &h, unsigned top)
 			 "next_event then"
 		       : "") +
 	       ")\n";
+	// 7.1: the deferred rearm replayed, and the recorded rearms judged.
+	if (h.deferred_rearm || rearms) {
+		const hrtimer_rearm_figures &r = h.rearm;
+		if (h.deferred_rearm)
+			out += "  7.1 rules: the model's interrupts defer their rearm to the interrupt's end (" +
+			       num(r.model_deferred) + " deferred rearms, " + num(r.by_recorded) +
+			       " closed at a recorded one)\n";
+		if (rearms)
+			out += "  hrtimer_rearm judged: " + num(r.matched) + " of " + num(r.judged()) +
+			       " set the model's device for the same time (" + percent(r.matched, r.judged()) +
+			       "; " + num(r.recorded) + " recorded, " + num(r.deferred) + " deferred, less " +
+			       num(r.untraced_timer) + " for timers the trace did not show armed); misses: " +
+			       num(r.no_model_interrupt) + " no model interrupt, " + num(r.model_earlier) +
+			       " model earlier, " + num(r.model_later) + " model later\n";
+	}
 	text_table cb("  ");
 	cb.row({"callback", "starts", "cancels", "expiries", "same interrupt", "model wakeups"});
 	for (std::size_t i = 0; i < h.callbacks.size() && i < top; i++) {

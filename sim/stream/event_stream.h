@@ -55,7 +55,10 @@ struct sim_event {
 	// EF_SOFTEXPIRES); expires and now below are the hrtimer's ns.
 	std::uint8_t clockid = 0;
 	std::uint8_t hrtimer_mode = 0;	// hrtimer_mode_bit bits
-	bool was_armed = false;
+	union {
+		bool was_armed = false;	// hrtimer_start
+		bool deferred;		// hrtimer_rearm (EF_WAS_ARMED: printed)
+	};
 	std::uint8_t unused = 0;
 	std::uint64_t line = 0;
 	std::uint64_t ts_ns = 0;
@@ -101,6 +104,7 @@ TIMERSIM_SAME_FIELD(timer_interrupt);
 TIMERSIM_SAME_FIELD(clockid);
 TIMERSIM_SAME_FIELD(hrtimer_mode);
 TIMERSIM_SAME_FIELD(was_armed);
+TIMERSIM_SAME_FIELD(deferred);
 TIMERSIM_SAME_FIELD(unused);
 TIMERSIM_SAME_FIELD(line);
 TIMERSIM_SAME_FIELD(ts_ns);

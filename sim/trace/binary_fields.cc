@@ -8,7 +8,7 @@ namespace timersim {
 const char *const binary_slot_names[BS_COUNT] = {
 	"timer", "hrtimer", "function", "expires", "now", "timeout", "bucket_expiry",
 	"baseclk", "flags", "cpu", "idx", "is_idle",
-	"softexpires", "clockid", "mode", "was_armed", "next_event",
+	"softexpires", "clockid", "mode", "was_armed", "next_event", "deferred",
 	"vec", "vector", "irq",
 };
 
@@ -18,7 +18,7 @@ bool binary_slot_read(event_kind kind, binary_slot k)
 		return false;
 	if (kind == event_kind::hrtimer)
 		return k == BS_HRTIMER || k == BS_FUNCTION || k == BS_EXPIRES || k == BS_NOW ||
-		       (k >= BS_SOFTEXPIRES && k <= BS_NEXT_EVENT);
+		       (k >= BS_SOFTEXPIRES && k <= BS_DEFERRED);
 	if (is_cost_event(kind))
 		return k >= BS_VEC;
 	return k < BS_SOFTEXPIRES;
@@ -80,6 +80,10 @@ void apply_hrtimer_slots(const binary_slot_values &s, trace_event &ev)
 		ev.has |= EF_WAS_ARMED;
 	}
 	s.get(BS_NEXT_EVENT, ev.expires);	// hrtimer_rearm: CLOCK_MONOTONIC ns
+	if (s.get(BS_DEFERRED, v)) {		// ... and whether on the way out
+		ev.deferred = v != 0;
+		ev.has |= EF_WAS_ARMED;
+	}
 }
 
 void apply_irq_slots(const binary_slot_values &s, trace_event &ev)

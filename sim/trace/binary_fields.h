@@ -21,7 +21,7 @@ enum binary_slot {
 	BS_TIMER, BS_HRTIMER, BS_FUNCTION, BS_EXPIRES, BS_NOW, BS_TIMEOUT, BS_BUCKET_EXPIRY,
 	BS_BASECLK, BS_FLAGS, BS_CPU, BS_IDX, BS_IS_IDLE,
 	// hrtimer_*: softexpires, clockid, mode, was_armed; hrtimer_rearm's next_event
-	BS_SOFTEXPIRES, BS_CLOCKID, BS_MODE, BS_WAS_ARMED, BS_NEXT_EVENT,
+	BS_SOFTEXPIRES, BS_CLOCKID, BS_MODE, BS_WAS_ARMED, BS_NEXT_EVENT, BS_DEFERRED,
 	// softirq_* vec, the x86 vectors' vector, irq_handler_* irq
 	BS_VEC, BS_VECTOR, BS_IRQ,
 	BS_COUNT

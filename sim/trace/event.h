@@ -50,6 +50,7 @@ enum hrtimer_mode_bit : std::uint32_t {
 	HRM_PINNED = 1u << 1,
 	HRM_SOFT   = 1u << 2,
 	HRM_HARD   = 1u << 3,
+	HRM_LAZY_REARM = 1u << 4,	// 7.1: the HRTICK's (printed as a number: no name)
 };
 
 // Softirq vectors of the timer code (include/linux/interrupt.h).
@@ -81,7 +82,8 @@ enum event_field : std::uint32_t {
 	EF_SOFTEXPIRES   = 1u << 8,	// hrtimer_start softexpires=%llu
 	EF_CLOCKID       = 1u << 9,	// hrtimer_init/setup clockid=
 	EF_HRTIMER_MODE  = 1u << 10,	// hrtimer_init/setup/start mode=
-	EF_WAS_ARMED     = 1u << 11,	// hrtimer_start was_armed=%d (6.18+)
+	// hrtimer_start was_armed=%d (6.18+); hrtimer_rearm deferred=%d (7.1+)
+	EF_WAS_ARMED     = 1u << 11,
 	EF_VEC           = 1u << 12,	// softirq_* vec=, irq_vectors vector=, irq_handler irq=
 	// vec is irq=%d of irq_handler_entry/exit (a Linux irq number), not
 	// an x86 vector (irq_vectors:*): the two number spaces overlap.
@@ -119,7 +121,12 @@ struct trace_event {
 	// its low byte (the numbers stop at 11).
 	std::uint8_t clockid = 0;
 	std::uint8_t hrtimer_mode = 0;	// hrtimer_mode_bit bits
-	bool was_armed = false;
+	union {
+		bool was_armed = false;	// hrtimer_start
+		// hrtimer_rearm: programmed on the way out of the interrupt
+		// (7.1's __hrtimer_rearm_deferred()), not at a start or removal.
+		bool deferred;
+	};
 	std::uint8_t unused = 0;
 	std::uint64_t line = 0;		// 1-based line (text) or record number (binary)
 	std::uint64_t ts_ns = 0;	// timestamp, nanoseconds

@@ -180,6 +180,8 @@ bool parse_hrtimer_mode(std::string_view s, std::uint32_t &mode)
 				m |= HRM_SOFT;
 			else if (part == "HARD")
 				m |= HRM_HARD;
+			else if (part == "LAZY" && w.substr(us + 1).starts_with("REARM"))
+				m |= HRM_LAZY_REARM, us = w.find('_', us + 1);
 			else if (part != "ABS")
 				return false;
 			if (us == std::string_view::npos)

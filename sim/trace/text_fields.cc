@@ -567,7 +567,7 @@ constexpr std::uint32_t hrtimer_required_keys[] = {
 	K_HRTIMER,					// cancel
 	K_HRTIMER | K_FUNCTION | K_NOW,			// expire_entry
 	K_HRTIMER,					// expire_exit
-	K_NEXT_EVENT,					// rearm
+	K_NEXT_EVENT | K_DEFERRED,			// rearm
 	K_HRTIMER,					// start_expired
 	0,						// other: not known
 };
@@ -645,6 +645,12 @@ line_verdict parse_hrtimer_payload(std::string_view rest, trace_event &ev, line_
 					return bad_value(ctx, ev, key, "a symbol or address", v);
 				ev.function = function_value(v, ctx);
 				ctx.keys |= K_FUNCTION;
+			} else if (key == "deferred") {	// hrtimer_rearm: 0 or 1
+				if (v != "0" && v != "1")
+					return bad_value(ctx, ev, key, "0 or 1", v);
+				ev.deferred = v == "1";
+				ev.has |= EF_WAS_ARMED;
+				ctx.keys |= K_DEFERRED;
 			}
 			break;
 		case 9:
@@ -755,7 +761,7 @@ const char *payload_key_name(std::uint32_t keys)
 		const char *shown;
 	} hrtimer_keys[] = {
 		{K_CLOCKID, "clockid="}, {K_SOFTEXPIRES, "softexpires="}, {K_MODE, "mode="},
-		{K_WAS_ARMED, "was_armed="}, {K_NEXT_EVENT, "next_event="},
+		{K_WAS_ARMED, "was_armed="}, {K_NEXT_EVENT, "next_event="}, {K_DEFERRED, "deferred="},
 	};
 	for (const auto &k : hrtimer_keys)
 		if (k.bit & keys)

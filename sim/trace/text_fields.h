@@ -46,6 +46,7 @@ enum payload_key : std::uint32_t {
 	K_MODE = 1u << 16,
 	K_WAS_ARMED = 1u << 17,
 	K_NEXT_EVENT = 1u << 18,
+	K_DEFERRED = 1u << 19,		// hrtimer_rearm (7.1)
 };
 // The optional keys whose presence trace_event::has reports (flags=: only
 // where the rendering's names are the kernel's own, see take_flags).

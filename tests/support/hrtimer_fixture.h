@@ -55,6 +55,10 @@ struct fixture {
 	std::vector<std::unique_ptr<ttimer>> timers;
 	std::vector<run_rec> runs;
 	bool check = true;
+	// 7.1 rules (rearm_deferred): what the way out of an interrupt does
+	// before the deferred rearm (the tick's restart or stop at irq exit,
+	// the schedule() it ends in), on that CPU.
+	std::function<void(unsigned cpu)> irq_exit;
 
 	explicit fixture(unsigned ncpus = 2, hrtimer_generation gen = hrtimer_generation::soft_bases, bool hres = true,
 			 clock_event_device dev = {})
@@ -139,6 +143,10 @@ struct fixture {
 			if (cb->dev.fires_at > m.now)
 				m.now = cb->dev.fires_at;
 			hrtimer_interrupt(cb);
+			if (irq_exit)
+				irq_exit(cb->cpu);
+			// 7.1: rearmed before the softirqs run (__irq_exit_rcu()).
+			hrtimer_rearm_deferred(cb);
 			if (cb->softirq_pending)
 				hrtimer_run_softirq(cb);
 			check_all();
