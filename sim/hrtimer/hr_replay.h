@@ -44,6 +44,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -72,6 +73,13 @@ public:
 	void apply_irq(const sim_event &ev);
 	void apply_softirq(const sim_event &ev);
 	void apply_hrtimer(const sim_event &ev, event_stream &ahead);
+	// A timer_base_idle (6.8+): the CPU it was recorded on has its idle
+	// entries in the trace (hrtimer_cpu_figures::idle_uncaptured).
+	void apply_base_idle(const sim_event &ev)
+	{
+		if (ev.cpu < cpus_.size())
+			figures_[ev.cpu].idle_entries++;
+	}
 	hrtimer_summary finish(const std::function<std::string(std::uint32_t)> &name_of);
 	// Also run the what-ifs (sim/hrtimer/hr_whatif.h) on what this replays;
 	// before the first event. `hz`: the recording's.
@@ -115,6 +123,10 @@ private:
 		// since): the kernel holds it queued.
 		bool started = false;
 		bool fired_unmatched = false;	// ... in a predicted-only interrupt
+		// In a kernel stack (on_stack_block()), listed in stacks_ while
+		// started; its end shown by its task running again (owner_ran).
+		bool listed = false;
+		bool owner_ran = false;
 	};
 	struct cpu_state {
 		kernel::hr::hrtimer_cpu_base base;
@@ -193,7 +205,14 @@ private:
 	// The trace shows S's end without an event for it; if the model ran S
 	// in an interrupt no recorded one matched, that interrupt's events
 	// were lost (hrtimer_cpu_figures::predicted_trace_caused).
-	void end_not_traced(slot &s);
+	enum class lost_cause { end_shown, owner_ran };
+	void end_not_traced(slot &s, lost_cause why = lost_cause::end_shown);
+	// EV sets up or starts a timer: one in a kernel stack shows that
+	// stack's task running, and so the end of the timers it slept on there
+	// that were due by now (lost_cause::owner_ran).
+	void note_stack_owner(const sim_event &ev, const slot &s);
+	void list_on_stack(slot &s);
+	void idle_not_captured(hrtimer_summary &r) const;
 	void on_cancel(const sim_event &ev, event_stream &ahead);
 	// A recorded expiry, in steps.
 	struct expiry_clock {
@@ -250,6 +269,9 @@ private:
 	// The predicted-only interrupts counted as lost (few: only those the
 	// trace shows it lost).
 	std::unordered_set<std::uint64_t> lost_irqs_;
+	// The timers last seen started that lie in a kernel stack, by the
+	// stack (on_stack_block()).
+	std::unordered_map<std::uint64_t, std::vector<slot *>> stacks_;
 	bool crediting_ = false;		// its first expiry is a wakeup, not yet credited
 	hrtimer_summary sum_;
 	bool offset_known_ = false;

@@ -528,6 +528,7 @@ inline void replay_driver::replay_event(const sim_event &ev, std::uint32_t &loss
 		apply_prepared<event_kind::timer_cancel>(ev, loss, engines);
 		break;
 	case event_kind::timer_base_idle:
+		hrtimers_->apply_base_idle(ev);
 		apply_prepared<event_kind::timer_base_idle>(ev, loss, engines);
 		break;
 	case event_kind::hrtimer:
