@@ -73,12 +73,12 @@ public:
 	void apply_irq(const sim_event &ev);
 	void apply_softirq(const sim_event &ev);
 	void apply_hrtimer(const sim_event &ev, event_stream &ahead);
-	// A timer_base_idle (6.8+): the CPU it was recorded on has its idle
-	// entries in the trace (hrtimer_cpu_figures::idle_uncaptured).
-	void apply_base_idle(const sim_event &ev)
+	// Any event recorded in the idle task: the trace holds what its CPU
+	// did in idle (hrtimer_cpu_figures::idle_uncaptured).
+	void apply_idle_task(const sim_event &ev)
 	{
 		if (ev.cpu < cpus_.size())
-			figures_[ev.cpu].idle_entries++;
+			figures_[ev.cpu].idle_task_events++;
 	}
 	hrtimer_summary finish(const std::function<std::string(std::uint32_t)> &name_of);
 	// Also run the what-ifs (sim/hrtimer/hr_whatif.h) on what this replays;

@@ -47,12 +47,15 @@ struct hrtimer_cpu_figures {
 	//               lacks (idle_uncaptured below): none of its interrupts
 	//               from idle was recorded.
 	std::uint64_t lost_end_shown = 0, lost_owner_ran = 0, idle_not_captured = 0;
-	// The trace records no idle entry (timer_base_idle) of this CPU while
-	// it does of others, and its tick stopped untraced (tick_stops_inferred
-	// of it): the capture lost what ran in its idle task (perf records no
-	// event of it: tests/unit/test_hrtimer_lost.cc).
+	// The trace records no event of this CPU's idle task (pid 0) while it
+	// does of other CPUs', and its tick stopped untraced
+	// (tick_stops_inferred of it), and the model's interrupts there left
+	// unmatched and unproven: the capture lacks what ran in its idle, the
+	// interrupts that woke it among them
+	// (tests/unit/test_hrtimer_lost.cc). Text renderings only: trace.dat
+	// and CTF name no task here.
 	bool idle_uncaptured = false;
-	std::uint64_t idle_entries = 0;		// timer_base_idle events recorded on it
+	std::uint64_t idle_task_events = 0;	// events recorded in its idle task
 	std::uint64_t tick_stops_inferred = 0;	// of hrtimer_summary's, on this CPU
 	std::uint64_t device_programs = 0;
 	// hrtimer_rearm (2026 kernels): the device programmings the trace

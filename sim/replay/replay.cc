@@ -488,6 +488,8 @@ void replay_driver::replay_events(engine_list &engines)
 	std::uint64_t until_progress = progress_ ? progress_every : ~std::uint64_t{0};
 	for (const sim_event *ev = stream_.peek(0); ev; ev = stream_.next()) {
 		loss |= ev->has;
+		if (ev->idle_task)
+			hrtimers_->apply_idle_task(*ev);
 		replay_event(*ev, loss, engines);
 		if (cpus_.on())
 			cpus_.tell(*ev, input_.cpus);
@@ -528,7 +530,6 @@ inline void replay_driver::replay_event(const sim_event &ev, std::uint32_t &loss
 		apply_prepared<event_kind::timer_cancel>(ev, loss, engines);
 		break;
 	case event_kind::timer_base_idle:
-		hrtimers_->apply_base_idle(ev);
 		apply_prepared<event_kind::timer_base_idle>(ev, loss, engines);
 		break;
 	case event_kind::hrtimer:

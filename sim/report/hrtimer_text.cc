@@ -50,12 +50,12 @@ std::string text_lost_interrupts(const hrtimer_summary &h, const hrtimer_cpu_fig
 			  num(all.idle_not_captured) + "\n";
 	std::uint64_t others = 0;
 	for (const hrtimer_cpu_figures &f : h.cpus)
-		others += f.idle_entries;
+		others += f.idle_task_events;
 	for (std::size_t c = 0; c < h.cpus.size(); c++) {
 		const hrtimer_cpu_figures &f = h.cpus[c];
 		if (f.idle_uncaptured)
-			out += "  CPU " + num(c) + ": its idle not captured: no idle entry recorded (timer_base_idle; " +
-			       num(others) + " of the other CPUs), its tick stopped " + num(f.tick_stops_inferred) +
+			out += "  CPU " + num(c) + ": its idle not captured: no event of its idle task (the other CPUs' " +
+			       num(others) + "), its tick stopped " + num(f.tick_stops_inferred) +
 			       " times with no event traced\n";
 	}
 	return out;

@@ -56,7 +56,7 @@ struct sim_event {
 	std::uint8_t clockid = 0;
 	std::uint8_t hrtimer_mode = 0;	// hrtimer_mode_bit bits
 	bool was_armed = false;
-	std::uint8_t unused = 0;
+	bool idle_task = false;		// recorded in the idle task (pid 0)
 	std::uint64_t line = 0;
 	std::uint64_t ts_ns = 0;
 	std::uint64_t timer = 0;
@@ -101,7 +101,7 @@ TIMERSIM_SAME_FIELD(timer_interrupt);
 TIMERSIM_SAME_FIELD(clockid);
 TIMERSIM_SAME_FIELD(hrtimer_mode);
 TIMERSIM_SAME_FIELD(was_armed);
-TIMERSIM_SAME_FIELD(unused);
+TIMERSIM_SAME_FIELD(idle_task);
 TIMERSIM_SAME_FIELD(line);
 TIMERSIM_SAME_FIELD(ts_ns);
 TIMERSIM_SAME_FIELD(timer);

@@ -120,7 +120,10 @@ struct trace_event {
 	std::uint8_t clockid = 0;
 	std::uint8_t hrtimer_mode = 0;	// hrtimer_mode_bit bits
 	bool was_armed = false;
-	std::uint8_t unused = 0;
+	// Recorded in the idle task (pid 0: "<idle>-0", perf's "swapper 0"):
+	// the CPU idle, or an interrupt taken from idle. Text renderings only
+	// (trace.dat and CTF leave it false).
+	bool idle_task = false;
 	std::uint64_t line = 0;		// 1-based line (text) or record number (binary)
 	std::uint64_t ts_ns = 0;	// timestamp, nanoseconds
 	std::uint64_t timer = 0;	// timer=%p (or hrtimer=%p) as an integer
