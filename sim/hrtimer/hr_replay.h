@@ -56,6 +56,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -84,6 +85,13 @@ public:
 	void apply_irq(const sim_event &ev);
 	void apply_softirq(const sim_event &ev);
 	void apply_hrtimer(const sim_event &ev, event_stream &ahead);
+	// Any event recorded in the idle task: the trace holds what its CPU
+	// did in idle (hrtimer_cpu_figures::idle_uncaptured).
+	void apply_idle_task(const sim_event &ev)
+	{
+		if (ev.cpu < cpus_.size())
+			figures_[ev.cpu].idle_task_events++;
+	}
 	hrtimer_summary finish(const std::function<std::string(std::uint32_t)> &name_of);
 	// Also run the what-ifs (sim/hrtimer/hr_whatif.h) on what this replays;
 	// before the first event. `hz`: the recording's.
@@ -132,6 +140,10 @@ private:
 		// since): the kernel holds it queued.
 		bool started = false;
 		bool fired_unmatched = false;	// ... in a predicted-only interrupt
+		// In a kernel stack (on_stack_block()), listed in stacks_ while
+		// started; its end shown by its task running again (owner_ran).
+		bool listed = false;
+		bool owner_ran = false;
 	};
 	struct cpu_state {
 		kernel::hr::hrtimer_cpu_base base;
@@ -218,7 +230,14 @@ private:
 	// The trace shows S's end without an event for it; if the model ran S
 	// in an interrupt no recorded one matched, that interrupt's events
 	// were lost (hrtimer_cpu_figures::predicted_trace_caused).
-	void end_not_traced(slot &s);
+	enum class lost_cause { end_shown, owner_ran };
+	void end_not_traced(slot &s, lost_cause why = lost_cause::end_shown);
+	// EV sets up or starts a timer: one in a kernel stack shows that
+	// stack's task running, and so the end of the timers it slept on there
+	// that were due by now (lost_cause::owner_ran).
+	void note_stack_owner(const sim_event &ev, const slot &s);
+	void list_on_stack(slot &s);
+	void idle_not_captured(hrtimer_summary &r) const;
 	void on_cancel(const sim_event &ev, event_stream &ahead);
 	// A recorded expiry, in steps.
 	struct expiry_clock {
@@ -287,6 +306,9 @@ private:
 	// The predicted-only interrupts counted as lost (few: only those the
 	// trace shows it lost).
 	std::unordered_set<std::uint64_t> lost_irqs_;
+	// The timers last seen started that lie in a kernel stack, by the
+	// stack (on_stack_block()).
+	std::unordered_map<std::uint64_t, std::vector<slot *>> stacks_;
 	bool crediting_ = false;		// its first expiry is a wakeup, not yet credited
 	hrtimer_summary sum_;
 	bool offset_known_ = false;

@@ -36,6 +36,27 @@ struct hrtimer_cpu_figures {
 	// of a timer last seen started: its expiry or cancel event was lost,
 	// as perf drops events without saying so). Counted apart too.
 	std::uint64_t predicted_trace_caused = 0;
+	// ... by cause (docs/fidelity.md), they add up to it:
+	//   end_shown   the timer's own later event shows it ended (a setup,
+	//               or a start with was_armed=0);
+	//   owner_ran   its task ran again: a timer was set up or started in
+	//               the kernel stack the timer lies in, after it was due
+	//               (a kernel stack is one task's, which cannot run while
+	//               it sleeps on the timer);
+	//   idle_not_captured  the rest, on a CPU whose idle the capture
+	//               lacks (idle_uncaptured below): none of its interrupts
+	//               from idle was recorded.
+	std::uint64_t lost_end_shown = 0, lost_owner_ran = 0, idle_not_captured = 0;
+	// The trace records no event of this CPU's idle task (pid 0) while it
+	// does of other CPUs', and its tick stopped untraced
+	// (tick_stops_inferred of it), and the model's interrupts there left
+	// unmatched and unproven: the capture lacks what ran in its idle, the
+	// interrupts that woke it among them
+	// (tests/unit/test_hrtimer_lost.cc). Text renderings only: trace.dat
+	// and CTF name no task here.
+	bool idle_uncaptured = false;
+	std::uint64_t idle_task_events = 0;	// events recorded in its idle task
+	std::uint64_t tick_stops_inferred = 0;	// of hrtimer_summary's, on this CPU
 	std::uint64_t device_programs = 0;
 	// hrtimer_rearm (2026 kernels): the device programmings the trace
 	// recorded, and those for the time the model's device was set to.

@@ -489,6 +489,8 @@ void replay_driver::replay_events(engine_list &engines)
 	std::uint64_t until_progress = progress_ ? progress_every : ~std::uint64_t{0};
 	for (const sim_event *ev = stream_.peek(0); ev; ev = stream_.next()) {
 		loss |= ev->has;
+		if (ev->idle_task)
+			hrtimers_->apply_idle_task(*ev);
 		replay_event(*ev, loss, engines);
 		if (cpus_.on())
 			cpus_.tell(*ev, input_.cpus);

@@ -25,6 +25,12 @@ template <> struct json_fields<hrtimer_cpu_figures> {
 		json_field("both", &hrtimer_cpu_figures::both),
 		json_field("recorded_trace_caused", &hrtimer_cpu_figures::recorded_trace_caused),
 		json_field("predicted_trace_caused", &hrtimer_cpu_figures::predicted_trace_caused),
+		json_field("lost_end_shown", &hrtimer_cpu_figures::lost_end_shown),
+		json_field("lost_owner_ran", &hrtimer_cpu_figures::lost_owner_ran),
+		json_field("idle_not_captured", &hrtimer_cpu_figures::idle_not_captured),
+		json_field("idle_uncaptured", &hrtimer_cpu_figures::idle_uncaptured),
+		json_field("idle_task_events", &hrtimer_cpu_figures::idle_task_events),
+		json_field("tick_stops_inferred", &hrtimer_cpu_figures::tick_stops_inferred),
 		json_field("device_programs", &hrtimer_cpu_figures::device_programs),
 		json_field("recorded_programs", &hrtimer_cpu_figures::recorded_programs),
 		json_field("programs_matched", &hrtimer_cpu_figures::programs_matched));

@@ -38,6 +38,29 @@ std::string text_untraced_rearms(const hrtimer_summary &h)
 	return out;
 }
 
+// The model's interrupts the recording lost, by what shows it
+// (hrtimer_cpu_figures: lost_end_shown, lost_owner_ran, idle_not_captured),
+// and the CPUs whose idle the capture lacks.
+std::string text_lost_interrupts(const hrtimer_summary &h, const hrtimer_cpu_figures &all)
+{
+	if (!all.predicted_trace_caused)
+		return "";
+	std::string out = "  lost by what shows it: the timer set up or started anew " + num(all.lost_end_shown) +
+			  ", its task ran again " + num(all.lost_owner_ran) + ", its CPU's idle not captured " +
+			  num(all.idle_not_captured) + "\n";
+	std::uint64_t others = 0;
+	for (const hrtimer_cpu_figures &f : h.cpus)
+		others += f.idle_task_events;
+	for (std::size_t c = 0; c < h.cpus.size(); c++) {
+		const hrtimer_cpu_figures &f = h.cpus[c];
+		if (f.idle_uncaptured)
+			out += "  CPU " + num(c) + ": its idle not captured: no event of its idle task (the other CPUs' " +
+			       num(others) + "), its tick stopped " + num(f.tick_stops_inferred) +
+			       " times with no event traced\n";
+	}
+	return out;
+}
+
 }  // namespace
 
 std::string text_hrtimer_section(const hrtimer_summary &h, unsigned top)
@@ -98,12 +121,16 @@ std::string text_hrtimer_section(const hrtimer_summary &h, unsigned top)
 		all.both += f.both;
 		all.recorded_trace_caused += f.recorded_trace_caused;
 		all.predicted_trace_caused += f.predicted_trace_caused;
+		all.lost_end_shown += f.lost_end_shown;
+		all.lost_owner_ran += f.lost_owner_ran;
+		all.idle_not_captured += f.idle_not_captured;
 		all.device_programs += f.device_programs;
 		all.recorded_programs += f.recorded_programs;
 		all.programs_matched += f.programs_matched;
 	}
 	row("all", all);
 	out += t.render();
+	out += text_lost_interrupts(h, all);
 	// The figure: the model's interrupts against the recorded ones it
 	// could have predicted.
 	const std::uint64_t judged = all.recorded_interrupts - all.recorded_trace_caused;
@@ -113,6 +140,12 @@ std::string text_hrtimer_section(const hrtimer_summary &h, unsigned top)
 				   predicted, all.predicted_interrupts, all.predicted_trace_caused, judged,
 				   all.recorded_trace_caused,
 				   100.0 * (double(predicted) - double(judged)) / double(judged));
+	// The same with only the interrupts a later event of the trace shows
+	// lost counted apart (not those of a CPU whose idle is missing).
+	if (judged && all.idle_not_captured)
+		out += fmt::format("  (less only those a later event shows lost: {} against {}: {:+.2f}%)\n",
+				   predicted + all.idle_not_captured, judged,
+				   100.0 * (double(predicted + all.idle_not_captured) - double(judged)) / double(judged));
 	out += std::string("  (recorded: ") +
 	       (h.irq_events ? "the timer interrupts the trace recorded"
 			     : "runs of hard expiries with one now on a CPU; the trace has no timer "
@@ -120,7 +153,8 @@ std::string text_hrtimer_section(const hrtimer_summary &h, unsigned top)
 	       "; predicted: the model's device came due; the trace's: recorded, not predicted, and the "
 	       "first timer they ran was armed before the trace or re-armed untraced; lost: predicted, not "
 	       "recorded, and a timer they ran the trace shows ended with no event (a later hrtimer_setup, "
-	       "or hrtimer_start was_armed=0, of a timer last seen started)" +
+	       "or hrtimer_start was_armed=0, of a timer last seen started; a timer set up or started in "
+	       "the kernel stack it lies in once it was due), or on a CPU whose idle the capture lacks" +
 	       (rearms ? "; recorded programs: hrtimer_rearm, same time: the model's device was set for its "
 			 "next_event then"
 		       : "") +

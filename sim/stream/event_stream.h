@@ -59,7 +59,7 @@ struct sim_event {
 		bool was_armed = false;	// hrtimer_start
 		bool deferred;		// hrtimer_rearm (EF_WAS_ARMED: printed)
 	};
-	std::uint8_t unused = 0;
+	bool idle_task = false;		// recorded in the idle task (pid 0)
 	std::uint64_t line = 0;
 	std::uint64_t ts_ns = 0;
 	std::uint64_t timer = 0;
@@ -105,7 +105,7 @@ TIMERSIM_SAME_FIELD(clockid);
 TIMERSIM_SAME_FIELD(hrtimer_mode);
 TIMERSIM_SAME_FIELD(was_armed);
 TIMERSIM_SAME_FIELD(deferred);
-TIMERSIM_SAME_FIELD(unused);
+TIMERSIM_SAME_FIELD(idle_task);
 TIMERSIM_SAME_FIELD(line);
 TIMERSIM_SAME_FIELD(ts_ns);
 TIMERSIM_SAME_FIELD(timer);

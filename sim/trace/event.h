@@ -127,7 +127,10 @@ struct trace_event {
 		// (7.1's __hrtimer_rearm_deferred()), not at a start or removal.
 		bool deferred;
 	};
-	std::uint8_t unused = 0;
+	// Recorded in the idle task (pid 0: "<idle>-0", perf's "swapper 0"):
+	// the CPU idle, or an interrupt taken from idle. Text renderings only
+	// (trace.dat and CTF leave it false).
+	bool idle_task = false;
 	std::uint64_t line = 0;		// 1-based line (text) or record number (binary)
 	std::uint64_t ts_ns = 0;	// timestamp, nanoseconds
 	std::uint64_t timer = 0;	// timer=%p (or hrtimer=%p) as an integer

@@ -4,6 +4,7 @@
 #include "sim/trace/ftrace_fast.h"
 
 #include "sim/trace/ftrace_fast_payload.h"
+#include "sim/trace/text_columns.h"
 #include "sim/trace/text_event_names.h"
 
 namespace timersim {
@@ -159,6 +160,7 @@ bool parse_common_ftrace_line(std::string_view line, trace_event &ev, line_conte
 	ev.hrtimer = k->hrtimer;
 	ev.timer_interrupt = k->timer_interrupt;
 	ev.cpu = cpu;
+	ev.idle_task = is_idle_task(std::string_view(begin, std::size_t(lb - begin)));
 	ev.has |= EF_TIMESTAMP;
 	ctx.keys = 0;
 	return common_payload_parsers[std::size_t(k->layout)](skip_one_blank(p, end, limit), end, ev, ctx);

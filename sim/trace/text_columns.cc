@@ -135,6 +135,7 @@ line_verdict parse_event_line(std::string_view line, trace_event &ev, name_style
 							  "report output");
 	ev.cpu = h.cpu;
 	ev.ts_ns = h.ts_ns;
+	ev.idle_task = is_idle_task(h.task);
 	ev.has |= EF_TIMESTAMP;
 	return parse_payload(h.rest, ev, ctx);
 }

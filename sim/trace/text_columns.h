@@ -26,6 +26,17 @@ struct line_head {
 	std::string_view rest;		// after "TIMESTAMP:", blanks skipped
 };
 
+// TASK (everything before the CPU column) names the idle task: its pid,
+// the last number, is 0 ("<idle>-0", perf script's "swapper     0", "0/0").
+inline bool is_idle_task(std::string_view task)
+{
+	while (!task.empty() && (task.back() == ' ' || task.back() == '\t'))
+		task.remove_suffix(1);
+	return task.size() >= 2 && task.back() == '0' &&
+	       (task[task.size() - 2] == '-' || task[task.size() - 2] == ' ' || task[task.size() - 2] == '\t' ||
+		task[task.size() - 2] == '/');
+}
+
 // False, with ctx.reason set, when LINE has no CPU column or no timestamp.
 bool split_line_head(std::string_view line, line_head &h, line_context &ctx);
 

@@ -38,7 +38,9 @@ def recording_path(cell):
     """The trace a table's first cell names (`name`, maybe with a note)."""
     name = re.match(r"`([^`]+)`", cell).group(1)
     if name.startswith("linux-"):
-        return "../shared/traces/%s/trace.txt" % name
+        # A shared recording's folder (its trace.txt), or a file in it
+        # (`linux-6.18-tcp/perf-script.txt`).
+        return "../shared/traces/%s" % name if "/" in name else "../shared/traces/%s/trace.txt" % name
     return "tests/data/%s.txt.gz" % name
 
 

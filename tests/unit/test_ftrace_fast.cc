@@ -83,7 +83,8 @@ void expect_same_event(const trace_event &a, const trace_event &b, const char *l
 	CK_REQUIRE(a.kind == b.kind, "kind: %s", line);
 	CK_REQUIRE(a.name == b.name, "name: %s", line);
 	CK_REQUIRE(a.function == b.function, "function: %s", line);
-	CK_REQUIRE(a.cpu == b.cpu && a.ts_ns == b.ts_ns && a.line == b.line, "head: %s", line);
+	CK_REQUIRE(a.cpu == b.cpu && a.ts_ns == b.ts_ns && a.line == b.line && a.idle_task == b.idle_task,
+		   "head: %s", line);
 	CK_REQUIRE(a.timer == b.timer && a.timer_digits == b.timer_digits, "timer: %s", line);
 	CK_REQUIRE(a.expires == b.expires && a.timeout == b.timeout && a.now == b.now &&
 			   a.baseclk == b.baseclk && a.bucket_expiry == b.bucket_expiry,
