@@ -251,6 +251,9 @@ private:
 	// applied the event (a tick's row is then open).
 	cpu_watch cpus_;
 	second_grid grid_;
+	// The last engine is the recording kernel's scheme, replayed only to
+	// fit the model the others are priced with (make_engines).
+	bool pricing_engine_ = false;
 };
 
 // The CPU timeline, when a sink wants it.
@@ -411,9 +414,11 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 	const jiffies_t limit = opt_.drain_limit > ~jiffies_t{0} - now ? ~jiffies_t{0}
 									: now + opt_.drain_limit;
 	std::vector<replay_report> reports(engines.size());
+	const std::size_t shown = engines.size() - (pricing_engine_ ? 1 : 0);
 	for (std::size_t i = 0; i < engines.size(); i++) {
 		engines[i]->end_seconds_at(now);
-		if (opt_.drain)
+		// The pricing engine's drain would add no run.
+		if (opt_.drain && i < shown)
 			drain(*engines[i], limit, reports[i]);
 		assemble(i, engines, reports[i]);
 	}
@@ -423,6 +428,7 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 		reports[i].wall_seconds = wall;
 		engines[i]->end(reports[i]);
 	}
+	reports.resize(shown);
 	return reports;
 }
 
@@ -456,6 +462,23 @@ engine_list replay_driver::make_engines(const std::vector<scheme_run> &runs)
 		engines.back()->begin(setup, start_);
 	}
 	refuse_unread_options(names);
+	// No scheme of the run is the recording kernel's, and nothing else
+	// prices it: that scheme replayed beside them, for its price only
+	// (no sinks, no report), so that a replay of another scheme alone is
+	// priced by the model its kernel's runs fit, as `compare` is.
+	const bool kernel_named = std::find(names.begin(), names.end(), input_.kernel_scheme) != names.end();
+	if (!kernel_named && !input_.kernel_scheme.empty() && !opt_.cost_model && !opt_.recording_model) {
+		scheme_options so;
+		so.hz = input_.hz;
+		so.word_bits = input_.word_bits;
+		so.base_small = opt_.base_small;
+		so.stepping = opt_.stepping;
+		engines.push_back(std::make_unique<replay_engine>(make_scheme(input_.kernel_scheme, so), functions_,
+								  std::vector<replay_sink *>{}));
+		engines.back()->begin(setup, start_);
+		choices_.push_back("");
+		pricing_engine_ = true;
+	}
 	return engines;
 }
 
@@ -612,7 +635,12 @@ void replay_driver::price(std::vector<replay_report> &reports) const
 	std::string note;
 	const measured::calibrated_model model = choose_model(reports, opt_.cost_model, opt_.recording_model, note);
 	const bool imposed = !opt_.cost_model && opt_.recording_model;
-	for (replay_report &r : reports) {
+	if (pricing_engine_ && model.source == measured::model_source::self)
+		note = "fitted on the recording's own runs, paired with the work of its kernel's scheme (" +
+		       input_.kernel_scheme + "), replayed beside this one for its price only";
+	const std::size_t shown = reports.size() - (pricing_engine_ ? 1 : 0);
+	for (std::size_t i = 0; i < shown; i++) {
+		replay_report &r = reports[i];
 		r.modelled = model_costs(r, model, note, imposed);
 		r.time = make_time_table(r, grid_);
 	}
