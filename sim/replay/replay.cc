@@ -533,10 +533,14 @@ inline void replay_driver::replay_event(const sim_event &ev, std::uint32_t &loss
 	switch (ev.kind) {
 	case event_kind::timer_expire_entry:
 		measure(ev, cost_kind::callback_entry, engines);
+		if (ev.carries(EF_MEASURE_ONLY)) [[unlikely]]
+			break;
 		apply_prepared<event_kind::timer_expire_entry>(ev, loss, engines);
 		break;
 	case event_kind::timer_expire_exit:
 		measure(ev, cost_kind::callback_exit, engines);
+		if (ev.carries(EF_MEASURE_ONLY)) [[unlikely]]
+			break;
 		counts_.timer_expire_exit++;
 		if (ev.cpu < running_callback_.size())
 			running_callback_[ev.cpu] = 0;
@@ -804,7 +808,7 @@ cancel_role replay_driver::classify_cancel(const sim_event &ev)
 {
 	cancel_role role = cancel_role::plain;
 	stream_.scan_ahead(1, cancel_lookahead, [&](const sim_event &next, std::size_t) {
-		if (next.cpu != ev.cpu || !next.is_timer_event())
+		if (next.cpu != ev.cpu || !next.is_timer_event() || next.carries(EF_MEASURE_ONLY))
 			return true;
 		if (next.timer == ev.timer && next.kind == event_kind::timer_expire_entry)
 			role = cancel_role::part_of_expiry;

@@ -69,12 +69,33 @@ START_TEST(another_scheme_alone_is_priced_as_compare_prices_it)
 }
 END_TEST
 
+// --own-expiries keeps the recorded expiries from the scheme, not from the
+// measurement: what the recording spent (its TIMER runs' callbacks and
+// overhead, each callback's own time) is the same with and without it.
+START_TEST(own_expiries_measure_the_recording_as_recorded)
+{
+	for (const char *trace : {"tests/data/sleep-net.txt.gz", "tests/data/measured-idle.txt.gz"}) {
+		const json plain = run_json("replay", {trace});
+		const json own = run_json("replay", {"--own-expiries", trace});
+		ck_assert(plain["measured"]["timer_softirq"]["callbacks_ns"].get<double>() > 0);
+		ck_assert_msg(plain["measured"] == own["measured"], "%s: measured %s against %s", trace,
+			      plain["measured"]["timer_softirq"].dump().c_str(),
+			      own["measured"]["timer_softirq"].dump().c_str());
+		ck_assert(plain["time"]["cpus"] == own["time"]["cpus"]);
+		// The expiries still are not the scheme's: none recorded compared.
+		ck_assert_uint_eq(own["events"]["timer_expire_entry"].get<std::uint64_t>(), 0);
+		ck_assert(plain["events"]["timer_expire_entry"].get<std::uint64_t>() > 0);
+	}
+}
+END_TEST
+
 int main()
 {
 	Suite *s = suite_create("one_model");
 	TCase *tc = tcase_create("one_model");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, another_scheme_alone_is_priced_as_compare_prices_it);
+	tcase_add_test(tc, own_expiries_measure_the_recording_as_recorded);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
 }
