@@ -61,7 +61,7 @@ measured::calibrated_model choose_model(const std::vector<replay_report> &report
 // What the model predicts for the scheme of `r` over the whole trace, and,
 // for the recording kernel's own scheme, how it fares.
 modelled_cost model_costs(const replay_report &r, const measured::calibrated_model &m, const std::string &note,
-			  bool imposed)
+			  bool imposed, const second_grid &grid)
 {
 	modelled_cost c;
 	c.given = true;
@@ -69,7 +69,35 @@ modelled_cost model_costs(const replay_report &r, const measured::calibrated_mod
 	c.sources = m.sources;
 	c.note = note;
 	c.runs = scheme_softirq_runs(r.scheme, r.softirq_work, r.ticks_processed, r.softirq_work.ticks > 0);
-	const measured::priced p = measured::price(m, measured::terms_of(r.softirq_work, double(c.runs)));
+	measured::priced p = measured::price(m, measured::terms_of(r.softirq_work, double(c.runs)));
+	// The model follows the state: the whole is its stretches' sum, each
+	// stretch's work (its seconds') priced at its state, as the time
+	// table prices each second.
+	const stretch_prices sp = stretch_prices_of(m, grid);
+	if (sp.on() && !r.seconds_cut && !r.seconds_work.empty()) {
+		std::vector<measured::term_vector> x(sp.factor.size(), measured::term_vector{});
+		const bool ticks_recorded = r.softirq_work.ticks > 0;
+		for (const auto &[k, w] : r.seconds_work) {
+			const double runs = double(scheme_softirq_runs(r.scheme, w.softirq, w.processed, ticks_recorded));
+			const measured::term_vector t = measured::terms_of(w.softirq, runs);
+			measured::term_vector &to = x[sp.of_second(k.first)];
+			for (unsigned i = 0; i < measured::model_terms; i++)
+				to[i] += t[i];
+		}
+		measured::priced sum;
+		for (std::size_t b = 0; b < x.size(); b++) {
+			const measured::priced s = scaled(measured::price(m, x[b]), sp.factor[b]);
+			add_priced(sum, s);
+			const measured::cv_block &block = m.cv.blocks[b];
+			c.stretches.push_back({sp.first_second[b], block.first_ns, block.last_ns, block.state,
+					       sp.factor[b], s.ns, s.low, s.high});
+		}
+		p.ns = sum.ns;
+		p.low = sum.low;
+		p.high = sum.high;
+		p.borrowed_ns = sum.borrowed_ns;
+		p.folds = sum.folds;
+	}
 	c.softirq.ns = p.ns;
 	c.softirq.low = p.low;
 	c.softirq.high = p.high;
@@ -645,7 +673,7 @@ void replay_driver::price(std::vector<replay_report> &reports) const
 	const std::size_t shown = reports.size() - (pricing_engine_ ? 1 : 0);
 	for (std::size_t i = 0; i < shown; i++) {
 		replay_report &r = reports[i];
-		r.modelled = model_costs(r, model, note, imposed);
+		r.modelled = model_costs(r, model, note, imposed, grid_);
 		r.time = make_time_table(r, grid_);
 	}
 }

@@ -3,6 +3,7 @@
 // scheme alone is priced as `compare` prices that scheme (the model its
 // kernel's runs fit, in the same read); and the measured section is the
 // recording's whatever the replay feeds the scheme (--own-expiries).
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,68 @@ START_TEST(own_expiries_measure_the_recording_as_recorded)
 }
 END_TEST
 
+namespace {
+
+double ns_or_0(const json &row, const char *key) { return row[key].is_null() ? 0.0 : row[key].get<double>(); }
+
+// Each scheme's per-second softirq figures, summed over the seconds of a
+// stretch, are that stretch's prediction, and the stretches the whole;
+// each stretch priced at state^e. True when the model follows the state.
+bool seconds_add_up_to_stretches(const json &scheme, const char *what)
+{
+	const json &m = scheme["modelled"];
+	if (!m.contains("stretches"))
+		return false;
+	const json &st = m["stretches"];
+	const double e = m["cross_validation"]["elasticity"].get<double>();
+	ck_assert(e > 0);
+	ck_assert_uint_eq(st.size(), m["cross_validation"]["blocks"].size());
+	std::vector<double> sums(st.size(), 0.0);
+	std::vector<unsigned> rows(st.size(), 0);
+	for (const json &row : scheme["time"]["per_second"]) {
+		const std::uint32_t k = row["second"].get<std::uint32_t>();
+		std::size_t b = 0;
+		while (b + 1 < st.size() && st[b + 1]["first_second"].get<std::uint32_t>() <= k)
+			b++;
+		sums[b] += ns_or_0(row, "softirq_ns");
+		rows[b]++;
+	}
+	double whole = 0;
+	bool varies = false;
+	for (std::size_t b = 0; b < st.size(); b++) {
+		const double want = st[b]["softirq_overhead_ns"].get<double>();
+		// Each row and the stretch are rounded to the ns.
+		ck_assert_msg(std::fabs(sums[b] - want) <= 0.5 * rows[b] + 1, "%s stretch %zu: seconds %.0f, stretch %.0f",
+			      what, b + 1, sums[b], want);
+		ck_assert_double_eq_tol(st[b]["factor"].get<double>(), std::pow(st[b]["state"].get<double>(), e), 1e-3);
+		varies = varies || std::fabs(st[b]["factor"].get<double>() - 1) > 0.01;
+		whole += want;
+	}
+	ck_assert_msg(varies, "%s: every stretch at the mean state: nothing tested", what);
+	ck_assert_double_eq_tol(whole, m["softirq_overhead_ns"].get<double>(), 0.5 * st.size() + 1);
+	return true;
+}
+
+}  // namespace
+
+// The model follows the state: each second is priced at its stretch's, so
+// the seconds of a stretch add up to its prediction, and the stretches to
+// the whole - for the kernel's scheme and for another (compare's columns).
+START_TEST(each_second_is_priced_at_its_stretch_s_state)
+{
+	unsigned followed = 0;
+	for (const char *trace : {"tests/data/sleep-net.txt.gz", "tests/data/measured-idle.txt.gz",
+				  "tests/data/measured-network.txt.gz"}) {
+		const json both = run_json("compare", {"--schemes", "v48,classic", trace});
+		for (const char *scheme : {"v48", "classic"}) {
+			const std::string what = std::string(trace) + " " + scheme;
+			followed += seconds_add_up_to_stretches(scheme_of(both, scheme), what.c_str());
+		}
+	}
+	ck_assert_msg(followed >= 2, "no recording's model follows the state (e = 0 on all): nothing tested");
+}
+END_TEST
+
 int main()
 {
 	Suite *s = suite_create("one_model");
@@ -96,6 +159,7 @@ int main()
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, another_scheme_alone_is_priced_as_compare_prices_it);
 	tcase_add_test(tc, own_expiries_measure_the_recording_as_recorded);
+	tcase_add_test(tc, each_second_is_priced_at_its_stretch_s_state);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
 }
