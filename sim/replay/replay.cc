@@ -30,7 +30,7 @@ namespace {
 measured::calibrated_model choose_model(const std::vector<replay_report> &reports,
 					const std::shared_ptr<const measured::cost_model> &file,
 					const std::shared_ptr<const measured::calibrated_model> &recording,
-					std::string &note)
+					bool expiries_kept, std::string &note)
 {
 	const replay_report &any = reports.front();
 	const double state = any.measured.interrupts_recorded ? any.measured.all.interrupts.timer.mean_ns() : 0.0;
@@ -41,6 +41,14 @@ measured::calibrated_model choose_model(const std::vector<replay_report> &report
 			note = "fitted on the recording's own runs by a replay of its kernel's scheme with the recorded "
 			       "expiries (this replay cannot pair them with that work)";
 		return *recording;
+	}
+	// The schemes fired the timers themselves (--own-expiries, with no
+	// replay of the recorded expiries before: a trace read once, from
+	// standard input): no run can be paired with its kernel's work.
+	if (expiries_kept && any.measured.softirqs_recorded && !any.timer_runs.empty()) {
+		note = "the recorded expiries were kept from the schemes (--own-expiries), so no run pairs with the work "
+		       "its kernel did, and no replay with them fitted the recording's model (a trace read once)";
+		return measured::reference_calibration(state);
 	}
 	for (const replay_report &r : reports)
 		if (r.scheme == r.input.kernel_scheme && r.timer_runs.size() >= measured::cv_blocks)
@@ -282,6 +290,8 @@ private:
 	// The last engine is the recording kernel's scheme, replayed only to
 	// fit the model the others are priced with (make_engines).
 	bool pricing_engine_ = false;
+	// Recorded expiries the measurement took and no scheme (EF_MEASURE_ONLY).
+	std::uint64_t kept_from_schemes_ = 0;
 };
 
 // The CPU timeline, when a sink wants it.
@@ -561,8 +571,10 @@ inline void replay_driver::replay_event(const sim_event &ev, std::uint32_t &loss
 	switch (ev.kind) {
 	case event_kind::timer_expire_entry:
 		measure(ev, cost_kind::callback_entry, engines);
-		if (ev.carries(EF_MEASURE_ONLY)) [[unlikely]]
+		if (ev.carries(EF_MEASURE_ONLY)) [[unlikely]] {
+			kept_from_schemes_++;
 			break;
+		}
 		apply_prepared<event_kind::timer_expire_entry>(ev, loss, engines);
 		break;
 	case event_kind::timer_expire_exit:
@@ -665,7 +677,8 @@ void replay_driver::price(std::vector<replay_report> &reports) const
 	if (reports.empty())
 		return;
 	std::string note;
-	const measured::calibrated_model model = choose_model(reports, opt_.cost_model, opt_.recording_model, note);
+	const measured::calibrated_model model =
+		choose_model(reports, opt_.cost_model, opt_.recording_model, kept_from_schemes_ > 0, note);
 	const bool imposed = !opt_.cost_model && opt_.recording_model;
 	if (pricing_engine_ && model.source == measured::model_source::self)
 		note = "fitted on the recording's own runs, paired with the work of its kernel's scheme (" +

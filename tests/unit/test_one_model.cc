@@ -9,9 +9,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/replay/replay.h"
+#include "sim/whatif/own_expiries.h"
 #include "tests/support/check_main.h"
 #include "tests/support/cli.h"
 
+using namespace timersim;
 using namespace timersim::test;
 using nlohmann::json;
 
@@ -90,6 +93,28 @@ START_TEST(own_expiries_measure_the_recording_as_recorded)
 }
 END_TEST
 
+// A replay that kept the recorded expiries from its schemes, given no
+// model fitted with them (a library caller; the CLI always fits one first):
+// no run pairs with its kernel's work, so it is not fitted on them.
+START_TEST(own_expiries_without_the_recording_s_model_are_not_fitted_on)
+{
+	const std::string path = "tests/data/measured-idle.txt.gz";
+	auto own = make_own_expiries_reader(open_trace(path, trace_format::auto_detect, {}));
+	replay_options opt;
+	opt.scheme = "v48";
+	const replay_report r = replay_trace(*own, path, opt);
+	ck_assert(r.modelled.model.source == measured::model_source::reference);
+	ck_assert(r.modelled.note.find("--own-expiries") != std::string::npos);
+	// The measurement is the recording's all the same.
+	ck_assert(r.measured.all.timer_softirq.callbacks_ns > 0);
+	// Given the recording's model, as the CLI does: priced by it.
+	opt.recording_model = std::make_shared<const measured::calibrated_model>(
+		recording_model(path, trace_format::auto_detect, {}, opt));
+	auto again = make_own_expiries_reader(open_trace(path, trace_format::auto_detect, {}));
+	ck_assert(replay_trace(*again, path, opt).modelled.model.source == measured::model_source::self);
+}
+END_TEST
+
 namespace {
 
 double ns_or_0(const json &row, const char *key) { return row[key].is_null() ? 0.0 : row[key].get<double>(); }
@@ -160,6 +185,7 @@ int main()
 	tcase_add_test(tc, another_scheme_alone_is_priced_as_compare_prices_it);
 	tcase_add_test(tc, own_expiries_measure_the_recording_as_recorded);
 	tcase_add_test(tc, each_second_is_priced_at_its_stretch_s_state);
+	tcase_add_test(tc, own_expiries_without_the_recording_s_model_are_not_fitted_on);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
 }
