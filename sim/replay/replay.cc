@@ -81,9 +81,9 @@ modelled_cost model_costs(const replay_report &r, const measured::calibrated_mod
 	// The model follows the state: the whole is its stretches' sum, each
 	// stretch's work (its seconds') priced at its state, as the time
 	// table prices each second.
-	const stretch_prices sp = stretch_prices_of(m, grid);
+	const stretch_prices sp(m, grid);
 	if (sp.on() && !r.seconds_cut && !r.seconds_work.empty()) {
-		std::vector<measured::term_vector> x(sp.factor.size(), measured::term_vector{});
+		std::vector<measured::term_vector> x(sp.stretches(), measured::term_vector{});
 		const bool ticks_recorded = r.softirq_work.ticks > 0;
 		for (const auto &[k, w] : r.seconds_work) {
 			const double runs = double(scheme_softirq_runs(r.scheme, w.softirq, w.processed, ticks_recorded));
@@ -94,11 +94,12 @@ modelled_cost model_costs(const replay_report &r, const measured::calibrated_mod
 		}
 		measured::priced sum;
 		for (std::size_t b = 0; b < x.size(); b++) {
-			const measured::priced s = scaled(measured::price(m, x[b]), sp.factor[b]);
+			const measured::priced s = sp.price(b, x[b]);
 			add_priced(sum, s);
+			const double at_mean = measured::price(m, x[b]).ns;
 			const measured::cv_block &block = m.cv.blocks[b];
-			c.stretches.push_back({sp.first_second[b], block.first_ns, block.last_ns, block.state,
-					       sp.factor[b], s.ns, s.low, s.high});
+			c.stretches.push_back({sp.first_second(b), block.first_ns, block.last_ns,
+					       at_mean > 0 ? s.ns / at_mean : 1.0, s.ns, s.low, s.high});
 		}
 		p.ns = sum.ns;
 		p.low = sum.low;

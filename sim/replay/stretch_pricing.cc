@@ -5,26 +5,20 @@
 
 namespace timersim {
 
-std::size_t stretch_prices::of_second(std::uint32_t second) const
+namespace {
+
+// The model's stretches have states of their own (calibration.h: a
+// self-calibrated model whose cross-validation chose to follow the state).
+bool follows_state(const measured::calibrated_model &m)
 {
-	const auto it = std::upper_bound(first_second.begin(), first_second.end(), second);
-	return it == first_second.begin() ? 0 : std::size_t(it - first_second.begin()) - 1;
+	return m.source == measured::model_source::self && m.cross_validated && m.elasticity != 0;
 }
 
-stretch_prices stretch_prices_of(const measured::calibrated_model &m, const second_grid &grid)
+// Stretch B's work at its state: the model's price x state^elasticity, as
+// the cross-validation priced the block.
+double stretch_factor(const measured::calibrated_model &m, std::size_t b)
 {
-	stretch_prices s;
-	if (m.source != measured::model_source::self || !m.cross_validated || m.elasticity == 0 || !grid.on())
-		return s;
-	for (const measured::cv_block &b : m.cv.blocks) {
-		s.first_second.push_back(s.first_second.empty() ? 0 : grid.of_ns(b.first_ns));
-		s.factor.push_back(std::pow(b.state, m.elasticity));
-	}
-	// Seconds rise with the blocks' times; a block begun in the second
-	// the one before began in is a stretch of no whole second.
-	for (std::size_t i = 1; i < s.first_second.size(); i++)
-		s.first_second[i] = std::max(s.first_second[i], s.first_second[i - 1]);
-	return s;
+	return std::pow(m.cv.blocks[b].state, m.elasticity);
 }
 
 measured::priced scaled(measured::priced p, double k)
@@ -36,6 +30,34 @@ measured::priced scaled(measured::priced p, double k)
 	for (double &f : p.folds)
 		f *= k;
 	return p;
+}
+
+}  // namespace
+
+stretch_prices::stretch_prices(const measured::calibrated_model &m, const second_grid &grid) : m_(m)
+{
+	if (!follows_state(m) || !grid.on())
+		return;
+	for (const measured::cv_block &b : m.cv.blocks)
+		// Seconds rise with the blocks' times; a block begun in the
+		// second the one before began in is a stretch of no whole second.
+		first_second_.push_back(first_second_.empty() ? 0 : std::max(grid.of_ns(b.first_ns), first_second_.back()));
+}
+
+std::size_t stretch_prices::of_second(std::uint32_t second) const
+{
+	const auto it = std::upper_bound(first_second_.begin(), first_second_.end(), second);
+	return it == first_second_.begin() ? 0 : std::size_t(it - first_second_.begin()) - 1;
+}
+
+measured::priced stretch_prices::price(std::size_t b, const measured::term_vector &x) const
+{
+	return scaled(measured::price(m_, x), stretch_factor(m_, b));
+}
+
+measured::priced stretch_prices::price_second(std::uint32_t k, const measured::term_vector &x) const
+{
+	return on() ? price(of_second(k), x) : measured::price(m_, x);
 }
 
 void add_priced(measured::priced &sum, const measured::priced &p)

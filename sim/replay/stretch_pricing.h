@@ -1,6 +1,6 @@
 // The model follows the state within the recording (sim/measured/
-// calibration.h): a self-calibrated model fitted each stretch's runs at
-// state^e, so a figure of a scheme's softirq work is priced at the state of
+// calibration.h): a self-calibrated model fitted each stretch's runs at its
+// state, so a figure of a scheme's softirq work is priced at the state of
 // the stretch it lies in - each second at its stretch's, the whole as the
 // sum of its stretches'. A stretch here is the cross-validation's block in
 // whole seconds of the replay's grid (sim/base/second_grid.h): stretch b
@@ -17,20 +17,25 @@
 
 namespace timersim {
 
-struct stretch_prices {
-	std::vector<std::uint32_t> first_second;	// by stretch, rising
-	std::vector<double> factor;			// state^e, by stretch
+class stretch_prices {
+public:
+	stretch_prices(const measured::calibrated_model &m, const second_grid &grid);
 	// Off: one price for the whole trace (no stretch state: the reference,
-	// a model file, e = 0, no grid).
-	bool on() const { return !factor.empty(); }
+	// a model file, a state that did not help, no grid).
+	bool on() const { return !first_second_.empty(); }
+	std::size_t stretches() const { return first_second_.size(); }
+	std::uint32_t first_second(std::size_t b) const { return first_second_[b]; }
 	std::size_t of_second(std::uint32_t second) const;
-	double factor_of_second(std::uint32_t second) const { return on() ? factor[of_second(second)] : 1.0; }
+	// Work X done in stretch B, priced at its state.
+	measured::priced price(std::size_t b, const measured::term_vector &x) const;
+	// Of second K: at its stretch's state (on), else the model's.
+	measured::priced price_second(std::uint32_t k, const measured::term_vector &x) const;
+
+private:
+	const measured::calibrated_model &m_;
+	std::vector<std::uint32_t> first_second_;	// by stretch, rising
 };
 
-stretch_prices stretch_prices_of(const measured::calibrated_model &m, const second_grid &grid);
-
-// P with every figure (ns, interval, borrowed, folds) times K.
-measured::priced scaled(measured::priced p, double k);
 // SUM + P: the figures (ns, interval, borrowed, folds), not the names.
 void add_priced(measured::priced &sum, const measured::priced &p);
 
@@ -38,7 +43,7 @@ void add_priced(measured::priced &sum, const measured::priced &p);
 struct stretch_cost {
 	std::uint32_t first_second = 0;	// its seconds: from this one to the next stretch's
 	std::uint64_t first_ns = 0, last_ns = 0;	// its runs' (the cross-validation block's)
-	double state = 1, factor = 1;	// its state, and state^e its work is priced x
+	double factor = 1;	// its figure over its work's at the model's mean state
 	double ns = 0, low = 0, high = 0;
 };
 

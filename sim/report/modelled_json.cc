@@ -61,7 +61,6 @@ void write_json_modelled(json_writer &w, const replay_report &r)
 			w.field("first_second", std::uint64_t(s.first_second));
 			w.field("first_ns", s.first_ns);
 			w.field("last_ns", s.last_ns);
-			w.field_fixed("state", s.state, 4);
 			w.field_fixed("factor", s.factor, 4);
 			w.field_fixed("softirq_overhead_ns", s.ns, 0);
 			w.field_fixed("softirq_overhead_low_ns", s.low, 0);
