@@ -30,7 +30,7 @@ namespace {
 measured::calibrated_model choose_model(const std::vector<replay_report> &reports,
 					const std::shared_ptr<const measured::cost_model> &file,
 					const std::shared_ptr<const measured::calibrated_model> &recording,
-					std::string &note)
+					bool expiries_kept, std::string &note)
 {
 	const replay_report &any = reports.front();
 	const double state = any.measured.interrupts_recorded ? any.measured.all.interrupts.timer.mean_ns() : 0.0;
@@ -41,6 +41,14 @@ measured::calibrated_model choose_model(const std::vector<replay_report> &report
 			note = "fitted on the recording's own runs by a replay of its kernel's scheme with the recorded "
 			       "expiries (this replay cannot pair them with that work)";
 		return *recording;
+	}
+	// The schemes fired the timers themselves (--own-expiries, with no
+	// replay of the recorded expiries before: a trace read once, from
+	// standard input): no run can be paired with its kernel's work.
+	if (expiries_kept && any.measured.softirqs_recorded && !any.timer_runs.empty()) {
+		note = "the recorded expiries were kept from the schemes (--own-expiries), so no run pairs with the work "
+		       "its kernel did, and no replay with them fitted the recording's model (a trace read once)";
+		return measured::reference_calibration(state);
 	}
 	for (const replay_report &r : reports)
 		if (r.scheme == r.input.kernel_scheme && r.timer_runs.size() >= measured::cv_blocks)
@@ -61,7 +69,7 @@ measured::calibrated_model choose_model(const std::vector<replay_report> &report
 // What the model predicts for the scheme of `r` over the whole trace, and,
 // for the recording kernel's own scheme, how it fares.
 modelled_cost model_costs(const replay_report &r, const measured::calibrated_model &m, const std::string &note,
-			  bool imposed)
+			  bool imposed, const second_grid &grid)
 {
 	modelled_cost c;
 	c.given = true;
@@ -69,7 +77,36 @@ modelled_cost model_costs(const replay_report &r, const measured::calibrated_mod
 	c.sources = m.sources;
 	c.note = note;
 	c.runs = scheme_softirq_runs(r.scheme, r.softirq_work, r.ticks_processed, r.softirq_work.ticks > 0);
-	const measured::priced p = measured::price(m, measured::terms_of(r.softirq_work, double(c.runs)));
+	measured::priced p = measured::price(m, measured::terms_of(r.softirq_work, double(c.runs)));
+	// The model follows the state: the whole is its stretches' sum, each
+	// stretch's work (its seconds') priced at its state, as the time
+	// table prices each second.
+	const stretch_prices sp(m, grid);
+	if (sp.on() && !r.seconds_cut && !r.seconds_work.empty()) {
+		std::vector<measured::term_vector> x(sp.stretches(), measured::term_vector{});
+		const bool ticks_recorded = r.softirq_work.ticks > 0;
+		for (const auto &[k, w] : r.seconds_work) {
+			const double runs = double(scheme_softirq_runs(r.scheme, w.softirq, w.processed, ticks_recorded));
+			const measured::term_vector t = measured::terms_of(w.softirq, runs);
+			measured::term_vector &to = x[sp.of_second(k.first)];
+			for (unsigned i = 0; i < measured::model_terms; i++)
+				to[i] += t[i];
+		}
+		measured::priced sum;
+		for (std::size_t b = 0; b < x.size(); b++) {
+			const measured::priced s = sp.price(b, x[b]);
+			add_priced(sum, s);
+			const double at_mean = measured::price(m, x[b]).ns;
+			const measured::cv_block &block = m.cv.blocks[b];
+			c.stretches.push_back({sp.first_second(b), block.first_ns, block.last_ns,
+					       at_mean > 0 ? s.ns / at_mean : 1.0, s.ns, s.low, s.high});
+		}
+		p.ns = sum.ns;
+		p.low = sum.low;
+		p.high = sum.high;
+		p.borrowed_ns = sum.borrowed_ns;
+		p.folds = sum.folds;
+	}
 	c.softirq.ns = p.ns;
 	c.softirq.low = p.low;
 	c.softirq.high = p.high;
@@ -251,6 +288,11 @@ private:
 	// applied the event (a tick's row is then open).
 	cpu_watch cpus_;
 	second_grid grid_;
+	// The last engine is the recording kernel's scheme, replayed only to
+	// fit the model the others are priced with (make_engines).
+	bool pricing_engine_ = false;
+	// Recorded expiries the measurement took and no scheme (EF_MEASURE_ONLY).
+	std::uint64_t kept_from_schemes_ = 0;
 };
 
 // The CPU timeline, when a sink wants it.
@@ -412,9 +454,11 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 	const jiffies_t limit = opt_.drain_limit > ~jiffies_t{0} - now ? ~jiffies_t{0}
 									: now + opt_.drain_limit;
 	std::vector<replay_report> reports(engines.size());
+	const std::size_t shown = engines.size() - (pricing_engine_ ? 1 : 0);
 	for (std::size_t i = 0; i < engines.size(); i++) {
 		engines[i]->end_seconds_at(now);
-		if (opt_.drain)
+		// The pricing engine's drain would add no run.
+		if (opt_.drain && i < shown)
 			drain(*engines[i], limit, reports[i]);
 		assemble(i, engines, reports[i]);
 	}
@@ -424,6 +468,7 @@ std::vector<replay_report> replay_driver::run(const std::vector<scheme_run> &run
 		reports[i].wall_seconds = wall;
 		engines[i]->end(reports[i]);
 	}
+	reports.resize(shown);
 	return reports;
 }
 
@@ -457,6 +502,23 @@ engine_list replay_driver::make_engines(const std::vector<scheme_run> &runs)
 		engines.back()->begin(setup, start_);
 	}
 	refuse_unread_options(names);
+	// No scheme of the run is the recording kernel's, and nothing else
+	// prices it: that scheme replayed beside them, for its price only
+	// (no sinks, no report), so that a replay of another scheme alone is
+	// priced by the model its kernel's runs fit, as `compare` is.
+	const bool kernel_named = std::find(names.begin(), names.end(), input_.kernel_scheme) != names.end();
+	if (!kernel_named && !input_.kernel_scheme.empty() && !opt_.cost_model && !opt_.recording_model) {
+		scheme_options so;
+		so.hz = input_.hz;
+		so.word_bits = input_.word_bits;
+		so.base_small = opt_.base_small;
+		so.stepping = opt_.stepping;
+		engines.push_back(std::make_unique<replay_engine>(make_scheme(input_.kernel_scheme, so), functions_,
+								  std::vector<replay_sink *>{}));
+		engines.back()->begin(setup, start_);
+		choices_.push_back("");
+		pricing_engine_ = true;
+	}
 	return engines;
 }
 
@@ -513,10 +575,16 @@ inline void replay_driver::replay_event(const sim_event &ev, std::uint32_t &loss
 	switch (ev.kind) {
 	case event_kind::timer_expire_entry:
 		measure(ev, cost_kind::callback_entry, engines);
+		if (ev.carries(EF_MEASURE_ONLY)) [[unlikely]] {
+			kept_from_schemes_++;
+			break;
+		}
 		apply_prepared<event_kind::timer_expire_entry>(ev, loss, engines);
 		break;
 	case event_kind::timer_expire_exit:
 		measure(ev, cost_kind::callback_exit, engines);
+		if (ev.carries(EF_MEASURE_ONLY)) [[unlikely]]
+			break;
 		counts_.timer_expire_exit++;
 		if (ev.cpu < running_callback_.size())
 			running_callback_[ev.cpu] = 0;
@@ -613,10 +681,16 @@ void replay_driver::price(std::vector<replay_report> &reports) const
 	if (reports.empty())
 		return;
 	std::string note;
-	const measured::calibrated_model model = choose_model(reports, opt_.cost_model, opt_.recording_model, note);
+	const measured::calibrated_model model =
+		choose_model(reports, opt_.cost_model, opt_.recording_model, kept_from_schemes_ > 0, note);
 	const bool imposed = !opt_.cost_model && opt_.recording_model;
-	for (replay_report &r : reports) {
-		r.modelled = model_costs(r, model, note, imposed);
+	if (pricing_engine_ && model.source == measured::model_source::self)
+		note = "fitted on the recording's own runs, paired with the work of its kernel's scheme (" +
+		       input_.kernel_scheme + "), replayed beside this one for its price only";
+	const std::size_t shown = reports.size() - (pricing_engine_ ? 1 : 0);
+	for (std::size_t i = 0; i < shown; i++) {
+		replay_report &r = reports[i];
+		r.modelled = model_costs(r, model, note, imposed, grid_);
 		r.time = make_time_table(r, grid_);
 	}
 }
@@ -779,7 +853,7 @@ cancel_role replay_driver::classify_cancel(const sim_event &ev)
 {
 	cancel_role role = cancel_role::plain;
 	stream_.scan_ahead(1, cancel_lookahead, [&](const sim_event &next, std::size_t) {
-		if (next.cpu != ev.cpu || !next.is_timer_event())
+		if (next.cpu != ev.cpu || !next.is_timer_event() || next.carries(EF_MEASURE_ONLY))
 			return true;
 		if (next.timer == ev.timer && next.kind == event_kind::timer_expire_entry)
 			role = cancel_role::part_of_expiry;

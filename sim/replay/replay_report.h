@@ -19,6 +19,7 @@
 #include "sim/trace/lost_events.h"
 #include "sim/trace/symbols.h"
 #include "sim/ticks/tick_summary.h"
+#include "sim/replay/stretch_pricing.h"
 #include "sim/replay/time_table.h"
 
 namespace timersim {
@@ -227,6 +228,9 @@ struct modelled_cost {
 	// Why the model is the one it is, when that is not evident (the
 	// kernel's scheme was not replayed, so its runs could not be paired).
 	std::string note;
+	// softirq by stretch, each at its state (sim/replay/stretch_pricing.h);
+	// empty where one price holds for the whole trace.
+	std::vector<stretch_cost> stretches;
 };
 
 struct replay_report {

@@ -5,6 +5,7 @@
 
 #include "sim/measured/reference_model.h"
 #include "sim/replay/replay_report.h"
+#include "sim/replay/stretch_pricing.h"
 
 namespace timersim {
 
@@ -99,13 +100,15 @@ void add_seconds(time_table &tt, const replay_report &r, const second_grid &grid
 		}
 	if (priced) {
 		const bool ticks_recorded = r.softirq_work.ticks > 0;
+		// Each second's softirq work at the state of its stretch.
+		const stretch_prices sp(r.modelled.model, grid);
 		for (const auto &[k, w] : r.seconds_work) {
 			second_time_row &row = row_of(k);
 			if (tt.start_price.known)
 				add(row.process, times(tt.start_price, double(w.starts + w.cancels)));
 			const double runs = double(scheme_softirq_runs(r.scheme, w.softirq, w.processed, ticks_recorded));
 			if (runs > 0 || !w.softirq.empty())
-				row.softirq = price_cell(measured::price(r.modelled.model, measured::terms_of(w.softirq, runs)));
+				row.softirq = price_cell(sp.price_second(k.first, measured::terms_of(w.softirq, runs)));
 		}
 		if (tt.start_price.known)
 			for (const auto &[k, n] : r.hrtimers.ops_by_second)

@@ -51,6 +51,24 @@ void write_json_modelled(json_writer &w, const replay_report &r)
 	json_names(w, "unfitted_terms", c.softirq.unfitted);
 	if (!c.note.empty())
 		w.field("note", c.note);
+	// Written only where the model follows the state (the seconds of a
+	// stretch add up to its ns).
+	if (!c.stretches.empty()) {
+		w.key("stretches");
+		w.begin_array();
+		for (const stretch_cost &s : c.stretches) {
+			w.begin_object();
+			w.field("first_second", std::uint64_t(s.first_second));
+			w.field("first_ns", s.first_ns);
+			w.field("last_ns", s.last_ns);
+			w.field_fixed("factor", s.factor, 4);
+			w.field_fixed("softirq_overhead_ns", s.ns, 0);
+			w.field_fixed("softirq_overhead_low_ns", s.low, 0);
+			w.field_fixed("softirq_overhead_high_ns", s.high, 0);
+			w.end_object();
+		}
+		w.end_array();
+	}
 	w.key("cross_validation");
 	if (!m.cross_validated) {
 		w.null();

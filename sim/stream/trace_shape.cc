@@ -10,7 +10,7 @@ bool event_jiffies(const sim_event &ev, std::uint64_t &raw)
 		raw = ev.expires - static_cast<std::uint64_t>(ev.timeout);
 		return true;
 	}
-	if (ev.kind == event_kind::timer_expire_entry) {
+	if (ev.kind == event_kind::timer_expire_entry && !ev.carries(EF_MEASURE_ONLY)) {
 		raw = ev.now;
 		return true;
 	}
@@ -52,6 +52,8 @@ trace_shape infer_trace_shape(event_stream &stream, unsigned declared_cpus, std:
 		const sim_event *ev = stream.peek(i);
 		if (!ev)
 			break;
+		if (ev->carries(EF_MEASURE_ONLY))
+			continue;	// not the replayed trace's: its shape is without them
 		if (ev->cpu > max_cpu)
 			max_cpu = ev->cpu;
 		if (ev->kind == event_kind::timer_start && ev->carries(EF_TARGET_CPU) &&

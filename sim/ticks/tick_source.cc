@@ -77,7 +77,7 @@ tick_run tick_source::run(const sim_event &ev, event_stream &stream,
 			other_first = other_first || g.line(next.now) >= line;
 			return true;
 		}
-		if (next.cpu != ev.cpu)
+		if (next.cpu != ev.cpu || next.carries(EF_MEASURE_ONLY))
 			return true;
 		if (next.kind == event_kind::timer_expire_entry) {
 			seen = unwrap(next.now);

@@ -88,6 +88,10 @@ enum event_field : std::uint32_t {
 	// vec is irq=%d of irq_handler_entry/exit (a Linux irq number), not
 	// an x86 vector (irq_vectors:*): the two number spaces overlap.
 	EF_IRQ           = 1u << 13,
+	// For the measurement only: a recorded event the schemes must not see
+	// (--own-expiries keeps the recorded expiries from them, while what the
+	// recording measured stays the recording's; sim/whatif/own_expiries.h).
+	EF_MEASURE_ONLY  = 1u << 14,
 };
 
 struct trace_event {

@@ -72,6 +72,7 @@ private:
 			if (it != exits_.end() && it->second == ev.timer) {
 				exits_.erase(it);
 				dropped_++;
+				measure_only(ev);
 				return true;
 			}
 		}
@@ -85,21 +86,23 @@ private:
 					cancel.dropped = true;
 					dropped_ += 2;
 					exits_[ev.cpu] = ev.timer;
+					measure_only(ev);
 					return true;
 				}
 			}
 		}
-		owned o;
-		o.ev = ev;
-		o.name = std::string(ev.name);
-		o.function = std::string(ev.function);
 		if (ev.kind == event_kind::timer_expire_entry) {
 			// An expiry without its cancel (a trace that starts mid-way):
 			// dropped all the same.
 			dropped_++;
 			exits_[ev.cpu] = ev.timer;
+			measure_only(ev);
 			return true;
 		}
+		owned o;
+		o.ev = ev;
+		o.name = std::string(ev.name);
+		o.function = std::string(ev.function);
 		if (ev.kind == event_kind::timer_cancel) {
 			o.held = true;
 			holding_[ev.cpu] = pushed_;
@@ -116,6 +119,21 @@ private:
 				}
 		}
 		return true;
+	}
+
+	// A dropped expiry's entry or exit goes on, in its place, for the
+	// measurement alone: the callback ran in the recording, and its time is
+	// the recording's, not the scheme's to lose (a TIMER run's overhead is
+	// its own time less its callbacks').
+	void measure_only(const trace_event &ev)
+	{
+		owned o;
+		o.ev = ev;
+		o.ev.has |= EF_MEASURE_ONLY;
+		o.name = std::string(ev.name);
+		o.function = std::string(ev.function);
+		queue_.push_back(std::move(o));
+		pushed_++;
 	}
 
 	// Sequence number of queue_.front().

@@ -245,7 +245,8 @@ END_TEST
 
 // --own-expiries drops exactly the expiries: on a generated trace it
 // reads as the same trace generated with --no-expiries, and every dropped
-// line is counted as skipped.
+// line is counted as skipped. The expiries' entries and exits go on for
+// the measurement alone (EF_MEASURE_ONLY): exactly those of the full trace.
 START_TEST(own_expiries_drops_exactly_the_expiries)
 {
 	for (const char *w : {"networking:rate=150;periodic:timers=20,period=60ms",
@@ -253,7 +254,19 @@ START_TEST(own_expiries_drops_exactly_the_expiries)
 		gen::gen_options o = gen_opts(w, 250, 3, 2.0, 8);
 		std::string path = gen_file(o, "full.txt");
 		auto reader = make_own_expiries_reader(open_trace(path, trace_format::auto_detect, {}));
-		std::vector<owned_event> got = read_all(*reader);
+		std::vector<owned_event> got, measure_only;
+		for (const owned_event &e : read_all(*reader))
+			(e.carries(EF_MEASURE_ONLY) ? measure_only : got).push_back(e);
+		std::vector<owned_event> expiries;
+		for (const owned_event &e : read_events(open_trace(path, trace_format::auto_detect, {})))
+			if (e.kind == event_kind::timer_expire_entry || e.kind == event_kind::timer_expire_exit)
+				expiries.push_back(e);
+		ck_assert_uint_eq(measure_only.size(), expiries.size());
+		for (std::size_t i = 0; i < expiries.size(); i++) {
+			owned_event a = measure_only[i];
+			a.has &= ~std::uint32_t{EF_MEASURE_ONLY};
+			ck_assert(a == expiries[i]);
+		}
 		o.expiries = false;
 		std::vector<owned_event> want = read_events(open_trace(gen_file(o, "none.txt"), trace_format::auto_detect, {}));
 		ck_assert_uint_eq(got.size(), want.size());

@@ -260,6 +260,9 @@ private:
 		done_ = true;	// unless the batch fills
 		held_event h;
 		while (batch_.size() < batch_size && reader_->next(h.ev)) {
+			// --own-expiries: the events are the trace without its expiries.
+			if (h.ev.carries(EF_MEASURE_ONLY))
+				continue;
 			h.name.assign(h.ev.name);
 			h.function.assign(h.ev.function);
 			h.ev.name = {};
