@@ -46,6 +46,8 @@ struct sim_event {
 	union {
 		std::uint32_t target_cpu = 0;
 		std::uint32_t vec;	// softirq_*/irq_*: the vector or irq (EF_IRQ)
+		std::uint32_t cpu_id;	// cpu_idle cpu_id=, tmigr_* cpu=
+		std::uint32_t dependency;	// tick_stop
 	};
 	std::uint32_t function = 0;	// interned (also for hrtimer start/expiry); 0 is "" (none)
 	std::uint16_t has = 0;		// event_field bits
@@ -56,18 +58,22 @@ struct sim_event {
 	std::uint8_t clockid = 0;
 	std::uint8_t hrtimer_mode = 0;	// hrtimer_mode_bit bits
 	bool was_armed = false;
-	std::uint8_t unused = 0;
+	tmigr_event tmigr = tmigr_event::none;	// kind tmigr: which
 	std::uint64_t line = 0;
 	std::uint64_t ts_ns = 0;
 	std::uint64_t timer = 0;
 	union {
 		std::uint64_t expires = 0;	// timer_start, hrtimer_start
 		std::uint64_t now;		// timer_expire_entry, hrtimer_expire_entry
+		std::uint64_t idle_state;	// cpu_idle
+		std::uint64_t nextevt;		// tmigr_*
+		std::uint64_t stop_success;	// tick_stop
 	};
 	union {
 		std::int64_t timeout = 0;	// timer_start
 		std::uint64_t softexpires;	// hrtimer_start
 		std::uint64_t baseclk;		// timer_expire_entry 5.2+: the bucket being run
+		std::uint64_t wakeup;		// tmigr_* cpu events
 	};
 
 	bool carries(event_field f) const { return (has & f) != 0; }
@@ -101,7 +107,13 @@ TIMERSIM_SAME_FIELD(timer_interrupt);
 TIMERSIM_SAME_FIELD(clockid);
 TIMERSIM_SAME_FIELD(hrtimer_mode);
 TIMERSIM_SAME_FIELD(was_armed);
-TIMERSIM_SAME_FIELD(unused);
+TIMERSIM_SAME_FIELD(tmigr);
+TIMERSIM_SAME_FIELD(cpu_id);
+TIMERSIM_SAME_FIELD(dependency);
+TIMERSIM_SAME_FIELD(idle_state);
+TIMERSIM_SAME_FIELD(nextevt);
+TIMERSIM_SAME_FIELD(stop_success);
+TIMERSIM_SAME_FIELD(wakeup);
 TIMERSIM_SAME_FIELD(line);
 TIMERSIM_SAME_FIELD(ts_ns);
 TIMERSIM_SAME_FIELD(timer);
