@@ -72,6 +72,16 @@ public:
 	void apply_irq(const sim_event &ev);
 	void apply_softirq(const sim_event &ev);
 	void apply_hrtimer(const sim_event &ev, event_stream &ahead);
+	// timer:tick_stop and power:cpu_idle: the NOHZ tick's recorded stops
+	// (kernel/time/tick-sched.c, 6.18): tick_nohz_stop_tick() traces
+	// tick_stop(1) when it first stops an idle CPU's tick, then cancels
+	// the tick's hrtimer or starts it for the next event (more than a tick
+	// away); tick_nohz_handler() does not re-arm a stopped tick; the idle
+	// exit restarts it (tick_nohz_restart(): forwarded from the last tick
+	// past now, at most TICK_NSEC ahead), which clears the stop. While a
+	// CPU's stop is recorded, its tick found not running is that stop
+	// (applied, not inferred).
+	void apply_nohz(const sim_event &ev);
 	hrtimer_summary finish(const std::function<std::string(std::uint32_t)> &name_of);
 	// Also run the what-ifs (sim/hrtimer/hr_whatif.h) on what this replays;
 	// before the first event. `hz`: the recording's.
@@ -131,6 +141,8 @@ private:
 		slot *tick = nullptr;		// this CPU's tick hrtimer, once seen
 		slot *last_slot = nullptr;	// the timer of its last slot_for()
 		bool tick_untraced = false;	// ... listed in untraced_tick_cpus
+		bool tick_stopped = false;	// a recorded tick_stop, no restart since
+		bool idle = false;		// inside a recorded cpu_idle entry
 	};
 
 	void count_op(const sim_event &ev)
@@ -222,6 +234,9 @@ private:
 		    c.tick->timer.node.expires <= due_by)
 			stop_tick(cpu);
 	}
+	// The tick's start on CPU at MONO for EXPIRES: a restart after a
+	// recorded stop when back on its grid (at most a tick ahead).
+	void note_tick_start(unsigned cpu, std::int64_t mono, std::int64_t expires);
 	void stop_tick(unsigned cpu);
 	void mark_tick_untraced(unsigned cpu);
 	void remove(slot &s);

@@ -557,9 +557,11 @@ inline void replay_driver::replay_event(const sim_event &ev, std::uint32_t &loss
 		counts_.irq++;
 		break;
 	case event_kind::tick_stop:
+		hrtimers_->apply_nohz(ev);
 		counts_.tick_stop++;
 		break;
 	case event_kind::cpu_idle:
+		hrtimers_->apply_nohz(ev);
 		counts_.cpu_idle++;
 		break;
 	case event_kind::tmigr:
