@@ -136,6 +136,31 @@ START_TEST(a_refused_stop_is_no_stop)
 }
 END_TEST
 
+// 6.19 (kernel/time/timer_migration.c): the CPU hotplug events of the
+// migration hierarchy are tmigr_cpu_available/unavailable (its available
+// mask, which leaves isolated CPUs out), of class tmigr_cpugroup
+// ("cpu=%d parent=%p wakeup=%llu"); before, tmigr_cpu_online/offline. A
+// line of each, written from that rule, in the 6.18 excerpt.
+START_TEST(tmigr_hotplug_events_tell_the_generation)
+{
+	auto generation = [](const std::string &line) {
+		std::string path = write_temp("nohzgen.txt", header + line + excerpt);
+		cli_result r = run_timersim({"replay", "--json", "-", path});
+		ck_assert_msg(r.status == 0, "replay failed: %s", r.err.c_str());
+		return json::parse(r.out)["input"]["kernel_generation"];
+	};
+	json g = generation("");
+	ck_assert_str_eq(g["range"].get<std::string>().c_str(), "6.18..7.0");
+	ck_assert(!g["tmigr_available"].get<bool>());
+	g = generation("         cpuhp/1-21      [001] d..1. 12272.746000: tmigr_cpu_available: cpu=1 parent=00000000b957d7c4 wakeup=9223372036854775807\n");
+	ck_assert_str_eq(g["range"].get<std::string>().c_str(), "6.19..7.0");
+	ck_assert(g["tmigr_available"].get<bool>());
+	g = generation("         cpuhp/1-21      [001] d..1. 12272.746000: tmigr_cpu_online: cpu=1 parent=00000000b957d7c4 wakeup=9223372036854775807\n");
+	ck_assert_str_eq(g["range"].get<std::string>().c_str(), "6.18");
+	ck_assert(!g["tmigr_available"].get<bool>());
+}
+END_TEST
+
 int main()
 {
 	Suite *s = suite_create("nohz_tick");
@@ -143,6 +168,7 @@ int main()
 	tcase_add_test(tc, a_recorded_stop_and_restart);
 	tcase_add_test(tc, a_recorded_stop_whose_cancel_is_lost);
 	tcase_add_test(tc, a_refused_stop_is_no_stop);
+	tcase_add_test(tc, tmigr_hotplug_events_tell_the_generation);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
 }
