@@ -108,8 +108,8 @@ END_TEST
 
 // trace-cmd report -t of a trace.dat extracted from an instance, and perf
 // script --ns of a concurrent perf record (this machine, 6.18.44, under
-// load: its CPUs did not go idle, and the tmigr events it shows are the
-// remote handling of the global timers).
+// load: its CPUs did not stop their ticks, and the tmigr events it shows
+// are the remote handling of the global timers).
 START_TEST(trace_cmd_report_and_perf_script_tmigr_lines)
 {
 	auto report = parse("cpus=2\n"
@@ -127,10 +127,21 @@ START_TEST(trace_cmd_report_and_perf_script_tmigr_lines)
 	ck_assert_int_eq(int(perf[0].kind), int(event_kind::tmigr));
 	ck_assert_int_eq(int(perf[0].tmigr), int(tmigr_event::handle_remote));
 	ck_assert_uint_eq(perf[1].ts_ns, 24623742123755ull);
-	// The perf rendering of the idle lines (subsystem before the name;
-	// the payloads are the kernel's print fmt, as above).
+	// Recorded too (perf record -a -e power:cpu_idle, a second capture
+	// under the same load): CPU 1 enters C1 and leaves it.
+	auto recorded = parse("         swapper     0 [001] 27175.166478732:                 power:cpu_idle: state=1 cpu_id=1\n"
+			      "         swapper     0 [001] 27175.170548685:                 power:cpu_idle: state=4294967295 cpu_id=1\n",
+			      trace_format::perf_script);
+	ck_assert_int_eq(int(recorded[0].kind), int(event_kind::cpu_idle));
+	ck_assert_uint_eq(recorded[0].idle_state, 1);
+	ck_assert_uint_eq(recorded[0].cpu_id, 1);
+	ck_assert_uint_eq(recorded[1].idle_state, idle_exit_state);
+	ck_assert_uint_eq(recorded[1].ts_ns, 27175170548685ull);
+	// tick_stop and tmigr_cpu_idle in perf's rendering (none of them in
+	// the captures: the CPUs did not stop their ticks under the load):
+	// the subsystem before the name, the payload the kernel's print fmt.
 	auto idle = parse("          swapper     0 [001] 12272.750917000:                     timer:tick_stop: success=1 dependency=NONE\n"
-			  "          swapper     0 [001] 12272.750920000:                      power:cpu_idle: state=1 cpu_id=1\n"
+			  "         swapper     0 [001] 27175.166478732:                 power:cpu_idle: state=1 cpu_id=1\n"
 			  "          swapper     0 [001] 12272.750915000:  timer_migration:tmigr_cpu_idle: cpu=1 parent=0xffff8881003d5080 nextevt=12272972000000 wakeup=9223372036854775807\n",
 			  trace_format::perf_script);
 	ck_assert_int_eq(int(idle[0].kind), int(event_kind::tick_stop));
