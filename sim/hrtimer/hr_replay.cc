@@ -518,6 +518,8 @@ void hrtimer_replay::on_start(const sim_event &ev)
 	s.seen = true;
 	s.inferred = false;
 	note_tick(s, ev.cpu);
+	if (&s == cpus_[ev.cpu]->tick)
+		note_tick_start(ev.cpu, mono_of(ev.ts_ns), std::int64_t(ev.expires));
 	const std::uint64_t soft = ev.carries(EF_SOFTEXPIRES) ? ev.softexpires : ev.expires;
 	const std::int64_t delta = ev.expires >= soft ? std::int64_t(ev.expires - soft) : 0;
 	unsigned mode = hr::HRTIMER_MODE_ABS;
@@ -592,10 +594,59 @@ void hrtimer_replay::rearm_untraced(slot &s, const sim_event &ev, bool realtime)
 // found it queued and due by DUE_BY).
 void hrtimer_replay::stop_tick(unsigned cpu)
 {
+	cpu_state &c = *cpus_[cpu];
+	remove(*c.tick);
+	if (c.tick_stopped) {
+		// tick_stop was traced: the kernel stopped it; its cancel or
+		// start after the stop left no event.
+		sum_.tick_stops_applied++;
+		return;
+	}
 	mark_tick_untraced(cpu);
-	remove(*cpus_[cpu]->tick);
 	sum_.tick_stops_inferred++;
 	figures_[cpu].tick_stops_inferred++;
+}
+
+void hrtimer_replay::apply_nohz(const sim_event &ev)
+{
+	if (!note_time(ev))
+		return;
+	cpu_state &c = *cpus_[ev.cpu];
+	if (ev.kind == event_kind::tick_stop) {
+		// trace_tick_stop(0, dependency) from check_tick_dependency():
+		// the tick kept running.
+		if (!ev.stop_success) {
+			sum_.tick_stops_refused++;
+			return;
+		}
+		sum_.tick_stops_recorded++;
+		c.tick_stopped = true;
+		return;
+	}
+	if (ev.kind != event_kind::cpu_idle)
+		return;
+	// cpu_id= is the CPU the event is about (the CPU column's, in the
+	// kernel's idle loop).
+	if (ev.idle_state == idle_exit_state) {
+		sum_.idle_exits += c.idle;
+		c.idle = false;
+	} else if (!c.idle) {
+		sum_.idle_entries++;
+		c.idle = true;
+	}
+}
+
+void hrtimer_replay::note_tick_start(unsigned cpu, std::int64_t mono, std::int64_t expires)
+{
+	cpu_state &c = *cpus_[cpu];
+	if (!c.tick_stopped || !tick_nsec_ || expires - mono > std::int64_t(tick_nsec_))
+		return;
+	// Where the trace records the idle entries, the restart is at the
+	// idle exit (a start inside idle is the stopped tick moved).
+	if (c.idle)
+		return;
+	c.tick_stopped = false;
+	sum_.tick_restarts_recorded++;
 }
 
 void hrtimer_replay::mark_tick_untraced(unsigned cpu)

@@ -92,6 +92,16 @@ public:
 		if (ev.cpu < cpus_.size())
 			figures_[ev.cpu].idle_task_events++;
 	}
+	// timer:tick_stop and power:cpu_idle: the NOHZ tick's recorded stops
+	// (kernel/time/tick-sched.c, 6.18): tick_nohz_stop_tick() traces
+	// tick_stop(1) when it first stops an idle CPU's tick, then cancels
+	// the tick's hrtimer or starts it for the next event (more than a tick
+	// away); tick_nohz_handler() does not re-arm a stopped tick; the idle
+	// exit restarts it (tick_nohz_restart(): forwarded from the last tick
+	// past now, at most TICK_NSEC ahead), which clears the stop. While a
+	// CPU's stop is recorded, its tick found not running is that stop
+	// (applied, not inferred).
+	void apply_nohz(const sim_event &ev);
 	hrtimer_summary finish(const std::function<std::string(std::uint32_t)> &name_of);
 	// Also run the what-ifs (sim/hrtimer/hr_whatif.h) on what this replays;
 	// before the first event. `hz`: the recording's.
@@ -168,6 +178,8 @@ private:
 		// The interrupt's latest work seen (CLOCK_MONOTONIC): a rearm made
 		// later than it (at the next event) is made at that time.
 		std::int64_t window_mono = 0;
+		bool tick_stopped = false;	// a recorded tick_stop, no restart since
+		bool idle = false;		// inside a recorded cpu_idle entry
 	};
 
 	void count_op(const sim_event &ev)
@@ -266,6 +278,9 @@ private:
 		    c.tick->timer.node.expires <= due_by)
 			stop_tick(cpu);
 	}
+	// The tick's start on CPU at MONO for EXPIRES: a restart after a
+	// recorded stop when back on its grid (at most a tick ahead).
+	void note_tick_start(unsigned cpu, std::int64_t mono, std::int64_t expires);
 	void stop_tick(unsigned cpu);
 	// 7.1: the CPU's pending rearm, made now (true when one was pending).
 	// AT_END: made at the interrupt's latest work (window_mono), not now.

@@ -174,6 +174,15 @@ struct hrtimer_summary {
 	std::uint64_t traced_arms_same() const { return same_interrupt - rearmed_untraced_same; }
 	std::uint64_t tick_stops_inferred = 0;
 	std::vector<unsigned> untraced_tick_cpus;
+	// The NOHZ tick as the trace records it (hr_replay.h): tick_stop
+	// success=1 (the first stop of an idle period), success=0 (a
+	// dependency kept the tick), the restarts (the tick's start back on
+	// its grid after a recorded stop), the recorded stops the model
+	// applied itself (the tick's own cancel or start after tick_stop not
+	// traced), and the power:cpu_idle entries and exits.
+	std::uint64_t tick_stops_recorded = 0, tick_stops_refused = 0, tick_restarts_recorded = 0;
+	std::uint64_t tick_stops_applied = 0;
+	std::uint64_t idle_entries = 0, idle_exits = 0;
 	// Recorded expiries' lateness behind softexpires (now - softexpires), ns.
 	std::uint64_t lateness_count = 0;
 	double lateness_mean_ns = 0;

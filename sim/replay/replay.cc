@@ -627,6 +627,17 @@ inline void replay_driver::replay_event(const sim_event &ev, std::uint32_t &loss
 		hrtimers_->apply_irq(ev);
 		counts_.irq++;
 		break;
+	case event_kind::tick_stop:
+		hrtimers_->apply_nohz(ev);
+		counts_.tick_stop++;
+		break;
+	case event_kind::cpu_idle:
+		hrtimers_->apply_nohz(ev);
+		counts_.cpu_idle++;
+		break;
+	case event_kind::tmigr:
+		counts_.tmigr++;
+		break;
 	case event_kind::other:
 		counts_.other++;
 		break;
@@ -843,6 +854,9 @@ template <event_kind K> inline bool replay_driver::prepare(const sim_event &ev, 
 	case event_kind::softirq_raise:
 	case event_kind::irq_entry:
 	case event_kind::irq_exit:
+	case event_kind::tick_stop:
+	case event_kind::cpu_idle:
+	case event_kind::tmigr:
 	case event_kind::other:
 		break;	// for no engine: the event loop counts them
 	}

@@ -71,6 +71,8 @@ struct event_counts {
 	std::uint64_t timer_base_idle = 0, hrtimer = 0, other = 0;
 	// What the timer code cost (irq:softirq_*, irq_vectors, irq_handler_*).
 	std::uint64_t softirq = 0, irq = 0;
+	// The NOHZ idle code's (timer:tick_stop, power:cpu_idle, timer_migration:tmigr_*).
+	std::uint64_t tick_stop = 0, cpu_idle = 0, tmigr = 0;
 };
 
 struct timer_counts {

@@ -147,6 +147,12 @@ template <> struct json_fields<hrtimer_summary> {
 		json_field("rearmed_untraced", &hrtimer_summary::rearmed_untraced),
 		json_field("rearmed_untraced_same_interrupt", &hrtimer_summary::rearmed_untraced_same),
 		json_field("tick_stops_inferred", &hrtimer_summary::tick_stops_inferred),
+		json_field("tick_stops_recorded", &hrtimer_summary::tick_stops_recorded),
+		json_field("tick_stops_refused", &hrtimer_summary::tick_stops_refused),
+		json_field("tick_stops_applied", &hrtimer_summary::tick_stops_applied),
+		json_field("tick_restarts_recorded", &hrtimer_summary::tick_restarts_recorded),
+		json_field("idle_entries", &hrtimer_summary::idle_entries),
+		json_field("idle_exits", &hrtimer_summary::idle_exits),
 		json_custom<hrtimer_summary>([](json_writer &w, const hrtimer_summary &h) {
 			w.key("untraced_tick_cpus");
 			w.begin_array();

@@ -61,6 +61,24 @@ std::string text_lost_interrupts(const hrtimer_summary &h, const hrtimer_cpu_fig
 	return out;
 }
 
+// The NOHZ tick's stops, recorded (tick_stop) and inferred, where the
+// trace records any.
+std::string text_tick_stops(const hrtimer_summary &h)
+{
+	if (!h.tick_stops_recorded && !h.tick_stops_refused)
+		return "";
+	std::string out = "  tick stops  " + num(h.tick_stops_recorded) + " recorded (tick_stop), " +
+			  num(h.tick_stops_inferred) + " inferred; " + num(h.tick_restarts_recorded) +
+			  " restarts after a recorded stop";
+	if (h.tick_stops_applied)
+		out += "; " + num(h.tick_stops_applied) + " recorded stops with the tick's own event not traced";
+	if (h.tick_stops_refused)
+		out += "; " + num(h.tick_stops_refused) + " refused by a tick dependency";
+	if (h.idle_entries)
+		out += "; " + num(h.idle_entries) + " idle entries (cpu_idle)";
+	return out + "\n";
+}
+
 }  // namespace
 
 std::string text_hrtimer_section(const hrtimer_summary &h, unsigned top)
@@ -80,6 +98,7 @@ std::string text_hrtimer_section(const hrtimer_summary &h, unsigned top)
 	       num(h.not_armed) + " never armed in it; " + num(h.simulated_only) +
 	       " model expiries the recording did not make\n";
 	out += text_untraced_rearms(h);
+	out += text_tick_stops(h);
 	// docs/fidelity.md: the misses the trace causes apart.
 	out += "  judged on the arms the trace shows (less " + num(h.not_armed) + " armed before the trace, " +
 	       num(h.rearmed_untraced) + " re-armed untraced): " + num(h.traced_arms_same()) + " of " +

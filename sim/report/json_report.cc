@@ -98,7 +98,10 @@ template <> struct json_fields<event_counts> {
 		json_field("hrtimer", &event_counts::hrtimer),
 		json_field("other", &event_counts::other),
 		json_field("softirq", &event_counts::softirq),
-		json_field("irq", &event_counts::irq));
+		json_field("irq", &event_counts::irq),
+		json_field("tick_stop", &event_counts::tick_stop),
+		json_field("cpu_idle", &event_counts::cpu_idle),
+		json_field("tmigr", &event_counts::tmigr));
 };
 
 template <> struct json_fields<timer_counts> {

@@ -166,11 +166,18 @@ void activity_section(std::string &out, const replay_report &r)
 	const timer_counts &tc = r.timers;
 	out += "\n";
 	text_table t("", text_table::words);
-	t.row({"events", "init " + num(e.timer_init), "start " + num(e.timer_start),
-	       "cancel " + num(e.timer_cancel), "expire " + num(e.timer_expire_entry),
-	       "exit " + num(e.timer_expire_exit), "base_idle " + num(e.timer_base_idle),
-	       "hrtimer " + num(e.hrtimer), "softirq " + num(e.softirq), "irq " + num(e.irq),
-	       "other " + num(e.other)});
+	std::vector<std::string> row = {
+		"events", "init " + num(e.timer_init), "start " + num(e.timer_start),
+		"cancel " + num(e.timer_cancel), "expire " + num(e.timer_expire_entry),
+		"exit " + num(e.timer_expire_exit), "base_idle " + num(e.timer_base_idle),
+		"hrtimer " + num(e.hrtimer), "softirq " + num(e.softirq), "irq " + num(e.irq)};
+	// The NOHZ idle events, where the trace has them.
+	if (e.tick_stop || e.cpu_idle || e.tmigr)
+		for (std::string s : {"tick_stop " + num(e.tick_stop), "cpu_idle " + num(e.cpu_idle),
+				      "tmigr " + num(e.tmigr)})
+			row.push_back(std::move(s));
+	row.push_back("other " + num(e.other));
+	t.row(row);
 	out += t.render();
 	text_table u("", text_table::words);
 	u.row({"timers", "distinct " + num(tc.distinct), "started " + num(tc.started),

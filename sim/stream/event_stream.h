@@ -46,6 +46,8 @@ struct sim_event {
 	union {
 		std::uint32_t target_cpu = 0;
 		std::uint32_t vec;	// softirq_*/irq_*: the vector or irq (EF_IRQ)
+		std::uint32_t cpu_id;	// cpu_idle cpu_id=, tmigr_* cpu=
+		std::uint32_t dependency;	// tick_stop
 	};
 	std::uint32_t function = 0;	// interned (also for hrtimer start/expiry); 0 is "" (none)
 	std::uint16_t has = 0;		// event_field bits
@@ -58,6 +60,7 @@ struct sim_event {
 	union {
 		bool was_armed = false;	// hrtimer_start
 		bool deferred;		// hrtimer_rearm (EF_WAS_ARMED: printed)
+		tmigr_event tmigr;	// kind tmigr: which
 	};
 	bool idle_task = false;		// recorded in the idle task (pid 0)
 	std::uint64_t line = 0;
@@ -66,11 +69,15 @@ struct sim_event {
 	union {
 		std::uint64_t expires = 0;	// timer_start, hrtimer_start
 		std::uint64_t now;		// timer_expire_entry, hrtimer_expire_entry
+		std::uint64_t idle_state;	// cpu_idle
+		std::uint64_t nextevt;		// tmigr_*
+		std::uint64_t stop_success;	// tick_stop
 	};
 	union {
 		std::int64_t timeout = 0;	// timer_start
 		std::uint64_t softexpires;	// hrtimer_start
 		std::uint64_t baseclk;		// timer_expire_entry 5.2+: the bucket being run
+		std::uint64_t wakeup;		// tmigr_* cpu events
 	};
 
 	bool carries(event_field f) const { return (has & f) != 0; }
@@ -106,6 +113,13 @@ TIMERSIM_SAME_FIELD(hrtimer_mode);
 TIMERSIM_SAME_FIELD(was_armed);
 TIMERSIM_SAME_FIELD(deferred);
 TIMERSIM_SAME_FIELD(idle_task);
+TIMERSIM_SAME_FIELD(tmigr);
+TIMERSIM_SAME_FIELD(cpu_id);
+TIMERSIM_SAME_FIELD(dependency);
+TIMERSIM_SAME_FIELD(idle_state);
+TIMERSIM_SAME_FIELD(nextevt);
+TIMERSIM_SAME_FIELD(stop_success);
+TIMERSIM_SAME_FIELD(wakeup);
 TIMERSIM_SAME_FIELD(line);
 TIMERSIM_SAME_FIELD(ts_ns);
 TIMERSIM_SAME_FIELD(timer);

@@ -142,6 +142,13 @@ kernel_generation detect_kernel_generation(const trace_shape &shape)
 		b.at_least(701, "hrtimer_rearm");
 	if (shape.hrtimer_start_expired)
 		b.at_least(701, "hrtimer_start_expired");
+	// kernel/time/timer_migration.c: 6.19 keeps isolated CPUs out of the
+	// hierarchy by an available mask, and its CPU hotplug events are
+	// tmigr_cpu_available/unavailable; before, tmigr_cpu_online/offline.
+	if (shape.tmigr_available)
+		b.at_least(619, "tmigr_cpu_available/unavailable");
+	else if (shape.tmigr_online)
+		b.at_most(618, "tmigr_cpu_online/offline");
 	// 7.1 rearms the device after every hrtimer interrupt: expiries with
 	// no hrtimer_rearm are an older kernel's (or the event was left off).
 	if (shape.hrtimer_expiries && !shape.hrtimer_rearms)

@@ -78,6 +78,12 @@ trace_shape infer_trace_shape(event_stream &stream, unsigned declared_cpus, std:
 			else if (ev->hrtimer == hrtimer_op::start_expired)
 				shape.hrtimer_start_expired++;
 		}
+		if (ev->kind == event_kind::tmigr) {
+			if (ev->tmigr == tmigr_event::cpu_available || ev->tmigr == tmigr_event::cpu_unavailable)
+				shape.tmigr_available++;
+			else if (ev->tmigr == tmigr_event::cpu_online || ev->tmigr == tmigr_event::cpu_offline)
+				shape.tmigr_online++;
+		}
 
 		std::uint64_t j;
 		if (!event_jiffies(*ev, j))

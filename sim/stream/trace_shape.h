@@ -24,6 +24,8 @@ struct trace_shape {
 	std::uint64_t hrtimer_expiries = 0;	// hrtimer_expire_entry events
 	std::uint64_t hrtimer_rearms = 0;	// hrtimer_rearm events (7.1+)
 	std::uint64_t hrtimer_start_expired = 0;	// hrtimer_start_expired events (7.1+)
+	std::uint64_t tmigr_available = 0;	// tmigr_cpu_available/unavailable events (6.19+)
+	std::uint64_t tmigr_online = 0;		// tmigr_cpu_online/offline events (up to 6.18)
 };
 
 // The kernel generation the event fields point to, and its scheme:

@@ -2,6 +2,7 @@
 
 #include "sim/trace/binary_names.h"
 #include "sim/trace/irq_events.h"
+#include "sim/trace/nohz_events.h"
 
 namespace timersim {
 
@@ -10,7 +11,9 @@ const char *const binary_slot_names[BS_COUNT] = {
 	"baseclk", "flags", "cpu", "idx", "is_idle",
 	"softexpires", "clockid", "mode", "was_armed", "next_event", "deferred",
 	"vec", "vector", "irq",
+	"success", "dependency", "state", "cpu_id", "nextevt", "wakeup",
 };
+static_assert(BS_COUNT <= 32, "binary_slot_values::has holds a bit per slot");
 
 bool binary_slot_read(event_kind kind, binary_slot k)
 {
@@ -20,7 +23,13 @@ bool binary_slot_read(event_kind kind, binary_slot k)
 		return k == BS_HRTIMER || k == BS_FUNCTION || k == BS_EXPIRES || k == BS_NOW ||
 		       (k >= BS_SOFTEXPIRES && k <= BS_DEFERRED);
 	if (is_cost_event(kind))
-		return k >= BS_VEC;
+		return k >= BS_VEC && k <= BS_IRQ;
+	if (kind == event_kind::tick_stop)
+		return k == BS_SUCCESS || k == BS_DEPENDENCY;
+	if (kind == event_kind::cpu_idle)
+		return k == BS_STATE || k == BS_CPU_ID;
+	if (kind == event_kind::tmigr)
+		return k == BS_CPU || k == BS_NEXTEVT || k == BS_WAKEUP;
 	return k < BS_SOFTEXPIRES;
 }
 
@@ -28,6 +37,7 @@ binary_event_name binary_event_name::of(std::string_view name)
 {
 	binary_event_name n;
 	n.hrtimer = hrtimer_event_of(name);
+	n.tmigr = tmigr_event_of(name);
 	irq_event_kind(name, n.timer_vector);
 	return n;
 }
@@ -105,6 +115,31 @@ void apply_irq_slots(const binary_slot_values &s, trace_event &ev)
 	}
 }
 
+// The NOHZ idle events' fields, as the kernel stored them (tick_stop's
+// dependency is the TICK_DEP_MASK_* word the text prints by name).
+void apply_nohz_slots(const binary_slot_values &s, trace_event &ev)
+{
+	std::uint64_t v;
+	if (ev.kind == event_kind::tick_stop) {
+		s.get(BS_SUCCESS, ev.stop_success);
+		if (s.get(BS_DEPENDENCY, v))
+			ev.dependency = static_cast<std::uint32_t>(v);
+		return;
+	}
+	if (ev.kind == event_kind::cpu_idle) {
+		if (s.get(BS_STATE, v))
+			ev.idle_state = v & 0xffffffffu;	// u32: (u32)-1 leaves idle
+		if (s.get(BS_CPU_ID, v))
+			ev.cpu_id = static_cast<std::uint32_t>(v);
+		return;
+	}
+	ev.tmigr = s.named ? s.named->tmigr : tmigr_event_of(ev.name);
+	if (s.get(BS_CPU, v))
+		ev.cpu_id = static_cast<std::uint32_t>(v);
+	s.get(BS_NEXTEVT, ev.nextevt);
+	s.get(BS_WAKEUP, ev.wakeup);
+}
+
 }  // namespace
 
 void apply_binary_slots(const binary_slot_values &s, unsigned release, callback_names &names,
@@ -172,6 +207,8 @@ void apply_binary_slots(const binary_slot_values &s, unsigned release, callback_
 		apply_hrtimer_slots(s, ev);
 	else if (is_cost_event(ev.kind))
 		apply_irq_slots(s, ev);
+	else if (is_nohz_event(ev.kind))
+		apply_nohz_slots(s, ev);
 }
 
 }  // namespace timersim

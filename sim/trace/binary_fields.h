@@ -24,6 +24,9 @@ enum binary_slot {
 	BS_SOFTEXPIRES, BS_CLOCKID, BS_MODE, BS_WAS_ARMED, BS_NEXT_EVENT, BS_DEFERRED,
 	// softirq_* vec, the x86 vectors' vector, irq_handler_* irq
 	BS_VEC, BS_VECTOR, BS_IRQ,
+	// tick_stop success, dependency; cpu_idle state, cpu_id; tmigr_* nextevt,
+	// wakeup (and cpu, above)
+	BS_SUCCESS, BS_DEPENDENCY, BS_STATE, BS_CPU_ID, BS_NEXTEVT, BS_WAKEUP,
 	BS_COUNT
 };
 extern const char *const binary_slot_names[BS_COUNT];
@@ -40,6 +43,7 @@ bool binary_slot_read(event_kind kind, binary_slot k);
 // reading thread need not pay.
 struct binary_event_name {
 	hrtimer_event hrtimer = hrtimer_event::none;	// hrtimer_event_of(name)
+	tmigr_event tmigr = tmigr_event::none;		// tmigr_event_of(name)
 	bool timer_vector = false;	// an x86 timer-interrupt vector's event (irq_event_kind)
 	static binary_event_name of(std::string_view name);
 };

@@ -1,6 +1,7 @@
 #include "sim/trace/binary_names.h"
 
 #include "sim/trace/irq_events.h"
+#include "sim/trace/nohz_events.h"
 
 namespace timersim {
 
@@ -9,6 +10,8 @@ std::string_view kernel_event_name(std::string_view name)
 	for (std::string_view sub : {"timer_hrtimer_", "timer_itimer_"})
 		if (name.starts_with(sub))
 			return name.substr(6);	// drop "timer_"
+	if (name == "power_cpu_idle")	// lttng-modules' power:cpu_idle
+		return name.substr(6);
 	if (name.starts_with("irq_softirq_"))
 		return name.substr(4);		// drop "irq_"
 	if (name.starts_with("x86_irq_vectors_")) {
@@ -42,6 +45,8 @@ event_kind event_kind_of(std::string_view name)
 			return k.kind;
 	if (name.starts_with("hrtimer_"))
 		return event_kind::hrtimer;
+	if (event_kind k = nohz_event_kind(name); k != event_kind::other)
+		return k;
 	bool timer_interrupt;
 	return irq_event_kind(name, timer_interrupt);
 }

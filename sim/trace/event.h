@@ -28,7 +28,31 @@ enum class event_kind : std::uint8_t {
 	softirq_raise,
 	irq_entry,		// irq_vectors:*_entry vector=%d, irq:irq_handler_entry irq=%d name=%s
 	irq_exit,		// irq_vectors:*_exit, irq:irq_handler_exit irq=%d ret=%s
-	other,			// any other event (itimer_*, tick_stop, sched_*, ...)
+	// What the NOHZ idle code did (include/trace/events/timer.h,
+	// power.h, timer_migration.h): the hrtimer model stops and restarts
+	// a CPU's tick by them where the trace has them (docs/ticks.md).
+	tick_stop,		// timer:tick_stop success=%d dependency=%s
+	cpu_idle,		// power:cpu_idle state=%lu cpu_id=%lu
+	tmigr,			// any timer_migration:tmigr_* event (which one: trace_event::tmigr)
+	other,			// any other event (itimer_*, sched_*, ...)
+};
+
+// Which tmigr_* event an event_kind::tmigr record is
+// (include/trace/events/timer_migration.h; the fields each prints in
+// text_fields.cc's tmigr_required_keys).
+enum class tmigr_event : std::uint8_t {
+	none,
+	// class tmigr_cpugroup: cpu=%d parent=%p wakeup=%llu
+	cpu_new_timer, cpu_active, cpu_online, cpu_offline, handle_remote_cpu,
+	cpu_available, cpu_unavailable,		// 6.19: the available mask
+	// class tmigr_idle: cpu=%d parent=%p nextevt=%llu wakeup=%llu
+	cpu_idle, cpu_new_timer_idle,
+	// the groups': group=%p lvl=%d ...
+	group_set, connect_child_parent, group_set_cpu_inactive, group_set_cpu_active,
+	handle_remote,
+	connect_cpu_parent,			// cpu=%d groupmask=... parent=%p ...
+	update_events,				// child=%p group=%p ... nextevt=%llu ...
+	other,
 };
 
 // Which hrtimer_* event an event_kind::hrtimer record is.
@@ -114,6 +138,8 @@ struct trace_event {
 		std::uint32_t target_cpu = 0;	// timer_start cpu= (4.11+); timer_base_idle cpu=
 		// softirq_* (the vector) and irq_* (x86 vector or irq number) events.
 		std::uint32_t vec;
+		std::uint32_t cpu_id;		// cpu_idle cpu_id=; tmigr_* cpu=
+		std::uint32_t dependency;	// tick_stop: TICK_DEP_MASK_* bits (0: NONE)
 	};
 	std::uint32_t function_id = 0;	// sim_event's interned callback: 0 here, always
 	std::uint16_t has = 0;		// event_field bits
@@ -130,6 +156,7 @@ struct trace_event {
 		// hrtimer_rearm: programmed on the way out of the interrupt
 		// (7.1's __hrtimer_rearm_deferred()), not at a start or removal.
 		bool deferred;
+		tmigr_event tmigr;	// kind tmigr: which
 	};
 	// Recorded in the idle task (pid 0: "<idle>-0", perf's "swapper 0"):
 	// the CPU idle, or an interrupt taken from idle. Text renderings only
@@ -141,11 +168,17 @@ struct trace_event {
 	union {
 		std::uint64_t expires = 0;	// timer_start: jiffies (hrtimer_start: ns)
 		std::uint64_t now;		// timer_expire_entry: jiffies (hrtimer: ns)
+		// cpu_idle state=: the C-state entered, or 4294967295
+		// (PWR_EVENT_EXIT, (u32)-1) when the CPU leaves idle.
+		std::uint64_t idle_state;
+		std::uint64_t nextevt;		// tmigr_cpu_idle, _new_timer_idle, update_events nextevt=
+		std::uint64_t stop_success;	// tick_stop success=: 1 stopped, 0 kept by a dependency
 	};
 	union {
 		std::int64_t timeout = 0;	// timer_start: expires - jiffies at the call
 		std::uint64_t softexpires;	// hrtimer_start: ns
 		std::uint64_t baseclk;		// timer_expire_entry 5.2+
+		std::uint64_t wakeup;		// tmigr cpu events wakeup=
 	};
 
 	// Event name as recorded, without a "timer:" prefix ("timer_start",
@@ -161,6 +194,15 @@ struct trace_event {
 };
 
 const char *event_kind_name(event_kind k);
+
+// cpu_idle state= of a CPU leaving idle (PWR_EVENT_EXIT: (u32)-1).
+constexpr std::uint64_t idle_exit_state = 4294967295u;
+
+// The NOHZ idle events (tick_stop, cpu_idle, tmigr_*).
+constexpr bool is_nohz_event(event_kind k)
+{
+	return k >= event_kind::tick_stop && k <= event_kind::tmigr;
+}
 
 // The events of the timer wheel itself (timer_*), as opposed to hrtimer,
 // softirq, interrupt and other events.

@@ -21,6 +21,9 @@ const char *event_kind_name(event_kind k)
 	case event_kind::softirq_raise:		return "softirq_raise";
 	case event_kind::irq_entry:		return "irq_entry";
 	case event_kind::irq_exit:		return "irq_exit";
+	case event_kind::tick_stop:		return "tick_stop";
+	case event_kind::cpu_idle:		return "cpu_idle";
+	case event_kind::tmigr:			return "tmigr";
 	case event_kind::other:			return "other";
 	}
 	return "other";

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "sim/trace/irq_events.h"
+#include "sim/trace/nohz_events.h"
 #include "sim/trace/symbols.h"
 
 namespace timersim {
@@ -259,6 +260,10 @@ event_kind kind_of_event(std::string_view name)
 			return event_kind::timer_base_idle;
 		return event_kind::other;
 	}
+	// tick_stop, cpu_idle, tmigr_*.
+	if (name[0] == 't' || name[0] == 'c')
+		if (event_kind k = nohz_event_kind(name); k != event_kind::other)
+			return k;
 	// softirq_*, irq_handler_*, the x86 vectors' *_entry/_exit: all end
 	// in 'y', 't' or 'e'; most other events are turned away here.
 	char last = name.back();
@@ -746,6 +751,105 @@ line_verdict parse_irq_payload(std::string_view rest, trace_event &ev, line_cont
 		ev.has |= EF_IRQ;
 	return line_verdict::event;
 }
+// The NOHZ idle events (nohz_events.h). Each key the event carries must
+// read (a number, a pointer, a dependency's name), and the keys that
+// identify it must be there: tick_stop success= and dependency=, cpu_idle
+// state= and cpu_id=, a tmigr CPU event cpu= and parent= (the idle ones
+// nextevt= too), a group's group=, update_events child= and group=. Keys
+// of newer kernels are passed over, as an hrtimer event's are.
+line_verdict parse_nohz_payload(std::string_view rest, trace_event &ev, line_context &ctx)
+{
+	enum : std::uint32_t {
+		N_SUCCESS = 1u << 0, N_DEPENDENCY = 1u << 1, N_STATE = 1u << 2, N_CPU_ID = 1u << 3,
+		N_CPU = 1u << 4, N_PARENT = 1u << 5, N_NEXTEVT = 1u << 6, N_WAKEUP = 1u << 7,
+		N_GROUP = 1u << 8, N_CHILD = 1u << 9,
+	};
+	static constexpr std::string_view key_names[] = {"success=", "dependency=", "state=", "cpu_id=",
+							 "cpu=", "parent=", "nextevt=", "wakeup=",
+							 "group=", "child="};
+	std::uint32_t need = 0;
+	if (ev.kind == event_kind::tick_stop) {
+		need = N_SUCCESS | N_DEPENDENCY;
+	} else if (ev.kind == event_kind::cpu_idle) {
+		need = N_STATE | N_CPU_ID;
+	} else {
+		ev.tmigr = tmigr_event_of(ev.name);
+		if (tmigr_has_wakeup(ev.tmigr))
+			need = N_CPU | N_PARENT | N_WAKEUP;
+		if (tmigr_has_nextevt(ev.tmigr) && ev.tmigr != tmigr_event::update_events)
+			need |= N_NEXTEVT;
+		if (ev.tmigr >= tmigr_event::group_set && ev.tmigr <= tmigr_event::handle_remote)
+			need = N_GROUP;
+		if (ev.tmigr == tmigr_event::update_events)
+			need = N_GROUP | N_CHILD | N_NEXTEVT;
+	}
+	std::uint32_t got = 0;
+	const char *p = skip_blanks(rest).data(), *end = rest.data() + rest.size();
+	while (p < end) {
+		payload_token t = take_token(p, end, ctx.limit);
+		if (t.eq == std::string_view::npos || t.eq == 0) {
+			ctx.reason.assign(ev.name).append(": not a key=value field: ");
+			ctx.reason.append(quoted(t.text));
+			return line_verdict::bad;
+		}
+		std::string_view key = t.text.substr(0, t.eq), v = t.text.substr(t.eq + 1);
+		std::uint64_t n = 0, ptr = 0;
+		auto number = [&](std::uint32_t bit) {
+			if (!parse_u64(v, n))
+				return false;
+			got |= bit;
+			return true;
+		};
+		auto pointer = [&](std::uint32_t bit) {
+			if (!parse_pointer(v, ptr))
+				return false;
+			got |= bit;
+			return true;
+		};
+		if (ev.kind == event_kind::tick_stop) {
+			if (key == "success") {
+				if (!number(N_SUCCESS) || n > 1)
+					return bad_value(ctx, ev, key, "0 or 1", v);
+				ev.stop_success = n;
+			} else if (key == "dependency") {
+				if (!parse_tick_dependency(v, ev.dependency))
+					return bad_value(ctx, ev, key, "a tick dependency", v);
+				got |= N_DEPENDENCY;
+			}
+		} else if (ev.kind == event_kind::cpu_idle) {
+			if (key == "state") {
+				if (!number(N_STATE) || n > idle_exit_state)
+					return bad_value(ctx, ev, key, "a C-state", v);
+				ev.idle_state = n;
+			} else if (key == "cpu_id") {
+				if (!number(N_CPU_ID) || n > 0xffffffffu)
+					return bad_value(ctx, ev, key, "a CPU", v);
+				ev.cpu_id = std::uint32_t(n);
+			}
+		} else if (key == "cpu") {
+			if (!number(N_CPU) || n > 0xffffffffu)
+				return bad_value(ctx, ev, key, "a CPU", v);
+			ev.cpu_id = std::uint32_t(n);
+		} else if (key == "nextevt" || key == "wakeup") {
+			if (!number(key == "wakeup" ? N_WAKEUP : N_NEXTEVT))
+				return bad_value(ctx, ev, key, "a number", v);
+			if (key == "wakeup")
+				ev.wakeup = n;
+			else
+				ev.nextevt = n;
+		} else if (key == "parent" || key == "group" || key == "child") {
+			if (!pointer(key == "parent" ? N_PARENT : key == "group" ? N_GROUP : N_CHILD))
+				return bad_value(ctx, ev, key, "a pointer", v);
+		}
+	}
+	if (std::uint32_t missing = need & ~got) {
+		ctx.reason.assign(ev.name).append(": missing ");
+		ctx.reason.append(key_names[__builtin_ctz(missing)]);
+		return line_verdict::bad;
+	}
+	return line_verdict::event;
+}
+
 }  // namespace
 
 const char *payload_key_name(std::uint32_t keys)
@@ -778,6 +882,8 @@ line_verdict parse_payload(std::string_view payload, trace_event &ev, line_conte
 		return parse_hrtimer_payload(payload, ev, ctx);
 	if (is_cost_event(ev.kind))
 		return parse_irq_payload(payload, ev, ctx);
+	if (is_nohz_event(ev.kind))
+		return parse_nohz_payload(payload, ev, ctx);
 	const char *p = skip_blanks(payload).data(), *end = payload.data() + payload.size();
 	if (p == end)
 		return ctx.reject("line truncated: no event payload");

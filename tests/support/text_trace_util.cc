@@ -102,7 +102,9 @@ owned_event::owned_event(const trace_event &ev)
 	  bucket_expiry(ev.bucket_expiry), target_cpu(ev.target_cpu), idx(ev.idx),
 	  flags(ev.flags), is_idle(ev.is_idle), has(ev.has), hrtimer(ev.hrtimer),
 	  softexpires(ev.softexpires), clockid(ev.clockid), hrtimer_mode(ev.hrtimer_mode),
-	  was_armed(ev.was_armed), vec(ev.vec), timer_interrupt(ev.timer_interrupt)
+	  was_armed(ev.was_armed), vec(ev.vec), timer_interrupt(ev.timer_interrupt), tmigr(ev.tmigr),
+	  cpu_id(ev.cpu_id), dependency(ev.dependency), idle_state(ev.idle_state), nextevt(ev.nextevt),
+	  stop_success(ev.stop_success), wakeup(ev.wakeup)
 {
 }
 

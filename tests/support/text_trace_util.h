@@ -47,6 +47,10 @@ struct owned_event {
 	bool was_armed = false;
 	std::uint32_t vec = 0;
 	bool timer_interrupt = false;
+	// The NOHZ idle events' (sim/trace/event.h: they share places with the above).
+	tmigr_event tmigr = tmigr_event::none;
+	std::uint32_t cpu_id = 0, dependency = 0;
+	std::uint64_t idle_state = 0, nextevt = 0, stop_success = 0, wakeup = 0;
 
 	explicit owned_event(const trace_event &ev);
 	bool carries(event_field f) const { return (has & f) != 0; }

@@ -58,6 +58,11 @@ std::string kind_of_text_name(const std::string &name)
 			      "timer_expire_exit", "timer_base_idle"})
 		if (name == k)
 			return k;
+	// The NOHZ idle events (tmigr_*: one kind).
+	if (name == "tick_stop" || name == "cpu_idle")
+		return name;
+	if (name.rfind("tmigr_", 0) == 0)
+		return "tmigr";
 	return "other";
 }
 
@@ -86,7 +91,8 @@ text_trace read_text(const std::string &path)
 			continue;
 		std::string kind = kind_of_text_name(name);
 		t.counts[kind]++;
-		if (kind == "hrtimer" || kind == "other" || kind == "timer_base_idle")
+		if (kind == "hrtimer" || kind == "other" || kind == "timer_base_idle" || kind == "tick_stop" ||
+		    kind == "cpu_idle" || kind == "tmigr")
 			continue;
 		text_timer_event e;
 		e.kind = kind;

@@ -93,7 +93,8 @@ START_TEST(every_line_is_an_event_or_skipped_and_counts_match_grep)
 		ck_assert_uint_eq(r.events.hrtimer, n["hrtimer"]);
 		const event_counts &e = r.events;
 		ck_assert_uint_eq(e.timer_init + e.timer_start + e.timer_cancel + e.timer_expire_entry +
-					  e.timer_expire_exit + e.timer_base_idle + e.hrtimer + e.other,
+					  e.timer_expire_exit + e.timer_base_idle + e.hrtimer + e.tick_stop +
+					  e.cpu_idle + e.tmigr + e.other,
 				  r.input.events);
 	}
 }

@@ -275,7 +275,10 @@ START_TEST(event_kinds)
 	ck_assert(kind_of_event("hrtimer_setup") == event_kind::hrtimer);
 	ck_assert(kind_of_event("hrtimer_expire_entry") == event_kind::hrtimer);
 	ck_assert(kind_of_event("itimer_state") == event_kind::other);
-	ck_assert(kind_of_event("tick_stop") == event_kind::other);
+	ck_assert(kind_of_event("tick_stop") == event_kind::tick_stop);
+	ck_assert(kind_of_event("cpu_idle") == event_kind::cpu_idle);
+	ck_assert(kind_of_event("tmigr_cpu_idle") == event_kind::tmigr);
+	ck_assert(kind_of_event("cpu_frequency") == event_kind::other);
 	ck_assert(kind_of_event("timer_starts") == event_kind::other);
 	ck_assert(kind_of_event("sched_switch") == event_kind::other);
 }
@@ -453,8 +456,9 @@ START_TEST(ftrace_other_and_hrtimer_events)
 	ck_assert_uint_eq(evs[1].timer, 0xd8040f62ull);
 	ck_assert_uint_eq(evs[1].expires, 949440000000ull);
 	ck_assert_str_eq(evs[1].function.c_str(), "tick_nohz_handler");
-	ck_assert(evs[2].kind == event_kind::other);
+	ck_assert(evs[2].kind == event_kind::tick_stop);
 	ck_assert_str_eq(evs[2].name.c_str(), "tick_stop");
+	ck_assert_uint_eq(evs[2].stop_success, 1);
 	ck_assert(evs[3].kind == event_kind::other);
 	ck_assert_str_eq(evs[3].name.c_str(), "itimer_state");
 	ck_assert_str_eq(evs[4].name.c_str(), "sched_wakeup");

@@ -30,7 +30,8 @@ const char *kinds_by_name[][2] = {
 	{"hrtimer_cancel", "hrtimer"},
 	{"hrtimer_expire_entry", "hrtimer"},
 	{"hrtimer_expire_exit", "hrtimer"},
-	{"tick_stop", "other"},
+	{"tick_stop", "tick_stop"},
+	{"cpu_idle", "cpu_idle"},
 };
 
 // "NAME:" as an event column in LINE: after a blank (ftrace, trace-cmd) or
