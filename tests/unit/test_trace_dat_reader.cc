@@ -32,6 +32,17 @@ std::string error_of(const std::string &path, const reader_options &opt = {})
 	return test::read_error([&] { return make_trace_dat_reader(path, opt); });
 }
 
+// The error of PATH read with records decoded ahead (the default), after
+// checking that the blocking path (read_ahead 0) gives the same one.
+std::string error_both_ways(const std::string &path)
+{
+	reader_options blocking;
+	blocking.read_ahead = 0;
+	std::string ahead = error_of(path), waits = error_of(path, blocking);
+	ck_assert_msg(ahead == waits, "read ahead: '%s'; blocking: '%s'", ahead.c_str(), waits.c_str());
+	return ahead;
+}
+
 bool contains(const std::string &s, const std::string &part)
 {
 	return s.find(part) != std::string::npos;
@@ -153,23 +164,23 @@ START_TEST(trace_dat_damage_named)
 	};
 	// In CPU 0's first chunk: its zstd data, then a record inflated
 	// from it (a garbled length), then one of another event id.
-	std::string err = error_of(flipped(1146900));
+	std::string err = error_both_ways(flipped(1146900));
 	ck_assert_msg(contains(err, "offset 1146884: CPU 0 data") &&
 			      contains(err, "chunk 0 at offset 1146884: zstd data does not inflate"),
 		      "%s", err.c_str());
-	err = error_of(flipped(1147000));
+	err = error_both_ways(flipped(1147000));
 	ck_assert_msg(contains(err, "CPU 0 data, chunk 0 at offset 1146884, page 1 of the chunk") &&
 			      contains(err, "runs past the page's data"), "%s", err.c_str());
-	err = error_of(flipped(1150000));
+	err = error_both_ways(flipped(1150000));
 	ck_assert_msg(contains(err, "offset 1146884: ") && contains(err, "page 6 of the chunk") &&
 			      contains(err, "which the file does not describe"), "%s", err.c_str());
-	err = error_of(flipped(1146880));	// the chunk count
+	err = error_both_ways(flipped(1146880));	// the chunk count
 	ck_assert_msg(contains(err, "offset 1146880: CPU 0 data") && contains(err, "chunk count"),
 		      "%s", err.c_str());
-	err = error_of(flipped(2200));		// the event formats
+	err = error_both_ways(flipped(2200));		// the event formats
 	ck_assert_msg(contains(err, "offset 2079: event formats section"), "%s", err.c_str());
 	// The kallsyms: read only when a callback needs a name, then named.
-	err = error_of(flipped(600000));
+	err = error_both_ways(flipped(600000));
 	ck_assert_msg(contains(err, "offset 124475: kallsyms section: zstd data does not inflate"),
 		      "%s", err.c_str());
 }
