@@ -74,6 +74,15 @@ struct reader_stats {
 struct reader_options {
 	bool lenient = false;
 	std::string symbols;	// System.map or /proc/kallsyms to resolve addresses; may be empty
+	// trace.dat: records decoded ahead of the replay, callbacks not yet
+	// named, while the file's kallsyms load (216 bytes each, in huge
+	// pages: 32768 is 6.75 MiB). Past it, or at the end of the input,
+	// the reader waits for the kallsyms; then the queue is named and
+	// handed on in order. 0: wait at the first record that needs a name.
+	std::size_t read_ahead = 32768;
+	// For tests: fill the read-ahead even when the kallsyms are ready,
+	// so that the queued path is taken whatever the timing.
+	bool read_ahead_always = false;
 };
 
 struct text_block_input;	// text_blocks.h

@@ -5,10 +5,12 @@
 //
 // libtracecmd's full open reads, inflates and parses everything a file
 // holds, the 5 MB kallsyms included, before the first record; here only
-// what a replay needs is read. The kallsyms are inflated and loaded when
-// the first record that needs a callback name comes up, on a second thread,
-// while this one decodes the records that follow (up to a bound) into a
-// queue; names are given as records leave the queue. libtracecmd stays as
+// what a replay needs is read. The kallsyms are inflated and loaded on a
+// second thread (from when the options say where they are, else from the
+// first record that needs a callback name); from that record on, this one
+// decodes the records that follow into a queue, callbacks as addresses,
+// until the kallsyms are out or the queue holds reader_options::read_ahead
+// records, and names are given as records leave the queue. libtracecmd stays as
 // the reference the tests compare against, and reads the files this reader
 // leaves to it (timestamp offset or TSC conversion options: trace_dat.h).
 //
@@ -72,8 +74,8 @@ struct pending {
 
 // Records decoded ahead of the replay while the kallsyms load: a 6.x
 // kernel's take 5-10 ms to inflate and index, time enough to decode some
-// 30,000 records that would otherwise wait for it (136 bytes each).
-constexpr std::size_t max_ahead = 32768;
+// 30,000 records that would otherwise wait for it (reader_options::
+// read_ahead, 32768 unless told).
 
 // Where a file's kallsyms lie, copied: the loading thread starts before
 // the trace_dat_file is complete and moved into its reader.
@@ -132,7 +134,9 @@ private:
 	std::vector<std::int64_t> read_events_;	// per CPU id as the kernel counted, -1 unknown
 	unsigned release_ = 0;
 	tdat_field type_;			// common_type: the event id
-	huge_ring<pending> queue_{max_ahead};	// at most max_ahead: read_ahead(), next()
+	std::size_t max_ahead_;			// reader_options::read_ahead
+	bool ahead_always_;			// reader_options::read_ahead_always
+	huge_ring<pending> queue_;		// at most max(max_ahead_, 1): read_ahead(), next()
 	symbol_table symbols_;		// reader_options::symbols
 	tdat_kallsyms kallsyms_;	// the file's own, read on first use
 	std::future<tdat_kallsyms> loading_;	// ... on a second thread
@@ -147,12 +151,16 @@ private:
 trace_dat_reader::trace_dat_reader(trace_dat_file file, std::future<tdat_kallsyms> loading,
 				   const reader_options &opt)
 	: file_(std::move(file)),
+	  max_ahead_(opt.read_ahead),
+	  ahead_always_(opt.read_ahead_always),
+	  queue_(std::max<std::size_t>(opt.read_ahead, 1)),
 	  loading_(std::move(loading)),
 	  names_({[this](std::uint64_t a) { return std::string(kallsyms_.lookup(a)); },
 		  callback_names::of(symbols_)},
 		 [this] { kallsyms_ = loading_.valid() ? loading_.get() : load_kallsyms(kallsyms_at(file_)); }),
 	  lenient_(opt.lenient)
 {
+	static_assert(sizeof(pending) == 216, "reader_options::read_ahead's bytes a record");
 	if (file_.latency)
 		fail("a latency-tracer trace.dat holds text, not event records");
 	// Buffer instances (trace-cmd record -B) are separate ring buffers
@@ -441,8 +449,9 @@ void trace_dat_reader::read_ahead()
 {
 	if (!loading_.valid())
 		loading_ = std::async(std::launch::async, load_kallsyms, kallsyms_at(file_));
-	while (queue_.size() < max_ahead &&
-	       loading_.wait_for(std::chrono::seconds(0)) != std::future_status::ready && fill())
+	while (queue_.size() < max_ahead_ &&
+	       (ahead_always_ || loading_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) &&
+	       fill())
 		;
 }
 

@@ -4,9 +4,11 @@
 // the part of the file and its offset, never a crash; the kallsyms are read
 // only when a callback needs a name.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "sim/trace/reader.h"
@@ -28,6 +30,17 @@ namespace {
 std::string error_of(const std::string &path, const reader_options &opt = {})
 {
 	return test::read_error([&] { return make_trace_dat_reader(path, opt); });
+}
+
+// The error of PATH read with records decoded ahead (the default), after
+// checking that the blocking path (read_ahead 0) gives the same one.
+std::string error_both_ways(const std::string &path)
+{
+	reader_options blocking;
+	blocking.read_ahead = 0;
+	std::string ahead = error_of(path), waits = error_of(path, blocking);
+	ck_assert_msg(ahead == waits, "read ahead: '%s'; blocking: '%s'", ahead.c_str(), waits.c_str());
+	return ahead;
 }
 
 bool contains(const std::string &s, const std::string &part)
@@ -151,23 +164,23 @@ START_TEST(trace_dat_damage_named)
 	};
 	// In CPU 0's first chunk: its zstd data, then a record inflated
 	// from it (a garbled length), then one of another event id.
-	std::string err = error_of(flipped(1146900));
+	std::string err = error_both_ways(flipped(1146900));
 	ck_assert_msg(contains(err, "offset 1146884: CPU 0 data") &&
 			      contains(err, "chunk 0 at offset 1146884: zstd data does not inflate"),
 		      "%s", err.c_str());
-	err = error_of(flipped(1147000));
+	err = error_both_ways(flipped(1147000));
 	ck_assert_msg(contains(err, "CPU 0 data, chunk 0 at offset 1146884, page 1 of the chunk") &&
 			      contains(err, "runs past the page's data"), "%s", err.c_str());
-	err = error_of(flipped(1150000));
+	err = error_both_ways(flipped(1150000));
 	ck_assert_msg(contains(err, "offset 1146884: ") && contains(err, "page 6 of the chunk") &&
 			      contains(err, "which the file does not describe"), "%s", err.c_str());
-	err = error_of(flipped(1146880));	// the chunk count
+	err = error_both_ways(flipped(1146880));	// the chunk count
 	ck_assert_msg(contains(err, "offset 1146880: CPU 0 data") && contains(err, "chunk count"),
 		      "%s", err.c_str());
-	err = error_of(flipped(2200));		// the event formats
+	err = error_both_ways(flipped(2200));		// the event formats
 	ck_assert_msg(contains(err, "offset 2079: event formats section"), "%s", err.c_str());
 	// The kallsyms: read only when a callback needs a name, then named.
-	err = error_of(flipped(600000));
+	err = error_both_ways(flipped(600000));
 	ck_assert_msg(contains(err, "offset 124475: kallsyms section: zstd data does not inflate"),
 		      "%s", err.c_str());
 }
@@ -341,6 +354,56 @@ START_TEST(trace_dat_lone_instance_hands_out_the_kallsyms_early)
 }
 END_TEST
 
+// Records decoded ahead while the kallsyms load, their callbacks named as
+// they leave the queue, are the events the blocking path gives (read_ahead
+// 0: the first callback name waits for the kallsyms), field for field and
+// in order, whatever the bound; the queue fills to its bound and no
+// further (read_ahead_always takes the queued path whatever the timing).
+START_TEST(trace_dat_read_ahead_gives_the_blocking_events)
+{
+	const std::string dat = "tests/data/sleep-net.dat";
+	reader_options blocking;
+	blocking.read_ahead = 0;
+	auto ref_reader = make_trace_dat_reader(dat, blocking);
+	const std::vector<owned_event> ref = test::read_all(*ref_reader);
+	ck_assert_uint_eq(ref.size(), 13010);
+	std::size_t first_named = 0;
+	while (ref[first_named].function.empty())
+		first_named++;
+	ck_assert(ref[first_named].function.substr(0, 2) != "0x");	// named from the kallsyms
+	for (std::size_t bound : {std::size_t{1}, std::size_t{7}, std::size_t{4096},
+				  std::size_t{13010}, std::size_t{32768}}) {
+		for (bool always : {true, false}) {
+			reader_options opt;
+			opt.read_ahead = bound;
+			opt.read_ahead_always = always;
+			auto r = make_trace_dat_reader(dat, opt);
+			trace_event ev;
+			std::size_t i = 0, most = 0;
+			for (;;) {
+				// The kallsyms given time to be out before the first
+				// name: read_ahead_always must fill the queue anyway.
+				if (i == first_named)
+					std::this_thread::sleep_for(std::chrono::milliseconds(200));
+				if (!r->next(ev))
+					break;
+				ck_assert_uint_lt(i, ref.size());
+				ck_assert_msg(owned_event(ev) == ref[i],
+					      "read_ahead %zu%s: event %zu (%s) differs from the blocking path's",
+					      bound, always ? " always" : "", i, ref[i].name.c_str());
+				// Records decoded and not yet handed on.
+				most = std::max<std::size_t>(most, r->stats().lines - r->stats().events);
+				i++;
+			}
+			ck_assert_uint_eq(i, ref.size());
+			ck_assert_uint_le(most + 1, bound);	// the front one, handed on, was in it
+			if (always)
+				ck_assert_uint_eq(most + 1, std::min(bound, ref.size() - first_named));
+		}
+	}
+}
+END_TEST
+
 static Suite *trace_dat_suite()
 {
 	Suite *s = suite_create("trace_dat_reader");
@@ -349,6 +412,7 @@ static Suite *trace_dat_suite()
 	tcase_add_test(tc, kallsyms_search_8_digit_addresses);
 	tcase_add_test(tc, kallsyms_order_in_pieces_is_the_whole_check);
 	tcase_add_test(tc, trace_dat_lone_instance_hands_out_the_kallsyms_early);
+	tcase_add_test(tc, trace_dat_read_ahead_gives_the_blocking_events);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("shared");
 	tcase_set_timeout(tc, 120);
