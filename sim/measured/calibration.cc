@@ -149,14 +149,25 @@ stretch_state_table stretch_states(const std::vector<softirq_run> &runs, const s
 
 namespace {
 
-// The runs [from, to) of each block, as the cross-validation cuts them.
+// The runs [from, to) of each block, as the cross-validation cuts them,
+// and each block's sums: a fit on any blocks at any states is then made
+// from them, with no pass over the runs.
 struct block_cut {
 	std::vector<std::size_t> from, to;
-	block_cut(std::size_t n, unsigned blocks)
+	std::vector<normal_equations> normal;
+	std::vector<term_vector> x;
+	std::vector<double> y;
+	block_cut(const std::vector<run_sample> &samples, std::size_t n, unsigned blocks)
 	{
 		for (unsigned b = 0; b < blocks; b++) {
 			from.push_back(n * b / blocks);
 			to.push_back(n * (b + 1) / blocks);
+			normal_equations e;
+			for (std::size_t i = from[b]; i < to[b]; i++)
+				e.add(samples[i], 1.0);
+			normal.push_back(e);
+			x.push_back(sum_x(samples, from[b], to[b]));
+			y.push_back(sum_y(samples, from[b], to[b]));
 		}
 	}
 };
@@ -178,17 +189,30 @@ std::vector<run_sample> at_state(const std::vector<run_sample> &samples, const b
 	return s;
 }
 
-// Block B's overhead by M at its state^e.
-double block_prediction(const cost_model &m, const std::vector<run_sample> &samples, const block_cut &cut,
-			const std::vector<double> &states, unsigned b, double e)
+// The terms fitted on BLOCKS, each block's work priced at its state^e (as
+// fit() on at_state()'s samples, without the bootstrap).
+term_vector fit_blocks(const block_cut &cut, const std::vector<double> &states, const std::vector<unsigned> &blocks,
+		       double e)
 {
-	return priced_dot(m.ns, sum_x(samples, cut.from[b], cut.to[b])) * std::pow(states[b], e);
+	normal_equations n;
+	for (unsigned b : blocks)
+		n.add(cut.normal[b], std::pow(states[b], e));
+	std::array<bool, model_terms> use{};
+	for (unsigned t = 0; t < model_terms; t++)
+		use[t] = n.exercised(t);
+	return nnls(n, use);
+}
+
+// Block B's overhead by terms C at its state^e.
+double block_prediction(const term_vector &c, const block_cut &cut, const std::vector<double> &states, unsigned b,
+			double e)
+{
+	return priced_dot(c, cut.x[b]) * std::pow(states[b], e);
 }
 
 // The elasticity under which BLOCKS, each held out of a fit on the others,
 // are predicted best (least squared relative error; the lowest on a tie).
-double choose_elasticity(const std::vector<run_sample> &samples, const block_cut &cut,
-			 const std::vector<double> &states, const std::vector<unsigned> &blocks)
+double choose_elasticity(const block_cut &cut, const std::vector<double> &states, const std::vector<unsigned> &blocks)
 {
 	bool varies = false;
 	for (unsigned b : blocks)
@@ -203,9 +227,8 @@ double choose_elasticity(const std::vector<run_sample> &samples, const block_cut
 			for (unsigned b : blocks)
 				if (b != h)
 					rest.push_back(b);
-			const cost_model m = fit(at_state(samples, cut, states, rest, e), 0, calibration_seed);
-			const double y = sum_y(samples, cut.from[h], cut.to[h]);
-			const double p = block_prediction(m, samples, cut, states, h, e);
+			const double y = cut.y[h];
+			const double p = block_prediction(fit_blocks(cut, states, rest, e), cut, states, h, e);
 			if (y > 0)
 				error += (p - y) * (p - y) / (y * y);
 		}
@@ -242,7 +265,7 @@ cross_validation blocked_cross_validation(const std::vector<run_sample> &samples
 	const std::size_t n = std::min(samples.size(), runs.size());
 	if (n < blocks || blocks < 2)
 		return cv;
-	const block_cut cut(n, blocks);
+	const block_cut cut(samples, n, blocks);
 	std::vector<unsigned> all;
 	for (unsigned b = 0; b < blocks; b++)
 		all.push_back(b);
@@ -257,7 +280,7 @@ cross_validation blocked_cross_validation(const std::vector<run_sample> &samples
 	if (measures.empty())
 		measures.push_back(state_interrupts);
 	for (unsigned k : measures)
-		cv.elasticities[k] = choose_elasticity(samples, cut, states_of(k), all);
+		cv.elasticities[k] = choose_elasticity(cut, states_of(k), all);
 	double measured = 0, predicted = 0;
 	bool first = true;
 	for (unsigned b = 0; b < blocks; b++) {
@@ -271,11 +294,11 @@ cross_validation blocked_cross_validation(const std::vector<run_sample> &samples
 		for (unsigned m : measures) {
 			const std::vector<double> &st = states_of(m);
 			k.states[m] = st[b];
-			k.elasticities[m] = choose_elasticity(samples, cut, st, rest);
-			const cost_model f = fit(at_state(samples, cut, st, rest, k.elasticities[m]), 0, calibration_seed);
-			p += block_prediction(f, samples, cut, st, b, k.elasticities[m]) / double(measures.size());
+			k.elasticities[m] = choose_elasticity(cut, st, rest);
+			const term_vector f = fit_blocks(cut, st, rest, k.elasticities[m]);
+			p += block_prediction(f, cut, st, b, k.elasticities[m]) / double(measures.size());
 			for (unsigned t = 0; t < model_terms; t++)
-				fold[t] += f.ns[t] / double(measures.size());
+				fold[t] += f[t] / double(measures.size());
 		}
 		for (unsigned m = 0; m < state_measures; m++)
 			if (states[m].size() == blocks)
@@ -284,7 +307,7 @@ cross_validation blocked_cross_validation(const std::vector<run_sample> &samples
 		k.first_ns = runs[cut.from[b]].entry_ns;
 		k.last_ns = runs[cut.to[b] - 1].exit_ns;
 		k.runs = cut.to[b] - cut.from[b];
-		k.v = judge(sum_y(samples, cut.from[b], cut.to[b]), p, tolerance);
+		k.v = judge(cut.y[b], p, tolerance);
 		cv.blocks_within += k.v.within();
 		measured += k.v.measured_ns;
 		predicted += k.v.predicted_ns;
@@ -444,7 +467,7 @@ calibrated_model self_calibrate(const std::vector<softirq_run> &runs, const std:
 		std::vector<unsigned> all;
 		for (unsigned b = 0; b < cv_blocks; b++)
 			all.push_back(b);
-		const block_cut cut(std::min(s.size(), runs.size()), cv_blocks);
+		const block_cut cut(s, std::min(s.size(), runs.size()), cv_blocks);
 		std::vector<cost_model> flat;	// at elasticity 0, fitted once
 		for (unsigned k = 0; k < state_measures; k++) {
 			if (!c.cv.used[k])
