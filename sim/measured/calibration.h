@@ -125,7 +125,8 @@ struct cross_validation {
 };
 
 // SAMPLES in trace order, paired with RUNS; STATES per measure and block
-// (stretch_states; a measure with no states or all 1 is not used). Each
+// (stretch_states; a measure with no states or all 1 is not used, the
+// callbacks not without the interrupts). Each
 // block is predicted, for each measure used, by a fit on the others at the
 // elasticity those others choose among themselves (each of them held out
 // in turn); its prediction is the mean of the measures'.
