@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -66,47 +68,106 @@ verdict judge(double measured_ns, double predicted_ns, double tolerance)
 	return v;
 }
 
-std::vector<double> stretch_states(const std::vector<softirq_run> &runs, const std::vector<interrupt_cost> &interrupts,
-				   unsigned blocks)
+const char *state_measure_name(unsigned m)
 {
-	std::vector<double> states(blocks, 1.0);
-	const std::size_t n = runs.size();
-	if (n < blocks || interrupts.empty())
-		return states;
-	double all = 0;
-	for (const interrupt_cost &i : interrupts)
-		all += double(i.overhead_ns);
-	all /= double(interrupts.size());
-	if (all <= 0)
-		return states;
-	// Interrupts are in trace order: one pass, block by block.
-	std::size_t k = 0;
-	for (unsigned b = 0; b < blocks; b++) {
-		const std::size_t from = n * b / blocks, to = n * (b + 1) / blocks;
-		const std::uint64_t first = runs[from].entry_ns, last = runs[to - 1].exit_ns;
-		double sum = 0, count = 0;
-		while (k < interrupts.size() && interrupts[k].entry_ns < first)
-			k++;
-		for (std::size_t j = k; j < interrupts.size() && interrupts[j].entry_ns <= last; j++) {
-			sum += double(interrupts[j].overhead_ns);
-			count++;
-		}
-		if (count > 0 && sum > 0)
-			states[b] = sum / count / all;
-	}
-	return states;
+	static const char *const names[state_measures] = {"interrupts", "interrupt_causes", "callbacks"};
+	return m < state_measures ? names[m] : "?";
 }
 
 namespace {
 
-// The runs [from, to) of each block, as the cross-validation cuts them.
+// One event the state is read from: when it began, and its time over the
+// mean of its kind.
+struct timed_ratio {
+	std::uint64_t at_ns;
+	double ratio;
+};
+
+// Each event (at, kind, ns) as its time over its kind's mean, in time
+// order (kinds whose mean is 0 left out).
+std::vector<timed_ratio> ratios(std::vector<std::tuple<std::uint64_t, std::uint64_t, double>> events)
+{
+	std::map<std::uint64_t, std::pair<double, double>> kinds;	// sum, count
+	for (const auto &[at, kind, ns] : events) {
+		auto &k = kinds[kind];
+		k.first += ns;
+		k.second++;
+	}
+	std::vector<timed_ratio> r;
+	r.reserve(events.size());
+	for (const auto &[at, kind, ns] : events) {
+		const auto &k = kinds[kind];
+		if (k.first > 0)
+			r.push_back({at, ns / (k.first / k.second)});
+	}
+	std::stable_sort(r.begin(), r.end(),
+			 [](const timed_ratio &a, const timed_ratio &b) { return a.at_ns < b.at_ns; });
+	return r;
+}
+
+// Each block's mean ratio over the events inside its stretch of time.
+std::vector<double> block_means(const std::vector<softirq_run> &runs, const std::vector<timed_ratio> &r,
+				unsigned blocks)
+{
+	std::vector<double> states(blocks, 1.0);
+	const std::size_t n = runs.size();
+	if (n < blocks)
+		return states;
+	for (unsigned b = 0; b < blocks; b++) {
+		const std::uint64_t first = runs[n * b / blocks].entry_ns, last = runs[n * (b + 1) / blocks - 1].exit_ns;
+		auto it = std::lower_bound(r.begin(), r.end(), first,
+					   [](const timed_ratio &e, std::uint64_t t) { return e.at_ns < t; });
+		double sum = 0, count = 0;
+		for (; it != r.end() && it->at_ns <= last; ++it) {
+			sum += it->ratio;
+			count++;
+		}
+		if (count > 0 && sum > 0)
+			states[b] = sum / count;
+	}
+	return states;
+}
+
+}  // namespace
+
+stretch_state_table stretch_states(const std::vector<softirq_run> &runs, const std::vector<interrupt_cost> &interrupts,
+				   const std::vector<callback_time> &callbacks, unsigned blocks)
+{
+	std::vector<std::tuple<std::uint64_t, std::uint64_t, double>> all, causes, cbs;
+	for (const interrupt_cost &i : interrupts) {
+		all.emplace_back(i.entry_ns, 0, double(i.overhead_ns));
+		causes.emplace_back(i.entry_ns, i.first_callback, double(i.overhead_ns));
+	}
+	for (const callback_time &c : callbacks)
+		cbs.emplace_back(c.entry_ns, std::uint64_t(c.function) << 8 | std::uint64_t(c.where), double(c.own_ns));
+	stretch_state_table t;
+	t[state_interrupts] = block_means(runs, ratios(std::move(all)), blocks);
+	t[state_interrupt_causes] = block_means(runs, ratios(std::move(causes)), blocks);
+	t[state_callbacks] = block_means(runs, ratios(std::move(cbs)), blocks);
+	return t;
+}
+
+namespace {
+
+// The runs [from, to) of each block, as the cross-validation cuts them,
+// and each block's sums: a fit on any blocks at any states is then made
+// from them, with no pass over the runs.
 struct block_cut {
 	std::vector<std::size_t> from, to;
-	block_cut(std::size_t n, unsigned blocks)
+	std::vector<normal_equations> normal;
+	std::vector<term_vector> x;
+	std::vector<double> y;
+	block_cut(const std::vector<run_sample> &samples, std::size_t n, unsigned blocks)
 	{
 		for (unsigned b = 0; b < blocks; b++) {
 			from.push_back(n * b / blocks);
 			to.push_back(n * (b + 1) / blocks);
+			normal_equations e;
+			for (std::size_t i = from[b]; i < to[b]; i++)
+				e.add(samples[i], 1.0);
+			normal.push_back(e);
+			x.push_back(sum_x(samples, from[b], to[b]));
+			y.push_back(sum_y(samples, from[b], to[b]));
 		}
 	}
 };
@@ -128,17 +189,30 @@ std::vector<run_sample> at_state(const std::vector<run_sample> &samples, const b
 	return s;
 }
 
-// Block B's overhead by M at its state^e.
-double block_prediction(const cost_model &m, const std::vector<run_sample> &samples, const block_cut &cut,
-			const std::vector<double> &states, unsigned b, double e)
+// The terms fitted on BLOCKS, each block's work priced at its state^e (as
+// fit() on at_state()'s samples, without the bootstrap).
+term_vector fit_blocks(const block_cut &cut, const std::vector<double> &states, const std::vector<unsigned> &blocks,
+		       double e)
 {
-	return priced_dot(m.ns, sum_x(samples, cut.from[b], cut.to[b])) * std::pow(states[b], e);
+	normal_equations n;
+	for (unsigned b : blocks)
+		n.add(cut.normal[b], std::pow(states[b], e));
+	std::array<bool, model_terms> use{};
+	for (unsigned t = 0; t < model_terms; t++)
+		use[t] = n.exercised(t);
+	return nnls(n, use);
+}
+
+// Block B's overhead by terms C at its state^e.
+double block_prediction(const term_vector &c, const block_cut &cut, const std::vector<double> &states, unsigned b,
+			double e)
+{
+	return priced_dot(c, cut.x[b]) * std::pow(states[b], e);
 }
 
 // The elasticity under which BLOCKS, each held out of a fit on the others,
 // are predicted best (least squared relative error; the lowest on a tie).
-double choose_elasticity(const std::vector<run_sample> &samples, const block_cut &cut,
-			 const std::vector<double> &states, const std::vector<unsigned> &blocks)
+double choose_elasticity(const block_cut &cut, const std::vector<double> &states, const std::vector<unsigned> &blocks)
 {
 	bool varies = false;
 	for (unsigned b : blocks)
@@ -153,9 +227,8 @@ double choose_elasticity(const std::vector<run_sample> &samples, const block_cut
 			for (unsigned b : blocks)
 				if (b != h)
 					rest.push_back(b);
-			const cost_model m = fit(at_state(samples, cut, states, rest, e), 0, calibration_seed);
-			const double y = sum_y(samples, cut.from[h], cut.to[h]);
-			const double p = block_prediction(m, samples, cut, states, h, e);
+			const double y = cut.y[h];
+			const double p = block_prediction(fit_blocks(cut, states, rest, e), cut, states, h, e);
 			if (y > 0)
 				error += (p - y) * (p - y) / (y * y);
 		}
@@ -169,20 +242,49 @@ double choose_elasticity(const std::vector<run_sample> &samples, const block_cut
 
 }  // namespace
 
+namespace {
+
+// The measures whose states vary over the blocks: the ones used.
+std::array<bool, state_measures> varying(const stretch_state_table &states, unsigned blocks)
+{
+	std::array<bool, state_measures> used{};
+	for (unsigned k = 0; k < state_measures; k++)
+		if (states[k].size() == blocks)
+			for (double s : states[k])
+				used[k] = used[k] || s != 1.0;
+	// The callbacks only beside the interrupts: alone they read noise for
+	// the state (the LTTng 3.6 recording, which holds no interrupt: its
+	// first stretch +18% by them, +8% without a state).
+	used[state_callbacks] = used[state_callbacks] && used[state_interrupts];
+	return used;
+}
+
+}  // namespace
+
 cross_validation blocked_cross_validation(const std::vector<run_sample> &samples,
-					  const std::vector<softirq_run> &runs, const std::vector<double> &states_in,
+					  const std::vector<softirq_run> &runs, const stretch_state_table &states,
 					  unsigned blocks, double tolerance)
 {
 	cross_validation cv;
 	const std::size_t n = std::min(samples.size(), runs.size());
 	if (n < blocks || blocks < 2)
 		return cv;
-	const std::vector<double> states = states_in.size() == blocks ? states_in : std::vector<double>(blocks, 1.0);
-	const block_cut cut(n, blocks);
+	const block_cut cut(samples, n, blocks);
 	std::vector<unsigned> all;
 	for (unsigned b = 0; b < blocks; b++)
 		all.push_back(b);
-	cv.elasticity = choose_elasticity(samples, cut, states, all);
+	cv.used = varying(states, blocks);
+	// The measures a prediction is the mean of; none used: one, flat.
+	std::vector<unsigned> measures;
+	for (unsigned k = 0; k < state_measures; k++)
+		if (cv.used[k])
+			measures.push_back(k);
+	const std::vector<double> flat(blocks, 1.0);
+	auto states_of = [&](unsigned k) -> const std::vector<double> & { return cv.used[k] ? states[k] : flat; };
+	if (measures.empty())
+		measures.push_back(state_interrupts);
+	for (unsigned k : measures)
+		cv.elasticities[k] = choose_elasticity(cut, states_of(k), all);
 	double measured = 0, predicted = 0;
 	bool first = true;
 	for (unsigned b = 0; b < blocks; b++) {
@@ -191,15 +293,25 @@ cross_validation blocked_cross_validation(const std::vector<run_sample> &samples
 			if (o != b)
 				rest.push_back(o);
 		cv_block k;
-		k.state = states[b];
-		k.elasticity = choose_elasticity(samples, cut, states, rest);
-		const cost_model m = fit(at_state(samples, cut, states, rest, k.elasticity), 0, calibration_seed);
-		cv.fold_ns.push_back(m.ns);
+		double p = 0;
+		term_vector fold{};
+		for (unsigned m : measures) {
+			const std::vector<double> &st = states_of(m);
+			k.states[m] = st[b];
+			k.elasticities[m] = choose_elasticity(cut, st, rest);
+			const term_vector f = fit_blocks(cut, st, rest, k.elasticities[m]);
+			p += block_prediction(f, cut, st, b, k.elasticities[m]) / double(measures.size());
+			for (unsigned t = 0; t < model_terms; t++)
+				fold[t] += f[t] / double(measures.size());
+		}
+		for (unsigned m = 0; m < state_measures; m++)
+			if (states[m].size() == blocks)
+				k.states[m] = states[m][b];
+		cv.fold_ns.push_back(fold);
 		k.first_ns = runs[cut.from[b]].entry_ns;
 		k.last_ns = runs[cut.to[b] - 1].exit_ns;
 		k.runs = cut.to[b] - cut.from[b];
-		k.v = judge(sum_y(samples, cut.from[b], cut.to[b]),
-			    block_prediction(m, samples, cut, states, b, k.elasticity), tolerance);
+		k.v = judge(cut.y[b], p, tolerance);
 		cv.blocks_within += k.v.within();
 		measured += k.v.measured_ns;
 		predicted += k.v.predicted_ns;
@@ -281,32 +393,103 @@ void borrow(calibrated_model &c)
 
 }  // namespace
 
+namespace {
+
+// The mean of FITS (each with the same bootstrap draws: the same seed and
+// number of runs), its interval from the mean draws.
+cost_model mean_fit(const std::vector<cost_model> &fits)
+{
+	cost_model m = fits.front();
+	if (fits.size() == 1)
+		return m;
+	const double n = double(fits.size());
+	m.ns = {};
+	for (term_vector &d : m.draws)
+		d = {};
+	for (const cost_model &f : fits) {
+		for (unsigned t = 0; t < model_terms; t++) {
+			m.ns[t] += f.ns[t] / n;
+			m.fitted[t] = m.fitted[t] || f.fitted[t];
+		}
+		for (std::size_t i = 0; i < m.draws.size() && i < f.draws.size(); i++)
+			for (unsigned t = 0; t < model_terms; t++)
+				m.draws[i][t] += f.draws[i][t] / n;
+	}
+	for (unsigned t = 0; t < model_terms; t++) {
+		std::vector<double> v;
+		for (const term_vector &d : m.draws)
+			v.push_back(d[t]);
+		std::sort(v.begin(), v.end());
+		// Nearest rank, as fit() takes them.
+		auto rank = [&v](double pc) {
+			const std::size_t r = std::size_t(std::ceil(double(v.size()) * pc / 100.0));
+			return v[r ? r - 1 : 0];
+		};
+		m.low[t] = v.empty() ? m.ns[t] : rank(2.5);
+		m.high[t] = v.empty() ? m.ns[t] : rank(97.5);
+	}
+	return m;
+}
+
+}  // namespace
+
+double stretch_price(const calibrated_model &m, unsigned block, const term_vector &x)
+{
+	if (m.source != model_source::self || !m.cross_validated || block >= m.cv.blocks.size() ||
+	    m.measure_ns.empty())
+		return price(m, x).ns;
+	std::size_t i = 0;
+	double p = 0;
+	for (unsigned k = 0; k < state_measures; k++)
+		if (m.cv.used[k] && i < m.measure_ns.size())
+			p += priced_dot(m.measure_ns[i++], x) * std::pow(m.cv.blocks[block].states[k], m.elasticities[k]);
+	return i ? p / double(i) : price(m, x).ns;
+}
+
 calibrated_model self_calibrate(const std::vector<softirq_run> &runs, const std::vector<softirq_work> &work,
-				const std::vector<interrupt_cost> &interrupts, double state_ns,
+				const std::vector<interrupt_cost> &interrupts,
+				const std::vector<callback_time> &callbacks, double state_ns,
 				const std::string &source)
 {
 	calibrated_model c;
 	c.source = model_source::self;
 	c.state_ns = state_ns;
 	// The recording prices itself at its own mean state (scale 1), each
-	// stretch fitted at its own (the cross-validation's elasticity);
+	// stretch fitted at its own (the cross-validation's elasticities);
 	// borrowed terms are scaled to this state.
 	c.scale = 1;
 	c.borrowed_scale = state_scale(state_ns);
 	const std::vector<run_sample> s = samples_of(runs, work);
-	const std::vector<double> states = stretch_states(runs, interrupts);
+	const stretch_state_table states = stretch_states(runs, interrupts, callbacks);
 	c.cv = blocked_cross_validation(s, runs, states);
 	c.cross_validated = !c.cv.blocks.empty();
-	c.elasticity = c.cv.elasticity;
+	c.elasticities = c.cv.elasticities;
 	c.folds = c.cv.fold_ns;
-	std::vector<run_sample> fitted = s;
-	if (c.cross_validated && c.elasticity != 0) {
+	// One fit per measure used, at its elasticity; the model is their mean.
+	std::vector<cost_model> fits;
+	if (c.cross_validated) {
 		std::vector<unsigned> all;
 		for (unsigned b = 0; b < cv_blocks; b++)
 			all.push_back(b);
-		fitted = at_state(s, block_cut(std::min(s.size(), runs.size()), cv_blocks), states, all, c.elasticity);
+		const block_cut cut(s, std::min(s.size(), runs.size()), cv_blocks);
+		std::vector<cost_model> flat;	// at elasticity 0, fitted once
+		for (unsigned k = 0; k < state_measures; k++) {
+			if (!c.cv.used[k])
+				continue;
+			if (c.elasticities[k] != 0) {
+				fits.push_back(fit(at_state(s, cut, states[k], all, c.elasticities[k]), calibration_resamples,
+						   calibration_seed));
+			} else {
+				if (flat.empty())
+					flat.push_back(fit(s, calibration_resamples, calibration_seed));
+				fits.push_back(flat.front());
+			}
+			c.measure_ns.push_back(fits.back().ns);
+		}
 	}
-	c.model = fit(fitted, calibration_resamples, calibration_seed);
+	if (fits.empty())
+		fits.push_back(fit(s, calibration_resamples, calibration_seed));
+	c.model = mean_fit(fits);
 	c.model.sources = {source};
 	c.sources = {source};
 	c.low_ratio = std::min(0.0, c.cv.low_ratio);

@@ -15,12 +15,17 @@
 // carries to another machine's load: left out of the reference fit, the
 // recordings of tests/data were predicted within -34% .. +14% scaled, +50%
 // .. -37% not. Within one recording the model follows the state of each
-// stretch: a stretch's state is its timer interrupts' mean overhead (own
-// time less the callbacks run in them: the tick's own work left out, which
-// followed the tick more than the machine) over the whole recording's, and
-// its runs' work is priced x state^elasticity. The elasticity is chosen
-// from a small grid by cross-validation over the stretches (0: the state
-// does not help this recording), never fitted on the stretch it predicts.
+// stretch, read three ways from what the stretch measured other than the
+// TIMER runs' overhead being predicted (state_measure): its timer
+// interrupts' overhead, the same compared only with interrupts of the same
+// first callback, and its callbacks' own times compared with the same
+// function's. Each measure prices a stretch's work x state^elasticity, its
+// elasticity chosen from a small grid by cross-validation over the other
+// stretches (0: that measure does not help this recording), never on the
+// stretch it predicts; a stretch's prediction is the mean of the measures'
+// (one measure alone read noise for the state on some recording: the
+// interrupts missed a network recording's load by 27%, the callbacks a
+// quiet one's by 23%; their mean missed neither by more than 15%).
 //
 // An interval is never a fit's noise alone: a self-calibrated prediction's
 // interval spans the bootstrap and the errors the held-out blocks showed;
@@ -29,6 +34,7 @@
 // reference's spread.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -69,12 +75,37 @@ struct verdict {
 };
 verdict judge(double measured_ns, double predicted_ns, double tolerance = default_tolerance);
 
+// What a stretch's state is read from. Each is a mean of ratios, every
+// event's measured time over the recording's mean of its kind, so that a
+// stretch that ran other work than the rest is not taken for a dearer one:
+//   interrupts        each timer interrupt's overhead (own time less the
+//                     callbacks run in it: the tick's own work left out,
+//                     which followed the tick more than the machine) over
+//                     all interrupts' mean
+//   interrupt_causes  the same over the mean of the interrupts that ran
+//                     the same first callback (or none)
+//   callbacks         each callback run's own time over the mean of the
+//                     same function in the same context (TIMER or HRTIMER
+//                     softirq, hard irq, other): not the TIMER runs'
+//                     overhead the model predicts, which excludes them
+enum state_measure : unsigned { state_interrupts, state_interrupt_causes, state_callbacks };
+constexpr unsigned state_measures = 3;
+const char *state_measure_name(unsigned m);	// "interrupts", "interrupt_causes", "callbacks"
+
+// [measure][block]: each block's state by each measure (the runs cut as
+// the cross-validation cuts them), 1 where a stretch holds no such event.
+using stretch_state_table = std::array<std::vector<double>, state_measures>;
+stretch_state_table stretch_states(const std::vector<softirq_run> &runs, const std::vector<interrupt_cost> &interrupts,
+				   const std::vector<callback_time> &callbacks, unsigned blocks = cv_blocks);
+
 struct cv_block {
 	std::uint64_t first_ns = 0, last_ns = 0;	// the stretch of trace time
 	std::uint64_t runs = 0;
-	double state = 1;	// its timer interrupts' mean overhead over the recording's
-	double elasticity = 0;	// the one the other blocks chose among themselves
-	verdict v;		// its overhead, by a fit on the other blocks
+	std::array<double, state_measures> states{1, 1, 1};	// by each measure
+	// Each measure's, chosen by the other blocks among themselves (0 for
+	// a measure not used).
+	std::array<double, state_measures> elasticities{};
+	verdict v;		// its overhead, by fits on the other blocks
 };
 struct cross_validation {
 	std::vector<cv_block> blocks;
@@ -83,25 +114,25 @@ struct cross_validation {
 	// factors a held-out stretch was off by): the self-calibrated interval.
 	double low_ratio = 0, high_ratio = 0;
 	unsigned blocks_within = 0;
-	// The elasticity the blocks choose together: the model's.
-	double elasticity = 0;
-	// Each block's held-out fit (the terms at the recording's mean state).
+	// The measures a block's prediction is the mean of: those the
+	// recording's stretches differ by (none: the state is left out).
+	std::array<bool, state_measures> used{};
+	// The elasticities the blocks choose together: the model's.
+	std::array<double, state_measures> elasticities{};
+	// Each block's held-out fit (the terms at the recording's mean state:
+	// the mean of the measures' fits).
 	std::vector<term_vector> fold_ns;
 };
 
-// Each block's state (the runs cut as the cross-validation cuts them):
-// the mean overhead of the timer INTERRUPTS inside its stretch over that of
-// all of them; 1 where a stretch holds none, or none were recorded.
-std::vector<double> stretch_states(const std::vector<softirq_run> &runs, const std::vector<interrupt_cost> &interrupts,
-				   unsigned blocks = cv_blocks);
-
-// SAMPLES in trace order, paired with RUNS; STATES per block
-// (stretch_states; empty: all 1). Each block is predicted by a fit on the
-// others at the elasticity those others choose among themselves (each of
-// them held out in turn).
+// SAMPLES in trace order, paired with RUNS; STATES per measure and block
+// (stretch_states; a measure with no states or all 1 is not used, the
+// callbacks not without the interrupts). Each
+// block is predicted, for each measure used, by a fit on the others at the
+// elasticity those others choose among themselves (each of them held out
+// in turn); its prediction is the mean of the measures'.
 cross_validation blocked_cross_validation(const std::vector<run_sample> &samples,
 					  const std::vector<softirq_run> &runs,
-					  const std::vector<double> &states = {}, unsigned blocks = cv_blocks,
+					  const stretch_state_table &states = {}, unsigned blocks = cv_blocks,
 					  double tolerance = default_tolerance);
 
 // The model of one replay, for every scheme in it.
@@ -115,9 +146,13 @@ struct calibrated_model {
 	// exercised them (scaled by the recording's state like the others).
 	std::array<bool, model_terms> borrowed{};
 	double state_ns = 0;		// the trace's state (mean timer-interrupt own time; 0: unknown)
-	// Self-calibrated: each stretch's runs were fitted at state^elasticity
-	// (cv.blocks[].state): the terms are the recording's mean state's.
-	double elasticity = 0;
+	// Self-calibrated: for each measure used, the runs of each stretch
+	// were fitted at its state^elasticity (cv.blocks[].states), and the
+	// terms are the mean of those fits: the recording's mean state's.
+	std::array<double, state_measures> elasticities{};
+	// Each used measure's fit, by cv.used (what a stretch's work is
+	// priced with: stretch_price).
+	std::vector<term_vector> measure_ns;
 	// What its own terms' work is scaled by (the reference's: the state;
 	// a self-calibrated model's: 1, it is priced at its own state), and
 	// the borrowed terms' (the state).
@@ -148,11 +183,17 @@ struct priced {
 };
 priced price(const calibrated_model &m, const term_vector &x);
 
+// Work X done in the cross-validation's stretch BLOCK priced at that
+// stretch's state (a self-calibrated model's; else price(m, x).ns): the
+// mean over the measures used of each one's fit x state^elasticity.
+double stretch_price(const calibrated_model &m, unsigned block, const term_vector &x);
+
 // Fitted on the recording's RUNS (paired with its kernel's scheme's WORK);
 // STATE_NS the trace's mean timer-interrupt own time (0: not recorded);
-// INTERRUPTS its timer interrupts in trace order (the stretches' state).
+// INTERRUPTS and CALLBACKS what it measured besides (the stretches' state).
 calibrated_model self_calibrate(const std::vector<softirq_run> &runs, const std::vector<softirq_work> &work,
-				const std::vector<interrupt_cost> &interrupts, double state_ns,
+				const std::vector<interrupt_cost> &interrupts,
+				const std::vector<callback_time> &callbacks, double state_ns,
 				const std::string &source);
 // The built-in reference at the trace's state.
 calibrated_model reference_calibration(double state_ns);

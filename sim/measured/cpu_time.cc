@@ -91,7 +91,7 @@ const softirq_run *cpu_time::add(const cost_event &ev)
 	cpu_state &c = cpu(ev.cpu);
 	// What an entry opens, pushed at one place below (from three, the
 	// push went out of line).
-	frame opened{ev.kind, ev.ts_ns, 0, 0, 0, 0, false, 0};
+	frame opened{ev.kind, ev.ts_ns, 0, 0, 0, 0, false, 0, no_callback};
 	// Which measured events the trace holds (softirqs_, interrupts_,
 	// callbacks_seen_) is noted in the one switch.
 	switch (ev.kind) {
@@ -127,6 +127,9 @@ const softirq_run *cpu_time::add(const cost_event &ev)
 		callbacks_seen_ = true;
 		woke(c, ev);
 		opened.function = ev.function;
+		if (!c.open.empty() && c.open.back().kind == cost_kind::hardirq_entry &&
+		    c.open.back().first_callback == no_callback)
+			c.open.back().first_callback = ev.function;
 		break;
 	case cost_kind::hardirq_exit:
 		// A timer interrupt that ran no callback ends without a cause.
@@ -184,7 +187,7 @@ const softirq_run *cpu_time::close(cpu_state &c, cost_kind entry, const cost_eve
 			     f.callbacks};
 		run = &last_run_;
 	} else if (f.kind == cost_kind::hardirq_entry && f.timer_interrupt) {
-		last_interrupt_ = {f.start_ns, own - std::min(f.callbacks_ns, own)};
+		last_interrupt_ = {f.start_ns, own - std::min(f.callbacks_ns, own), f.first_callback};
 		interrupt_closed_ = true;
 	}
 	// What encloses this frame: a hard irq's whole time is not the
@@ -250,15 +253,22 @@ void cpu_time::closed(cpu_state &c, const frame &f, std::uint64_t own_ns)
 		callback_samples &cb = callback(f.function);
 		cb.runs.add(own_ns);
 		// Where it ran: the frame now on top of the CPU's stack.
+		callback_context where = callback_context::other;
 		if (!c.open.empty()) {
 			const frame &outer = c.open.back();
-			if (outer.kind == cost_kind::softirq_entry && outer.vec == std::uint32_t(softirq_vec::timer))
+			if (outer.kind == cost_kind::softirq_entry && outer.vec == std::uint32_t(softirq_vec::timer)) {
 				cb.in_timer_softirq++;
-			else if (outer.kind == cost_kind::softirq_entry)
+				where = callback_context::timer_softirq;
+			} else if (outer.kind == cost_kind::softirq_entry) {
 				cb.in_hrtimer_softirq++;
-			else if (outer.kind == cost_kind::hardirq_entry)
+				where = callback_context::hrtimer_softirq;
+			} else if (outer.kind == cost_kind::hardirq_entry) {
 				cb.in_hardirq++;
+				where = callback_context::hardirq;
+			}
 		}
+		last_callback_ = {f.start_ns, own_ns, f.function, where};
+		callback_closed_ = true;
 		return;
 	}
 	default:

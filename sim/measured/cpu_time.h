@@ -69,11 +69,29 @@ struct softirq_run {
 	std::uint64_t overhead_ns() const { return own_ns - callbacks_ns; }
 };
 
+// No callback (an interrupt that ran none).
+constexpr std::uint32_t no_callback = UINT32_MAX;
+
 // A timer interrupt as the state of the machine is read from it: when it
-// came and its overhead (own time less the callbacks run in it).
+// came, its overhead (own time less the callbacks run in it) and the first
+// callback it ran (a tick and a wakeup cost what each costs: the state
+// compares an interrupt with those of the same first callback).
 struct interrupt_cost {
 	std::uint64_t entry_ns = 0;
 	std::uint64_t overhead_ns = 0;
+	std::uint32_t first_callback = no_callback;
+};
+
+// Where a callback ran: the frame open beneath it.
+enum class callback_context : std::uint8_t { timer_softirq, hrtimer_softirq, hardirq, other };
+
+// One callback run as the state of the machine is read from it: the same
+// function in the same context costs more on a loaded machine.
+struct callback_time {
+	std::uint64_t entry_ns = 0;
+	std::uint64_t own_ns = 0;	// hard irqs inside excluded
+	std::uint32_t function = 0;
+	callback_context where = callback_context::other;
 };
 
 // The softirq runs of one vector on one CPU (or all CPUs).
@@ -177,6 +195,14 @@ public:
 		interrupt_closed_ = false;
 		return &last_interrupt_;
 	}
+	// The callback run the last add() closed, if it closed one, once.
+	const callback_time *take_callback()
+	{
+		if (!callback_closed_) [[likely]]
+			return nullptr;
+		callback_closed_ = false;
+		return &last_callback_;
+	}
 	// NAME_OF: a callback's name from its id. The samples are summarised
 	// where they are (reordered, not copied).
 	cost_report finish(const std::function<std::string(std::uint32_t)> &name_of);
@@ -192,6 +218,7 @@ private:
 		std::uint32_t vec = 0;
 		bool timer_interrupt = false;
 		std::uint32_t function = 0;
+		std::uint32_t first_callback = no_callback;	// hard irq frames: the first callback run in it
 	};
 	struct samples {
 		duration_samples runs;
@@ -259,6 +286,8 @@ private:
 	softirq_run last_run_;
 	interrupt_cost last_interrupt_;
 	bool interrupt_closed_ = false;
+	callback_time last_callback_;
+	bool callback_closed_ = false;
 	std::uint64_t cut_ = 0, unbalanced_ = 0;
 	std::uint64_t wakeups_ = 0, wakeups_without_expiry_ = 0, wakeups_without_expiry_ns_ = 0;
 	std::uint64_t first_ns_ = 0, last_ns_ = 0;

@@ -17,28 +17,6 @@ std::uint64_t next_random(std::uint64_t &state)
 	return z ^ (z >> 31);
 }
 
-// The normal equations of the samples: Gram matrix, right side and the
-// sum of squares, from which every subset's fit and residual follow.
-struct normal_equations {
-	double g[model_terms][model_terms] = {};
-	double b[model_terms] = {};
-	double yy = 0;
-};
-
-normal_equations normal_of(const std::vector<run_sample> &s)
-{
-	normal_equations n;
-	for (const run_sample &r : s) {
-		for (unsigned i = 0; i < model_terms; i++) {
-			for (unsigned j = 0; j < model_terms; j++)
-				n.g[i][j] += r.x[i] * r.x[j];
-			n.b[i] += r.x[i] * r.overhead_ns;
-		}
-		n.yy += r.overhead_ns * r.overhead_ns;
-	}
-	return n;
-}
-
 // Least squares over the terms in `set` (a bit mask), by Gaussian
 // elimination with partial pivoting. False when the system is singular (a
 // term the samples never vary, or two that vary together).
@@ -111,6 +89,34 @@ double rank(std::vector<double> &v, double p)
 
 }  // namespace
 
+normal_equations normal_of(const std::vector<run_sample> &s)
+{
+	normal_equations n;
+	for (const run_sample &r : s)
+		n.add(r, 1.0);
+	return n;
+}
+
+void normal_equations::add(const run_sample &r, double k)
+{
+	for (unsigned i = 0; i < model_terms; i++) {
+		for (unsigned j = 0; j < model_terms; j++)
+			g[i][j] += k * k * r.x[i] * r.x[j];
+		b[i] += k * r.x[i] * r.overhead_ns;
+	}
+	yy += r.overhead_ns * r.overhead_ns;
+}
+
+void normal_equations::add(const normal_equations &o, double k)
+{
+	for (unsigned i = 0; i < model_terms; i++) {
+		for (unsigned j = 0; j < model_terms; j++)
+			g[i][j] += k * k * o.g[i][j];
+		b[i] += k * o.b[i];
+	}
+	yy += o.yy;
+}
+
 const char *model_term_name(unsigned term)
 {
 	static const char *const names[model_terms] = {"run", "expiry", "visit", "relink",
@@ -143,11 +149,15 @@ std::vector<run_sample> samples_of(const std::vector<softirq_run> &runs,
 // optimum of a convex problem lies on one such face).
 term_vector nnls(const std::vector<run_sample> &samples, const std::array<bool, model_terms> &use)
 {
+	return nnls(normal_of(samples), use);
+}
+
+term_vector nnls(const normal_equations &n, const std::array<bool, model_terms> &use)
+{
 	unsigned usable = 0;
 	for (unsigned t = 0; t < model_terms; t++)
 		if (use[t])
 			usable |= 1u << t;
-	const normal_equations n = normal_of(samples);
 	term_vector best{};
 	double best_res = residual(n, best);
 	for (unsigned set = 1; set < (1u << model_terms); set++) {

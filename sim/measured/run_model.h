@@ -83,9 +83,26 @@ struct model_check {
 };
 model_check check(const cost_model &m, const std::vector<run_sample> &samples);
 
+// The normal equations of samples: Gram matrix, right side and the sum of
+// squares, from which every subset's fit and residual follow. They add
+// over sets of samples, and samples whose work is scaled by k (a stretch
+// priced at its state) add k^2 G and k b: a fit on any union of stretches
+// at any scale needs no pass over the samples.
+struct normal_equations {
+	double g[model_terms][model_terms] = {};
+	double b[model_terms] = {};
+	double yy = 0;
+	void add(const run_sample &r, double k);
+	void add(const normal_equations &o, double k);
+	// The terms the samples exercised (a fit's `fitted`).
+	bool exercised(unsigned t) const { return g[t][t] > 0; }
+};
+normal_equations normal_of(const std::vector<run_sample> &samples);
+
 // The non-negative least-squares solution of min |A c - y| (A: rows of
 // terms) over the terms `use` marks; exact, by the active sets of so few
-// terms. Exposed for tests.
+// terms. The samples' form exposed for tests.
 term_vector nnls(const std::vector<run_sample> &samples, const std::array<bool, model_terms> &use);
+term_vector nnls(const normal_equations &n, const std::array<bool, model_terms> &use);
 
 }  // namespace timersim::measured

@@ -52,7 +52,8 @@ measured::calibrated_model choose_model(const std::vector<replay_report> &report
 	}
 	for (const replay_report &r : reports)
 		if (r.scheme == r.input.kernel_scheme && r.timer_runs.size() >= measured::cv_blocks)
-			return measured::self_calibrate(r.timer_runs, r.run_work, r.timer_interrupts, state, r.input.path);
+			return measured::self_calibrate(r.timer_runs, r.run_work, r.timer_interrupts, r.callback_times,
+							state, r.input.path);
 	bool kernel_replayed = false;
 	for (const replay_report &r : reports)
 		kernel_replayed = kernel_replayed || r.scheme == r.input.kernel_scheme;
@@ -277,6 +278,7 @@ private:
 	hrtimer_summary hrtimer_report_;
 	std::vector<measured::softirq_run> timer_runs_;
 	std::vector<measured::interrupt_cost> timer_interrupts_;
+	std::vector<measured::callback_time> callback_times_;
 	std::vector<std::vector<measured::softirq_work>> run_work_;	// by engine
 	std::vector<std::int8_t> tick_function_;	// by callback id: -1 unknown, 0 no, 1 the tick's
 	// By CPU: the timer whose callback runs (its timer_expire_entry came,
@@ -337,6 +339,9 @@ inline void replay_driver::measure(const sim_event &ev, measured::cost_kind kind
 	const measured::softirq_run *run = measured_.add(m);
 	if (const measured::interrupt_cost *irq = measured_.take_interrupt()) [[unlikely]]
 		timer_interrupts_.push_back(*irq);
+	if (const measured::callback_time *cb = measured_.take_callback()) [[unlikely]]
+		if (!opt_.bounded_memory || timer_runs_.size() < bounded_timer_runs)
+			callback_times_.push_back(*cb);
 	if (run && cpus_.on())
 		cpus_.softirq_closed(*run);
 	// A TIMER run closed: what each scheme did for that CPU since its
@@ -677,6 +682,7 @@ void replay_driver::assemble(std::size_t i, engine_list &engines, replay_report 
 	// The last report takes the runs, the others copy them.
 	r.timer_runs = i + 1 == engines.size() ? std::move(timer_runs_) : timer_runs_;
 	r.timer_interrupts = i + 1 == engines.size() ? std::move(timer_interrupts_) : timer_interrupts_;
+	r.callback_times = i + 1 == engines.size() ? std::move(callback_times_) : callback_times_;
 	if (i < run_work_.size())
 		r.run_work = std::move(run_work_[i]);
 	r.softirq_work = engines[i]->all_softirq_work();
@@ -748,7 +754,8 @@ void replay_driver::fill_input(replay_report &r) const
 	r.input.last_jiffies = narrow(jiffies_.latest());
 	r.ticks = ticks_->summary();
 	r.measured = measured_report_;
-	r.sample_bytes = measured_.sample_bytes() + timer_runs_.size() * sizeof(measured::softirq_run);
+	r.sample_bytes = measured_.sample_bytes() + timer_runs_.size() * sizeof(measured::softirq_run) +
+			 callback_times_.size() * sizeof(measured::callback_time);
 	for (const auto &w : run_work_)
 		r.sample_bytes += w.size() * sizeof(measured::softirq_work);
 	r.hrtimers = hrtimer_report_;

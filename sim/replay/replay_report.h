@@ -273,6 +273,9 @@ struct replay_report {
 	// The recorded timer interrupts' overheads, in trace order: the state
 	// of each stretch of the trace (sim/measured/calibration.h).
 	std::vector<measured::interrupt_cost> timer_interrupts;
+	// The recorded callbacks' own times, in the order they ended (kept
+	// while the runs are): the state too.
+	std::vector<measured::callback_time> callback_times;
 	// Everything the scheme did on the softirq side, runs recorded or not.
 	measured::softirq_work softirq_work;
 	// What it did per second and CPU (the time table's per-second figures).

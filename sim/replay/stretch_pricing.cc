@@ -8,17 +8,29 @@ namespace timersim {
 namespace {
 
 // The model's stretches have states of their own (calibration.h: a
-// self-calibrated model whose cross-validation chose to follow the state).
+// self-calibrated model whose cross-validation chose to follow some
+// measure of the state).
 bool follows_state(const measured::calibrated_model &m)
 {
-	return m.source == measured::model_source::self && m.cross_validated && m.elasticity != 0;
+	if (m.source != measured::model_source::self || !m.cross_validated)
+		return false;
+	for (unsigned k = 0; k < measured::state_measures; k++)
+		if (m.cv.used[k] && m.elasticities[k] != 0)
+			return true;
+	return false;
 }
 
-// Stretch B's work at its state: the model's price x state^elasticity, as
-// the cross-validation priced the block.
-double stretch_factor(const measured::calibrated_model &m, std::size_t b)
+// Stretch B's work X at its state over the same work at the recording's
+// mean state: stretch_price() of the recording's own terms (the borrowed
+// ones, which no stretch of it fitted, follow the same factor).
+double stretch_factor(const measured::calibrated_model &m, std::size_t b, const measured::term_vector &x)
 {
-	return std::pow(m.cv.blocks[b].state, m.elasticity);
+	measured::term_vector own = x;
+	for (unsigned t = 0; t < measured::model_terms; t++)
+		if (m.borrowed[t])
+			own[t] = 0;
+	const double base = measured::price(m, own).ns;
+	return base > 0 ? measured::stretch_price(m, unsigned(b), own) / base : 1.0;
 }
 
 measured::priced scaled(measured::priced p, double k)
@@ -52,7 +64,7 @@ std::size_t stretch_prices::of_second(std::uint32_t second) const
 
 measured::priced stretch_prices::price(std::size_t b, const measured::term_vector &x) const
 {
-	return scaled(measured::price(m_, x), stretch_factor(m_, b));
+	return scaled(measured::price(m_, x), stretch_factor(m_, b, x));
 }
 
 measured::priced stretch_prices::price_second(std::uint32_t k, const measured::term_vector &x) const

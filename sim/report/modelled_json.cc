@@ -27,6 +27,18 @@ void json_names(json_writer &w, const char *key, const std::vector<std::string> 
 	w.end_array();
 }
 
+// The elasticity of each measure the cross-validation used, by name.
+void json_elasticities(json_writer &w, const measured::cross_validation &cv,
+		       const std::array<double, measured::state_measures> &e)
+{
+	w.key("elasticities");
+	w.begin_object();
+	for (unsigned k = 0; k < measured::state_measures; k++)
+		if (cv.used[k])
+			w.field_fixed(measured::state_measure_name(k), e[k], 2);
+	w.end_object();
+}
+
 }  // namespace
 
 void write_json_modelled(json_writer &w, const replay_report &r)
@@ -81,8 +93,12 @@ void write_json_modelled(json_writer &w, const replay_report &r)
 			w.field("first_ns", b.first_ns);
 			w.field("last_ns", b.last_ns);
 			w.field("runs", b.runs);
-			w.field_fixed("state", b.state, 4);
-			w.field_fixed("elasticity", b.elasticity, 2);
+			w.key("states");
+			w.begin_object();
+			for (unsigned k = 0; k < measured::state_measures; k++)
+				w.field_fixed(measured::state_measure_name(k), b.states[k], 4);
+			w.end_object();
+			json_elasticities(w, m.cv, b.elasticities);
 			w.key("verdict");
 			json_verdict(w, b.v);
 			w.end_object();
@@ -91,7 +107,7 @@ void write_json_modelled(json_writer &w, const replay_report &r)
 		w.key("whole");
 		json_verdict(w, m.cv.whole);
 		w.field("blocks_within", std::uint64_t(m.cv.blocks_within));
-		w.field_fixed("elasticity", m.cv.elasticity, 2);
+		json_elasticities(w, m.cv, m.cv.elasticities);
 		w.end_object();
 	}
 	w.key("check");

@@ -54,25 +54,48 @@ std::string model_line(const modelled_cost &c)
 	return out;
 }
 
+// A block's elasticities, one per measure used: "0.75/1.50/1.50".
+std::string cv_elasticities(const measured::cross_validation &cv, const std::array<double, measured::state_measures> &e)
+{
+	std::string out;
+	for (unsigned k = 0; k < measured::state_measures; k++)
+		if (cv.used[k])
+			out += (out.empty() ? "" : "/") + fmt::format("{:.2f}", e[k]);
+	return out.empty() ? "-" : out;
+}
+
 std::string cv_table(const measured::cross_validation &cv)
 {
+	std::string used;
+	for (unsigned k = 0; k < measured::state_measures; k++)
+		if (cv.used[k])
+			used += (used.empty() ? "" : "/") + std::string(k == measured::state_interrupts ? "irq"
+									: k == measured::state_interrupt_causes ? "cause"
+									: "cb");
 	std::string out = fmt::format("  cross-validation  {} blocks of the runs in trace order, each predicted by a "
 				      "fit on the others ({} of {} within {:.0f}%); state: a block's timer interrupts' "
-				      "mean overhead over the trace's, its work priced x state^e (e: chosen by the "
-				      "other blocks; the model's {:.2f})\n",
+				      "overhead (irq), the same against interrupts of the same first callback (cause), "
+				      "its callbacks' own time against the same function's (cb), each over the trace's; "
+				      "a block's prediction is the mean of each measure's, its work priced x state^e "
+				      "(e: chosen by the other blocks; the model's {} {})\n",
 				      cv.blocks.size(), cv.blocks_within, cv.blocks.size(),
-				      cv.whole.tolerance * 100, cv.elasticity);
+				      cv.whole.tolerance * 100, used.empty() ? "e" : used,
+				      cv_elasticities(cv, cv.elasticities));
 	text_table t("  ");
-	t.row({"    block", "from s", "to s", "runs", "state", "e", "measured ms", "predicted ms", "error", "verdict"});
+	t.row({"    block", "from s", "to s", "runs", "irq", "cause", "cb", "e " + (used.empty() ? "-" : used),
+	       "measured ms", "predicted ms", "error", "verdict"});
 	const double t0 = cv.blocks.empty() ? 0 : double(cv.blocks.front().first_ns);
 	unsigned n = 0;
 	for (const measured::cv_block &b : cv.blocks)
 		t.row({"    " + std::to_string(++n), fmt::format("{:.1f}", (double(b.first_ns) - t0) / 1e9),
 		       fmt::format("{:.1f}", (double(b.last_ns) - t0) / 1e9), num(b.runs),
-		       fmt::format("{:.2f}", b.state), fmt::format("{:.2f}", b.elasticity), modelled_ms(b.v.measured_ns), modelled_ms(b.v.predicted_ns), signed_percent(b.v.error()),
+		       fmt::format("{:.2f}", b.states[measured::state_interrupts]),
+		       fmt::format("{:.2f}", b.states[measured::state_interrupt_causes]),
+		       fmt::format("{:.2f}", b.states[measured::state_callbacks]), cv_elasticities(cv, b.elasticities),
+		       modelled_ms(b.v.measured_ns), modelled_ms(b.v.predicted_ns), signed_percent(b.v.error()),
 		       b.v.text()});
-	t.row({"    whole", "", "", "", "", "", modelled_ms(cv.whole.measured_ns), modelled_ms(cv.whole.predicted_ns),
-	       signed_percent(cv.whole.error()), cv.whole.text()});
+	t.row({"    whole", "", "", "", "", "", "", "", modelled_ms(cv.whole.measured_ns),
+	       modelled_ms(cv.whole.predicted_ns), signed_percent(cv.whole.error()), cv.whole.text()});
 	out += t.render();
 	return out;
 }

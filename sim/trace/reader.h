@@ -75,8 +75,8 @@ struct reader_options {
 	bool lenient = false;
 	std::string symbols;	// System.map or /proc/kallsyms to resolve addresses; may be empty
 	// trace.dat: records decoded ahead of the replay, callbacks not yet
-	// named, while the file's kallsyms load (216 bytes each, in huge
-	// pages: 32768 is 6.75 MiB). Past it, or at the end of the input,
+	// named, while the file's kallsyms load (272 bytes each, in huge
+	// pages: 32768 is 8.5 MiB). Past it, or at the end of the input,
 	// the reader waits for the kallsyms; then the queue is named and
 	// handed on in order. 0: wait at the first record that needs a name.
 	std::size_t read_ahead = 32768;

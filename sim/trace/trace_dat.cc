@@ -160,7 +160,7 @@ trace_dat_reader::trace_dat_reader(trace_dat_file file, std::future<tdat_kallsym
 		 [this] { kallsyms_ = loading_.valid() ? loading_.get() : load_kallsyms(kallsyms_at(file_)); }),
 	  lenient_(opt.lenient)
 {
-	static_assert(sizeof(pending) == 216, "reader_options::read_ahead's bytes a record");
+	static_assert(sizeof(pending) == 272, "reader_options::read_ahead's bytes a record");
 	if (file_.latency)
 		fail("a latency-tracer trace.dat holds text, not event records");
 	// Buffer instances (trace-cmd record -B) are separate ring buffers

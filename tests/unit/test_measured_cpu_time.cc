@@ -230,6 +230,50 @@ START_TEST(the_closing_exit_hands_back_the_run)
 }
 END_TEST
 
+// What the state of the machine is read from (sim/measured/calibration.h):
+// each closed callback with its own time and where it ran, each timer
+// interrupt with its overhead and the first callback it ran, once each.
+START_TEST(callbacks_and_interrupts_are_handed_back_for_the_state)
+{
+	cpu_time t;
+	irq_in(t, 100);
+	cb_in(t, 110, "tick");
+	cb_out(t, 130, "tick");
+	ck_assert_ptr_null(t.take_interrupt());
+	const callback_time *c = t.take_callback();
+	ck_assert_ptr_nonnull(c);
+	ck_assert_uint_eq(c->entry_ns, 110);
+	ck_assert_uint_eq(c->own_ns, 20);
+	ck_assert_uint_eq(c->function, id_of("tick"));
+	ck_assert(c->where == callback_context::hardirq);
+	ck_assert_ptr_null(t.take_callback());	// once
+	cb_in(t, 140, "wake");
+	cb_out(t, 150, "wake");
+	irq_out(t, 200);
+	const interrupt_cost *i = t.take_interrupt();
+	ck_assert_ptr_nonnull(i);
+	ck_assert_uint_eq(i->entry_ns, 100);
+	ck_assert_uint_eq(i->overhead_ns, 100 - 30);
+	ck_assert_uint_eq(i->first_callback, id_of("tick"));	// not the second
+	softirq_in(t, 300);
+	cb_in(t, 310, "a");
+	irq_in(t, 320);	// inside the callback: not its time, ran none
+	irq_out(t, 325);
+	i = t.take_interrupt();
+	ck_assert_ptr_nonnull(i);
+	ck_assert_uint_eq(i->first_callback, no_callback);
+	cb_out(t, 340, "a");
+	c = t.take_callback();
+	ck_assert_ptr_nonnull(c);
+	ck_assert_uint_eq(c->own_ns, 25);
+	ck_assert(c->where == callback_context::timer_softirq);
+	softirq_out(t, 400);
+	cb_in(t, 500, "b");
+	cb_out(t, 505, "b");
+	ck_assert(t.take_callback()->where == callback_context::other);
+}
+END_TEST
+
 // Causes of wakeups, by hand: interrupt 1 ran hrtimer_wakeup first (its
 // cause); interrupt 2 ran the tick, then a TIMER softirq ran
 // process_timeout then tcp_write_timer (process_timeout's); interrupt 3 ran
@@ -334,6 +378,7 @@ int main()
 	tcase_add_test(tc, other_softirqs_and_cpus_stay_apart);
 	tcase_add_test(tc, nothing_recorded_says_so);
 	tcase_add_test(tc, the_closing_exit_hands_back_the_run);
+	tcase_add_test(tc, callbacks_and_interrupts_are_handed_back_for_the_state);
 	tcase_add_test(tc, wakeups_are_credited_to_their_first_expiry);
 	tcase_add_test(tc, order_statistics_by_nearest_rank);
 	suite_add_tcase(s, tc);
