@@ -78,6 +78,8 @@ hr::hrtimer_restart hrtimer_replay::fired(hr::hrtimer *t, void *context)
 	s->fired_irq = self->current_irq_;
 	s->fired_cpu = self->running_cpu_;
 	s->fired_unmatched = self->irq_unmatched_;
+	s->fired_mono = self->machine_.now;
+	s->fired_soft_run = self->cpus_[self->running_cpu_]->soft_runs + 1;
 	if (s->owner_ran)
 		self->end_not_traced(*s, lost_cause::owner_ran);
 	if (self->what_ifs_)
@@ -381,8 +383,10 @@ void hrtimer_replay::apply_softirq(const sim_event &ev)
 		close_deferred(ev.cpu);
 	if (ev.vec != HRTIMER_SOFTIRQ)
 		return;
-	if (ev.kind == event_kind::softirq_entry)
+	if (ev.kind == event_kind::softirq_entry) {
 		cpus_[ev.cpu]->in_soft = true;
+		cpus_[ev.cpu]->soft_runs++;
+	}
 	else if (ev.kind == event_kind::softirq_exit)
 		cpus_[ev.cpu]->in_soft = false;
 }
@@ -426,6 +430,9 @@ void hrtimer_replay::apply_hrtimer(const sim_event &ev, event_stream &ahead)
 		return;
 	case hrtimer_event::expire_entry:
 		on_expire(ev);
+		return;
+	case hrtimer_event::expire_exit:
+		slot_for(ev).running_on = 0;
 		return;
 	case hrtimer_event::start_expired: {
 		// hrtimer_start_range_ns_user() found the timer it had just
@@ -526,7 +533,15 @@ void hrtimer_replay::on_start(const sim_event &ev)
 	if (ev.carries(EF_HRTIMER_MODE) && (ev.hrtimer_mode & HRM_PINNED))
 		mode |= hr::HRTIMER_MODE_PINNED;
 	machine_.now = std::max<std::int64_t>(mono_of(ev.ts_ns), 0);
-	arm(s, ev.cpu, std::int64_t(soft), delta, mode, machine_.now);
+	// switch_hrtimer_base() (kernel/time/hrtimer.c): a timer whose
+	// callback is running stays on that CPU's base, pinned or not, and
+	// the start from another CPU queues it there.
+	unsigned cpu = ev.cpu;
+	if (s.running_on && s.running_on - 1 != ev.cpu && s.running_on - 1 < cpus_.size()) {
+		cpu = s.running_on - 1;
+		sum_.starts_while_running_elsewhere++;
+	}
+	arm(s, cpu, std::int64_t(soft), delta, mode, machine_.now);
 }
 
 // WHAT_IF_MONO: when the what-ifs are told it was armed (their lateness
@@ -730,7 +745,8 @@ void hrtimer_replay::on_expire(const sim_event &ev)
 	else
 		place_soft_expiry(s, ev, clock);
 	note_realtime_offset(ev, clock.realtime);
-	judge(&s, ev, ev.cpu);
+	judge(&s, ev, ev.cpu, clock.mono);
+	s.running_on = ev.cpu + 1;
 	if (what_ifs_)
 		what_ifs_->recorded_expiry(s.id, s.function, clock.mono, std::int64_t(ev.now),
 					   s.set_up ? s.timer.softexpires : 0);
@@ -799,6 +815,7 @@ void hrtimer_replay::place_hard_expiry(slot &s, const sim_event &ev, const expir
 			stop_tick_untraced(ev.cpu, clock.base == hr::HRTIMER_BASE_MONOTONIC && s.set_up
 							    ? std::min(clock.mono, s.timer.softexpires - 1)
 							    : clock.mono);
+		c.irq_mono = clock.mono;
 		run_interrupt(ev.cpu, clock.mono, true, unseen || untraced);
 	} else if (untraced && hr::hrtimer_is_queued(&s.timer)) {
 		// Re-armed untraced into an interrupt already run: it runs in
@@ -847,7 +864,44 @@ void hrtimer_replay::note_realtime_offset(const sim_event &ev, bool realtime)
 	machine_.offs_real = off;
 }
 
-void hrtimer_replay::judge(slot *s, const sim_event &ev, unsigned cpu)
+// docs/fidelity.md "hrtimers: the misses by cause": the first that
+// applies names it.
+void hrtimer_replay::count_other_cause(const slot &s, const sim_event &ev, unsigned cpu)
+{
+	hrtimer_miss_causes &m = sum_.miss_causes;
+	const cpu_state &c = *cpus_[cpu];
+	if (s.soft && s.fired_cpu == cpu && !s.fired_unmatched && c.in_soft && s.fired_soft_run == c.soft_runs) {
+		// The interrupt that raised this HRTIMER softirq run is the one
+		// the model ran it in; a later interrupt came before the run.
+		m.softirq_after_later_interrupt++;
+	} else if (!s.soft && s.fired_cpu == cpu && s.fired_mono >= s.timer.softexpires &&
+		   std::int64_t(ev.now) <= s.timer.node.expires && s.fired_mono < std::int64_t(ev.now)) {
+		// Both in its [softexpires, expires] range: the kernel's run of
+		// the queue (ordered by expires) stopped at a timer not yet due
+		// by its softexpires that lay ahead of this one.
+		m.slack_order++;
+	} else {
+		m.unexplained++;
+	}
+}
+
+void hrtimer_replay::count_late_cause(const slot &s, unsigned cpu, std::int64_t mono)
+{
+	hrtimer_miss_causes &m = sum_.miss_causes;
+	const cpu_state &c = *cpus_[cpu];
+	const std::int64_t soft_mono = s.timer.softexpires - s.timer.base->offset;
+	if (s.timer.base->cpu_base != &c.base) {
+		m.queued_on_other_cpu++;
+	} else if (!s.soft && c.in_irq && c.irq_ran && soft_mono > c.irq_mono && soft_mono <= mono) {
+		// hrtimer_interrupt()'s retry: the first pass ran at irq_mono,
+		// this one with a later now; the model's interrupt has one now.
+		m.later_pass++;
+	} else {
+		m.unexplained++;
+	}
+}
+
+void hrtimer_replay::judge(slot *s, const sim_event &ev, unsigned cpu, std::int64_t mono)
 {
 	sum_.expiries++;
 	hrtimer_callback_figures &cb = callback(s->function);
@@ -873,9 +927,11 @@ void hrtimer_replay::judge(slot *s, const sim_event &ev, unsigned cpu)
 				sum_.rearmed_untraced_same++;
 		} else {
 			sum_.other_interrupt++;
+			count_other_cause(*s, ev, cpu);
 		}
 	} else if (s->set_up && hr::hrtimer_is_queued(&s->timer)) {
 		sum_.late++;
+		count_late_cause(*s, cpu, mono);
 		remove(*s);
 	} else {
 		sum_.not_armed++;

@@ -144,6 +144,13 @@ private:
 		bool fired = false;
 		std::uint64_t fired_irq = 0;	// the model interrupt that ran it
 		std::uint32_t fired_cpu = 0;
+	std::int64_t fired_mono = 0;	// the model's now when it ran it
+	// Which of its CPU's HRTIMER softirq runs was next when it ran (the
+	// cause softirq_after_later_interrupt).
+	std::uint64_t fired_soft_run = 0;
+	// Its callback runs now, by the trace (expire_entry, no exit yet):
+	// on this CPU + 1 (0: not running).
+	std::uint32_t running_on = 0;
 		bool seen = false;		// an event of it came before
 		bool inferred = false;		// armed by inference: its expiry unknown
 		// The trace's last event of it was a start (no expiry or cancel
@@ -180,6 +187,10 @@ private:
 		std::int64_t window_mono = 0;
 		bool tick_stopped = false;	// a recorded tick_stop, no restart since
 		bool idle = false;		// inside a recorded cpu_idle entry
+	// The now the model's interrupt ran at for the recorded one (the
+	// cause later_pass), and the HRTIMER softirq runs begun.
+	std::int64_t irq_mono = 0;
+	std::uint64_t soft_runs = 0;
 	};
 
 	void count_op(const sim_event &ev)
@@ -264,7 +275,10 @@ private:
 			       bool unseen);
 	void place_soft_expiry(slot &s, const sim_event &ev, const expiry_clock &clock);
 	void note_realtime_offset(const sim_event &ev, bool realtime);
-	void judge(slot *s, const sim_event &ev, unsigned cpu);
+	void judge(slot *s, const sim_event &ev, unsigned cpu, std::int64_t mono);
+	// Why the model ran S in another interrupt, or still holds it.
+	void count_other_cause(const slot &s, const sim_event &ev, unsigned cpu);
+	void count_late_cause(const slot &s, unsigned cpu, std::int64_t mono);
 	void note_tick(slot &s, unsigned cpu);
 	void rearm_untraced(slot &s, const sim_event &ev, bool realtime);
 	void arm(slot &s, unsigned cpu, std::int64_t soft, std::int64_t delta, unsigned mode,

@@ -146,6 +146,22 @@ struct hrtimer_queue_figures {
 	hrq::queue_costs costs;
 };
 
+// The model's misses by cause (docs/fidelity.md "hrtimers: the misses by
+// cause"). Of other_interrupt: softirq_after_later_interrupt (a soft
+// timer the model ran in the interrupt that raised the HRTIMER softirq,
+// whose run came after a later interrupt: the judge ties it to that one),
+// slack_order (the model ran it earlier in its [softexpires, expires]
+// range: the kernel's run of the queue, by expires, stopped at a timer
+// ahead of it not yet due, the tick re-armed by its own callback). Of
+// late: later_pass (hrtimer_interrupt()'s retry ran it with a later now
+// than the interrupt's first pass), queued_on_other_cpu (the model holds
+// it queued on another CPU). unexplained: the rest of both.
+struct hrtimer_miss_causes {
+	std::uint64_t softirq_after_later_interrupt = 0, slack_order = 0;
+	std::uint64_t later_pass = 0, queued_on_other_cpu = 0;
+	std::uint64_t unexplained = 0;
+};
+
 struct hrtimer_summary {
 	bool present = false;		// the trace has hrtimer events
 	bool irq_events = false;	// interrupts known from irq events
@@ -162,6 +178,11 @@ struct hrtimer_summary {
 	std::uint64_t expiries = 0;		// recorded hrtimer_expire_entry
 	std::uint64_t same_interrupt = 0, other_interrupt = 0, late = 0, not_armed = 0;
 	std::uint64_t simulated_only = 0;	// the model ran it, the recording did not
+	// The misses (other_interrupt, late) by cause (docs/fidelity.md).
+	hrtimer_miss_causes miss_causes;
+	// Starts of a timer whose callback was running on another CPU: queued
+	// on that CPU, as switch_hrtimer_base() keeps it.
+	std::uint64_t starts_while_running_elsewhere = 0;
 	// Expiries of timers re-armed without a trace event (hr_replay.h): the
 	// model was told the re-arm at the expiry; how many of them it ran in
 	// the same interrupt. Tick stops inferred on CPUs whose tick is so.

@@ -144,6 +144,19 @@ template <> struct json_fields<hrtimer_summary> {
 			return h.traced_arms() ? double(h.traced_arms_same()) / double(h.traced_arms()) : 0.0;
 		}, 6),
 		json_field("simulated_only", &hrtimer_summary::simulated_only),
+		// docs/fidelity.md: other_interrupt and late by cause.
+		json_custom<hrtimer_summary>([](json_writer &w, const hrtimer_summary &h) {
+			const hrtimer_miss_causes &m = h.miss_causes;
+			w.key("miss_causes");
+			w.begin_object();
+			w.field("softirq_after_later_interrupt", m.softirq_after_later_interrupt);
+			w.field("slack_order", m.slack_order);
+			w.field("later_pass", m.later_pass);
+			w.field("queued_on_other_cpu", m.queued_on_other_cpu);
+			w.field("unexplained", m.unexplained);
+			w.end_object();
+			w.field("starts_while_running_elsewhere", h.starts_while_running_elsewhere);
+		}),
 		json_field("rearmed_untraced", &hrtimer_summary::rearmed_untraced),
 		json_field("rearmed_untraced_same_interrupt", &hrtimer_summary::rearmed_untraced_same),
 		json_field("tick_stops_inferred", &hrtimer_summary::tick_stops_inferred),

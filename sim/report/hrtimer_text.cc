@@ -97,6 +97,13 @@ std::string text_hrtimer_section(const hrtimer_summary &h, unsigned top)
 	       num(h.other_interrupt) + " in another, " + num(h.late) + " not yet due in the model, " +
 	       num(h.not_armed) + " never armed in it; " + num(h.simulated_only) +
 	       " model expiries the recording did not make\n";
+	if (h.other_interrupt + h.late) {
+		const hrtimer_miss_causes &m = h.miss_causes;
+		out += "  misses by cause: softirq run after a later interrupt " + num(m.softirq_after_later_interrupt) +
+		       ", earlier in its slack range " + num(m.slack_order) + ", the interrupt's later pass " +
+		       num(m.later_pass) + ", queued on another CPU " + num(m.queued_on_other_cpu) + ", unexplained " +
+		       num(m.unexplained) + "\n";
+	}
 	out += text_untraced_rearms(h);
 	out += text_tick_stops(h);
 	// docs/fidelity.md: the misses the trace causes apart.
