@@ -892,9 +892,11 @@ void hrtimer_replay::count_late_cause(const slot &s, unsigned cpu, std::int64_t 
 	const std::int64_t soft_mono = s.timer.softexpires - s.timer.base->offset;
 	if (s.timer.base->cpu_base != &c.base) {
 		m.queued_on_other_cpu++;
-	} else if (!s.soft && c.in_irq && c.irq_ran && soft_mono > c.irq_mono && soft_mono <= mono) {
-		// hrtimer_interrupt()'s retry: the first pass ran at irq_mono,
-		// this one with a later now; the model's interrupt has one now.
+	} else if (!s.soft && c.in_irq && c.irq_ran && mono > c.irq_mono && soft_mono <= mono) {
+		// hrtimer_interrupt()'s retry: the first pass ran at irq_mono
+		// (where S was not due, or lay behind a timer not due, by
+		// expires), this one with a later now; the model's interrupt
+		// has one now (its callbacks take no time).
 		m.later_pass++;
 	} else {
 		m.unexplained++;
