@@ -83,7 +83,7 @@ class ReadmeTables(unittest.TestCase):
     def test_the_fidelity_table_is_what_replay_gives(self):
         rows = table_after(self.readme, "## Fidelity", "recording")
         self.assertGreaterEqual(len(rows), 4, "the fidelity table has too few recordings")
-        for recording, wheel, hrtimers, interrupts in rows:
+        for recording, wheel, hrtimers, interrupts, tick_stops in rows:
             path = recording_path(recording)
             text = replay_text(path)
             share, of = re.fullmatch(r"([\d.]+%) of ([\d,]+)", wheel).groups()
@@ -95,6 +95,13 @@ class ReadmeTables(unittest.TestCase):
             self.assertRegex(judged, r" of %s in the same interrupt \(%s\)" % (number(of), re.escape(share)), path)
             predicted = re.search(r"  predicted \d+ .* against the .*", text).group(0)
             self.assertTrue(predicted.endswith(": " + interrupts), "%s: %s, README says %s" % (path, predicted, interrupts))
+            # Recorded: the "tick stops" line (absent when the trace has no
+            # tick_stop); inferred: the CPUs' "N stops inferred" lines.
+            stops = re.search(r"  tick stops  (\d+) recorded \(tick_stop\), (\d+) inferred", text)
+            inferred = sum(int(n) for n in re.findall(r"with no event traced: (\d+) stops inferred", text))
+            if stops:
+                self.assertEqual(int(stops.group(2)), inferred, path)
+            self.assertEqual(tick_stops, "%s / %d" % (stops.group(1) if stops else "0", inferred), path)
 
 
 if __name__ == "__main__":
