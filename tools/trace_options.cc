@@ -34,6 +34,41 @@ std::uint64_t file_size(const std::string &path)
 }
 
 // --what-if-hr-slack: exact, or a duration (ns unless a unit follows).
+// A kernel cpulist ("2,4-7"), as isolcpus= takes it: sorted, each once.
+bool parse_isolated_cpu_list(const std::string &v, std::vector<unsigned> &cpus, std::string &err)
+{
+	cpus.clear();
+	std::size_t at = 0;
+	while (at <= v.size()) {
+		std::size_t end = v.find(',', at);
+		if (end == std::string::npos)
+			end = v.size();
+		const std::string item = v.substr(at, end - at);
+		const std::size_t dash = item.find('-');
+		unsigned first = 0, last = 0;
+		auto number = [](const std::string &t, unsigned &n) {
+			if (t.empty() || t.size() > 4 ||
+			    !std::all_of(t.begin(), t.end(), [](unsigned char c) { return std::isdigit(c); }))
+				return false;
+			n = static_cast<unsigned>(std::stoul(t));
+			return n < 4096;
+		};
+		if (!(dash == std::string::npos ? number(item, first) && number(item, last)
+						: number(item.substr(0, dash), first) &&
+							  number(item.substr(dash + 1), last)) ||
+		    last < first) {
+			err = "'" + item + "' in '" + v + "' is not a CPU (0-4095) or a range of them (2-5)";
+			return false;
+		}
+		for (unsigned cpu = first; cpu <= last; cpu++)
+			cpus.push_back(cpu);
+		at = end + 1;
+	}
+	std::sort(cpus.begin(), cpus.end());
+	cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
+	return true;
+}
+
 void parse_hr_slack(const std::string &v, hr_what_if_options &o)
 {
 	if (v == "exact") {
@@ -182,8 +217,20 @@ void add_trace_options(CLI::App *sub, trace_args &a)
 		   },
 		   "follow the timer rules of this kernel version (MAJOR.MINOR) instead of those of the "
 		   "generation the trace shows (the report's `generation` line): 6.12+ a real-time "
-		   "task's sleeps keep no slack in --what-if-hr-slack")
+		   "task's sleeps keep no slack in --what-if-hr-slack; 6.19+ a CPU out of timer migration's "
+		   "available mask (tmigr_cpu_unavailable, --isolated-cpus) takes no part in it")
 		->type_name("VERSION");
+	sub->add_option_function<std::string>(
+		   "--isolated-cpus",
+		   [&a](const std::string &v) {
+			   std::string err;
+			   if (!parse_isolated_cpu_list(v, a.replay.isolated_cpus, err))
+				   throw CLI::ValidationError("--isolated-cpus", err);
+		   },
+		   "6.19 rules: CPUs isolated at boot (isolcpus= domain, not nohz_full), out of timer "
+		   "migration's available mask from the start: their global timers are not expired "
+		   "remotely and they expire no other CPU's (a kernel cpulist: 2,4-7)")
+		->type_name("LIST");
 	sub->add_option_function<std::string>(
 		   "--what-if-kernel",
 		   [&a](const std::string &v) {

@@ -488,6 +488,18 @@ engine_list replay_driver::make_engines(const std::vector<scheme_run> &runs)
 	setup.clock = &clock_;
 	setup.tick_driven = ticks_->recorded();
 	setup.kernel_scheme = input_.kernel_scheme;
+	if (!opt_.isolated_cpus.empty()) {
+		if (!input_.generation.tmigr_available)
+			throw usage_error("--isolated-cpus: the trace's kernel generation (" +
+					  input_.generation.range() +
+					  ") keeps isolated CPUs in timer migration; it takes the 6.19 rules "
+					  "(--kernel-rules 6.19)");
+		for (unsigned cpu : opt_.isolated_cpus)
+			if (cpu >= input_.cpus)
+				throw usage_error("--isolated-cpus: CPU " + std::to_string(cpu) +
+						  " is not one of the trace's " + std::to_string(input_.cpus));
+		setup.isolated = opt_.isolated_cpus;
+	}
 
 	engine_list engines;
 	std::vector<std::string> names;
@@ -642,6 +654,7 @@ inline void replay_driver::replay_event(const sim_event &ev, std::uint32_t &loss
 		break;
 	case event_kind::tmigr:
 		counts_.tmigr++;
+		apply_prepared<event_kind::tmigr>(ev, loss, engines);
 		break;
 	case event_kind::other:
 		counts_.other++;
@@ -861,9 +874,16 @@ template <event_kind K> inline bool replay_driver::prepare(const sim_event &ev, 
 	case event_kind::softirq_raise:
 	case event_kind::irq_entry:
 	case event_kind::irq_exit:
+	case event_kind::tmigr:
+		// 6.19's available mask: a CPU joins or leaves the migration
+		// hierarchy (under older rules the events only count).
+		if (!input_.generation.tmigr_available ||
+		    (ev.tmigr != tmigr_event::cpu_available && ev.tmigr != tmigr_event::cpu_unavailable))
+			return false;
+		p.base = ev.cpu_id;
+		return check_cpu(ev, p.base);
 	case event_kind::tick_stop:
 	case event_kind::cpu_idle:
-	case event_kind::tmigr:
 	case event_kind::other:
 		break;	// for no engine: the event loop counts them
 	}

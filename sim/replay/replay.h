@@ -104,6 +104,10 @@ struct replay_options {
 	// 100 + minor, sim/stream/kernel_generation.h) instead of those of
 	// the generation the trace shows; 0: the trace's.
 	unsigned kernel_rules = 0;
+	// --isolated-cpus: CPUs out of 6.19's timer migration available mask
+	// from the start (isolcpus= domain isolation happens at boot, before
+	// any trace can show tmigr_cpu_unavailable). Needs the 6.19 rules.
+	std::vector<unsigned> isolated_cpus;
 };
 
 inline constexpr std::size_t bounded_timer_runs = 16384;

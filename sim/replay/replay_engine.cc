@@ -48,6 +48,8 @@ void replay_engine::begin(const replay_setup &setup, jiffies_t start)
 	totals_only_ = live_costs_ && !per_base_meter_ && sinks_.empty();
 	run_ = {};
 	scheme_->set_tick_driven(setup_.tick_driven);
+	for (unsigned cpu : setup_.isolated)
+		scheme_->set_tmigr_available(cpu, false);
 	tell([&](auto &s) { s.begin(setup_); });
 }
 
@@ -182,6 +184,24 @@ void replay_engine::on_base_idle(const prepared_event &p)
 	softirq_done();
 }
 
+// 6.19 tmigr_cpu_available/unavailable (the driver passes them only under
+// the 6.19 rules): base p.base joins or leaves the migration hierarchy. Its
+// base catches up first: what fell due before the event was run under the
+// old membership.
+void replay_engine::on_tmigr(const prepared_event &p)
+{
+	const bool available = p.ev->tmigr == tmigr_event::cpu_available;
+	if (!setup_.tick_driven) {
+		advance_before(p.base, p.jiffies);
+		touch(p.base);
+	}
+	scheme_->set_tmigr_available(p.base, available);
+	if (!setup_.tick_driven) {
+		scheme_worked();
+		softirq_done();
+	}
+}
+
 void replay_engine::on_tick(const prepared_event &p)
 {
 	run_guessed_[p.base] = !p.settled;
@@ -207,8 +227,11 @@ void replay_engine::run_softirq(unsigned cpu, jiffies_t limit, jiffies_t label,
 	run_label_ = label;
 	run_was_guessed_ = run_guessed_[cpu];
 	advance(cpu, limit);
+	// 6.19: a CPU out of the available mask runs no tmigr_handle_remote
+	// (the recorded remote expiry, remote_base, it ran all the same).
+	const bool migrates = scheme_->tmigr_available(cpu);
 	for (unsigned other = 0; other < setup_.cpus; other++)
-		if (other != cpu && (idle_[other] || other == remote_base)) {
+		if (other != cpu && ((migrates && idle_[other]) || other == remote_base)) {
 			advancing_ = other;
 			touch(other);
 			scheme_->advance_remote(other, limit);

@@ -114,6 +114,8 @@ public:
 		} else if constexpr (K == event_kind::hrtimer) {
 			if (p.tick)
 				on_tick(p);
+		} else if constexpr (K == event_kind::tmigr) {
+			on_tmigr(p);
 		}
 	}
 	// --drain: every base runs until it holds no timer, up to `limit`.
@@ -187,6 +189,7 @@ private:
 	void on_expire_entry(const prepared_event &p);
 	void on_base_idle(const prepared_event &p);
 	void on_tick(const prepared_event &p);
+	void on_tmigr(const prepared_event &p);
 	void run_softirq(unsigned cpu, jiffies_t limit, jiffies_t label,
 			 unsigned remote_base = ~0u);
 

@@ -44,6 +44,9 @@ struct replay_setup {
 	// Bases run only at the recorded ticks (sim/ticks/tick_source.h); a
 	// timer fired in a tick's catch-up has that run's jiffies as `jiffy`.
 	bool tick_driven = false;
+	// Out of 6.19's timer migration available mask from the start
+	// (--isolated-cpus; empty under older rules).
+	std::vector<unsigned> isolated;
 
 	double seconds(jiffies_t j) const { return clock ? clock->seconds(j) : 0.0; }
 	std::uint64_t narrow(jiffies_t j) const

@@ -200,6 +200,14 @@ public:
 	// up to `upto`, as timer_expire_remote() does for an idle CPU. Schemes
 	// without such timers ignore it.
 	virtual void advance_remote(unsigned cpu, jiffies_t upto) { (void)cpu; (void)upto; }
+	// 6.19 timer migration's available mask (kernel/time/timer_migration.c
+	// tmigr_set_cpu_available / tmigr_clear_cpu_available): a CPU that is
+	// not available takes no part in the hierarchy. Its global timers are
+	// expired by itself alone, never remotely, and it expires no other
+	// CPU's. Every CPU is available after reset(). Schemes without global
+	// timers ignore it.
+	virtual void set_tmigr_available(unsigned cpu, bool available) { (void)cpu; (void)available; }
+	virtual bool tmigr_available(unsigned cpu) const { (void)cpu; return true; }
 
 protected:
 	// start() sets it (0 first, then the level of its enqueue).

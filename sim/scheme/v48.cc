@@ -29,7 +29,10 @@
 // then runs its deferrable timers that are due. After it leaves
 // idle its deferrable timers run again, from the first jiffy the replay
 // moves it on to (the jiffy given with the wake is the latest any event
-// carried, which lags while all CPUs sleep). tmigr=off gives the 4.8 .. 6.8
+// carried, which lags while all CPUs sleep). Under 6.19's rules
+// (set_tmigr_available) a CPU out of the available mask takes no part:
+// its global timers it expires alone, and it expires, and wakes for, no
+// other CPU's. tmigr=off gives the 4.8 .. 6.8
 // layout, one standard base per CPU that an idle CPU wakes for; idle=off
 // ignores idle.
 //
@@ -155,6 +158,8 @@ class v48_scheme final
 		jiffies_t global_clock = 0;	// next jiffy of the global base
 		bool idle = false;
 		bool waking = false;	// left idle; not yet moved on since
+		// In 6.19's tmigr available mask (set_tmigr_available).
+		bool available = true;
 	};
 
 public:
@@ -315,6 +320,11 @@ public:
 			return;
 		this->check_cpu(cpu);
 		cpu_state &s = *cpus_[cpu];
+		// An unavailable CPU's global timers never reach the hierarchy
+		// (tmigr_cpu_deactivate() hands them back to it): none expires
+		// them remotely.
+		if (!s.available)
+			return;
 		base_t &g = s.bases.base[kernel::v48::BASE_GLOBAL];
 		if (widen(upto, g.next_expiry) > upto)
 			return;
@@ -333,6 +343,19 @@ public:
 		for (const base_t &b : s.bases.base)
 			next = std::min(next, widen(s.clock, b.next_expiry));
 		return std::max(next, s.clock);
+	}
+
+	// 6.19 (kernel/time/timer_migration.c): an unavailable CPU is out of
+	// the hierarchy both ways (docs/fidelity.md, "The tmigr available mask").
+	void set_tmigr_available(unsigned cpu, bool available) override
+	{
+		this->check_cpu(cpu);
+		cpus_[cpu]->available = available;
+	}
+	bool tmigr_available(unsigned cpu) const override
+	{
+		this->check_cpu(cpu);
+		return cpus_[cpu]->available;
 	}
 
 	void set_idle(unsigned cpu, bool idle, jiffies_t now) override
@@ -561,7 +584,7 @@ private:
 			s.hooks->sink->tick(s.hooks->cpu, due);
 			std::uint64_t before = s.hooks->fired;
 			kernel::v48::run_timer_base(g, static_cast<Word>(due));
-			if (s.hooks->fired != before)
+			if (s.hooks->fired != before && s.available)
 				global_fired(due);
 			s.global_clock = due + 1;
 		}
@@ -594,10 +617,12 @@ private:
 			Word l = s.idle ? kernel::v48::next_timer_interrupt(local) : local.next_expiry;
 			Word g = s.idle ? kernel::v48::next_timer_interrupt(global) : global.next_expiry;
 			jiffies_t due = std::max(std::min(widen(s.clock, l), widen(s.clock, g)), s.clock);
-			// Other CPUs' global timers are expired when due, here.
-			if (tmigr_)
+			// Other CPUs' global timers are expired when due, here,
+			// where both are in the hierarchy (6.19: an unavailable
+			// CPU handles no remote timers and none handles its).
+			if (tmigr_ && s.available)
 				for (auto &other : cpus_)
-					if (other.get() != &s) {
+					if (other.get() != &s && other->available) {
 						base_t &og = other->bases.base[kernel::v48::BASE_GLOBAL];
 						jiffies_t o = std::max(widen(other->global_clock,
 									 kernel::v48::next_timer_interrupt(og)),
@@ -607,7 +632,7 @@ private:
 			jiffies_t def_due = std::max(widen(s.clock, def.next_expiry), s.clock);
 			if (!s.idle) {
 				due = std::min(due, std::max(def_due, s.def_hold));
-			} else if (tmigr_) {
+			} else if (tmigr_ && s.available) {
 				auto wake = std::lower_bound(global_fires_.begin(), global_fires_.end(), def_due);
 				if (wake != global_fires_.end())
 					due = std::min(due, *wake);
@@ -621,13 +646,13 @@ private:
 			bool woke = kernel::v48::run_timer_base(local, static_cast<Word>(due));
 			std::uint64_t before = s.hooks->fired;
 			woke |= kernel::v48::run_timer_base(global, static_cast<Word>(due));
-			if (s.hooks->fired != before)
+			if (s.hooks->fired != before && s.available)
 				global_fired(due);
-			if (tmigr_)
+			if (tmigr_ && s.available)
 				for (auto &other : cpus_)
-					if (other.get() != &s && other->global_clock <= due)
+					if (other.get() != &s && other->available && other->global_clock <= due)
 						run_global(*other, due);
-			woke |= std::binary_search(global_fires_.begin(), global_fires_.end(), due);
+			woke |= s.available && std::binary_search(global_fires_.begin(), global_fires_.end(), due);
 			if (woke || (!s.idle && due >= s.def_hold))
 				kernel::v48::run_timer_base(def, static_cast<Word>(due));
 			s.clock = due + 1;
