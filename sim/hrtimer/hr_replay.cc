@@ -32,12 +32,8 @@ constexpr unsigned max_catch_up = 64;
 // reading 64 events after each.
 constexpr std::size_t cancel_lookahead = 64;
 
-// 7.1, a trace without hrtimer_rearm events: the end of an interrupt
-// whose rearm is deferred is the first event on its CPU this long after
-// the interrupt's last recorded event (its exit, or its last expiry
-// without interrupt events): irq exit's work (the NOHZ tick's restart or
-// stop) follows within microseconds, a woken task's own events later.
-constexpr std::uint64_t deferred_gap_ns = 10'000;
+// 7.1 without hrtimer_rearm events: hr_summary.h's deferred_rearm_gap_ns.
+constexpr std::uint64_t deferred_gap_ns = deferred_rearm_gap_ns;
 constexpr std::uint64_t cancel_partner_within_ns = 200'000;
 
 // The kernel stack a timer lies in, by its address (0: none). x86-64's
@@ -366,6 +362,8 @@ void hrtimer_replay::apply_irq(const sim_event &ev)
 		stop_tick_untraced(ev.cpu, mono_of(c.irq_entry_ns));
 		run_interrupt(ev.cpu, mono_of(c.irq_entry_ns), true);
 	}
+	if (what_ifs_ && offset_known_)
+		what_ifs_->interrupt_activity(ev.cpu, mono_of(ev.ts_ns));
 	// 7.1: the interrupt's end (where the trace records no rearm of
 	// its own) is irq exit's work after it.
 	if (c.base.deferred_rearm && c.rearm_close_after == UINT64_MAX && !rearm_recorded_)
@@ -804,6 +802,8 @@ void hrtimer_replay::place_hard_expiry(slot &s, const sim_event &ev, const expir
 	}
 	c.group_open = true;
 	c.group_now = ev.now;
+	if (what_ifs_)
+		what_ifs_->interrupt_activity(ev.cpu, clock.mono);
 	// 7.1, no interrupt events: the interrupt lasts past its expiries.
 	if (c.base.deferred_rearm && !irq_events_ && !rearm_recorded_ && c.rearm_close_after != UINT64_MAX)
 		c.rearm_close_after = std::max(c.rearm_close_after, ev.ts_ns + deferred_gap_ns);

@@ -98,6 +98,13 @@ struct hrtimer_lateness {
 // model_deferred: the model's deferred rearms; of them by_recorded closed
 // at a recorded deferred=1 event (the others at the interrupt's exit, a
 // softirq's entry or the next interrupt).
+// 7.1's deferred rearm where the trace records no hrtimer_rearm: the
+// interrupt's end is the first event on its CPU this long after its last
+// recorded event (its exit, or its last expiry): irq exit's work (the NOHZ
+// tick's restart or stop) follows within microseconds, a woken task's own
+// events later. The replay's model and the --what-if-kernel 7.1 model both.
+inline constexpr std::uint64_t deferred_rearm_gap_ns = 10'000;
+
 struct hrtimer_rearm_figures {
 	std::uint64_t recorded = 0, deferred = 0, matched = 0;
 	std::uint64_t no_model_interrupt = 0, untraced_timer = 0, model_earlier = 0, model_later = 0;

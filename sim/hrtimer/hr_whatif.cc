@@ -104,9 +104,59 @@ hrtimer_lateness lateness_histogram::figures() const
 hr_free_model::hr_free_model(unsigned cpus, const policy &p) : policy_(p)
 {
 	cpus_.resize(cpus);
-	for (unsigned c = 0; c < cpus; c++)
+	for (unsigned c = 0; c < cpus; c++) {
 		hr::hrtimer_cpu_base_init(&cpus_[c].base, &cpus_[c].machine, c, hr::hrtimer_generation::soft_bases,
 					  p.highres);
+		cpus_[c].base.rearm_deferred = (p.deferred_rearm || p.restarts_in_interrupt) && p.highres;
+	}
+}
+
+void hr_free_model::rearm(unsigned cpu)
+{
+	cpu_state &c = cpus_[cpu];
+	if (!hr::hrtimer_rearm_deferred(&c.base))
+		return;
+	if (c.base.softirq_pending)
+		hr::hrtimer_run_softirq(&c.base);
+}
+
+void hr_free_model::end_of_interrupt(unsigned cpu, std::int64_t mono, bool restart)
+{
+	cpu_state &c = cpus_[cpu];
+	if (!c.base.deferred_rearm)
+		return;
+	// 6.x: anything but a re-arm comes after hrtimer_interrupt()'s
+	// program; 7.1: after the rearm on the way out, once the interrupt
+	// has ended.
+	if (restart || (policy_.deferred_rearm && mono <= c.rearm_after)) {
+		c.window_last = std::max(c.window_last, mono);
+		return;
+	}
+	rearm(cpu);
+}
+
+void hr_free_model::interrupt_activity(unsigned cpu, std::int64_t mono)
+{
+	cpu_state &c = cpus_[cpu];
+	c.activity = std::max(c.activity, mono);
+	if (!c.base.deferred_rearm)
+		return;
+	// Activity past the window is another interrupt's: this one ended.
+	if (mono > c.rearm_after) {
+		c.machine.now = std::max(c.machine.now, c.window_last);
+		rearm(cpu);
+		return;
+	}
+	c.rearm_after = std::max(c.rearm_after, mono + std::int64_t(deferred_rearm_gap_ns));
+	c.window_last = std::max(c.window_last, mono);
+}
+
+std::uint64_t hr_free_model::deferred_rearms() const
+{
+	std::uint64_t n = 0;
+	for (const cpu_state &c : cpus_)
+		n += c.base.costs.deferred_rearms;
+	return n;
 }
 
 hr::hrtimer_restart hr_free_model::fired(hr::hrtimer *t, void *context)
@@ -160,10 +210,21 @@ void hr_free_model::interrupt(unsigned cpu, std::int64_t at, bool ahead)
 	c.max_at = std::max(c.max_at, at);
 	c.machine.now = std::max(c.machine.now, at);
 	c.machine.offs_real = offs_real_;
+	if (c.base.deferred_rearm)
+		rearm(cpu);	// an interrupt still pending its rearm ended before this one
 	if (policy_.highres)
 		hr::hrtimer_interrupt(&c.base);
 	else
 		hr::hrtimer_run_queues(&c.base);
+	if (c.base.deferred_rearm) {
+		// 7.1: the rearm, and the softirq after it, wait for the end.
+		// The recorded interrupt's work told just before (its first
+		// expiry, which brought this interrupt on) is this one's.
+		const std::int64_t gap = std::int64_t(deferred_rearm_gap_ns);
+		c.window_last = c.activity >= at && c.activity - at <= gap ? c.activity : at;
+		c.rearm_after = c.window_last + gap;
+		return;
+	}
 	// The softirq runs at the interrupt's exit.
 	if (c.base.softirq_pending)
 		hr::hrtimer_run_softirq(&c.base);
@@ -173,8 +234,16 @@ void hr_free_model::catch_up(unsigned cpu, std::int64_t mono)
 {
 	cpu_state &c = cpus_[cpu];
 	c.machine.offs_real = offs_real_;
-	for (std::int64_t at = next_interrupt(cpu); at <= mono; at = next_interrupt(cpu))
+	for (;;) {
+		if (c.base.deferred_rearm && mono > c.rearm_after) {
+			c.machine.now = std::max(c.machine.now, c.window_last);
+			rearm(cpu);
+		}
+		const std::int64_t at = next_interrupt(cpu);
+		if (at > mono)
+			break;
 		interrupt(cpu, at, false);
+	}
 	c.machine.now = std::max(c.machine.now, mono);
 	// Interrupts taken ahead that the clock has passed.
 	c.ahead.erase(std::remove_if(c.ahead.begin(), c.ahead.end(), [&](std::int64_t t) { return t < c.machine.now; }),
@@ -196,7 +265,7 @@ void hr_free_model::setup(std::uint32_t id, unsigned cpu, int clockid, unsigned 
 }
 
 void hr_free_model::start(std::uint32_t id, unsigned cpu, bool user, bool sleeper, std::int64_t soft,
-			  std::int64_t hard, unsigned mode, std::int64_t mono, std::int64_t offs_real)
+			  std::int64_t hard, unsigned mode, std::int64_t mono, std::int64_t offs_real, bool restart)
 {
 	entry &e = entry_of(id);
 	if (!e.set_up)
@@ -216,6 +285,9 @@ void hr_free_model::start(std::uint32_t id, unsigned cpu, bool user, bool sleepe
 		delta = policy_.user_slack_ns;
 	if (delta != hard - soft)
 		ranges_changed_++;
+	end_of_interrupt(cpu, mono, restart);
+	if (hr::hrtimer_is_queued(&e.timer))
+		end_of_interrupt(cpu_of(e), mono, false);
 	hr::hrtimer_start_range_ns(&cpus_[cpu].base, &e.timer, soft, delta, mode, nullptr);
 	// The event's time in the timer's clock (not the CPU's clock, which a
 	// what-if could have left elsewhere).
@@ -233,6 +305,7 @@ void hr_free_model::cancel(std::uint32_t id, std::int64_t mono, bool tick_pair)
 	}
 	const unsigned cpu = cpu_of(e);
 	catch_up(cpu, mono);
+	end_of_interrupt(cpu, mono, false);
 	if (hr::hrtimer_is_queued(&e.timer))
 		hr::hrtimer_try_to_cancel(&cpus_[cpu].base, &e.timer);
 }
@@ -254,6 +327,15 @@ void hr_free_model::recorded_expiry(std::uint32_t id, std::int64_t mono)
 	catch_up(cpu, mono);
 	if (!hr::hrtimer_is_queued(&e.timer))
 		return;
+	// 7.1: the recording ran a timer the model still holds (a soft one,
+	// in the softirq the interrupt raised): that interrupt has ended, its
+	// rearm made and the softirq run after it.
+	if (cpus_[cpu].base.deferred_rearm) {
+		cpus_[cpu].machine.now = std::max(cpus_[cpu].machine.now, cpus_[cpu].window_last);
+		rearm(cpu);
+		if (!hr::hrtimer_is_queued(&e.timer))
+			return;
+	}
 	// The model runs it later than the recording did: its interrupts run
 	// on until it has, at their own times; then the CPU's clock goes back
 	// to the recording's (a clock left ahead would run every later timer
@@ -262,11 +344,16 @@ void hr_free_model::recorded_expiry(std::uint32_t id, std::int64_t mono)
 	cpu_state &c = cpus_[cpu];
 	const std::int64_t clock = c.machine.now;
 	for (unsigned n = 0; n < max_run_ahead && hr::hrtimer_is_queued(&e.timer); n++) {
+		rearm(cpu);	// 7.1: each interrupt run ahead ends before the next
 		const std::int64_t at = next_interrupt(cpu);
 		if (at == INT64_MAX)
 			break;
 		interrupt(cpu, at, true);
 	}
+	// 7.1: the last interrupt run ahead ends there too, before the clock
+	// goes back (a rearm left pending would be made at its time, ahead of
+	// the starts the recording makes meanwhile, and find them past due).
+	rearm(cpu);
 	if (hr::hrtimer_is_queued(&e.timer))
 		hr::hrtimer_try_to_cancel(&c.base, &e.timer);
 	c.machine.now = clock;
@@ -282,8 +369,10 @@ std::int64_t hr_free_model::last_tick() const
 
 void hr_free_model::finish(std::int64_t mono)
 {
-	for (unsigned c = 0; c < cpus_.size(); c++)
+	for (unsigned c = 0; c < cpus_.size(); c++) {
 		catch_up(c, mono);
+		rearm(c);	// an interrupt at the trace's very end
+	}
 }
 
 // ---- queue designs -------------------------------------------------------------
@@ -394,11 +483,16 @@ hr_what_ifs::hr_what_ifs(unsigned cpus, const hr_what_if_options &opt, unsigned 
 	using rule = hr_what_if_options::slack_rule;
 	hr_free_model::policy p;
 	p.tick_nsec = tick_nsec_;
+	// The baseline runs 6.18's rules as they are (the device written at
+	// the interrupt's end and again by each re-arm the trace logs after
+	// it): every what-if is set against this same model.
 	if (opt.slack != rule::recorded || opt.highres_off || opt.kernel_71)
 		baseline_ = std::make_unique<hr_free_model>(cpus, p);
 	if (opt.kernel_71) {
 		hr_free_model::policy k = p;
+		k.restarts_in_interrupt = true;
 		k.tick_modify_in_place = true;
+		k.deferred_rearm = true;
 		v71_ = std::make_unique<hr_free_model>(cpus, k);
 	}
 	if (opt.slack != rule::recorded) {
@@ -463,6 +557,13 @@ std::uint32_t hr_what_ifs::place_of(const hr::hrtimer &t)
 	return hr::hrtimer_is_queued(&t) ? queue_of(t) : 0;
 }
 
+void hr_what_ifs::interrupt_activity(unsigned cpu, std::int64_t mono)
+{
+	if (!v71_)
+		return;
+	v71_->interrupt_activity(cpu, mono);
+}
+
 void hr_what_ifs::setup(std::uint32_t id, unsigned cpu, int clockid, unsigned mode, std::uint32_t function,
 			std::int64_t mono)
 {
@@ -483,12 +584,18 @@ void hr_what_ifs::start(std::uint32_t id, unsigned cpu, std::uint32_t function, 
 		armed_mono_.resize(std::size_t(id) + 1, 0);
 	armed_mono_[id] = mono;
 	const bool u = user(function), sl = u && sleeper(function);
+	if (just_ran_.size() <= id)
+		just_ran_.resize(std::size_t(id) + 1, false);
+	const bool restart = just_ran_[id];
+	just_ran_[id] = false;
 	for (hr_free_model *m : models())
-		m->start(id, cpu, u, sl, soft, hard, mode, mono, offs_real);
+		m->start(id, cpu, u, sl, soft, hard, mode, mono, offs_real, restart);
 }
 
 void hr_what_ifs::cancel(std::uint32_t id, std::int64_t mono, bool tick_pair)
 {
+	if (id < just_ran_.size())
+		just_ran_[id] = false;
 	for (hr_free_model *m : models())
 		m->cancel(id, mono, tick_pair);
 }
@@ -505,6 +612,9 @@ void hr_what_ifs::recorded_expiry(std::uint32_t id, std::uint32_t function, std:
 		if (user(function))
 			recorded_user_.add(now - from);
 	}
+	if (just_ran_.size() <= id)
+		just_ran_.resize(std::size_t(id) + 1, false);
+	just_ran_[id] = true;
 	for (hr_free_model *m : models())
 		m->recorded_expiry(id, mono);
 }

@@ -84,6 +84,21 @@ public:
 		// cancel of the timer the device waits for reprograms the device
 		// (hrtimer_force_reprogram()) before the start programs it again.
 		bool tick_modify_in_place = false;
+		// 7.1 (CONFIG_HRTIMER_REARM_DEFERRED, kernel/hrtimer.h): the
+		// interrupt's rearm waits for its end: the recorded interrupt's
+		// last event on the CPU (interrupt_activity()) and
+		// deferred_rearm_gap_ns after it; starts and cancels in between
+		// fold into one program.
+		bool deferred_rearm = false;
+		// 7.1's side of --what-if-kernel 7.1 (with deferred_rearm): a
+		// periodic timer's RESTART, logged as a start after its expiry,
+		// folds into the pending rearm however late in the window it
+		// comes. Not on the baseline: it runs 6.18's own interrupt code,
+		// which programs at the interrupt's end and again at the re-arm
+		// (6.18 queues the RESTART inside hrtimer_interrupt() and writes
+		// once: the baseline's device programs count one write more per
+		// periodic re-arm, docs/hrtimers.md).
+		bool restarts_in_interrupt = false;
 	};
 	hr_free_model(unsigned cpus, const policy &p);
 	hr_free_model(const hr_free_model &) = delete;
@@ -91,12 +106,19 @@ public:
 
 	void setup(std::uint32_t id, unsigned cpu, int clockid, unsigned mode, bool user, std::int64_t mono);
 	// `sleeper`: its callback is hrtimer_wakeup (a task's sleep).
+	// `restart`: the re-arm of a timer the recorded interrupt just ran,
+	// inside that interrupt.
 	void start(std::uint32_t id, unsigned cpu, bool user, bool sleeper, std::int64_t soft,
-		   std::int64_t hard, unsigned mode, std::int64_t mono, std::int64_t offs_real);
+		   std::int64_t hard, unsigned mode, std::int64_t mono, std::int64_t offs_real,
+		   bool restart = false);
 	// `tick_pair`: the tick's cancel that a start of it follows at once.
 	void cancel(std::uint32_t id, std::int64_t mono, bool tick_pair = false);
 	// The recording ran timer `id` at `mono`.
 	void recorded_expiry(std::uint32_t id, std::int64_t mono);
+	// The recording's interrupt on CPU was still at work at MONO (7.1's
+	// deferred rearm waits for its end).
+	void interrupt_activity(unsigned cpu, std::int64_t mono);
+	std::uint64_t deferred_rearms() const;
 	// The tick's grid: its phase on CLOCK_MONOTONIC (highres off).
 	void set_tick_phase(std::int64_t phase) { phase_ = phase; }
 	// Every CPU runs on to `mono`, the trace's end.
@@ -132,6 +154,13 @@ private:
 		// Interrupts taken ahead of the clock (for a timer the recording
 		// ran before the model did), not to be counted again.
 		std::vector<std::int64_t> ahead;
+		// 7.1: the pending rearm is made at the first operation past this.
+		std::int64_t rearm_after = 0;
+		// ... made at the interrupt's last work (its last recorded
+		// event, or an operation folded into it): the interrupt's end.
+		std::int64_t window_last = 0;
+		// The recorded interrupt's latest work told (interrupt_activity()).
+		std::int64_t activity = INT64_MIN;
 	};
 
 	static kernel::hr::hrtimer_restart fired(kernel::hr::hrtimer *t, void *context);
@@ -141,6 +170,11 @@ private:
 	// When the CPU's next interrupt (or tick) comes; INT64_MAX: none.
 	std::int64_t next_interrupt(unsigned cpu) const;
 	void interrupt(unsigned cpu, std::int64_t at, bool ahead);
+	// 7.1: the pending rearm, made now; the softirq the interrupt raised after it.
+	void rearm(unsigned cpu);
+	// Before an operation on CPU at MONO (`restart`: an interrupt's own
+	// re-arm): the pending program made where the policy's kernel makes it.
+	void end_of_interrupt(unsigned cpu, std::int64_t mono, bool restart);
 	unsigned cpu_of(const entry &e) const { return e.timer.base->cpu_base->cpu; }
 
 	policy policy_;
@@ -189,6 +223,9 @@ public:
 	void start(std::uint32_t id, unsigned cpu, std::uint32_t function, std::int64_t soft, std::int64_t hard,
 		   unsigned mode, std::int64_t mono, std::int64_t offs_real);
 	void cancel(std::uint32_t id, std::int64_t mono, bool tick_pair = false);
+	// The recording's interrupt on CPU did something at MONO (an expiry,
+	// its exit): a deferred rearm waits past it.
+	void interrupt_activity(unsigned cpu, std::int64_t mono);
 	// The recorded expiry: `now` in the timer's clock, `soft` its recorded
 	// softexpires (0: never started in the trace).
 	void recorded_expiry(std::uint32_t id, std::uint32_t function, std::int64_t mono, std::int64_t now,
@@ -217,6 +254,9 @@ private:
 	std::unique_ptr<hr_queue_feed> queues_;
 	lateness_histogram recorded_all_, recorded_user_;
 	std::vector<std::int64_t> armed_mono_;	// by timer: its latest start's time
+	// By timer: it expired in the recording and has not been started since
+	// (its next start is its re-arm inside that interrupt).
+	std::vector<bool> just_ran_;
 };
 
 }  // namespace timersim

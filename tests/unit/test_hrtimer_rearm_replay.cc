@@ -148,6 +148,97 @@ START_TEST(rearm_misses_have_named_causes)
 }
 END_TEST
 
+// --what-if-kernel 7.1 on a 6.18 excerpt, worked by hand: the tick runs in
+// the interrupt at 300.004 and re-arms itself inside it (its RESTART,
+// logged after its expiry) for 300.008; after the interrupt's exit irq
+// exit's NOHZ code moves it to 300.020. The free model under the
+// recording's rules (the baseline every what-if shares, unchanged by this
+// one): the start programs 300.004 (1); the interrupt finds its queue
+// empty and stops the device (2); the re-arm programs 300.008 (3); the
+// move of the device's next_timer programs 300.020 (4). (6.18 itself
+// queues the RESTART inside hrtimer_interrupt() and writes 300.008 once:
+// 3; the model's extra write is one per periodic re-arm.) 7.1's: the
+// start (1); the re-arm and the move fold into the deferred rearm, which
+// programs 300.020 once the interrupt has ended (2). The same interrupt,
+// the tick's, on both sides.
+START_TEST(the_71_what_if_folds_irq_exit_work_into_the_rearm)
+{
+	const std::string text = header +
+		"               a-100     [000] d..1.   300.000100: hrtimer_start: hrtimer=00000000313ac2bd function=tick_nohz_handler expires=300004000000 softexpires=300004000000 mode=ABS|PINNED|HARD was_armed=0\n"
+		"     rcu_preempt-15      [000] d..1.   300.001000: timer_start: timer=00000000315ef0ae function=process_timeout expires=4295129717 [timeout=1] bucket_expiry=4295129718 cpu=0 idx=54 flags=\n"
+		"          <idle>-0       [000] d.h1.   300.004010: local_timer_entry: vector=236\n"
+		"          <idle>-0       [000] d.h1.   300.004011: hrtimer_expire_entry: hrtimer=00000000313ac2bd function=tick_nohz_handler now=300004010000\n"
+		"          <idle>-0       [000] d.h1.   300.004013: hrtimer_expire_exit: hrtimer=00000000313ac2bd\n"
+		"          <idle>-0       [000] d.h2.   300.004014: hrtimer_start: hrtimer=00000000313ac2bd function=tick_nohz_handler expires=300008000000 softexpires=300008000000 mode=ABS|PINNED|HARD was_armed=0\n"
+		"          <idle>-0       [000] d.h1.   300.004016: local_timer_exit: vector=236\n"
+		"          <idle>-0       [000] d..2.   300.004018: hrtimer_start: hrtimer=00000000313ac2bd function=tick_nohz_handler expires=300020000000 softexpires=300020000000 mode=ABS|PINNED|HARD was_armed=1\n";
+	json all = replay("w71.txt", text, {"--what-if-kernel", "7.1"});
+	ck_assert_str_eq(all["input"]["kernel_generation"]["range"].get<std::string>().c_str(), "6.18..7.0");
+	const json &w = all["hrtimers"]["what_ifs"][0];
+	ck_assert_str_eq(w["name"].get<std::string>().c_str(), "kernel");
+	ck_assert_uint_eq(u(w["model"], "device_programs"), 4);
+	ck_assert_uint_eq(u(w["what_if"], "device_programs"), 2);
+	ck_assert_uint_eq(u(w["model"], "interrupts"), 1);
+	ck_assert_uint_eq(u(w["what_if"], "interrupts"), 1);
+	ck_assert_uint_eq(u(w, "tick_pairs_merged"), 0);
+}
+END_TEST
+
+// --what-if-kernel 7.1, a soft timer worked by hand: tcp_pace_kick due at
+// 300.002; the recording's interrupt 300.002001-300.002004, its HRTIMER
+// softirq runs the timer at 300.002008. Free models: the interrupt at the
+// device's time, 300.002; 6.18's raises the softirq and runs it there
+// (lateness 0); 7.1's raises it and runs it after the deferred rearm,
+// once the interrupt has ended. The recorded expiry at 300.002008 comes
+// inside 7.1's window (10 us past the exit 300.002004): it tells the
+// model that interrupt has ended (its rearm made, its softirq run then:
+// lateness 8 us), not that the recording ran a timer the model had not:
+// nothing is run ahead.
+START_TEST(the_71_what_if_runs_the_softirq_after_the_rearm)
+{
+	const std::string text = header +
+		"               a-100     [000] d..1.   300.000100: hrtimer_start: hrtimer=00000000aaaa0001 function=tcp_pace_kick expires=300002000000 softexpires=300002000000 mode=ABS|PINNED|SOFT was_armed=0\n"
+		"     rcu_preempt-15      [000] d..1.   300.001000: timer_start: timer=00000000315ef0ae function=process_timeout expires=4295129717 [timeout=1] bucket_expiry=4295129718 cpu=0 idx=54 flags=\n"
+		"          <idle>-0       [000] d.h1.   300.002001: local_timer_entry: vector=236\n"
+		"          <idle>-0       [000] d.h1.   300.002004: local_timer_exit: vector=236\n"
+		"          <idle>-0       [000] ..s1.   300.002006: softirq_entry: vec=8 [action=HRTIMER]\n"
+		"          <idle>-0       [000] ..s1.   300.002008: hrtimer_expire_entry: hrtimer=00000000aaaa0001 function=tcp_pace_kick now=300002008000\n"
+		"          <idle>-0       [000] ..s1.   300.002009: hrtimer_expire_exit: hrtimer=00000000aaaa0001\n"
+		"          <idle>-0       [000] ..s1.   300.002010: softirq_exit: vec=8 [action=HRTIMER]\n";
+	json all = replay("w71soft.txt", text, {"--what-if-kernel", "7.1"});
+	const json &w = all["hrtimers"]["what_ifs"][0];
+	ck_assert_str_eq(w["name"].get<std::string>().c_str(), "kernel");
+	ck_assert_uint_eq(u(w, "ran_ahead"), 0);
+	ck_assert_uint_eq(u(w["model"], "interrupts"), 1);
+	ck_assert_uint_eq(u(w["what_if"], "interrupts"), 1);
+	ck_assert_uint_eq(u(w["model"], "lateness_max_ns"), 0);
+	ck_assert_uint_eq(u(w["what_if"], "lateness_max_ns"), 8000);
+}
+END_TEST
+
+// --what-if-kernel 7.1 on a recording with soft hrtimers (tcp_pace_kick,
+// run in the HRTIMER softirq a few microseconds after the interrupt): the
+// baseline (the recording's rules) is what it was before the deferral came
+// into the what-if (15,089 interrupts, mean lateness 7.3 us), and 7.1's
+// deferral moves writes, not interrupts. A softirq's recorded expiry inside
+// 7.1's window once made the 7.1 model run ahead for a timer its pending
+// softirq held: 16,774 interrupts, 59.6 us mean lateness.
+START_TEST(the_71_what_if_on_a_recording_keeps_its_interrupts)
+{
+	cli_result r = run_timersim({"replay", "--json", "-", "--what-if-kernel", "7.1",
+				     "tests/data/measured-network-quiet.txt.gz"});
+	ck_assert_msg(r.status == 0, "%s", r.err.c_str());
+	const json all = json::parse(r.out);
+	const json &w = all["hrtimers"]["what_ifs"][0];
+	ck_assert_uint_eq(u(w["model"], "interrupts"), 15089);
+	ck_assert_uint_eq(u(w["model"], "device_programs"), 28217);
+	ck_assert_uint_eq(u(w["what_if"], "interrupts"), u(w["model"], "interrupts"));
+	ck_assert_uint_lt(u(w["what_if"], "device_programs"), u(w["model"], "device_programs"));
+	ck_assert_uint_lt(u(w, "ran_ahead"), 100);
+	ck_assert(w["what_if"]["lateness_mean_ns"].get<double>() < 2 * w["model"]["lateness_mean_ns"].get<double>());
+}
+END_TEST
+
 int main()
 {
 	Suite *s = suite_create("hrtimer_rearm_replay");
@@ -156,6 +247,9 @@ int main()
 	tcase_add_test(tc, the_71_fixture_replayed_under_71_rules);
 	tcase_add_test(tc, the_same_stream_under_618_rules_programs_more);
 	tcase_add_test(tc, rearm_misses_have_named_causes);
+	tcase_add_test(tc, the_71_what_if_folds_irq_exit_work_into_the_rearm);
+	tcase_add_test(tc, the_71_what_if_runs_the_softirq_after_the_rearm);
+	tcase_add_test(tc, the_71_what_if_on_a_recording_keeps_its_interrupts);
 	suite_add_tcase(s, tc);
 	return timersim::test::run_suite(s);
 }
