@@ -220,7 +220,7 @@ END_TEST
 // run in the HRTIMER softirq a few microseconds after the interrupt): the
 // baseline (the recording's rules) is what it was before the deferral came
 // into the what-if (15,089 interrupts, mean lateness 7.3 us), and 7.1's
-// deferral moves writes, not interrupts. A softirq's recorded expiry inside
+// deferral moves writes, not interrupts (within 0.1%). A softirq's recorded expiry inside
 // 7.1's window once made the 7.1 model run ahead for a timer its pending
 // softirq held: 16,774 interrupts, 59.6 us mean lateness.
 START_TEST(the_71_what_if_on_a_recording_keeps_its_interrupts)
@@ -232,7 +232,10 @@ START_TEST(the_71_what_if_on_a_recording_keeps_its_interrupts)
 	const json &w = all["hrtimers"]["what_ifs"][0];
 	ck_assert_uint_eq(u(w["model"], "interrupts"), 15089);
 	ck_assert_uint_eq(u(w["model"], "device_programs"), 28217);
-	ck_assert_uint_eq(u(w["what_if"], "interrupts"), u(w["model"], "interrupts"));
+	// Within 0.1% (the running-elsewhere rule of the hrtimer model moves one
+	// interrupt on the 7.1 side); the run-ahead bug made 11% more.
+	const std::uint64_t wi = u(w["what_if"], "interrupts"), mi = u(w["model"], "interrupts");
+	ck_assert_uint_le(wi > mi ? wi - mi : mi - wi, mi / 1000);
 	ck_assert_uint_lt(u(w["what_if"], "device_programs"), u(w["model"], "device_programs"));
 	ck_assert_uint_lt(u(w, "ran_ahead"), 100);
 	ck_assert(w["what_if"]["lateness_mean_ns"].get<double>() < 2 * w["model"]["lateness_mean_ns"].get<double>());
