@@ -229,8 +229,12 @@ time_table make_time_table(const replay_report &r, const second_grid &grid)
 		if (whole.ns > shares.ns) {
 			time_row &rest = rows["(softirq work of no callback)"];
 			rest.name = "(softirq work of no callback)";
-			rest.softirq = modelled_cell(whole.ns - shares.ns, std::max(0.0, whole.low - shares.low),
-						     std::max(0.0, whole.high - shares.high));
+			// Its interval: the whole's, as factors of it (an interval of
+			// the model is a factor on what it prices; the whole's low less
+			// the shares' lows could fall below, or exceed, the high's).
+			const double rest_ns = whole.ns - shares.ns;
+			const double f = rest_ns / whole.ns;
+			rest.softirq = modelled_cell(rest_ns, whole.low * f, whole.high * f);
 		}
 	}
 	// The HRTIMER softirq's measured overhead, shared out by cpu_time
