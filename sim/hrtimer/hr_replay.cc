@@ -306,8 +306,14 @@ void hrtimer_replay::run_interrupt(unsigned cpu, std::int64_t now, bool recorded
 	crediting_ = true;
 	irq_fired_ = 0;
 	irq_first_ = 0;
+	const device_writes before = writes_of(cpu);
 	hr::hrtimer_interrupt(&c.base);
 	crediting_ = false;
+	// 6.x: inside a recorded interrupt, its callbacks' starts and
+	// cancels are yet to come (fold_in_hrtirq()).
+	c.irq_write = device_write::none;
+	if (recorded && (!irq_events_ || c.in_irq) && !c.base.rearm_deferred)
+		c.irq_write = last_write(cpu, before);
 	c.irq_id = current_irq_;
 	c.irq_unmatched = irq_unmatched_;
 	c.window_mono = machine_.now;
@@ -338,7 +344,10 @@ void hrtimer_replay::run_interrupt(unsigned cpu, std::int64_t now, bool recorded
 
 void hrtimer_replay::apply_irq(const sim_event &ev)
 {
-	if (!note_time(ev) || !ev.timer_interrupt)
+	if (!note_time(ev))
+		return;
+	cpus_[ev.cpu]->after_exit = 0;
+	if (!ev.timer_interrupt)
 		return;
 	cpu_state &c = *cpus_[ev.cpu];
 	if (ev.kind == event_kind::irq_entry) {
@@ -355,6 +364,7 @@ void hrtimer_replay::apply_irq(const sim_event &ev)
 	if (!c.in_irq)
 		return;
 	c.in_irq = false;
+	c.irq_write = device_write::none;
 	// An interrupt that ran no hard hrtimer (it raised the HRTIMER
 	// softirq, or its device fired early) is still the model's
 	// interrupt, at the time it was entered.
@@ -376,6 +386,11 @@ void hrtimer_replay::apply_softirq(const sim_event &ev)
 {
 	if (!note_time(ev))
 		return;
+	// A softirq runs past the timer interrupt: its program is made.
+	if (ev.kind == event_kind::softirq_entry) {
+		cpus_[ev.cpu]->irq_write = device_write::none;
+		cpus_[ev.cpu]->after_exit = 0;
+	}
 	// 7.1: the kernel rearms before it runs softirqs (any of them).
 	if (ev.kind == event_kind::softirq_entry && cpus_[ev.cpu]->base.deferred_rearm)
 		close_deferred(ev.cpu);
@@ -394,6 +409,8 @@ void hrtimer_replay::apply_hrtimer(const sim_event &ev, event_stream &ahead)
 	if (!note_time(ev))
 		return;
 	sum_.present = true;
+	const std::uint64_t after_exit = cpus_[ev.cpu]->after_exit;
+	cpus_[ev.cpu]->after_exit = 0;
 	// 7.1: a pending rearm whose interrupt has ended by now (a recorded
 	// rearm of the way out closes it itself).
 	if (!(ev.hrtimer == hrtimer_event::rearm && ev.deferred))
@@ -420,17 +437,29 @@ void hrtimer_replay::apply_hrtimer(const sim_event &ev, event_stream &ahead)
 		set_up(s, ev, ev.cpu);
 		return;
 	}
-	case hrtimer_event::start:
+	case hrtimer_event::start: {
+		const device_writes before = writes_of(ev.cpu);
+		const bool restart = after_exit == ev.timer;
 		on_start(ev);
+		fold_in_hrtirq(ev.cpu, before, restart);
 		return;
-	case hrtimer_event::cancel:
+	}
+	case hrtimer_event::cancel: {
+		const device_writes before = writes_of(ev.cpu);
 		on_cancel(ev, ahead);
+		fold_in_hrtirq(ev.cpu, before, false);
 		return;
+	}
 	case hrtimer_event::expire_entry:
+		// A soft timer runs in the HRTIMER softirq, after the
+		// interrupt's program (its run reprograms as it ends).
+		if (slot_for(ev).soft)
+			cpus_[ev.cpu]->irq_write = device_write::none;
 		on_expire(ev);
 		return;
 	case hrtimer_event::expire_exit:
 		slot_for(ev).running_on = 0;
+		cpus_[ev.cpu]->after_exit = ev.timer;
 		return;
 	case hrtimer_event::start_expired: {
 		// hrtimer_start_range_ns_user() found the timer it had just
@@ -452,6 +481,36 @@ void hrtimer_replay::apply_hrtimer(const sim_event &ev, event_stream &ahead)
 	default:
 		return;
 	}
+}
+
+hrtimer_replay::device_write hrtimer_replay::last_write(unsigned cpu, const device_writes &before) const
+{
+	const device_writes now = writes_of(cpu);
+	if (now.programs == before.programs && now.stops == before.stops)
+		return device_write::none;
+	return cpus_[cpu]->base.dev.next_event == hr::KTIME_MAX ? device_write::stop : device_write::program;
+}
+
+void hrtimer_replay::fold_in_hrtirq(unsigned cpu, const device_writes &before, bool restart)
+{
+	cpu_state &c = *cpus_[cpu];
+	if (c.irq_write == device_write::none)
+		return;
+	// Without interrupt events, only a RESTART is known to be inside
+	// the interrupt: the start of the timer whose expire_exit came just
+	// before on this CPU. Anything else may be irq exit's work.
+	if (!irq_events_ && !restart) {
+		c.irq_write = device_write::none;
+		return;
+	}
+	const device_write now = last_write(cpu, before);
+	if (now == device_write::none)
+		return;
+	// The kernel's interrupt programs once, after this: the model's
+	// earlier write for it is replaced by this one.
+	hr::clock_event_device &dev = c.base.dev;
+	(c.irq_write == device_write::stop ? dev.stops : dev.programs)--;
+	c.irq_write = now;
 }
 
 void hrtimer_replay::end_not_traced(slot &s, lost_cause why)
@@ -626,6 +685,9 @@ void hrtimer_replay::apply_nohz(const sim_event &ev)
 		return;
 	cpu_state &c = *cpus_[ev.cpu];
 	if (ev.kind == event_kind::tick_stop) {
+		// Irq exit's work (or idle entry's): past the interrupt.
+		c.irq_write = device_write::none;
+		c.after_exit = 0;
 		// trace_tick_stop(0, dependency) from check_tick_dependency():
 		// the tick kept running.
 		if (!ev.stop_success) {

@@ -162,6 +162,7 @@ private:
 		bool listed = false;
 		bool owner_ran = false;
 	};
+	enum class device_write : std::uint8_t { none, program, stop };
 	struct cpu_state {
 		kernel::hr::hrtimer_cpu_base base;
 		bool in_irq = false;		// inside a recorded timer interrupt
@@ -187,6 +188,13 @@ private:
 		std::int64_t window_mono = 0;
 		bool tick_stopped = false;	// a recorded tick_stop, no restart since
 		bool idle = false;		// inside a recorded cpu_idle entry
+	// 6.x: the model's interrupt for the recorded one that is still
+	// running (its exit not yet seen) wrote the device so (none: no
+	// interrupt open, or it left the device as it was).
+	device_write irq_write = device_write::none;
+	// The timer whose expire_exit was this CPU's last event the replay
+	// saw (0: another came since).
+	std::uint64_t after_exit = 0;
 	// The now the model's interrupt ran at for the recorded one (the
 	// cause later_pass), and the HRTIMER softirq runs begun.
 	std::int64_t irq_mono = 0;
@@ -306,6 +314,27 @@ private:
 			close_deferred(cpu);
 	}
 	void on_rearm(const sim_event &ev);
+	// 6.x: a start or cancel made inside a timer interrupt (its callbacks'
+	// work, traced after their expire_exit and before the interrupt's
+	// exit) does not program the device while in_hrtirq is set: the
+	// interrupt programs once, at its end, for what they left
+	// (hrtimer_reprogram() returns on in_hrtirq; hrtimer_interrupt()
+	// then calls tick_program_event() for the next expiry). The model ran
+	// the interrupt at its first expiry, before them, so a write one of
+	// them makes replaces the interrupt's own.
+	struct device_writes {
+		std::uint64_t programs = 0, stops = 0;
+	};
+	device_writes writes_of(unsigned cpu) const
+	{
+		const kernel::hr::clock_event_device &d = cpus_[cpu]->base.dev;
+		return {d.programs, d.stops};
+	}
+	device_write last_write(unsigned cpu, const device_writes &before) const;
+	// RESTART: EV started the timer whose expire_exit was the CPU's last
+	// event (what tells a re-enqueue inside the interrupt where the trace
+	// has no interrupt events).
+	void fold_in_hrtirq(unsigned cpu, const device_writes &before, bool restart);
 	// A recorded program of next_event the model's device is not set for: why.
 	void judge_rearm_miss(unsigned cpu, std::int64_t recorded);
 	void mark_tick_untraced(unsigned cpu);

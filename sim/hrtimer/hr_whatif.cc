@@ -212,10 +212,12 @@ void hr_free_model::interrupt(unsigned cpu, std::int64_t at, bool ahead)
 	c.machine.offs_real = offs_real_;
 	if (c.base.deferred_rearm)
 		rearm(cpu);	// an interrupt still pending its rearm ended before this one
+	const std::uint64_t programs = c.base.dev.programs, stops = c.base.dev.stops;
 	if (policy_.highres)
 		hr::hrtimer_interrupt(&c.base);
 	else
 		hr::hrtimer_run_queues(&c.base);
+	c.irq_write = c.base.rearm_deferred ? cpu_state::write::none : last_write(c.base.dev, programs, stops);
 	if (c.base.deferred_rearm) {
 		// 7.1: the rearm, and the softirq after it, wait for the end.
 		// The recorded interrupt's work told just before (its first
@@ -288,7 +290,18 @@ void hr_free_model::start(std::uint32_t id, unsigned cpu, bool user, bool sleepe
 	end_of_interrupt(cpu, mono, restart);
 	if (hr::hrtimer_is_queued(&e.timer))
 		end_of_interrupt(cpu_of(e), mono, false);
-	hr::hrtimer_start_range_ns(&cpus_[cpu].base, &e.timer, soft, delta, mode, nullptr);
+	if (hr::hrtimer_is_queued(&e.timer) && cpu_of(e) != cpu)
+		cpus_[cpu_of(e)].irq_write = cpu_state::write::none;
+	cpu_state &c = cpus_[cpu];
+	const std::uint64_t programs = c.base.dev.programs, stops = c.base.dev.stops;
+	hr::hrtimer_start_range_ns(&c.base, &e.timer, soft, delta, mode, nullptr);
+	const cpu_state::write now = last_write(c.base.dev, programs, stops);
+	if (!restart)
+		c.irq_write = cpu_state::write::none;
+	else if (c.irq_write != cpu_state::write::none && now != cpu_state::write::none) {
+		(c.irq_write == cpu_state::write::stop ? c.base.dev.stops : c.base.dev.programs)--;
+		c.irq_write = now;
+	}
 	// The event's time in the timer's clock (not the CPU's clock, which a
 	// what-if could have left elsewhere).
 	e.armed_at = mono + (hr::hrtimer_cb_get_time(&e.timer) - cpus_[cpu].machine.now);
@@ -306,8 +319,17 @@ void hr_free_model::cancel(std::uint32_t id, std::int64_t mono, bool tick_pair)
 	const unsigned cpu = cpu_of(e);
 	catch_up(cpu, mono);
 	end_of_interrupt(cpu, mono, false);
+	cpus_[cpu].irq_write = cpu_state::write::none;
 	if (hr::hrtimer_is_queued(&e.timer))
 		hr::hrtimer_try_to_cancel(&cpus_[cpu].base, &e.timer);
+}
+
+hr_free_model::cpu_state::write hr_free_model::last_write(const hr::clock_event_device &d, std::uint64_t programs,
+							 std::uint64_t stops)
+{
+	if (d.programs == programs && d.stops == stops)
+		return cpu_state::write::none;
+	return d.next_event == hr::KTIME_MAX ? cpu_state::write::stop : cpu_state::write::program;
 }
 
 std::uint64_t hr_free_model::device_programs() const
@@ -483,9 +505,9 @@ hr_what_ifs::hr_what_ifs(unsigned cpus, const hr_what_if_options &opt, unsigned 
 	using rule = hr_what_if_options::slack_rule;
 	hr_free_model::policy p;
 	p.tick_nsec = tick_nsec_;
-	// The baseline runs 6.18's rules as they are (the device written at
-	// the interrupt's end and again by each re-arm the trace logs after
-	// it): every what-if is set against this same model.
+	// The baseline runs 6.18's rules as they are (a re-arm the trace logs
+	// after its interrupt folds into that interrupt's one write): every
+	// what-if is set against this same model.
 	if (opt.slack != rule::recorded || opt.highres_off || opt.kernel_71)
 		baseline_ = std::make_unique<hr_free_model>(cpus, p);
 	if (opt.kernel_71) {

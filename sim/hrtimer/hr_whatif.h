@@ -94,10 +94,8 @@ public:
 		// periodic timer's RESTART, logged as a start after its expiry,
 		// folds into the pending rearm however late in the window it
 		// comes. Not on the baseline: it runs 6.18's own interrupt code,
-		// which programs at the interrupt's end and again at the re-arm
-		// (6.18 queues the RESTART inside hrtimer_interrupt() and writes
-		// once: the baseline's device programs count one write more per
-		// periodic re-arm, docs/hrtimers.md).
+		// where the re-arm's write replaces the interrupt's
+		// (cpu_state::irq_write).
 		bool restarts_in_interrupt = false;
 	};
 	hr_free_model(unsigned cpus, const policy &p);
@@ -161,7 +159,17 @@ private:
 		std::int64_t window_last = 0;
 		// The recorded interrupt's latest work told (interrupt_activity()).
 		std::int64_t activity = INT64_MIN;
+		// 6.x: the latest interrupt wrote the device (a program or a stop)
+		// and no operation came since but its timers' re-arms: one of
+		// those replaces that write (fold_restart()).
+		enum class write : std::uint8_t { none, program, stop } irq_write = write::none;
 	};
+	// 6.x: hrtimer_reprogram() returns while in_hrtirq is set, so a
+	// RESTART, which the trace logs after its interrupt ran it, does not
+	// write the device: hrtimer_interrupt() writes once, after it. The
+	// model's interrupt wrote first; a write the re-arm makes replaces it.
+	static cpu_state::write last_write(const kernel::hr::clock_event_device &d, std::uint64_t programs,
+					   std::uint64_t stops);
 
 	static kernel::hr::hrtimer_restart fired(kernel::hr::hrtimer *t, void *context);
 	entry &entry_of(std::uint32_t id);

@@ -154,10 +154,10 @@ END_TEST
 // exit's NOHZ code moves it to 300.020. The free model under the
 // recording's rules (the baseline every what-if shares, unchanged by this
 // one): the start programs 300.004 (1); the interrupt finds its queue
-// empty and stops the device (2); the re-arm programs 300.008 (3); the
-// move of the device's next_timer programs 300.020 (4). (6.18 itself
-// queues the RESTART inside hrtimer_interrupt() and writes 300.008 once:
-// 3; the model's extra write is one per periodic re-arm.) 7.1's: the
+// empty and stops the device, but the re-arm inside it (in_hrtirq: 6.18
+// queues the RESTART inside hrtimer_interrupt(), which writes once, after
+// it) replaces that stop with 300.008 (2); the move of the device's
+// next_timer programs 300.020 (3). (Before the fold: 4.) 7.1's: the
 // start (1); the re-arm and the move fold into the deferred rearm, which
 // programs 300.020 once the interrupt has ended (2). The same interrupt,
 // the tick's, on both sides.
@@ -176,7 +176,7 @@ START_TEST(the_71_what_if_folds_irq_exit_work_into_the_rearm)
 	ck_assert_str_eq(all["input"]["kernel_generation"]["range"].get<std::string>().c_str(), "6.18..7.0");
 	const json &w = all["hrtimers"]["what_ifs"][0];
 	ck_assert_str_eq(w["name"].get<std::string>().c_str(), "kernel");
-	ck_assert_uint_eq(u(w["model"], "device_programs"), 4);
+	ck_assert_uint_eq(u(w["model"], "device_programs"), 3);
 	ck_assert_uint_eq(u(w["what_if"], "device_programs"), 2);
 	ck_assert_uint_eq(u(w["model"], "interrupts"), 1);
 	ck_assert_uint_eq(u(w["what_if"], "interrupts"), 1);
@@ -222,7 +222,9 @@ END_TEST
 // into the what-if (15,089 interrupts, mean lateness 7.3 us), and 7.1's
 // deferral moves writes, not interrupts (within 0.1%). A softirq's recorded expiry inside
 // 7.1's window once made the 7.1 model run ahead for a timer its pending
-// softirq held: 16,774 interrupts, 59.6 us mean lateness.
+// softirq held: 16,774 interrupts, 59.6 us mean lateness. (The 7.1 side
+// writes the device more often than the baseline here: 28,190 to 17,291;
+// docs/hrtimers.md.)
 START_TEST(the_71_what_if_on_a_recording_keeps_its_interrupts)
 {
 	cli_result r = run_timersim({"replay", "--json", "-", "--what-if-kernel", "7.1",
@@ -231,12 +233,13 @@ START_TEST(the_71_what_if_on_a_recording_keeps_its_interrupts)
 	const json all = json::parse(r.out);
 	const json &w = all["hrtimers"]["what_ifs"][0];
 	ck_assert_uint_eq(u(w["model"], "interrupts"), 15089);
-	ck_assert_uint_eq(u(w["model"], "device_programs"), 28217);
+	// Each periodic re-arm folded into its interrupt's write (28,217
+	// before the fold).
+	ck_assert_uint_eq(u(w["model"], "device_programs"), 17291);
 	// Within 0.1% (the running-elsewhere rule of the hrtimer model moves one
 	// interrupt on the 7.1 side); the run-ahead bug made 11% more.
 	const std::uint64_t wi = u(w["what_if"], "interrupts"), mi = u(w["model"], "interrupts");
 	ck_assert_uint_le(wi > mi ? wi - mi : mi - wi, mi / 1000);
-	ck_assert_uint_lt(u(w["what_if"], "device_programs"), u(w["model"], "device_programs"));
 	ck_assert_uint_lt(u(w, "ran_ahead"), 100);
 	ck_assert(w["what_if"]["lateness_mean_ns"].get<double>() < 2 * w["model"]["lateness_mean_ns"].get<double>());
 }
