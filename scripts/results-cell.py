@@ -11,6 +11,7 @@ scripts/results_rows.py, the code that writes the table.
 """
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -35,7 +36,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("trace")
     ap.add_argument("--own-expiries", action="store_true")
-    ap.add_argument("--timersim", default=os.path.join(ROOT, "build/timersim"))
+    # The tree's build, else the timersim first on PATH (a checked-out
+    # copy with no build of its own: the docs test under check-asan puts
+    # the ASan build there).
+    built = os.path.join(ROOT, "build/timersim")
+    ap.add_argument("--timersim", default=built if os.path.exists(built) else (shutil.which("timersim") or built))
     a = ap.parse_args()
     # The cost model the results spec imposes, if it names one (else the
     # replay's own: self-calibrated where the trace allows, the reference).
