@@ -13,7 +13,7 @@
 // fuzz-sources: sim/trace/trace_dat_file.cc sim/trace/trace_dat_pages.cc sim/trace/huge_pages.cc
 // fuzz-sources: sim/trace/ctf_metadata.cc sim/trace/ctf_tsdl.cc sim/trace/ctf_decode.cc
 // fuzz-sources: sim/trace/ctf_packets.cc sim/trace/ctf_streams.cc
-// fuzz-sources: sim/trace/symbols.cc sim/trace/binary_names.cc sim/trace/names.cc sim/trace/line_source.cc sim/trace/lost_events.cc sim/trace/irq_events.cc
+// fuzz-sources: sim/trace/symbols.cc sim/trace/binary_names.cc sim/trace/names.cc sim/trace/line_source.cc sim/trace/lost_events.cc sim/trace/irq_events.cc sim/trace/nohz_events.cc
 // fuzz-pkgs: zlib libzstd
 // fuzz-seed-bytes: linux-6.18-http/trace.dat linux-3.6-scp_dest/ctf/metadata
 // fuzz-seed-bytes: linux-3.6-scp_dest/ctf/channel0_0

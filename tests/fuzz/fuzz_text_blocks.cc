@@ -6,7 +6,7 @@
 // fuzz-sources: sim/trace/line_source.cc sim/trace/text_fields.cc sim/trace/text_columns.cc
 // fuzz-sources: sim/trace/text_reader.cc sim/trace/text_detect.cc sim/trace/ftrace_text.cc sim/trace/ftrace_fast.cc sim/trace/ftrace_fast_payload.cc sim/trace/text_event_names.cc
 // fuzz-sources: sim/trace/trace_cmd_report.cc sim/trace/perf_script.cc sim/trace/names.cc
-// fuzz-sources: sim/trace/symbols.cc sim/trace/text_blocks.cc sim/trace/line_ends.cc sim/trace/lost_events.cc sim/trace/irq_events.cc
+// fuzz-sources: sim/trace/symbols.cc sim/trace/text_blocks.cc sim/trace/line_ends.cc sim/trace/lost_events.cc sim/trace/irq_events.cc sim/trace/nohz_events.cc
 // fuzz-sources: sim/stream/event_stream.cc sim/stream/event_prefetch.cc sim/stream/block_prefetch.cc sim/stream/chunk_arena.cc sim/trace/huge_pages.cc
 // fuzz-pkgs: zlib
 // fuzz-seed-lines: linux-3.6-scp_dest/trace.txt linux-6.18-http/trace.txt
