@@ -560,12 +560,12 @@ START_TEST(tsdl_errors_name_the_line)
 	ctf::trace_model b = ctf::parse_tsdl(blanks, "meta");
 	ck_assert(b.big_endian);
 	ck_assert_uint_eq(b.streams.at(0).events.size(), 2);
-	ck_assert_str_eq(b.env.at("kernel_release").c_str(), "3.6.0");
+	ck_assert_string_eq(b.env.at("kernel_release").c_str(), "3.6.0");
 	ctf::trace_model m = ctf::parse_tsdl(be_metadata, "meta");
 	ck_assert(m.big_endian);
 	ck_assert_uint_eq(m.streams.size(), 1);
 	ck_assert_uint_eq(m.streams.at(0).events.size(), 2);
-	ck_assert_str_eq(m.env.at("kernel_release").c_str(), "3.6.0");
+	ck_assert_string_eq(m.env.at("kernel_release").c_str(), "3.6.0");
 	ck_assert_uint_eq(m.clocks.at("mono").offset_s, 10);
 }
 END_TEST

@@ -77,7 +77,7 @@ START_TEST(look_ahead_keeps_buffered_events_in_place)
 	std::vector<std::uint32_t> id_of(n_callbacks, 0);
 	for (unsigned i = 0; i < n_callbacks; i++) {
 		id_of[i] = stream.peek(i)->function;
-		ck_assert_str_eq(names.name(id_of[i]).c_str(), callbacks[i]);
+		ck_assert_string_eq(names.name(id_of[i]).c_str(), callbacks[i]);
 	}
 	for (unsigned i = 0; i < events; i++)
 		ck_assert_uint_eq(stream.peek(i)->function, id_of[i % n_callbacks]);
@@ -203,7 +203,7 @@ START_TEST(background_ids_are_the_on_demand_ones)
 		event_stream stream(*reader, names, m ? modes[_i] : modes[0], block_bytes);
 		for (unsigned i = 0; i < events; i++) {
 			ids[m].push_back(stream.peek(0)->function);
-			ck_assert_str_eq(names.name(ids[m].back()).c_str(), callbacks[i % n_callbacks]);
+			ck_assert_string_eq(names.name(ids[m].back()).c_str(), callbacks[i % n_callbacks]);
 			stream.pop();
 		}
 	}
@@ -379,7 +379,7 @@ START_TEST(interned_ids_are_dense_and_stable)
 	ck_assert_uint_eq(in.size(), strings.size());
 	for (unsigned i = 0; i < strings.size(); i++) {
 		ck_assert_uint_eq(in.intern(strings[i]), i);
-		ck_assert_str_eq(in.name(i).c_str(), strings[i].c_str());
+		ck_assert_string_eq(in.name(i).c_str(), strings[i].c_str());
 	}
 	// Same hash input, different strings: a prefix and the empty string.
 	std::uint32_t empty = in.intern("");
@@ -444,7 +444,7 @@ START_TEST(recent_names_answer_as_the_table)
 	}
 	ck_assert_uint_eq(in.size(), want.size());
 	for (const auto &[name, id] : want)
-		ck_assert_str_eq(in.name(id).c_str(), name.c_str());
+		ck_assert_string_eq(in.name(id).c_str(), name.c_str());
 }
 END_TEST
 

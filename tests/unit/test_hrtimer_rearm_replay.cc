@@ -99,7 +99,7 @@ std::uint64_t u(const json &j, const char *k) { return j[k].get<std::uint64_t>()
 START_TEST(the_71_fixture_replayed_under_71_rules)
 {
 	json all = replay("r71.txt", header + fixture_lines);
-	ck_assert_str_eq(all["input"]["kernel_generation"]["range"].get<std::string>().c_str(), "7.1+");
+	ck_assert_string_eq(all["input"]["kernel_generation"]["range"].get<std::string>().c_str(), "7.1+");
 	json h = all["hrtimers"];
 	ck_assert(h["deferred_rearm"].get<bool>());
 	const json &r = h["rearm"];
@@ -173,9 +173,9 @@ START_TEST(the_71_what_if_folds_irq_exit_work_into_the_rearm)
 		"          <idle>-0       [000] d.h1.   300.004016: local_timer_exit: vector=236\n"
 		"          <idle>-0       [000] d..2.   300.004018: hrtimer_start: hrtimer=00000000313ac2bd function=tick_nohz_handler expires=300020000000 softexpires=300020000000 mode=ABS|PINNED|HARD was_armed=1\n";
 	json all = replay("w71.txt", text, {"--what-if-kernel", "7.1"});
-	ck_assert_str_eq(all["input"]["kernel_generation"]["range"].get<std::string>().c_str(), "6.18..7.0");
+	ck_assert_string_eq(all["input"]["kernel_generation"]["range"].get<std::string>().c_str(), "6.18..7.0");
 	const json &w = all["hrtimers"]["what_ifs"][0];
-	ck_assert_str_eq(w["name"].get<std::string>().c_str(), "kernel");
+	ck_assert_string_eq(w["name"].get<std::string>().c_str(), "kernel");
 	ck_assert_uint_eq(u(w["model"], "device_programs"), 3);
 	ck_assert_uint_eq(u(w["what_if"], "device_programs"), 2);
 	ck_assert_uint_eq(u(w["model"], "interrupts"), 1);
@@ -207,7 +207,7 @@ START_TEST(the_71_what_if_runs_the_softirq_after_the_rearm)
 		"          <idle>-0       [000] ..s1.   300.002010: softirq_exit: vec=8 [action=HRTIMER]\n";
 	json all = replay("w71soft.txt", text, {"--what-if-kernel", "7.1"});
 	const json &w = all["hrtimers"]["what_ifs"][0];
-	ck_assert_str_eq(w["name"].get<std::string>().c_str(), "kernel");
+	ck_assert_string_eq(w["name"].get<std::string>().c_str(), "kernel");
 	ck_assert_uint_eq(u(w, "ran_ahead"), 0);
 	ck_assert_uint_eq(u(w["model"], "interrupts"), 1);
 	ck_assert_uint_eq(u(w["what_if"], "interrupts"), 1);

@@ -104,7 +104,7 @@ START_TEST(gradescope_results_json)
 		const json &t = scored[i];
 		// Named first: Check keeps the pointers past the full expression.
 		const std::string name = t["name"].get<std::string>();
-		ck_assert_str_eq(name.c_str(), std::get<0>(expect[i]).c_str());
+		ck_assert_string_eq(name.c_str(), std::get<0>(expect[i]).c_str());
 		ck_assert_msg(t["score"] == std::get<1>(expect[i]) && t["max_score"] == std::get<2>(expect[i]),
 			      "%s: %s", std::get<0>(expect[i]).c_str(), t.dump().c_str());
 	}

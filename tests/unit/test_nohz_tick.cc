@@ -150,13 +150,13 @@ START_TEST(tmigr_hotplug_events_tell_the_generation)
 		return json::parse(r.out)["input"]["kernel_generation"];
 	};
 	json g = generation("");
-	ck_assert_str_eq(g["range"].get<std::string>().c_str(), "6.18..7.0");
+	ck_assert_string_eq(g["range"].get<std::string>().c_str(), "6.18..7.0");
 	ck_assert(!g["tmigr_available"].get<bool>());
 	g = generation("         cpuhp/1-21      [001] d..1. 12272.746000: tmigr_cpu_available: cpu=1 parent=00000000b957d7c4 wakeup=9223372036854775807\n");
-	ck_assert_str_eq(g["range"].get<std::string>().c_str(), "6.19..7.0");
+	ck_assert_string_eq(g["range"].get<std::string>().c_str(), "6.19..7.0");
 	ck_assert(g["tmigr_available"].get<bool>());
 	g = generation("         cpuhp/1-21      [001] d..1. 12272.746000: tmigr_cpu_online: cpu=1 parent=00000000b957d7c4 wakeup=9223372036854775807\n");
-	ck_assert_str_eq(g["range"].get<std::string>().c_str(), "6.18");
+	ck_assert_string_eq(g["range"].get<std::string>().c_str(), "6.18");
 	ck_assert(!g["tmigr_available"].get<bool>());
 }
 END_TEST

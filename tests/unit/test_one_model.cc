@@ -41,7 +41,7 @@ const json &scheme_of(const json &compare, const std::string &name)
 // The modelled figures a replay of one scheme shows: the same in both.
 void same_modelled(const json &a, const json &b)
 {
-	ck_assert_str_eq(a["source"].get<std::string>().c_str(), b["source"].get<std::string>().c_str());
+	ck_assert_string_eq(a["source"].get<std::string>().c_str(), b["source"].get<std::string>().c_str());
 	for (const char *k : {"softirq_overhead_ns", "softirq_overhead_low_ns", "softirq_overhead_high_ns", "runs",
 			      "borrowed_ns", "state_ns"})
 		ck_assert_msg(a[k] == b[k], "%s: %s against %s", k, a[k].dump().c_str(), b[k].dump().c_str());
@@ -57,10 +57,10 @@ START_TEST(another_scheme_alone_is_priced_as_compare_prices_it)
 	for (const char *trace : {"tests/data/sleep-net.txt.gz", "tests/data/measured-idle.txt.gz"}) {
 		const json alone = run_json("replay", {"--scheme", "classic", trace});
 		const json both = run_json("compare", {"--schemes", "classic,v48", trace});
-		ck_assert_str_eq(alone["input"]["kernel_scheme"].get<std::string>().c_str(), "v48");
-		ck_assert_str_eq(alone["scheme"]["name"].get<std::string>().c_str(), "classic");
+		ck_assert_string_eq(alone["input"]["kernel_scheme"].get<std::string>().c_str(), "v48");
+		ck_assert_string_eq(alone["scheme"]["name"].get<std::string>().c_str(), "classic");
 		const json &m = alone["modelled"];
-		ck_assert_str_eq(m["source"].get<std::string>().c_str(), "self-calibrated");
+		ck_assert_string_eq(m["source"].get<std::string>().c_str(), "self-calibrated");
 		same_modelled(m, scheme_of(both, "classic")["modelled"]);
 		// The pricing engine's own check and verdict are not classic's.
 		ck_assert(m["check"].is_null());

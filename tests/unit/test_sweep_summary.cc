@@ -286,7 +286,7 @@ START_TEST(sweep_with_a_cost_model)
 	nlohmann::json j = nlohmann::json::parse(r.out);
 	for (std::size_t k = 1; k <= 2; k++) {
 		const nlohmann::json &s = j["schemes"][k - 1];
-		ck_assert_str_eq(field(cells, k, "scheme").c_str(), s["scheme"]["name"].get<std::string>().c_str());
+		ck_assert_string_eq(field(cells, k, "scheme").c_str(), s["scheme"]["name"].get<std::string>().c_str());
 		double modelled = s["modelled"]["softirq_overhead_ns"].get<double>();
 		ck_assert_double_eq_tol(std::stod(field(cells, k, "modelled_softirq_ns")), modelled, 0.5);
 		if (s["scheme"]["name"] == "v48") {
@@ -334,7 +334,7 @@ START_TEST(sweep_prices_every_cell_by_the_recordings_model)
 	r = run_timersim({"compare", "--schemes", "classic,v48", "--json", "-", trace});
 	ck_assert_msg(r.status == 0, "%s", r.err.c_str());
 	nlohmann::json j = nlohmann::json::parse(r.out);
-	ck_assert_str_eq(j["schemes"][0]["modelled"]["source"].get<std::string>().c_str(), "self-calibrated");
+	ck_assert_string_eq(j["schemes"][0]["modelled"]["source"].get<std::string>().c_str(), "self-calibrated");
 	const double classic = j["schemes"][0]["modelled"]["softirq_overhead_ns"].get<double>();
 	std::map<std::string, double> own;
 	for (std::size_t k = 1; k <= 4; k++) {

@@ -173,7 +173,7 @@ START_TEST(lost_counts_past_2_64_are_refused)
 				     (unsigned long long)r.input.lost_events);
 		} catch (const input_error &e) {
 			ck_assert_uint_eq(e.line(), line);
-			ck_assert_str_eq(e.reason().c_str(), lost_events_overflow);
+			ck_assert_string_eq(e.reason().c_str(), lost_events_overflow);
 		}
 	}
 	reader_options opt;

@@ -718,7 +718,7 @@ START_TEST(gzip_truncated_is_an_error)
 		ck_abort_msg("a truncated gzip stream must not read as complete");
 	} catch (const input_error &e) {
 		ck_assert_msg(e.reason().find("gzip") != std::string::npos, "%s", e.what());
-		ck_assert_str_eq(e.file().c_str(), cut.c_str());
+		ck_assert_string_eq(e.file().c_str(), cut.c_str());
 	}
 }
 END_TEST
@@ -831,7 +831,7 @@ START_TEST(bad_files)
 		open_trace(missing, trace_format::ftrace, opt);
 		ck_abort_msg("missing file opened");
 	} catch (const input_error &e) {
-		ck_assert_str_eq(e.file().c_str(), missing.c_str());
+		ck_assert_string_eq(e.file().c_str(), missing.c_str());
 		ck_assert_msg(std::string(e.what()).starts_with(missing + ": cannot open: "), "%s", e.what());
 	}
 	std::string bin("\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0", 20);

@@ -253,7 +253,7 @@ START_TEST(symbols_that_are_no_symbol_list_are_refused)
 		open_trace(path, trace_format::auto_detect, opt);
 		ck_abort_msg("a directory loaded as symbols");
 	} catch (const input_error &e) {
-		ck_assert_str_eq(e.reason().c_str(), "is a directory, not a symbol file");
+		ck_assert_string_eq(e.reason().c_str(), "is a directory, not a symbol file");
 	}
 	test::cli_result r = test::run_timersim({"replay", "--symbols", "/dev/zero", path});
 	ck_assert_int_eq(r.status, 2);
