@@ -9,6 +9,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "sim/trace/text_reader.h"
+
 namespace timersim::test {
 
 namespace {
@@ -115,6 +117,18 @@ std::vector<owned_event> read_all(trace_reader &reader)
 	while (reader.next(ev))
 		out.emplace_back(ev);
 	return out;
+}
+
+std::string error_of(const std::string &text, trace_format fmt)
+{
+	reader_options opt;
+	try {
+		auto r = make_text_reader_from_memory(text, "t.txt", fmt, opt);
+		read_all(*r);
+	} catch (const input_error &e) {
+		return e.what();
+	}
+	return "";
 }
 
 }  // namespace timersim::test

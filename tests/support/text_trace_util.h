@@ -60,4 +60,7 @@ struct owned_event {
 // Every event of READER, in order.
 std::vector<owned_event> read_all(trace_reader &reader);
 
+// The error reading TEXT (as t.txt, in FMT) gives, or "" when it reads.
+std::string error_of(const std::string &text, trace_format fmt = trace_format::ftrace);
+
 }  // namespace timersim::test

@@ -16,6 +16,7 @@
 
 using namespace timersim;
 using timersim::test::owned_event;
+using timersim::test::error_of;
 
 namespace {
 
@@ -29,17 +30,6 @@ std::vector<owned_event> parse(const std::string &text, trace_format fmt, unsign
 	return evs;
 }
 
-std::string error_of(const std::string &text, trace_format fmt = trace_format::ftrace)
-{
-	reader_options opt;
-	try {
-		auto r = make_text_reader_from_memory(text, "t.txt", fmt, opt);
-		test::read_all(*r);
-	} catch (const input_error &e) {
-		return e.what();
-	}
-	return "";
-}
 
 void expect_irq(const owned_event &e, event_kind kind, std::uint32_t vec, bool timer,
 		bool irq_number)

@@ -18,6 +18,7 @@
 
 using namespace timersim;
 using timersim::test::owned_event;
+using timersim::test::error_of;
 
 namespace {
 
@@ -32,17 +33,6 @@ std::vector<owned_event> parse(const std::string &text, trace_format fmt, unsign
 	return evs;
 }
 
-std::string error_of(const std::string &text, trace_format fmt = trace_format::ftrace)
-{
-	reader_options opt;
-	try {
-		auto r = make_text_reader_from_memory(text, "t.txt", fmt, opt);
-		test::read_all(*r);
-	} catch (const input_error &e) {
-		return e.what();
-	}
-	return "";
-}
 
 // tests/data/idle-nohz.txt.gz: CPU 1 goes idle (tmigr, base idle, the
 // tick stopped, its hrtimer canceled, C-state 1), CPU 0 wakes.

@@ -17,6 +17,7 @@
 
 using namespace timersim;
 using timersim::test::owned_event;
+using timersim::test::error_of;
 
 namespace {
 
@@ -38,17 +39,6 @@ owned_event parse_one(const std::string &line, trace_format fmt = trace_format::
 }
 
 // The what() of the input_error that reading TEXT throws, "" if none.
-std::string error_of(const std::string &text, trace_format fmt = trace_format::ftrace)
-{
-	reader_options opt;
-	try {
-		auto r = make_text_reader_from_memory(text, "t.txt", fmt, opt);
-		test::read_all(*r);
-	} catch (const input_error &e) {
-		return e.what();
-	}
-	return "";
-}
 
 }  // namespace
 
