@@ -8,9 +8,9 @@
 #include <string>
 
 #include "sim/replay/replay.h"
-#include "sim/trace/reader.h"
 #include "tests/support/cli.h"
 #include "tests/support/paths.h"
+#include "tests/support/replay_file.h"
 #include "tests/support/text_trace_util.h"
 
 #include "tests/support/check_main.h"	// last: check.h defines a fail() macro
@@ -32,12 +32,9 @@ std::uint64_t cause(const std::vector<std::pair<std::string, std::uint64_t>> &mi
 
 replay_report replay(const std::string &path, tick_mode ticks = tick_mode::automatic)
 {
-	replay_options opt;
-	opt.scheme = auto_scheme;
-	opt.hz = 250;
+	replay_options opt = test::recording_options();
 	opt.ticks = ticks;
-	auto reader = open_trace(path, trace_format::auto_detect, {});
-	return replay_trace(*reader, path, opt);
+	return test::replay_file(path, opt);
 }
 
 // tests/data/network-trace.txt.gz lines 2289, 5085 and 6386-6391: one

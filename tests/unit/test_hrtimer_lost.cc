@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "sim/replay/replay.h"
-#include "sim/trace/reader.h"
 #include "sim/trace/text_columns.h"
 #include "tests/support/paths.h"
+#include "tests/support/replay_file.h"
 #include "tests/support/text_trace_util.h"
 
 #include "tests/support/check_main.h"	// last: check.h defines a fail() macro
@@ -23,11 +23,7 @@ namespace {
 
 replay_report replay(const std::string &path)
 {
-	replay_options opt;
-	opt.scheme = auto_scheme;
-	opt.hz = 250;
-	auto reader = open_trace(path, trace_format::auto_detect, {});
-	return replay_trace(*reader, path, opt);
+	return test::replay_file(path);
 }
 
 replay_report replay_text(const std::string &text)

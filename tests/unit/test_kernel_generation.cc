@@ -8,6 +8,7 @@
 #include "sim/stream/kernel_generation.h"
 #include "sim/trace/reader.h"
 #include "tests/support/cli.h"
+#include "tests/support/replay_file.h"
 #include "tests/support/text_trace_util.h"
 
 #include "tests/support/check_main.h"	// last: check.h defines a fail() macro
@@ -19,16 +20,13 @@ namespace {
 
 replay_report replay(const std::string &path, unsigned kernel_rules = 0, bool slack_what_if = false)
 {
-	replay_options opt;
-	opt.scheme = auto_scheme;
-	opt.hz = 250;
+	replay_options opt = test::recording_options();
 	opt.kernel_rules = kernel_rules;
 	if (slack_what_if) {
 		opt.hr_what_if.slack = hr_what_if_options::slack_rule::user;
 		opt.hr_what_if.user_slack_ns = 2'000'000;
 	}
-	auto reader = open_trace(path, trace_format::auto_detect, {});
-	return replay_trace(*reader, path, opt);
+	return test::replay_file(path, opt);
 }
 
 // tests/data/load.txt.gz lines 1940-2030, the timer, hrtimer and

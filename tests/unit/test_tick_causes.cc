@@ -6,9 +6,9 @@
 #include <string>
 
 #include "sim/replay/replay.h"
-#include "sim/trace/reader.h"
 #include "tests/support/cli.h"
 #include "tests/support/paths.h"
+#include "tests/support/replay_file.h"
 #include "tests/support/text_trace_util.h"
 
 #include "tests/support/check_main.h"	// last: check.h defines a fail() macro
@@ -29,12 +29,10 @@ std::uint64_t misses_of(const replay_report &r, const std::string &why)
 
 replay_report replay(const std::string &path, const std::string &scheme, tick_mode ticks)
 {
-	replay_options opt;
+	replay_options opt = test::recording_options();
 	opt.scheme = scheme;
-	opt.hz = 250;
 	opt.ticks = ticks;
-	auto reader = open_trace(path, trace_format::auto_detect, {});
-	return replay_trace(*reader, path, opt);
+	return test::replay_file(path, opt);
 }
 
 }  // namespace

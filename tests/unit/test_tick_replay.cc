@@ -13,6 +13,7 @@
 #include "sim/trace/reader.h"
 #include "tests/support/cli.h"
 #include "tests/support/paths.h"
+#include "tests/support/replay_file.h"
 #include "tests/support/text_trace_util.h"
 
 // Last: check.h defines macros that clash with <iostream> internals.
@@ -25,12 +26,11 @@ namespace {
 replay_report replay(const std::string &path, const std::string &scheme, tick_mode ticks,
 		     std::vector<std::pair<std::string, std::string>> params = {})
 {
-	auto reader = open_trace(path, trace_format::auto_detect, {});
-	replay_options opt;
+	replay_options opt;	// HZ inferred from the trace, as the CLI does
 	opt.scheme = scheme;
 	opt.params = std::move(params);
 	opt.ticks = ticks;
-	return replay_trace(*reader, path, opt);
+	return test::replay_file(path, opt);
 }
 
 double exact_share(const replay_report &r)
