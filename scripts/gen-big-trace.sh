@@ -39,13 +39,15 @@ mkdir -p "$(dirname "$out")"
 # mawk/gawk: numbers are doubles, exact below 2^53 - far above any jiffies
 # or ns value here. Printed with %.0f, never %d (32-bit in old awks).
 awk -v want="$bytes" '
-function shift_fields(s, key, delta,    out, re, m, v) {
-	# Adds DELTA to every "KEY=NUMBER" in S.
+function shift_fields(s, key, delta,    out, re, v) {
+	# Adds DELTA to every " KEY=NUMBER" in S: the key a whole word, so that
+	# "expires" leaves softexpires= alone (else it moved twice, and
+	# hrtimer_start lines came out with softexpires past expires).
 	out = ""
-	re = key "=[0-9]+"
+	re = " " key "=[0-9]+"
 	while (match(s, re)) {
-		v = substr(s, RSTART + length(key) + 1, RLENGTH - length(key) - 1) + delta
-		out = out substr(s, 1, RSTART - 1) key "=" sprintf("%.0f", v)
+		v = substr(s, RSTART + length(key) + 2, RLENGTH - length(key) - 2) + delta
+		out = out substr(s, 1, RSTART - 1) " " key "=" sprintf("%.0f", v)
 		s = substr(s, RSTART + RLENGTH)
 	}
 	return out s
