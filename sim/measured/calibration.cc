@@ -164,7 +164,8 @@ struct block_cut {
 			to.push_back(n * (b + 1) / blocks);
 			normal_equations e;
 			for (std::size_t i = from[b]; i < to[b]; i++)
-				e.add(samples[i], 1.0);
+				e.add(samples[i]);
+			e.mirror();
 			normal.push_back(e);
 			x.push_back(sum_x(samples, from[b], to[b]));
 			y.push_back(sum_y(samples, from[b], to[b]));

@@ -93,8 +93,26 @@ normal_equations normal_of(const std::vector<run_sample> &s)
 {
 	normal_equations n;
 	for (const run_sample &r : s)
-		n.add(r, 1.0);
+		n.add(r);
+	n.mirror();
 	return n;
+}
+
+void normal_equations::add(const run_sample &r)
+{
+	for (unsigned i = 0; i < model_terms; i++) {
+		for (unsigned j = i; j < model_terms; j++)
+			g[i][j] += r.x[i] * r.x[j];
+		b[i] += r.x[i] * r.overhead_ns;
+	}
+	yy += r.overhead_ns * r.overhead_ns;
+}
+
+void normal_equations::mirror()
+{
+	for (unsigned i = 0; i < model_terms; i++)
+		for (unsigned j = 0; j < i; j++)
+			g[i][j] = g[j][i];
 }
 
 void normal_equations::add(const run_sample &r, double k)
@@ -189,12 +207,30 @@ cost_model fit(const std::vector<run_sample> &samples, unsigned resamples, std::
 		for (unsigned t = 0; t < model_terms; t++)
 			m.fitted[t] = m.fitted[t] || r.x[t] != 0;
 	m.ns = nnls(samples, m.fitted);
+	// Each resample's normal equations are summed straight from its draws,
+	// in the order drawn: what nnls() of the drawn samples would sum. A
+	// draw lands anywhere in samples too big for the cache, so each is
+	// fetched `ahead` draws before it is added.
+	constexpr std::size_t ahead = 16;
+	const std::size_t size = samples.size();
 	std::uint64_t state = seed;
-	std::vector<run_sample> draw(samples.size());
-	for (unsigned b = 0; b < resamples && !samples.empty(); b++) {
-		for (run_sample &d : draw)
-			d = samples[next_random(state) % samples.size()];
-		m.draws.push_back(nnls(draw, m.fitted));
+	for (unsigned b = 0; b < resamples && size; b++) {
+		std::size_t due[ahead];
+		for (std::size_t i = 0; i < ahead && i < size; i++) {
+			due[i] = next_random(state) % size;
+			__builtin_prefetch(&samples[due[i]]);
+		}
+		normal_equations n;
+		for (std::size_t i = 0; i < size; i++) {
+			const run_sample &r = samples[due[i % ahead]];
+			if (i + ahead < size) {
+				due[i % ahead] = next_random(state) % size;
+				__builtin_prefetch(&samples[due[i % ahead]]);
+			}
+			n.add(r);
+		}
+		n.mirror();
+		m.draws.push_back(nnls(n, m.fitted));
 	}
 	for (unsigned t = 0; t < model_terms; t++) {
 		std::vector<double> v;

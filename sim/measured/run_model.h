@@ -94,6 +94,13 @@ struct normal_equations {
 	double yy = 0;
 	void add(const run_sample &r, double k);
 	void add(const normal_equations &o, double k);
+	// add(r, 1.0) with each product of G computed once, into its upper
+	// triangle (the bootstrap adds millions of draws); mirror() after the
+	// last such add copies it below, and every entry then holds what
+	// add(r, 1.0) would have put there, bit for bit (x_i x_j = x_j x_i
+	// exactly, and 1 * 1 * x = x).
+	void add(const run_sample &r);
+	void mirror();
 	// The terms the samples exercised (a fit's `fitted`).
 	bool exercised(unsigned t) const { return g[t][t] > 0; }
 };
