@@ -18,12 +18,19 @@ namespace {
 
 const std::string header_6 = timersim::gen::tracefs_header(timersim::gen::kernel_gen::linux6, 93864, 2);
 
+// The replay's hrtimers JSON of TEXT (written to a temporary NAME).
 json hrtimers_of(const std::string &name, const std::string &text)
 {
 	std::string path = write_temp(name, text);
 	cli_result r = run_timersim({"replay", "--json", "-", path});
 	ck_assert_msg(r.status == 0, "replay failed: %s", r.err.c_str());
 	return json::parse(r.out)["hrtimers"];
+}
+
+// The same of LINES of a tracefs recording, under its header.
+json tracefs_excerpt(const std::string &name, const std::string &lines)
+{
+	return hrtimers_of(name, header_6 + lines);
 }
 
 std::uint64_t u(const json &j, const char *k) { return j[k].get<std::uint64_t>(); }
@@ -106,7 +113,7 @@ const std::string cpu1_watchdog_at_986_12 =
 // not yet due on CPU 1 (queued_on_other_cpu).
 START_TEST(a_start_while_its_callback_runs_elsewhere_stays_there)
 {
-	std::string text = header_6 +
+	json h = tracefs_excerpt("hr-running.txt",
 	"           <...>-31786   [001] ..s.. 15136.401131: hrtimer_expire_entry: hrtimer=000000004c9e985b function=tcp_pace_kick now=15136378251281\n"
 	"         python3-30318   [000] d.s3. 15136.401137: timer_start: timer=0000000085f803ea function=tcp_write_timer expires=4298676387 [timeout=51] bucket_expiry=4298676388 cpu=0 idx=36 flags=\n"
 	"         python3-30318   [000] d.s3. 15136.401138: hrtimer_start: hrtimer=000000004c9e985b function=tcp_pace_kick expires=15136378260076 softexpires=15136378260076 mode=ABS|PINNED|SOFT was_armed=0\n"
@@ -116,9 +123,7 @@ START_TEST(a_start_while_its_callback_runs_elsewhere_stays_there)
 	"           <...>-31786   [001] d.H1. 15136.401151: local_timer_exit: vector=236\n"
 	"           <...>-31786   [001] ..s.. 15136.401152: softirq_exit: vec=8 [action=HRTIMER]\n"
 	"           <...>-31786   [001] ..s.. 15136.401152: softirq_entry: vec=8 [action=HRTIMER]\n"
-	"           <...>-31786   [001] ..s.. 15136.401152: hrtimer_expire_entry: hrtimer=000000004c9e985b function=tcp_pace_kick now=15136378272711\n"
-	;
-	json h = hrtimers_of("hr-running.txt", text);
+	"           <...>-31786   [001] ..s.. 15136.401152: hrtimer_expire_entry: hrtimer=000000004c9e985b function=tcp_pace_kick now=15136378272711\n");
 	ck_assert_uint_eq(u(h, "expiries"), 2);
 	ck_assert_uint_eq(u(h, "late"), 0);
 	ck_assert_uint_eq(cause(h, "queued_on_other_cpu"), 0);
@@ -133,7 +138,7 @@ END_TEST
 // pass). The model's interrupt has one now, before the tick was due.
 START_TEST(the_interrupts_later_pass_is_named)
 {
-	std::string text = header_6 +
+	json h = tracefs_excerpt("hr-later.txt",
 	"            bash-30398   [001] dNh3. 15131.406950: hrtimer_start: hrtimer=00000000326470d6 function=tick_nohz_handler expires=15131388000000 softexpires=15131388000000 mode=ABS was_armed=0\n"
 	"      kcompactd0-36      [001] d..1. 15131.406996: timer_start: timer=00000000fbe5f49b function=process_timeout expires=4298675213 [timeout=125] bucket_expiry=4298675216 cpu=1 idx=66 flags=\n"
 	"            bash-30402   [001] d.h2. 15131.410878: local_timer_entry: vector=236\n"
@@ -141,9 +146,7 @@ START_TEST(the_interrupts_later_pass_is_named)
 	"            bash-30402   [001] dNh2. 15131.410888: hrtimer_expire_exit: hrtimer=00000000e223fe4a\n"
 	"            bash-30402   [001] dNh2. 15131.410890: hrtimer_expire_entry: hrtimer=00000000326470d6 function=tick_nohz_handler now=15131388009305\n"
 	"            bash-30402   [001] dNh2. 15131.410896: hrtimer_expire_exit: hrtimer=00000000326470d6\n"
-	"            bash-30402   [001] dNh3. 15131.410896: hrtimer_start: hrtimer=00000000326470d6 function=tick_nohz_handler expires=15131392000000 softexpires=15131392000000 mode=ABS was_armed=0\n"
-	;
-	json h = hrtimers_of("hr-later.txt", text);
+	"            bash-30402   [001] dNh3. 15131.410896: hrtimer_start: hrtimer=00000000326470d6 function=tick_nohz_handler expires=15131392000000 softexpires=15131392000000 mode=ABS was_armed=0\n");
 	ck_assert_uint_eq(u(h, "late"), 1);
 	ck_assert_uint_eq(cause(h, "later_pass"), 1);
 	ck_assert_uint_eq(cause(h, "unexplained"), 0);
@@ -156,7 +159,7 @@ END_TEST
 // in the first interrupt: the right one, though not the latest.
 START_TEST(a_softirq_run_after_a_later_interrupt_is_named)
 {
-	std::string text = header_6 +
+	json h = tracefs_excerpt("hr-softirq.txt",
 	"         python3-30318   [000] d.s3. 15136.962851: hrtimer_start: hrtimer=000000001de24780 function=tcp_pace_kick expires=15136939967926 softexpires=15136939967926 mode=ABS|PINNED|SOFT was_armed=0\n"
 	"         python3-30318   [000] d.H3. 15136.962875: local_timer_entry: vector=236\n"
 	"         python3-30318   [000] d.H4. 15136.962876: softirq_raise: vec=8 [action=HRTIMER]\n"
@@ -174,9 +177,7 @@ START_TEST(a_softirq_run_after_a_later_interrupt_is_named)
 	"         python3-30318   [000] dNH2. 15136.962956: local_timer_entry: vector=236\n"
 	"         python3-30318   [000] dNH3. 15136.962956: softirq_raise: vec=8 [action=HRTIMER]\n"
 	"         python3-30318   [000] dNH2. 15136.962959: local_timer_exit: vector=236\n"
-	"         python3-30318   [000] .Ns1. 15136.962960: softirq_exit: vec=8 [action=HRTIMER]\n"
-	;
-	json h = hrtimers_of("hr-softirq.txt", text);
+	"         python3-30318   [000] .Ns1. 15136.962960: softirq_exit: vec=8 [action=HRTIMER]\n");
 	ck_assert_uint_eq(u(h, "other_interrupt"), 1);
 	ck_assert_uint_eq(cause(h, "softirq_after_later_interrupt"), 1);
 	ck_assert_uint_eq(cause(h, "unexplained"), 0);
@@ -191,7 +192,7 @@ END_TEST
 // only at its recorded start after the interrupt and runs it in the first.
 START_TEST(an_earlier_run_in_the_slack_range_is_named)
 {
-	std::string text = header_6 +
+	json h = tracefs_excerpt("hr-slack.txt",
 	"         python3-17747   [000] ..... 13496.522973: hrtimer_setup: hrtimer=0000000056d3c28e clockid=CLOCK_MONOTONIC mode=ABS\n"
 	"         python3-17747   [000] d..1. 13496.522974: hrtimer_start: hrtimer=0000000056d3c28e function=hrtimer_wakeup expires=13496526062195 softexpires=13496516062195 mode=ABS was_armed=0\n"
 	"         cc1plus-17380   [000] dNh1. 13496.542926: hrtimer_start: hrtimer=00000000503dde13 function=tick_nohz_handler expires=13496520000000 softexpires=13496520000000 mode=ABS was_armed=0\n"
@@ -218,9 +219,7 @@ START_TEST(an_earlier_run_in_the_slack_range_is_named)
 	"         cc1plus-17380   [000] dNh1. 13496.550932: hrtimer_start: hrtimer=00000000503dde13 function=tick_nohz_handler expires=13496528000000 softexpires=13496528000000 mode=ABS was_armed=0\n"
 	"         cc1plus-17380   [000] dNh.. 13496.550932: hrtimer_expire_entry: hrtimer=0000000056d3c28e function=hrtimer_wakeup now=13496524010681\n"
 	"         cc1plus-17380   [000] dNh.. 13496.550938: hrtimer_expire_exit: hrtimer=0000000056d3c28e\n"
-	"         python3-17754   [000] dN.1. 13496.554631: timer_start: timer=00000000f1967c5f function=tcp_write_timer expires=4298266435 [timeout=51] bucket_expiry=4298266436 cpu=0 idx=4 flags=\n"
-	;
-	json h = hrtimers_of("hr-slack.txt", text);
+	"         python3-17754   [000] dN.1. 13496.554631: timer_start: timer=00000000f1967c5f function=tcp_write_timer expires=4298266435 [timeout=51] bucket_expiry=4298266436 cpu=0 idx=4 flags=\n");
 	ck_assert_uint_eq(u(h, "other_interrupt"), 1);
 	ck_assert_uint_eq(cause(h, "slack_order"), 1);
 	ck_assert_uint_eq(cause(h, "unexplained"), 0);
