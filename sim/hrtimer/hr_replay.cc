@@ -35,6 +35,9 @@ constexpr std::size_t cancel_lookahead = 64;
 // 7.1 without hrtimer_rearm events: hr_summary.h's deferred_rearm_gap_ns.
 constexpr std::uint64_t deferred_gap_ns = deferred_rearm_gap_ns;
 constexpr std::uint64_t cancel_partner_within_ns = 200'000;
+// The cause arm_not_captured: a recorded expiry this many times later
+// behind its traced arm than any seen on its CPU before.
+constexpr std::int64_t lateness_ahead = 10;
 
 // The kernel stack a timer lies in, by its address (0: none). x86-64's
 // kernel stacks are vmalloc'd (CONFIG_VMAP_STACK): THREAD_SIZE, 16 KiB
@@ -590,6 +593,7 @@ void hrtimer_replay::on_start(const sim_event &ev)
 	if (ev.carries(EF_HRTIMER_MODE) && (ev.hrtimer_mode & HRM_PINNED))
 		mode |= hr::HRTIMER_MODE_PINNED;
 	machine_.now = std::max<std::int64_t>(mono_of(ev.ts_ns), 0);
+	s.armed_mono = machine_.now;
 	// switch_hrtimer_base() (kernel/time/hrtimer.c): a timer whose
 	// callback is running stays on that CPU's base, pinned or not, and
 	// the start from another CPU queues it there.
@@ -927,8 +931,8 @@ void hrtimer_replay::note_realtime_offset(const sim_event &ev, bool realtime)
 }
 
 // docs/fidelity.md "hrtimers: the misses by cause": the first that
-// applies names it.
-void hrtimer_replay::count_other_cause(const slot &s, const sim_event &ev, unsigned cpu)
+// applies names it. True when it is the trace's (arm_not_captured).
+bool hrtimer_replay::count_other_cause(const slot &s, const sim_event &ev, unsigned cpu, bool inferred)
 {
 	hrtimer_miss_causes &m = sum_.miss_causes;
 	const cpu_state &c = *cpus_[cpu];
@@ -942,9 +946,32 @@ void hrtimer_replay::count_other_cause(const slot &s, const sim_event &ev, unsig
 		// the queue (ordered by expires) stopped at a timer not yet due
 		// by its softexpires that lay ahead of this one.
 		m.slack_order++;
+	} else if (!inferred && arm_not_captured(s, ev, cpu)) {
+		m.arm_not_captured++;
+		return true;
 	} else {
 		m.unexplained++;
 	}
+	return false;
+}
+
+// The kernel ran an arm of S the capture does not hold (the trace's):
+// the recorded expiry came behind the traced arm's softexpires by more
+// than that arm was made ahead (a periodic timer's period: the callback
+// that re-arms it was due to have run by then, its run and re-arm not
+// captured) and by more than lateness_ahead times any lateness seen on
+// this CPU before, in expiries the model ran in the same interrupt (no
+// timer there ran nearly so late: that the kernel ran this one so late
+// is not what the trace shows of it). A model that fires a traced arm in
+// the wrong interrupt, with the kernel running it about when due, meets
+// neither.
+bool hrtimer_replay::arm_not_captured(const slot &s, const sim_event &ev, unsigned cpu) const
+{
+	if (!s.set_up || !s.timer.softexpires)
+		return false;
+	const std::int64_t late = std::int64_t(ev.now) - s.timer.softexpires;
+	const std::int64_t ahead = s.timer.softexpires - s.timer.base->offset - s.armed_mono;
+	return ahead > 0 && late > ahead && late > lateness_ahead * cpus_[cpu]->lateness_seen;
 }
 
 void hrtimer_replay::count_late_cause(const slot &s, unsigned cpu, std::int64_t mono)
@@ -974,14 +1001,10 @@ void hrtimer_replay::judge(slot *s, const sim_event &ev, unsigned cpu, std::int6
 	s->inferred = false;
 	if (inferred)
 		sum_.rearmed_untraced++;
-	if (s->set_up && !inferred) {
-		const std::int64_t late = std::int64_t(ev.now) - s->timer.softexpires;
-		if (late >= 0 && s->timer.softexpires) {
-			sum_.lateness_count++;
-			lateness_sum_ += double(late);
-			sum_.lateness_max_ns = std::max(sum_.lateness_max_ns, late);
-		}
-	}
+	// Behind the traced arm's softexpires (none for an inferred arm).
+	const bool timed = s->set_up && !inferred && s->timer.softexpires;
+	const std::int64_t late = timed ? std::int64_t(ev.now) - s->timer.softexpires : -1;
+	bool arm_ran = true;	// the kernel ran the arm the model holds
 	if (s->fired) {
 		s->fired = false;
 		if (s->fired_irq == cpus_[cpu]->irq_id && s->fired_cpu == cpu) {
@@ -989,9 +1012,10 @@ void hrtimer_replay::judge(slot *s, const sim_event &ev, unsigned cpu, std::int6
 			cb.same_interrupt++;
 			if (inferred)
 				sum_.rearmed_untraced_same++;
+			cpus_[cpu]->lateness_seen = std::max(cpus_[cpu]->lateness_seen, late);
 		} else {
 			sum_.other_interrupt++;
-			count_other_cause(*s, ev, cpu);
+			arm_ran = !count_other_cause(*s, ev, cpu, inferred);
 		}
 	} else if (s->set_up && hr::hrtimer_is_queued(&s->timer)) {
 		sum_.late++;
@@ -999,6 +1023,12 @@ void hrtimer_replay::judge(slot *s, const sim_event &ev, unsigned cpu, std::int6
 		remove(*s);
 	} else {
 		sum_.not_armed++;
+	}
+	// Not of an arm the capture lacks: its lateness is not the kernel's.
+	if (late >= 0 && arm_ran) {
+		sum_.lateness_count++;
+		lateness_sum_ += double(late);
+		sum_.lateness_max_ns = std::max(sum_.lateness_max_ns, late);
 	}
 }
 

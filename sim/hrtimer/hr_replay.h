@@ -145,6 +145,9 @@ private:
 		std::uint64_t fired_irq = 0;	// the model interrupt that ran it
 		std::uint32_t fired_cpu = 0;
 	std::int64_t fired_mono = 0;	// the model's now when it ran it
+	// CLOCK_MONOTONIC at its last traced start (the cause
+	// arm_not_captured: how far ahead that arm was made).
+	std::int64_t armed_mono = 0;
 	// Which of its CPU's HRTIMER softirq runs was next when it ran (the
 	// cause softirq_after_later_interrupt).
 	std::uint64_t fired_soft_run = 0;
@@ -199,6 +202,10 @@ private:
 	// cause later_pass), and the HRTIMER softirq runs begun.
 	std::int64_t irq_mono = 0;
 	std::uint64_t soft_runs = 0;
+	// The most a recorded expiry on this CPU came behind its traced arm's
+	// softexpires, of those the model ran in the same interrupt: how late
+	// the kernel is seen to run a timer here (the cause arm_not_captured).
+	std::int64_t lateness_seen = 0;
 	};
 
 	void count_op(const sim_event &ev)
@@ -285,7 +292,10 @@ private:
 	void note_realtime_offset(const sim_event &ev, bool realtime);
 	void judge(slot *s, const sim_event &ev, unsigned cpu, std::int64_t mono);
 	// Why the model ran S in another interrupt, or still holds it.
-	void count_other_cause(const slot &s, const sim_event &ev, unsigned cpu);
+	// INFERRED: its arm was the model's inference (counted apart already).
+	// True when the cause is the trace's.
+	bool count_other_cause(const slot &s, const sim_event &ev, unsigned cpu, bool inferred);
+	bool arm_not_captured(const slot &s, const sim_event &ev, unsigned cpu) const;
 	void count_late_cause(const slot &s, unsigned cpu, std::int64_t mono);
 	void note_tick(slot &s, unsigned cpu);
 	void rearm_untraced(slot &s, const sim_event &ev, bool realtime);

@@ -162,9 +162,14 @@ struct hrtimer_queue_figures {
 // ahead of it not yet due, the tick re-armed by its own callback). Of
 // late: later_pass (hrtimer_interrupt()'s retry ran it with a later now
 // than the interrupt's first pass), queued_on_other_cpu (the model holds
-// it queued on another CPU). unexplained: the rest of both.
+// it queued on another CPU). The trace's, of other_interrupt:
+// arm_not_captured (the kernel ran an arm the capture does not hold: the
+// recorded expiry came later behind the traced arm than that arm was made
+// ahead, and far later than any timer ran late on its CPU before;
+// counted apart from the fidelity figure). unexplained: the rest of both.
 struct hrtimer_miss_causes {
 	std::uint64_t softirq_after_later_interrupt = 0, slack_order = 0;
+	std::uint64_t arm_not_captured = 0;
 	std::uint64_t later_pass = 0, queued_on_other_cpu = 0;
 	std::uint64_t unexplained = 0;
 };
@@ -197,8 +202,12 @@ struct hrtimer_summary {
 	// The fidelity figure: the expiries of the arms the trace shows, less
 	// the trace's misses (counted apart: not_armed are timers whose first
 	// event is their expiry, armed before the trace began; re-arms with no
-	// event traced), and those of them the model ran in the same interrupt.
-	std::uint64_t traced_arms() const { return expiries - rearmed_untraced - not_armed; }
+	// event traced; arms the capture does not hold, miss_causes), and
+	// those of them the model ran in the same interrupt.
+	std::uint64_t traced_arms() const
+	{
+		return expiries - rearmed_untraced - not_armed - miss_causes.arm_not_captured;
+	}
 	std::uint64_t traced_arms_same() const { return same_interrupt - rearmed_untraced_same; }
 	std::uint64_t tick_stops_inferred = 0;
 	std::vector<unsigned> untraced_tick_cpus;

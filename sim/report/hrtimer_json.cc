@@ -153,6 +153,7 @@ template <> struct json_fields<hrtimer_summary> {
 			w.field("slack_order", m.slack_order);
 			w.field("later_pass", m.later_pass);
 			w.field("queued_on_other_cpu", m.queued_on_other_cpu);
+			w.field("arm_not_captured", m.arm_not_captured);
 			w.field("unexplained", m.unexplained);
 			w.end_object();
 			w.field("starts_while_running_elsewhere", h.starts_while_running_elsewhere);

@@ -102,13 +102,16 @@ std::string text_hrtimer_section(const hrtimer_summary &h, unsigned top)
 		out += "  misses by cause: softirq run after a later interrupt " + num(m.softirq_after_later_interrupt) +
 		       ", earlier in its slack range " + num(m.slack_order) + ", the interrupt's later pass " +
 		       num(m.later_pass) + ", queued on another CPU " + num(m.queued_on_other_cpu) + ", unexplained " +
-		       num(m.unexplained) + "\n";
+		       num(m.unexplained) + "; the trace's: an arm not captured " + num(m.arm_not_captured) + "\n";
 	}
 	out += text_untraced_rearms(h);
 	out += text_tick_stops(h);
 	// docs/fidelity.md: the misses the trace causes apart.
 	out += "  judged on the arms the trace shows (less " + num(h.not_armed) + " armed before the trace, " +
-	       num(h.rearmed_untraced) + " re-armed untraced): " + num(h.traced_arms_same()) + " of " +
+	       num(h.rearmed_untraced) + " re-armed untraced" +
+	       (h.miss_causes.arm_not_captured ? ", " + num(h.miss_causes.arm_not_captured) + " of an arm not captured"
+					       : "") +
+	       "): " + num(h.traced_arms_same()) + " of " +
 	       num(h.traced_arms()) + " in the same interrupt (" + percent(h.traced_arms_same(), h.traced_arms()) +
 	       ")\n";
 	if (h.lateness_count)

@@ -121,13 +121,16 @@ START_TEST(recordings_hold_by_the_bucket)
 		ck_assert_msg(cause(b.misses, "unexplained") == 0, "%s: unexplained by the bucket", name);
 		ck_assert_msg(cause(r.fidelity.misses, "unexplained") == 0, "%s: unexplained by jiffies", name);
 		// The hrtimers (issue 40's must-hold): at least 99.5% of the
-		// traced arms run in the same interrupt, and the model's
-		// interrupts within 1% of the recorded ones it could predict.
+		// traced arms run in the same interrupt, no miss unexplained,
+		// and the model's interrupts within 1% of the recorded ones it
+		// could predict.
 		const hrtimer_summary &h = r.hrtimers;
 		if (!h.present)
 			continue;
 		ck_assert_msg(h.traced_arms_same() * 1000 >= h.traced_arms() * 995, "%s: %llu of %llu in the same interrupt",
 			      name, (unsigned long long)h.traced_arms_same(), (unsigned long long)h.traced_arms());
+		ck_assert_msg(h.miss_causes.unexplained == 0, "%s: %llu hrtimer misses unexplained", name,
+			      (unsigned long long)h.miss_causes.unexplained);
 		std::int64_t recorded = 0, predicted = 0;
 		for (const hrtimer_cpu_figures &f : h.cpus) {
 			recorded += std::int64_t(f.recorded_interrupts - f.recorded_trace_caused);

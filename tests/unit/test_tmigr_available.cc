@@ -57,18 +57,29 @@ std::unique_ptr<reported_scheme> v48()
 constexpr jiffies_t J = 1000;
 constexpr timer_id GLOBAL = 1, DEFERRABLE = 2;
 
+// The v48 scheme (HZ 250) on two CPUs at jiffy J, its fires logged;
+// TICK_DRIVEN as the replay that follows recorded ticks sets it.
+struct two_cpus {
+	fire_log log;	// first: it outlives the scheme that reports to it
+	std::unique_ptr<reported_scheme> s = v48();
+	explicit two_cpus(bool tick_driven = false)
+	{
+		if (tick_driven)
+			s->set_tick_driven(true);
+		s->reset(2, J, &log);
+	}
+};
+
 // One global (not pinned) timer on CPU `owner` due at J+10; CPU `runner`
 // moves on to J+20 alone. Returns the jiffy the timer fired at (0: not).
 jiffies_t global_fired_by_other(unsigned owner, unsigned runner, int unavailable)
 {
-	auto s = v48();
-	fire_log log;
-	s->reset(2, J, &log);
+	two_cpus w;
 	if (unavailable >= 0)
-		s->set_tmigr_available(static_cast<unsigned>(unavailable), false);
-	s->start(GLOBAL, owner, J + 10, 0);
-	s->advance(runner, J + 20);
-	return log.at(GLOBAL);
+		w.s->set_tmigr_available(static_cast<unsigned>(unavailable), false);
+	w.s->start(GLOBAL, owner, J + 10, 0);
+	w.s->advance(runner, J + 20);
+	return w.log.at(GLOBAL);
 }
 
 }  // namespace
@@ -83,17 +94,15 @@ START_TEST(unavailable_cpus_global_timers_are_not_expired_remotely)
 	ck_assert(due >= J + 10 && due <= J + 20);
 	ck_assert_uint_eq(global_fired_by_other(1, 0, 1), 0);
 
-	auto s = v48();
-	fire_log log;
-	s->reset(2, J, &log);
-	s->set_tmigr_available(1, false);
-	ck_assert(!s->tmigr_available(1) && s->tmigr_available(0));
-	s->start(GLOBAL, 1, J + 10, 0);
-	s->advance(0, J + 20);
-	s->advance(1, J + 20);
-	ck_assert_uint_eq(log.fired.size(), 1);
-	ck_assert_uint_eq(log.fired[0].cpu, 1);
-	ck_assert_uint_eq(log.fired[0].jiffy, due);
+	two_cpus w;
+	w.s->set_tmigr_available(1, false);
+	ck_assert(!w.s->tmigr_available(1) && w.s->tmigr_available(0));
+	w.s->start(GLOBAL, 1, J + 10, 0);
+	w.s->advance(0, J + 20);
+	w.s->advance(1, J + 20);
+	ck_assert_uint_eq(w.log.fired.size(), 1);
+	ck_assert_uint_eq(w.log.fired[0].cpu, 1);
+	ck_assert_uint_eq(w.log.fired[0].jiffy, due);
 }
 END_TEST
 
@@ -116,19 +125,17 @@ END_TEST
 START_TEST(idle_unavailable_cpu_is_not_woken_for_other_cpus_timers)
 {
 	for (bool available : {true, false}) {
-		auto s = v48();
-		fire_log log;
-		s->reset(2, J, &log);
-		s->set_tmigr_available(0, available);
-		s->start(DEFERRABLE, 0, J + 3, TF_DEFERRABLE);
-		s->set_idle(0, true, J);
-		s->start(GLOBAL, 1, J + 5, 0);
-		s->advance(1, J + 10);
-		const jiffies_t global = log.at(GLOBAL);
+		two_cpus w;
+		w.s->set_tmigr_available(0, available);
+		w.s->start(DEFERRABLE, 0, J + 3, TF_DEFERRABLE);
+		w.s->set_idle(0, true, J);
+		w.s->start(GLOBAL, 1, J + 5, 0);
+		w.s->advance(1, J + 10);
+		const jiffies_t global = w.log.at(GLOBAL);
 		ck_assert(global > J && global <= J + 10);
-		s->advance(0, J + 20);
-		ck_assert_msg(log.at(DEFERRABLE) == (available ? global : 0), "available %d: fired at %llu",
-			      available, (unsigned long long)log.at(DEFERRABLE));
+		w.s->advance(0, J + 20);
+		ck_assert_msg(w.log.at(DEFERRABLE) == (available ? global : 0), "available %d: fired at %llu",
+			      available, (unsigned long long)w.log.at(DEFERRABLE));
 	}
 }
 END_TEST
@@ -139,19 +146,17 @@ END_TEST
 START_TEST(unavailable_cpus_expiries_wake_no_migrator)
 {
 	for (bool available : {true, false}) {
-		auto s = v48();
-		fire_log log;
-		s->reset(2, J, &log);
-		s->set_tmigr_available(1, available);
-		s->start(DEFERRABLE, 0, J + 3, TF_DEFERRABLE);
-		s->set_idle(0, true, J);
-		s->start(GLOBAL, 1, J + 5, 0);
-		s->advance(1, J + 10);
-		const jiffies_t global = log.at(GLOBAL);
+		two_cpus w;
+		w.s->set_tmigr_available(1, available);
+		w.s->start(DEFERRABLE, 0, J + 3, TF_DEFERRABLE);
+		w.s->set_idle(0, true, J);
+		w.s->start(GLOBAL, 1, J + 5, 0);
+		w.s->advance(1, J + 10);
+		const jiffies_t global = w.log.at(GLOBAL);
 		ck_assert(global > J && global <= J + 10);
-		s->advance(0, J + 20);
-		ck_assert_msg(log.at(DEFERRABLE) == (available ? global : 0), "available %d: fired at %llu",
-			      available, (unsigned long long)log.at(DEFERRABLE));
+		w.s->advance(0, J + 20);
+		ck_assert_msg(w.log.at(DEFERRABLE) == (available ? global : 0), "available %d: fired at %llu",
+			      available, (unsigned long long)w.log.at(DEFERRABLE));
 	}
 }
 END_TEST
@@ -160,18 +165,16 @@ END_TEST
 // hierarchy, its global timers expired remotely again.
 START_TEST(available_again_rejoins_the_hierarchy)
 {
-	auto s = v48();
-	fire_log log;
-	s->reset(2, J, &log);
-	s->set_tmigr_available(1, false);
-	s->set_tmigr_available(1, true);
-	s->start(GLOBAL, 1, J + 10, 0);
-	s->advance(0, J + 20);
-	ck_assert_uint_ne(log.at(GLOBAL), 0);
+	two_cpus w;
+	w.s->set_tmigr_available(1, false);
+	w.s->set_tmigr_available(1, true);
+	w.s->start(GLOBAL, 1, J + 10, 0);
+	w.s->advance(0, J + 20);
+	ck_assert_uint_ne(w.log.at(GLOBAL), 0);
 	// reset(): every CPU available.
-	s->set_tmigr_available(1, false);
-	s->reset(2, J, &log);
-	ck_assert(s->tmigr_available(1));
+	w.s->set_tmigr_available(1, false);
+	w.s->reset(2, J, &w.log);
+	ck_assert(w.s->tmigr_available(1));
 }
 END_TEST
 
@@ -180,17 +183,14 @@ END_TEST
 // recorded ticks).
 START_TEST(tick_driven_remote_expiry_skips_unavailable_cpus)
 {
-	auto s = v48();
-	fire_log log;
-	s->set_tick_driven(true);
-	s->reset(2, J, &log);
-	s->start(GLOBAL, 1, J + 10, 0);
-	s->set_tmigr_available(1, false);
-	s->advance_remote(1, J + 20);
-	ck_assert_uint_eq(log.fired.size(), 0);
-	s->set_tmigr_available(1, true);
-	s->advance_remote(1, J + 20);
-	ck_assert_uint_eq(log.at(GLOBAL), J + 20);	// the remote run's jiffies
+	two_cpus w(true);
+	w.s->start(GLOBAL, 1, J + 10, 0);
+	w.s->set_tmigr_available(1, false);
+	w.s->advance_remote(1, J + 20);
+	ck_assert_uint_eq(w.log.fired.size(), 0);
+	w.s->set_tmigr_available(1, true);
+	w.s->advance_remote(1, J + 20);
+	ck_assert_uint_eq(w.log.at(GLOBAL), J + 20);	// the remote run's jiffies
 }
 END_TEST
 
