@@ -12,8 +12,8 @@
 #include "sim/replay/replay.h"
 #include "sim/scheme/scheme.h"
 #include "sim/trace/event.h"
-#include "sim/trace/reader.h"
 #include "tests/support/cli.h"
+#include "tests/support/replay_file.h"
 #include "tests/support/text_trace_util.h"
 
 #include "tests/support/check_main.h"	// last: check.h defines a fail() macro
@@ -220,13 +220,10 @@ const char *const fixture_events =
 
 replay_report replay(const std::string &path, unsigned rules, std::vector<unsigned> isolated = {})
 {
-	replay_options opt;
-	opt.scheme = auto_scheme;
-	opt.hz = 250;
+	replay_options opt = test::recording_options();
 	opt.kernel_rules = rules;
 	opt.isolated_cpus = std::move(isolated);
-	auto reader = open_trace(path, trace_format::auto_detect, {});
-	return replay_trace(*reader, path, opt);
+	return test::replay_file(path, opt);
 }
 
 }  // namespace
