@@ -443,7 +443,7 @@ void hrtimer_replay::apply_hrtimer(const sim_event &ev, event_stream &ahead)
 	case hrtimer_event::start: {
 		const device_writes before = writes_of(ev.cpu);
 		const bool restart = after_exit == ev.timer;
-		on_start(ev);
+		on_start(ev, irq_events_ ? cpus_[ev.cpu]->in_irq : restart);
 		fold_in_hrtirq(ev.cpu, before, restart);
 		return;
 	}
@@ -560,7 +560,7 @@ void hrtimer_replay::note_stack_owner(const sim_event &ev, const slot &s)
 	});
 }
 
-void hrtimer_replay::on_start(const sim_event &ev)
+void hrtimer_replay::on_start(const sim_event &ev, bool in_interrupt)
 {
 	slot &s = slot_for(ev);
 	if (ev.function)
@@ -602,20 +602,20 @@ void hrtimer_replay::on_start(const sim_event &ev)
 		cpu = s.running_on - 1;
 		sum_.starts_while_running_elsewhere++;
 	}
-	arm(s, cpu, std::int64_t(soft), delta, mode, machine_.now);
+	arm(s, cpu, std::int64_t(soft), delta, mode, machine_.now, in_interrupt);
 }
 
 // WHAT_IF_MONO: when the what-ifs are told it was armed (their lateness
-// counts from there).
+// counts from there); IN_INTERRUPT: inside the recorded timer interrupt.
 void hrtimer_replay::arm(slot &s, unsigned cpu, std::int64_t soft, std::int64_t delta, unsigned mode,
-			 std::int64_t what_if_mono)
+			 std::int64_t what_if_mono, bool in_interrupt)
 {
 	const std::uint32_t before = what_ifs_ ? hr_what_ifs::place_of(s.timer) : 0;
 	hr::hrtimer_start_range_ns(&cpus_[cpu]->base, &s.timer, soft, delta, mode, nullptr);
 	if (what_ifs_) {
 		what_ifs_->moved(s.id, before, hr_what_ifs::place_of(s.timer), s.timer.node.expires);
 		what_ifs_->start(s.id, cpu, s.function, soft, soft + delta, mode, what_if_mono,
-				 machine_.offs_real);
+				 machine_.offs_real, in_interrupt);
 	}
 }
 
@@ -783,7 +783,8 @@ void hrtimer_replay::on_cancel(const sim_event &ev, event_stream &ahead)
 		machine_.now = std::max<std::int64_t>(mono_of(ev.ts_ns), 0);
 		remove(s);
 		if (what_ifs_)
-			what_ifs_->cancel(s.id, machine_.now, found == partner::start && &s == cpus_[cpu]->tick);
+			what_ifs_->cancel(s.id, machine_.now, found == partner::start && &s == cpus_[cpu]->tick,
+					  irq_events_ && cpus_[cpu]->in_irq ? int(cpu) : -1);
 	}
 }
 
@@ -869,7 +870,7 @@ void hrtimer_replay::place_hard_expiry(slot &s, const sim_event &ev, const expir
 	c.group_open = true;
 	c.group_now = ev.now;
 	if (what_ifs_)
-		what_ifs_->interrupt_activity(ev.cpu, clock.mono);
+		what_ifs_->interrupt_activity(ev.cpu, clock.mono, s.id);
 	// 7.1, no interrupt events: the interrupt lasts past its expiries.
 	if (c.base.deferred_rearm && !irq_events_ && !rearm_recorded_ && c.rearm_close_after != UINT64_MAX)
 		c.rearm_close_after = std::max(c.rearm_close_after, ev.ts_ns + deferred_gap_ns);

@@ -264,7 +264,8 @@ private:
 	// `unarmed`: the recorded interrupt's first timer was one the model
 	// was never told armed (hrtimer_cpu_figures::recorded_trace_caused).
 	void run_interrupt(unsigned cpu, std::int64_t now, bool recorded, bool unarmed = false);
-	void on_start(const sim_event &ev);
+	// `in_interrupt`: made inside the recorded timer interrupt.
+	void on_start(const sim_event &ev, bool in_interrupt);
 	// The trace shows S's end without an event for it; if the model ran S
 	// in an interrupt no recorded one matched, that interrupt's events
 	// were lost (hrtimer_cpu_figures::predicted_trace_caused).
@@ -300,7 +301,7 @@ private:
 	void note_tick(slot &s, unsigned cpu);
 	void rearm_untraced(slot &s, const sim_event &ev, bool realtime);
 	void arm(slot &s, unsigned cpu, std::int64_t soft, std::int64_t delta, unsigned mode,
-		 std::int64_t what_if_mono);
+		 std::int64_t what_if_mono, bool in_interrupt = false);
 	// Inline: asked at every hrtimer event; the tick is rarely found
 	// stopped.
 	void stop_tick_untraced(unsigned cpu, std::int64_t due_by)

@@ -102,7 +102,10 @@ struct hrtimer_lateness {
 // interrupt's end is the first event on its CPU this long after its last
 // recorded event (its exit, or its last expiry): irq exit's work (the NOHZ
 // tick's restart or stop) follows within microseconds, a woken task's own
-// events later. The replay's model and the --what-if-kernel 7.1 model both.
+// events later. The replay's model; the --what-if-kernel 7.1 model ends the
+// interrupt at its last recorded work (7.1 rearms before the idle loop's
+// NOHZ stop: sim/hrtimer/hr_whatif.h) and takes recorded work this close
+// after its own interrupt's time for that interrupt's.
 inline constexpr std::uint64_t deferred_rearm_gap_ns = 10'000;
 
 struct hrtimer_rearm_figures {

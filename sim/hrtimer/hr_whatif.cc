@@ -114,41 +114,62 @@ hr_free_model::hr_free_model(unsigned cpus, const policy &p) : policy_(p)
 void hr_free_model::rearm(unsigned cpu)
 {
 	cpu_state &c = cpus_[cpu];
+	// Made at the interrupt's end: its last work.
+	c.machine.now = std::max(c.machine.now, c.window_last);
 	if (!hr::hrtimer_rearm_deferred(&c.base))
 		return;
 	if (c.base.softirq_pending)
 		hr::hrtimer_run_softirq(&c.base);
 }
 
-void hr_free_model::end_of_interrupt(unsigned cpu, std::int64_t mono, bool restart)
+void hr_free_model::end_of_interrupt(unsigned cpu, std::int64_t mono, bool in_interrupt)
 {
 	cpu_state &c = cpus_[cpu];
 	if (!c.base.deferred_rearm)
 		return;
 	// 6.x: anything but a re-arm comes after hrtimer_interrupt()'s
 	// program; 7.1: after the rearm on the way out, once the interrupt
-	// has ended.
-	if (restart || (policy_.deferred_rearm && mono <= c.rearm_after)) {
+	// has ended (catch_up() made it then, unless this is its own work).
+	if (in_interrupt || (policy_.deferred_rearm && mono <= c.window_last)) {
 		c.window_last = std::max(c.window_last, mono);
 		return;
 	}
 	rearm(cpu);
 }
 
-void hr_free_model::interrupt_activity(unsigned cpu, std::int64_t mono)
+void hr_free_model::interrupt_activity(unsigned cpu, std::int64_t mono, std::uint32_t expired)
 {
 	cpu_state &c = cpus_[cpu];
 	c.activity = std::max(c.activity, mono);
 	if (!c.base.deferred_rearm)
 		return;
-	// Activity past the window is another interrupt's: this one ended.
-	if (mono > c.rearm_after) {
-		c.machine.now = std::max(c.machine.now, c.window_last);
-		rearm(cpu);
+	// The recorded interrupt's own work (the expiry of a timer this one
+	// ran: the recording took it later than the model's device fired;
+	// or the exit of the recorded interrupt that did) lasts it to here.
+	// Other work past its end is another's: this one has ended.
+	const bool own = expired != UINT32_MAX ? ran_in_pending(expired, cpu) : c.recorded;
+	if (own) {
+		c.window_last = std::max(c.window_last, mono);
+		c.recorded = expired != UINT32_MAX;	// an exit ends it
 		return;
 	}
-	c.rearm_after = std::max(c.rearm_after, mono + std::int64_t(deferred_rearm_gap_ns));
-	c.window_last = std::max(c.window_last, mono);
+	if (mono > c.window_last)
+		rearm(cpu);
+}
+
+bool hr_free_model::ran_in_pending(std::uint32_t id, unsigned cpu) const
+{
+	const cpu_state &c = cpus_[cpu];
+	if (id >= entries_.size() || !c.base.deferred_rearm)
+		return false;
+	const entry &e = entries_[id];
+	return e.set_up && !hr::hrtimer_is_queued(&e.timer) && cpu_of(e) == cpu && e.ran_in == c.irq_serial;
+}
+
+bool hr_free_model::holds(unsigned cpu, std::uint32_t work_of, bool in_interrupt) const
+{
+	const cpu_state &c = cpus_[cpu];
+	return ran_in_pending(work_of, cpu) || (in_interrupt && c.base.deferred_rearm && c.recorded);
 }
 
 std::uint64_t hr_free_model::deferred_rearms() const
@@ -162,7 +183,8 @@ std::uint64_t hr_free_model::deferred_rearms() const
 hr::hrtimer_restart hr_free_model::fired(hr::hrtimer *t, void *context)
 {
 	auto *self = static_cast<hr_free_model *>(context);
-	const entry *e = reinterpret_cast<const entry *>(t);
+	entry *e = reinterpret_cast<entry *>(t);
+	e->ran_in = self->cpus_[self->cpu_of(*e)].irq_serial;
 	const std::int64_t late = hr::hrtimer_cb_get_time(t) - std::max(t->softexpires, e->armed_at);
 	self->all_.add(late);
 	if (e->user)
@@ -206,6 +228,7 @@ void hr_free_model::interrupt(unsigned cpu, std::int64_t at, bool ahead)
 		if (ahead)
 			c.ahead.push_back(at);
 	}
+	c.irq_serial++;
 	c.last_at = at;
 	c.max_at = std::max(c.max_at, at);
 	c.machine.now = std::max(c.machine.now, at);
@@ -219,12 +242,13 @@ void hr_free_model::interrupt(unsigned cpu, std::int64_t at, bool ahead)
 		hr::hrtimer_run_queues(&c.base);
 	c.irq_write = c.base.rearm_deferred ? cpu_state::write::none : last_write(c.base.dev, programs, stops);
 	if (c.base.deferred_rearm) {
-		// 7.1: the rearm, and the softirq after it, wait for the end.
-		// The recorded interrupt's work told just before (its first
-		// expiry, which brought this interrupt on) is this one's.
-		const std::int64_t gap = std::int64_t(deferred_rearm_gap_ns);
-		c.window_last = c.activity >= at && c.activity - at <= gap ? c.activity : at;
-		c.rearm_after = c.window_last + gap;
+		// 7.1: the rearm, and the softirq after it, wait for the end:
+		// the recorded interrupt's own work moves it on. That work told
+		// just before (its first expiry, or its exit, which brought this
+		// interrupt on; the handler runs a little after the device
+		// fires) is this one's.
+		c.recorded = c.activity >= at && c.activity - at <= std::int64_t(deferred_rearm_gap_ns);
+		c.window_last = c.recorded ? c.activity : at;
 		return;
 	}
 	// The softirq runs at the interrupt's exit.
@@ -232,15 +256,13 @@ void hr_free_model::interrupt(unsigned cpu, std::int64_t at, bool ahead)
 		hr::hrtimer_run_softirq(&c.base);
 }
 
-void hr_free_model::catch_up(unsigned cpu, std::int64_t mono)
+void hr_free_model::catch_up(unsigned cpu, std::int64_t mono, std::uint32_t work_of, bool in_interrupt)
 {
 	cpu_state &c = cpus_[cpu];
 	c.machine.offs_real = offs_real_;
 	for (;;) {
-		if (c.base.deferred_rearm && mono > c.rearm_after) {
-			c.machine.now = std::max(c.machine.now, c.window_last);
+		if (c.base.deferred_rearm && mono > c.window_last && !holds(cpu, work_of, in_interrupt))
 			rearm(cpu);
-		}
 		const std::int64_t at = next_interrupt(cpu);
 		if (at > mono)
 			break;
@@ -260,14 +282,16 @@ void hr_free_model::setup(std::uint32_t id, unsigned cpu, int clockid, unsigned 
 		catch_up(from, mono);
 		hr::hrtimer_try_to_cancel(&cpus_[from].base, &e.timer);
 	}
-	catch_up(cpu, mono);
+	// No catch_up() of CPU: a set-up touches no queue nor device (and
+	// one inside the interrupt, of a timer first seen started there, must
+	// not end 7.1's deferred rearm).
 	hr::hrtimer_setup(&e.timer, &fired, this, clockid, mode, &cpus_[cpu].base);
 	e.user = user;
 	e.set_up = true;
 }
 
 void hr_free_model::start(std::uint32_t id, unsigned cpu, bool user, bool sleeper, std::int64_t soft,
-			  std::int64_t hard, unsigned mode, std::int64_t mono, std::int64_t offs_real, bool restart)
+			  std::int64_t hard, unsigned mode, std::int64_t mono, std::int64_t offs_real, bool in_interrupt)
 {
 	entry &e = entry_of(id);
 	if (!e.set_up)
@@ -276,7 +300,16 @@ void hr_free_model::start(std::uint32_t id, unsigned cpu, bool user, bool sleepe
 	e.user = user;
 	if (hr::hrtimer_is_queued(&e.timer) && cpu_of(e) != cpu)
 		catch_up(cpu_of(e), mono);
-	catch_up(cpu, mono);
+	// 7.1: a start inside the recorded interrupt (the re-arm of a timer
+	// the pending interrupt ran, or any once its work was seen) is that
+	// interrupt's work, however long its callbacks took: the rearm stays
+	// pending.
+	if (in_interrupt && policy_.restarts_in_interrupt) {
+		catch_up(cpu, mono, id, true);
+		cpus_[cpu].recorded = cpus_[cpu].recorded || ran_in_pending(id, cpu);
+	} else {
+		catch_up(cpu, mono);
+	}
 	std::int64_t delta = hard - soft;
 	using rule = hr_what_if_options::slack_rule;
 	if (policy_.slack == rule::exact)
@@ -287,7 +320,7 @@ void hr_free_model::start(std::uint32_t id, unsigned cpu, bool user, bool sleepe
 		delta = policy_.user_slack_ns;
 	if (delta != hard - soft)
 		ranges_changed_++;
-	end_of_interrupt(cpu, mono, restart);
+	end_of_interrupt(cpu, mono, in_interrupt);
 	if (hr::hrtimer_is_queued(&e.timer))
 		end_of_interrupt(cpu_of(e), mono, false);
 	if (hr::hrtimer_is_queued(&e.timer) && cpu_of(e) != cpu)
@@ -295,19 +328,13 @@ void hr_free_model::start(std::uint32_t id, unsigned cpu, bool user, bool sleepe
 	cpu_state &c = cpus_[cpu];
 	const std::uint64_t programs = c.base.dev.programs, stops = c.base.dev.stops;
 	hr::hrtimer_start_range_ns(&c.base, &e.timer, soft, delta, mode, nullptr);
-	const cpu_state::write now = last_write(c.base.dev, programs, stops);
-	if (!restart)
-		c.irq_write = cpu_state::write::none;
-	else if (c.irq_write != cpu_state::write::none && now != cpu_state::write::none) {
-		(c.irq_write == cpu_state::write::stop ? c.base.dev.stops : c.base.dev.programs)--;
-		c.irq_write = now;
-	}
+	fold_in_hrtirq(c, in_interrupt, last_write(c.base.dev, programs, stops));
 	// The event's time in the timer's clock (not the CPU's clock, which a
 	// what-if could have left elsewhere).
 	e.armed_at = mono + (hr::hrtimer_cb_get_time(&e.timer) - cpus_[cpu].machine.now);
 }
 
-void hr_free_model::cancel(std::uint32_t id, std::int64_t mono, bool tick_pair)
+void hr_free_model::cancel(std::uint32_t id, std::int64_t mono, bool tick_pair, int in_interrupt_of)
 {
 	entry &e = entry_of(id);
 	if (!e.set_up || !hr::hrtimer_is_queued(&e.timer))
@@ -317,11 +344,29 @@ void hr_free_model::cancel(std::uint32_t id, std::int64_t mono, bool tick_pair)
 		return;
 	}
 	const unsigned cpu = cpu_of(e);
-	catch_up(cpu, mono);
-	end_of_interrupt(cpu, mono, false);
-	cpus_[cpu].irq_write = cpu_state::write::none;
+	// Inside the recorded interrupt (a callback's cancel): folded as a
+	// start there is (start()).
+	const bool inside = in_interrupt_of == int(cpu);
+	if (inside && policy_.restarts_in_interrupt)
+		catch_up(cpu, mono, UINT32_MAX, true);
+	else
+		catch_up(cpu, mono);
+	end_of_interrupt(cpu, mono, inside);
+	cpu_state &c = cpus_[cpu];
+	const std::uint64_t programs = c.base.dev.programs, stops = c.base.dev.stops;
 	if (hr::hrtimer_is_queued(&e.timer))
-		hr::hrtimer_try_to_cancel(&cpus_[cpu].base, &e.timer);
+		hr::hrtimer_try_to_cancel(&c.base, &e.timer);
+	fold_in_hrtirq(c, inside, last_write(c.base.dev, programs, stops));
+}
+
+void hr_free_model::fold_in_hrtirq(cpu_state &c, bool in_interrupt, cpu_state::write now)
+{
+	if (!in_interrupt)
+		c.irq_write = cpu_state::write::none;
+	else if (c.irq_write != cpu_state::write::none && now != cpu_state::write::none) {
+		(c.irq_write == cpu_state::write::stop ? c.base.dev.stops : c.base.dev.programs)--;
+		c.irq_write = now;
+	}
 }
 
 hr_free_model::cpu_state::write hr_free_model::last_write(const hr::clock_event_device &d, std::uint64_t programs,
@@ -346,9 +391,17 @@ void hr_free_model::recorded_expiry(std::uint32_t id, std::int64_t mono)
 	if (!e.set_up || !hr::hrtimer_is_queued(&e.timer))
 		return;
 	const unsigned cpu = cpu_of(e);
-	catch_up(cpu, mono);
-	if (!hr::hrtimer_is_queued(&e.timer))
+	catch_up(cpu, mono, id);
+	if (!hr::hrtimer_is_queued(&e.timer)) {
+		// 7.1: the model's interrupt ran it, at the device's time; the
+		// recording's ran it here, so that interrupt lasts to here: the
+		// re-arms logged after this expiry fold into its rearm.
+		if (ran_in_pending(id, cpu)) {
+			cpus_[cpu].window_last = std::max(cpus_[cpu].window_last, mono);
+			cpus_[cpu].recorded = true;
+		}
 		return;
+	}
 	// 7.1: the recording ran a timer the model still holds (a soft one,
 	// in the softirq the interrupt raised): that interrupt has ended, its
 	// rearm made and the softirq run after it.
@@ -374,8 +427,14 @@ void hr_free_model::recorded_expiry(std::uint32_t id, std::int64_t mono)
 	}
 	// 7.1: the last interrupt run ahead ends there too, before the clock
 	// goes back (a rearm left pending would be made at its time, ahead of
-	// the starts the recording makes meanwhile, and find them past due).
-	rearm(cpu);
+	// the starts the recording makes meanwhile, and find them past due);
+	// but one that ran it just after this expiry (an untraced re-arm,
+	// told at the expiry, fires the device's minimum delta later) is the
+	// recorded interrupt: its re-arms logged next fold into it.
+	if (ran_in_pending(id, cpu) && c.last_at - mono <= c.base.dev.min_delta_ns)
+		c.recorded = true;
+	else
+		rearm(cpu);
 	if (hr::hrtimer_is_queued(&e.timer))
 		hr::hrtimer_try_to_cancel(&c.base, &e.timer);
 	c.machine.now = clock;
@@ -579,11 +638,11 @@ std::uint32_t hr_what_ifs::place_of(const hr::hrtimer &t)
 	return hr::hrtimer_is_queued(&t) ? queue_of(t) : 0;
 }
 
-void hr_what_ifs::interrupt_activity(unsigned cpu, std::int64_t mono)
+void hr_what_ifs::interrupt_activity(unsigned cpu, std::int64_t mono, std::uint32_t expired)
 {
 	if (!v71_)
 		return;
-	v71_->interrupt_activity(cpu, mono);
+	v71_->interrupt_activity(cpu, mono, expired);
 }
 
 void hr_what_ifs::setup(std::uint32_t id, unsigned cpu, int clockid, unsigned mode, std::uint32_t function,
@@ -595,7 +654,7 @@ void hr_what_ifs::setup(std::uint32_t id, unsigned cpu, int clockid, unsigned mo
 }
 
 void hr_what_ifs::start(std::uint32_t id, unsigned cpu, std::uint32_t function, std::int64_t soft,
-			std::int64_t hard, unsigned mode, std::int64_t mono, std::int64_t offs_real)
+			std::int64_t hard, unsigned mode, std::int64_t mono, std::int64_t offs_real, bool in_interrupt)
 {
 	// The tick's grid, from the tick hrtimer's own expiries (MONOTONIC).
 	if (lowres_ && !phase_known_ && tick(function)) {
@@ -606,20 +665,14 @@ void hr_what_ifs::start(std::uint32_t id, unsigned cpu, std::uint32_t function, 
 		armed_mono_.resize(std::size_t(id) + 1, 0);
 	armed_mono_[id] = mono;
 	const bool u = user(function), sl = u && sleeper(function);
-	if (just_ran_.size() <= id)
-		just_ran_.resize(std::size_t(id) + 1, false);
-	const bool restart = just_ran_[id];
-	just_ran_[id] = false;
 	for (hr_free_model *m : models())
-		m->start(id, cpu, u, sl, soft, hard, mode, mono, offs_real, restart);
+		m->start(id, cpu, u, sl, soft, hard, mode, mono, offs_real, in_interrupt);
 }
 
-void hr_what_ifs::cancel(std::uint32_t id, std::int64_t mono, bool tick_pair)
+void hr_what_ifs::cancel(std::uint32_t id, std::int64_t mono, bool tick_pair, int in_interrupt_of)
 {
-	if (id < just_ran_.size())
-		just_ran_[id] = false;
 	for (hr_free_model *m : models())
-		m->cancel(id, mono, tick_pair);
+		m->cancel(id, mono, tick_pair, in_interrupt_of);
 }
 
 void hr_what_ifs::recorded_expiry(std::uint32_t id, std::uint32_t function, std::int64_t mono, std::int64_t now,
@@ -634,9 +687,6 @@ void hr_what_ifs::recorded_expiry(std::uint32_t id, std::uint32_t function, std:
 		if (user(function))
 			recorded_user_.add(now - from);
 	}
-	if (just_ran_.size() <= id)
-		just_ran_.resize(std::size_t(id) + 1, false);
-	just_ran_[id] = true;
 	for (hr_free_model *m : models())
 		m->recorded_expiry(id, mono);
 }

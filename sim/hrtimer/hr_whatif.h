@@ -86,16 +86,21 @@ public:
 		bool tick_modify_in_place = false;
 		// 7.1 (CONFIG_HRTIMER_REARM_DEFERRED, kernel/hrtimer.h): the
 		// interrupt's rearm waits for its end: the recorded interrupt's
-		// last event on the CPU (interrupt_activity()) and
-		// deferred_rearm_gap_ns after it; starts and cancels in between
-		// fold into one program.
+		// last work (interrupt_activity(): its expiries of timers the
+		// model's interrupt ran, its exit); starts and cancels until then
+		// fold into one program. 7.1 makes the rearm on irq exit, before
+		// softirqs or on the return (kernel/softirq.c __irq_exit_rcu(),
+		// kernel/entry/common.c irqentry_exit()): the idle loop's NOHZ
+		// tick stop comes after it (tick_nohz_irq_exit() only accounts
+		// idle time), so what follows the interrupt's last work does not
+		// fold.
 		bool deferred_rearm = false;
 		// 7.1's side of --what-if-kernel 7.1 (with deferred_rearm): a
-		// periodic timer's RESTART, logged as a start after its expiry,
-		// folds into the pending rearm however late in the window it
-		// comes. Not on the baseline: it runs 6.18's own interrupt code,
-		// where the re-arm's write replaces the interrupt's
-		// (cpu_state::irq_write).
+		// start the recording made inside its interrupt (a callback's
+		// RESTART, logged after its expiry) folds into the pending rearm
+		// however long the callbacks took. Not on the baseline: it runs
+		// 6.18's own interrupt code, where the re-arm's write replaces the
+		// interrupt's (cpu_state::irq_write).
 		bool restarts_in_interrupt = false;
 	};
 	hr_free_model(unsigned cpus, const policy &p);
@@ -104,18 +109,21 @@ public:
 
 	void setup(std::uint32_t id, unsigned cpu, int clockid, unsigned mode, bool user, std::int64_t mono);
 	// `sleeper`: its callback is hrtimer_wakeup (a task's sleep).
-	// `restart`: the re-arm of a timer the recorded interrupt just ran,
-	// inside that interrupt.
+	// `in_interrupt`: made inside the recorded timer interrupt (a
+	// callback's RESTART, or a start a callback made).
 	void start(std::uint32_t id, unsigned cpu, bool user, bool sleeper, std::int64_t soft,
 		   std::int64_t hard, unsigned mode, std::int64_t mono, std::int64_t offs_real,
-		   bool restart = false);
-	// `tick_pair`: the tick's cancel that a start of it follows at once.
-	void cancel(std::uint32_t id, std::int64_t mono, bool tick_pair = false);
+		   bool in_interrupt = false);
+	// `tick_pair`: the tick's cancel that a start of it follows at once;
+	// `in_interrupt_of`: the CPU whose recorded timer interrupt made it
+	// (-1: none).
+	void cancel(std::uint32_t id, std::int64_t mono, bool tick_pair = false, int in_interrupt_of = -1);
 	// The recording ran timer `id` at `mono`.
 	void recorded_expiry(std::uint32_t id, std::int64_t mono);
 	// The recording's interrupt on CPU was still at work at MONO (7.1's
-	// deferred rearm waits for its end).
-	void interrupt_activity(unsigned cpu, std::int64_t mono);
+	// deferred rearm waits for its end); `expired`: the timer whose
+	// recorded expiry that work was (UINT32_MAX: none, its exit).
+	void interrupt_activity(unsigned cpu, std::int64_t mono, std::uint32_t expired = UINT32_MAX);
 	std::uint64_t deferred_rearms() const;
 	// The tick's grid: its phase on CLOCK_MONOTONIC (highres off).
 	void set_tick_phase(std::int64_t phase) { phase_ = phase; }
@@ -143,20 +151,24 @@ private:
 		bool set_up = false;
 		bool user = false;
 		kernel::hr::ktime_t armed_at = 0;	// its clock's time at its latest start
+		std::uint64_t ran_in = 0;	// the interrupt (cpu_state::irq_serial) it last ran in
 	};
 	struct cpu_state {
 		kernel::hr::hrtimer_machine machine;
 		kernel::hr::hrtimer_cpu_base base;
 		std::int64_t last_at = INT64_MIN;	// the latest interrupt's time
+		std::uint64_t irq_serial = 0;		// the model's interrupts on it
 		std::int64_t max_at = INT64_MIN;	// and the latest of all
 		// Interrupts taken ahead of the clock (for a timer the recording
 		// ran before the model did), not to be counted again.
 		std::vector<std::int64_t> ahead;
-		// 7.1: the pending rearm is made at the first operation past this.
-		std::int64_t rearm_after = 0;
-		// ... made at the interrupt's last work (its last recorded
-		// event, or an operation folded into it): the interrupt's end.
+		// 7.1: the pending rearm is made at the first operation past
+		// this, the interrupt's last work (its time, its recorded work,
+		// an operation folded into it), and at this time: its end.
 		std::int64_t window_last = 0;
+		// 7.1: the pending interrupt is the recording's (it ran a timer
+		// the recorded interrupt ran): starts inside that are its work.
+		bool recorded = false;
 		// The recorded interrupt's latest work told (interrupt_activity()).
 		std::int64_t activity = INT64_MIN;
 		// 6.x: the latest interrupt wrote the device (a program or a stop)
@@ -170,19 +182,33 @@ private:
 	// model's interrupt wrote first; a write the re-arm makes replaces it.
 	static cpu_state::write last_write(const kernel::hr::clock_event_device &d, std::uint64_t programs,
 					   std::uint64_t stops);
+	// An operation that wrote NOW: inside the recorded interrupt, in place
+	// of the interrupt's own write; outside, the next one writes again.
+	static void fold_in_hrtirq(cpu_state &c, bool in_interrupt, cpu_state::write now);
 
 	static kernel::hr::hrtimer_restart fired(kernel::hr::hrtimer *t, void *context);
 	entry &entry_of(std::uint32_t id);
-	// The CPU's clock moves on to `mono` (never back), running what came due.
-	void catch_up(unsigned cpu, std::int64_t mono);
+	// The CPU's clock moves on to `mono` (never back), running what came
+	// due. 7.1: a pending rearm is made once `mono` is past the
+	// interrupt's end, unless the operation at `mono` is that
+	// interrupt's work (holds()).
+	void catch_up(unsigned cpu, std::int64_t mono, std::uint32_t work_of = UINT32_MAX,
+		      bool in_interrupt = false);
 	// When the CPU's next interrupt (or tick) comes; INT64_MAX: none.
 	std::int64_t next_interrupt(unsigned cpu) const;
 	void interrupt(unsigned cpu, std::int64_t at, bool ahead);
 	// 7.1: the pending rearm, made now; the softirq the interrupt raised after it.
 	void rearm(unsigned cpu);
-	// Before an operation on CPU at MONO (`restart`: an interrupt's own
-	// re-arm): the pending program made where the policy's kernel makes it.
-	void end_of_interrupt(unsigned cpu, std::int64_t mono, bool restart);
+	// 7.1: timer ID ran in CPU's interrupt whose rearm is still pending,
+	// so the recording's expiry (or re-arm) of it is that interrupt's work.
+	bool ran_in_pending(std::uint32_t id, unsigned cpu) const;
+	// 7.1: the operation (on timer WORK_OF; IN_INTERRUPT: the recording
+	// made it inside its interrupt) is the pending interrupt's work.
+	bool holds(unsigned cpu, std::uint32_t work_of, bool in_interrupt) const;
+	// Before an operation on CPU at MONO (`in_interrupt`: made inside the
+	// recorded interrupt): the pending program made where the policy's
+	// kernel makes it.
+	void end_of_interrupt(unsigned cpu, std::int64_t mono, bool in_interrupt);
 	unsigned cpu_of(const entry &e) const { return e.timer.base->cpu_base->cpu; }
 
 	policy policy_;
@@ -228,12 +254,20 @@ public:
 
 	void setup(std::uint32_t id, unsigned cpu, int clockid, unsigned mode, std::uint32_t function,
 		   std::int64_t mono);
+	// `in_interrupt`: the recording made it inside its timer interrupt
+	// (between local_timer_entry and _exit where recorded, else the
+	// RESTART: the start of the timer whose hrtimer_expire_exit was the
+	// CPU's last event), where the kernel's interrupt programs the device
+	// once for it and its own expiries.
 	void start(std::uint32_t id, unsigned cpu, std::uint32_t function, std::int64_t soft, std::int64_t hard,
-		   unsigned mode, std::int64_t mono, std::int64_t offs_real);
-	void cancel(std::uint32_t id, std::int64_t mono, bool tick_pair = false);
-	// The recording's interrupt on CPU did something at MONO (an expiry,
-	// its exit): a deferred rearm waits past it.
-	void interrupt_activity(unsigned cpu, std::int64_t mono);
+		   unsigned mode, std::int64_t mono, std::int64_t offs_real, bool in_interrupt = false);
+	// `in_interrupt_of`: the CPU inside whose recorded timer interrupt it
+	// was made (-1: none; without interrupt events none is known).
+	void cancel(std::uint32_t id, std::int64_t mono, bool tick_pair = false, int in_interrupt_of = -1);
+	// The recording's interrupt on CPU did something at MONO (the expiry
+	// of timer `expired`, or its exit: UINT32_MAX): a deferred rearm waits
+	// past it.
+	void interrupt_activity(unsigned cpu, std::int64_t mono, std::uint32_t expired = UINT32_MAX);
 	// The recorded expiry: `now` in the timer's clock, `soft` its recorded
 	// softexpires (0: never started in the trace).
 	void recorded_expiry(std::uint32_t id, std::uint32_t function, std::int64_t mono, std::int64_t now,
@@ -262,9 +296,6 @@ private:
 	std::unique_ptr<hr_queue_feed> queues_;
 	lateness_histogram recorded_all_, recorded_user_;
 	std::vector<std::int64_t> armed_mono_;	// by timer: its latest start's time
-	// By timer: it expired in the recording and has not been started since
-	// (its next start is its re-arm inside that interrupt).
-	std::vector<bool> just_ran_;
 };
 
 }  // namespace timersim
