@@ -377,10 +377,13 @@ void hrtimer_replay::apply_irq(const sim_event &ev)
 	}
 	if (what_ifs_ && offset_known_)
 		what_ifs_->interrupt_activity(ev.cpu, mono_of(ev.ts_ns));
-	// 7.1: the interrupt's end (where the trace records no rearm of
-	// its own) is irq exit's work after it.
+	// 7.1: where the trace records no rearm of its own, the interrupt
+	// ends at its exit: 7.1 makes the rearm on the way out
+	// (irqentry_exit(), or __irq_exit_rcu() before pending softirqs), so
+	// what the CPU does next - an idle CPU's NOHZ tick stop in the idle
+	// loop, tick_nohz_idle_stop_tick() - comes after it.
 	if (c.base.deferred_rearm && c.rearm_close_after == UINT64_MAX && !rearm_recorded_)
-		c.rearm_close_after = ev.ts_ns + deferred_gap_ns;
+		c.rearm_close_after = ev.ts_ns;
 	if (c.base.deferred_rearm && offset_known_)
 		c.window_mono = mono_of(ev.ts_ns);
 }
@@ -415,7 +418,19 @@ void hrtimer_replay::apply_hrtimer(const sim_event &ev, event_stream &ahead)
 	const std::uint64_t after_exit = cpus_[ev.cpu]->after_exit;
 	cpus_[ev.cpu]->after_exit = 0;
 	// 7.1: a pending rearm whose interrupt has ended by now (a recorded
-	// rearm of the way out closes it itself).
+	// rearm of the way out closes it itself). Without interrupt events
+	// only its expiries (to their exits, however long the callback ran)
+	// and a RESTART (the start of the timer whose expire_exit was the
+	// CPU's last event) are known to be inside it, as for 6.x's fold: any
+	// other start or cancel comes after its rearm.
+	cpu_state &c = *cpus_[ev.cpu];
+	const bool guessed_end = !irq_events_ && !rearm_recorded_ && c.base.deferred_rearm;
+	const bool inside = guessed_end && (ev.hrtimer == hrtimer_event::expire_exit ||
+					    (ev.hrtimer == hrtimer_event::start && after_exit == ev.timer));
+	if (inside)
+		c.rearm_close_after = std::max(c.rearm_close_after, ev.ts_ns + deferred_gap_ns);
+	else if (guessed_end && (ev.hrtimer == hrtimer_event::start || ev.hrtimer == hrtimer_event::cancel))
+		close_deferred(ev.cpu);
 	if (!(ev.hrtimer == hrtimer_event::rearm && ev.deferred))
 		close_deferred_if_past(ev.cpu, ev.ts_ns);
 	if (!offset_known_)

@@ -3,16 +3,18 @@
 // names the source lines of each rule). One CPU, timestamps on
 // CLOCK_MONOTONIC, the timer interrupt recorded (and one wheel timer: a
 // replay needs one). In a 7.1 trace the
-// interrupt's own rearm comes after local_timer_exit (irqentry_exit() or,
-// with softirqs pending, __irq_exit_rcu() makes it), after irq exit's work
-// (tick_nohz_irq_exit() stopping the tick again):
+// interrupt's own rearm comes right after local_timer_exit (irqentry_exit()
+// or, with softirqs pending, __irq_exit_rcu() makes it), before the idle
+// loop stops the tick (tick_nohz_idle_stop_tick(); tick_nohz_irq_exit()
+// only starts the idle accounting of a CPU that is not nohz_full):
 //
 //   200.000100  tick started for 200.004 (first timer): programmed, deferred=0
 //   200.000201  sleeper W for [200.00195, 200.002]: earlier, programmed
 //   200.002010  interrupt 1 runs W; its rearm (deferred=1) for the tick
 //   200.004010  interrupt 2 runs the tick (a 20 us callback), which re-arms
-//               itself for 200.008 inside it; irq exit moves it to 200.020
-//               (NOHZ idle); one rearm, for 200.020 (6.18: two programs)
+//               itself for 200.008 inside it: one rearm at the exit, for
+//               200.008; then the idle loop moves the tick to 200.020
+//               (NOHZ idle): programmed, deferred=0
 //   200.005100  the HRTICK H (hrtimer_setup mode=0x19: REL|HARD|LAZY_REARM)
 //               started for 200.006: first, programmed
 //   200.005500  H moved to 200.007: lazy, no program (no rearm recorded)
@@ -22,11 +24,11 @@
 //   200.008500  H canceled: lazy, the device stays armed for 200.009
 //   200.009010  interrupt 5 runs nothing; rearm for 200.020
 //
-// Nine programs recorded (five deferred), each the model's; the model's
-// device written nine times. Under 6.18's rules (--kernel-rules 6.18) the
-// same stream writes it 12 times: interrupt 2's exit restart of the tick,
-// H moved later and H canceled each reprogram; and the device, moved each
-// time, raises neither early interrupt (3 and 5) that the trace records.
+// Ten programs recorded (five deferred), each the model's; the model's
+// device written ten times. Under 6.18's rules (--kernel-rules 6.18) the
+// same stream writes it 12 times: H moved later and H canceled each
+// reprogram; and the device, moved each time, raises neither early
+// interrupt (3 and 5) that the trace records.
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -60,8 +62,9 @@ const char *const fixture_lines =
 	"          <idle>-0       [000] d.h1.   200.004030: hrtimer_expire_exit: hrtimer=00000000313ac2bd\n"
 	"          <idle>-0       [000] d.h2.   200.004031: hrtimer_start: hrtimer=00000000313ac2bd function=tick_nohz_handler expires=200008000000 softexpires=200008000000 mode=ABS|PINNED|HARD was_armed=0\n"
 	"          <idle>-0       [000] d.h1.   200.004035: local_timer_exit: vector=236\n"
+	"          <idle>-0       [000] d..1.   200.004036: hrtimer_rearm: next_event=200008000000 deferred=1\n"
 	"          <idle>-0       [000] d..2.   200.004038: hrtimer_start: hrtimer=00000000313ac2bd function=tick_nohz_handler expires=200020000000 softexpires=200020000000 mode=ABS|PINNED|HARD was_armed=1\n"
-	"          <idle>-0       [000] d..1.   200.004039: hrtimer_rearm: next_event=200020000000 deferred=1\n"
+	"          <idle>-0       [000] d..1.   200.004039: hrtimer_rearm: next_event=200020000000 deferred=0\n"
 	"               a-100     [000] .....   200.005000: hrtimer_setup: hrtimer=00000000d4448b79 clockid=CLOCK_MONOTONIC mode=0x19\n"
 	"               a-100     [000] d..2.   200.005100: hrtimer_start: hrtimer=00000000d4448b79 function=hrtick expires=200006000000 softexpires=200006000000 mode=REL|PINNED|HARD was_armed=0\n"
 	"               a-100     [000] d..2.   200.005101: hrtimer_rearm: next_event=200006000000 deferred=0\n"
@@ -103,12 +106,12 @@ START_TEST(the_71_fixture_replayed_under_71_rules)
 	json h = all["hrtimers"];
 	ck_assert(h["deferred_rearm"].get<bool>());
 	const json &r = h["rearm"];
-	ck_assert_uint_eq(u(r, "recorded"), 9);
+	ck_assert_uint_eq(u(r, "recorded"), 10);
 	ck_assert_uint_eq(u(r, "deferred"), 5);
-	ck_assert_uint_eq(u(r, "matched"), 9);
+	ck_assert_uint_eq(u(r, "matched"), 10);
 	ck_assert_uint_eq(u(r, "model_deferred"), 5);
 	ck_assert_uint_eq(u(r, "by_recorded"), 5);
-	ck_assert_uint_eq(u(h["cpus"][0], "device_programs"), 9);
+	ck_assert_uint_eq(u(h["cpus"][0], "device_programs"), 10);
 	// Five interrupts recorded, each the model's (the two lazy ones too).
 	ck_assert_uint_eq(u(h["cpus"][0], "recorded_interrupts"), 5);
 	ck_assert_uint_eq(u(h["cpus"][0], "predicted_interrupts"), 5);
@@ -139,12 +142,12 @@ START_TEST(rearm_misses_have_named_causes)
 		"               a-100     [000] d..2.   200.009500: hrtimer_rearm: next_event=200015000000 deferred=0\n"
 		"               a-100     [000] d..2.   200.009600: hrtimer_rearm: next_event=200020000000 deferred=1\n";
 	json r = replay("r71miss.txt", header + fixture_lines + extra)["hrtimers"]["rearm"];
-	ck_assert_uint_eq(u(r, "recorded"), 11);
-	ck_assert_uint_eq(u(r, "matched"), 9);
+	ck_assert_uint_eq(u(r, "recorded"), 12);
+	ck_assert_uint_eq(u(r, "matched"), 10);
 	ck_assert_uint_eq(u(r["misses"], "untraced_timer"), 1);
 	ck_assert_uint_eq(u(r["misses"], "no_model_interrupt"), 1);
 	ck_assert_uint_eq(u(r, "trace_caused"), 1);
-	ck_assert_uint_eq(u(r, "judged"), 10);
+	ck_assert_uint_eq(u(r, "judged"), 11);
 }
 END_TEST
 
@@ -185,6 +188,61 @@ START_TEST(the_71_what_if_rearms_before_the_idle_loop_moves_the_tick)
 	ck_assert_uint_eq(u(w["model"], "interrupts"), 1);
 	ck_assert_uint_eq(u(w["what_if"], "interrupts"), 1);
 	ck_assert_uint_eq(u(w, "tick_pairs_merged"), 0);
+}
+END_TEST
+
+// --kernel-rules 7.1 on the same 6.18 excerpt, the recorded expiries
+// replayed under 7.1's rules: a 6.x trace records no rearm, so the
+// interrupt's end is found from its events. With interrupt events it ends
+// at local_timer_exit (7.1 rearms in irqentry_exit()): the start (1); the
+// RESTART folds into the rearm, 300.008 (2); the idle loop's move 2 us
+// after the exit is outside and programs 300.020 (3). The same three under
+// 6.18's rules (in_hrtirq). An end put 10 us past the exit folded the
+// move: 2.
+START_TEST(the_71_replay_of_a_6x_trace_ends_the_interrupt_at_its_exit)
+{
+	const std::string text = header +
+		"               a-100     [000] d..1.   300.000100: hrtimer_start: hrtimer=00000000313ac2bd function=tick_nohz_handler expires=300004000000 softexpires=300004000000 mode=ABS|PINNED|HARD was_armed=0\n"
+		"     rcu_preempt-15      [000] d..1.   300.001000: timer_start: timer=00000000315ef0ae function=process_timeout expires=4295129717 [timeout=1] bucket_expiry=4295129718 cpu=0 idx=54 flags=\n"
+		"          <idle>-0       [000] d.h1.   300.004010: local_timer_entry: vector=236\n"
+		"          <idle>-0       [000] d.h1.   300.004011: hrtimer_expire_entry: hrtimer=00000000313ac2bd function=tick_nohz_handler now=300004010000\n"
+		"          <idle>-0       [000] d.h1.   300.004013: hrtimer_expire_exit: hrtimer=00000000313ac2bd\n"
+		"          <idle>-0       [000] d.h2.   300.004014: hrtimer_start: hrtimer=00000000313ac2bd function=tick_nohz_handler expires=300008000000 softexpires=300008000000 mode=ABS|PINNED|HARD was_armed=0\n"
+		"          <idle>-0       [000] d.h1.   300.004016: local_timer_exit: vector=236\n"
+		"          <idle>-0       [000] d..2.   300.004018: hrtimer_start: hrtimer=00000000313ac2bd function=tick_nohz_handler expires=300020000000 softexpires=300020000000 mode=ABS|PINNED|HARD was_armed=1\n";
+	for (const char *rules : {"7.1", "6.18"}) {
+		json h = replay("k71.txt", text, {"--kernel-rules", rules})["hrtimers"];
+		ck_assert_msg(u(h["cpus"][0], "device_programs") == 3, "%s rules: %llu writes", rules,
+			      (unsigned long long)u(h["cpus"][0], "device_programs"));
+		ck_assert_uint_eq(u(h["cpus"][0], "predicted_interrupts"), 1);
+	}
+}
+END_TEST
+
+// The same without interrupt events (a trace recorded without
+// irq_vectors), the tick's callback running 22 us, and a sleeper queued
+// for 300.010: only the interrupt's expiries, to their exit, and the
+// RESTART logged after it are known to be inside. Under 7.1's rules: the
+// tick's start (1; the sleeper's is later: none); the RESTART folds into
+// the rearm, 300.008 (2); the move, a start of no exit just before, comes
+// after the rearm: the first is now the sleeper, 300.010 (3); as under
+// 6.18's. An end put 10 us past the expiry's entry took the RESTART, 23 us
+// later, for a start after the rearm (300.010, then 300.008): 4.
+START_TEST(the_71_replay_without_interrupt_events_keeps_the_restart_inside)
+{
+	const std::string text = header +
+		"               a-100     [000] d..1.   300.000100: hrtimer_start: hrtimer=00000000313ac2bd function=tick_nohz_handler expires=300004000000 softexpires=300004000000 mode=ABS|PINNED|HARD was_armed=0\n"
+		"               a-100     [000] d..1.   300.000200: hrtimer_start: hrtimer=0000000024e3d7eb function=hrtimer_wakeup expires=300010000000 softexpires=300010000000 mode=ABS was_armed=0\n"
+		"     rcu_preempt-15      [000] d..1.   300.001000: timer_start: timer=00000000315ef0ae function=process_timeout expires=4295129717 [timeout=1] bucket_expiry=4295129718 cpu=0 idx=54 flags=\n"
+		"          <idle>-0       [000] d.h1.   300.004011: hrtimer_expire_entry: hrtimer=00000000313ac2bd function=tick_nohz_handler now=300004010000\n"
+		"          <idle>-0       [000] d.h1.   300.004033: hrtimer_expire_exit: hrtimer=00000000313ac2bd\n"
+		"          <idle>-0       [000] d.h2.   300.004034: hrtimer_start: hrtimer=00000000313ac2bd function=tick_nohz_handler expires=300008000000 softexpires=300008000000 mode=ABS|PINNED|HARD was_armed=0\n"
+		"          <idle>-0       [000] d..2.   300.004040: hrtimer_start: hrtimer=00000000313ac2bd function=tick_nohz_handler expires=300020000000 softexpires=300020000000 mode=ABS|PINNED|HARD was_armed=1\n";
+	for (const char *rules : {"7.1", "6.18"}) {
+		json h = replay("k71noirq.txt", text, {"--kernel-rules", rules})["hrtimers"];
+		ck_assert_msg(u(h["cpus"][0], "device_programs") == 3, "%s rules: %llu writes", rules,
+			      (unsigned long long)u(h["cpus"][0], "device_programs"));
+	}
 }
 END_TEST
 
@@ -262,6 +320,8 @@ int main()
 	tcase_add_test(tc, the_same_stream_under_618_rules_programs_more);
 	tcase_add_test(tc, rearm_misses_have_named_causes);
 	tcase_add_test(tc, the_71_what_if_rearms_before_the_idle_loop_moves_the_tick);
+	tcase_add_test(tc, the_71_replay_of_a_6x_trace_ends_the_interrupt_at_its_exit);
+	tcase_add_test(tc, the_71_replay_without_interrupt_events_keeps_the_restart_inside);
 	tcase_add_test(tc, the_71_what_if_runs_the_softirq_after_the_rearm);
 	tcase_add_test(tc, the_71_what_if_on_a_recording_keeps_its_interrupts);
 	suite_add_tcase(s, tc);
