@@ -95,6 +95,20 @@ json replay(const std::string &name, const std::string &text, const std::vector<
 	return json::parse(r.out);
 }
 
+// A 6.18 excerpt: the tick runs in the interrupt at 300.004 and re-arms
+// itself inside it (its RESTART, logged after its expiry) for 300.008;
+// 2 us after the interrupt's exit the idle loop's NOHZ code moves it to
+// 300.020.
+const char *const tick_moved_after_exit =
+	"               a-100     [000] d..1.   300.000100: hrtimer_start: hrtimer=00000000313ac2bd function=tick_nohz_handler expires=300004000000 softexpires=300004000000 mode=ABS|PINNED|HARD was_armed=0\n"
+	"     rcu_preempt-15      [000] d..1.   300.001000: timer_start: timer=00000000315ef0ae function=process_timeout expires=4295129717 [timeout=1] bucket_expiry=4295129718 cpu=0 idx=54 flags=\n"
+	"          <idle>-0       [000] d.h1.   300.004010: local_timer_entry: vector=236\n"
+	"          <idle>-0       [000] d.h1.   300.004011: hrtimer_expire_entry: hrtimer=00000000313ac2bd function=tick_nohz_handler now=300004010000\n"
+	"          <idle>-0       [000] d.h1.   300.004013: hrtimer_expire_exit: hrtimer=00000000313ac2bd\n"
+	"          <idle>-0       [000] d.h2.   300.004014: hrtimer_start: hrtimer=00000000313ac2bd function=tick_nohz_handler expires=300008000000 softexpires=300008000000 mode=ABS|PINNED|HARD was_armed=0\n"
+	"          <idle>-0       [000] d.h1.   300.004016: local_timer_exit: vector=236\n"
+	"          <idle>-0       [000] d..2.   300.004018: hrtimer_start: hrtimer=00000000313ac2bd function=tick_nohz_handler expires=300020000000 softexpires=300020000000 mode=ABS|PINNED|HARD was_armed=1\n";
+
 std::uint64_t u(const json &j, const char *k) { return j[k].get<std::uint64_t>(); }
 
 }  // namespace
@@ -170,15 +184,7 @@ END_TEST
 // both sides.
 START_TEST(the_71_what_if_rearms_before_the_idle_loop_moves_the_tick)
 {
-	const std::string text = header +
-		"               a-100     [000] d..1.   300.000100: hrtimer_start: hrtimer=00000000313ac2bd function=tick_nohz_handler expires=300004000000 softexpires=300004000000 mode=ABS|PINNED|HARD was_armed=0\n"
-		"     rcu_preempt-15      [000] d..1.   300.001000: timer_start: timer=00000000315ef0ae function=process_timeout expires=4295129717 [timeout=1] bucket_expiry=4295129718 cpu=0 idx=54 flags=\n"
-		"          <idle>-0       [000] d.h1.   300.004010: local_timer_entry: vector=236\n"
-		"          <idle>-0       [000] d.h1.   300.004011: hrtimer_expire_entry: hrtimer=00000000313ac2bd function=tick_nohz_handler now=300004010000\n"
-		"          <idle>-0       [000] d.h1.   300.004013: hrtimer_expire_exit: hrtimer=00000000313ac2bd\n"
-		"          <idle>-0       [000] d.h2.   300.004014: hrtimer_start: hrtimer=00000000313ac2bd function=tick_nohz_handler expires=300008000000 softexpires=300008000000 mode=ABS|PINNED|HARD was_armed=0\n"
-		"          <idle>-0       [000] d.h1.   300.004016: local_timer_exit: vector=236\n"
-		"          <idle>-0       [000] d..2.   300.004018: hrtimer_start: hrtimer=00000000313ac2bd function=tick_nohz_handler expires=300020000000 softexpires=300020000000 mode=ABS|PINNED|HARD was_armed=1\n";
+	const std::string text = header + tick_moved_after_exit;
 	json all = replay("w71.txt", text, {"--what-if-kernel", "7.1"});
 	ck_assert_string_eq(all["input"]["kernel_generation"]["range"].get<std::string>().c_str(), "6.18..7.0");
 	const json &w = all["hrtimers"]["what_ifs"][0];
@@ -201,15 +207,7 @@ END_TEST
 // move: 2.
 START_TEST(the_71_replay_of_a_6x_trace_ends_the_interrupt_at_its_exit)
 {
-	const std::string text = header +
-		"               a-100     [000] d..1.   300.000100: hrtimer_start: hrtimer=00000000313ac2bd function=tick_nohz_handler expires=300004000000 softexpires=300004000000 mode=ABS|PINNED|HARD was_armed=0\n"
-		"     rcu_preempt-15      [000] d..1.   300.001000: timer_start: timer=00000000315ef0ae function=process_timeout expires=4295129717 [timeout=1] bucket_expiry=4295129718 cpu=0 idx=54 flags=\n"
-		"          <idle>-0       [000] d.h1.   300.004010: local_timer_entry: vector=236\n"
-		"          <idle>-0       [000] d.h1.   300.004011: hrtimer_expire_entry: hrtimer=00000000313ac2bd function=tick_nohz_handler now=300004010000\n"
-		"          <idle>-0       [000] d.h1.   300.004013: hrtimer_expire_exit: hrtimer=00000000313ac2bd\n"
-		"          <idle>-0       [000] d.h2.   300.004014: hrtimer_start: hrtimer=00000000313ac2bd function=tick_nohz_handler expires=300008000000 softexpires=300008000000 mode=ABS|PINNED|HARD was_armed=0\n"
-		"          <idle>-0       [000] d.h1.   300.004016: local_timer_exit: vector=236\n"
-		"          <idle>-0       [000] d..2.   300.004018: hrtimer_start: hrtimer=00000000313ac2bd function=tick_nohz_handler expires=300020000000 softexpires=300020000000 mode=ABS|PINNED|HARD was_armed=1\n";
+	const std::string text = header + tick_moved_after_exit;
 	for (const char *rules : {"7.1", "6.18"}) {
 		json h = replay("k71.txt", text, {"--kernel-rules", rules})["hrtimers"];
 		ck_assert_msg(u(h["cpus"][0], "device_programs") == 3, "%s rules: %llu writes", rules,
