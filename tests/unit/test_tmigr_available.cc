@@ -117,16 +117,16 @@ START_TEST(unavailable_cpu_expires_no_other_cpus_global_timers)
 }
 END_TEST
 
-// tmigr_clear_cpu_available(): `WRITE_ONCE(tmc->wakeup, KTIME_MAX)`, and
-// with tmigr_cpu_deactivate() returning its own nextexp the hierarchy never
-// sets it again: an idle unavailable CPU is never woken as a migrator for
-// other CPUs' global timers, so its deferrable timers wait for its own
-// wake. (An available idle CPU wakes at the jiffies global timers fire.)
-START_TEST(idle_unavailable_cpu_is_not_woken_for_other_cpus_timers)
+namespace {
+
+// CPU 0, idle, holds a deferrable timer; CPU 1 runs a global one. While
+// CPU `cpu` is available the deferrable runs when the global does (CPU 0
+// woken as the migrator); made unavailable, not before CPU 0's own wake.
+void idle_cpu0_deferrable_waits_for_its_own_wake(unsigned cpu)
 {
 	for (bool available : {true, false}) {
 		two_cpus w;
-		w.s->set_tmigr_available(0, available);
+		w.s->set_tmigr_available(cpu, available);
 		w.s->start(DEFERRABLE, 0, J + 3, TF_DEFERRABLE);
 		w.s->set_idle(0, true, J);
 		w.s->start(GLOBAL, 1, J + 5, 0);
@@ -138,6 +138,18 @@ START_TEST(idle_unavailable_cpu_is_not_woken_for_other_cpus_timers)
 			      available, (unsigned long long)w.log.at(DEFERRABLE));
 	}
 }
+
+}  // namespace
+
+// tmigr_clear_cpu_available(): `WRITE_ONCE(tmc->wakeup, KTIME_MAX)`, and
+// with tmigr_cpu_deactivate() returning its own nextexp the hierarchy never
+// sets it again: an idle unavailable CPU is never woken as a migrator for
+// other CPUs' global timers, so its deferrable timers wait for its own
+// wake. (An available idle CPU wakes at the jiffies global timers fire.)
+START_TEST(idle_unavailable_cpu_is_not_woken_for_other_cpus_timers)
+{
+	idle_cpu0_deferrable_waits_for_its_own_wake(0);
+}
 END_TEST
 
 // The same from the other side: an unavailable CPU's global timers are not
@@ -145,19 +157,7 @@ END_TEST
 // their expiry is no event of the hierarchy's and wakes no idle migrator.
 START_TEST(unavailable_cpus_expiries_wake_no_migrator)
 {
-	for (bool available : {true, false}) {
-		two_cpus w;
-		w.s->set_tmigr_available(1, available);
-		w.s->start(DEFERRABLE, 0, J + 3, TF_DEFERRABLE);
-		w.s->set_idle(0, true, J);
-		w.s->start(GLOBAL, 1, J + 5, 0);
-		w.s->advance(1, J + 10);
-		const jiffies_t global = w.log.at(GLOBAL);
-		ck_assert(global > J && global <= J + 10);
-		w.s->advance(0, J + 20);
-		ck_assert_msg(w.log.at(DEFERRABLE) == (available ? global : 0), "available %d: fired at %llu",
-			      available, (unsigned long long)w.log.at(DEFERRABLE));
-	}
+	idle_cpu0_deferrable_waits_for_its_own_wake(1);
 }
 END_TEST
 
