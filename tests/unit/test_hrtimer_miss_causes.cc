@@ -21,10 +21,7 @@ const std::string header_6 = timersim::gen::tracefs_header(timersim::gen::kernel
 // The replay's hrtimers JSON of TEXT (written to a temporary NAME).
 json hrtimers_of(const std::string &name, const std::string &text)
 {
-	std::string path = write_temp(name, text);
-	cli_result r = run_timersim({"replay", "--json", "-", path});
-	ck_assert_msg(r.status == 0, "replay failed: %s", r.err.c_str());
-	return json::parse(r.out)["hrtimers"];
+	return replay_json({write_temp(name, text)})["hrtimers"];
 }
 
 // The same of LINES of a tracefs recording, under its header.

@@ -60,10 +60,7 @@ const char *const irq_exit_b =
 
 json hrtimers(const std::string &name, const std::string &text)
 {
-	std::string path = write_temp(name, text);
-	cli_result r = run_timersim({"replay", "--json", "-", path});
-	ck_assert_msg(r.status == 0, "replay failed: %s", r.err.c_str());
-	return json::parse(r.out)["hrtimers"];
+	return replay_json({write_temp(name, text)})["hrtimers"];
 }
 
 std::uint64_t u(const json &j, const char *k) { return j[k].get<std::uint64_t>(); }

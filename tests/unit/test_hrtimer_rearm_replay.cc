@@ -86,13 +86,9 @@ const char *const fixture_lines =
 
 json replay(const std::string &name, const std::string &text, const std::vector<std::string> &extra = {})
 {
-	std::string path = write_temp(name, text);
-	std::vector<std::string> args = {"replay", "--json", "-"};
-	args.insert(args.end(), extra.begin(), extra.end());
-	args.push_back(path);
-	cli_result r = run_timersim(args);
-	ck_assert_msg(r.status == 0, "replay failed: %s", r.err.c_str());
-	return json::parse(r.out);
+	std::vector<std::string> args = extra;
+	args.push_back(write_temp(name, text));
+	return replay_json(args);
 }
 
 // A 6.18 excerpt: the tick runs in the interrupt at 300.004 and re-arms

@@ -25,10 +25,7 @@ const std::string header_3 = timersim::gen::tracefs_header(timersim::gen::kernel
 
 json hrtimers_of(const std::string &name, const std::string &text)
 {
-	std::string path = write_temp(name, text);
-	cli_result r = run_timersim({"replay", "--json", "-", path});
-	ck_assert_msg(r.status == 0, "replay failed: %s", r.err.c_str());
-	return json::parse(r.out)["hrtimers"];
+	return replay_json({write_temp(name, text)})["hrtimers"];
 }
 
 std::uint64_t u(const json &j, const char *k) { return j[k].get<std::uint64_t>(); }
