@@ -415,18 +415,18 @@ void hrtimer_replay::apply_hrtimer(const sim_event &ev, event_stream &ahead)
 	if (!note_time(ev))
 		return;
 	sum_.present = true;
-	const std::uint64_t after_exit = cpus_[ev.cpu]->after_exit;
-	cpus_[ev.cpu]->after_exit = 0;
+	cpu_state &c = *cpus_[ev.cpu];
+	// A RESTART: the start of the timer whose expire_exit was the CPU's
+	// last event (its callback re-armed it inside the interrupt).
+	const bool restart = ev.hrtimer == hrtimer_event::start && c.after_exit == ev.timer;
+	c.after_exit = 0;
 	// 7.1: a pending rearm whose interrupt has ended by now (a recorded
 	// rearm of the way out closes it itself). Without interrupt events
 	// only its expiries (to their exits, however long the callback ran)
-	// and a RESTART (the start of the timer whose expire_exit was the
-	// CPU's last event) are known to be inside it, as for 6.x's fold: any
+	// and a RESTART are known to be inside it, as for 6.x's fold: any
 	// other start or cancel comes after its rearm.
-	cpu_state &c = *cpus_[ev.cpu];
 	const bool guessed_end = !irq_events_ && !rearm_recorded_ && c.base.deferred_rearm;
-	const bool inside = guessed_end && (ev.hrtimer == hrtimer_event::expire_exit ||
-					    (ev.hrtimer == hrtimer_event::start && after_exit == ev.timer));
+	const bool inside = guessed_end && (ev.hrtimer == hrtimer_event::expire_exit || restart);
 	if (inside)
 		c.rearm_close_after = std::max(c.rearm_close_after, ev.ts_ns + deferred_gap_ns);
 	else if (guessed_end && (ev.hrtimer == hrtimer_event::start || ev.hrtimer == hrtimer_event::cancel))
@@ -435,8 +435,8 @@ void hrtimer_replay::apply_hrtimer(const sim_event &ev, event_stream &ahead)
 		close_deferred_if_past(ev.cpu, ev.ts_ns);
 	if (!offset_known_)
 		find_offset(ahead, ev);
-	if (cpus_[ev.cpu]->base.deferred_rearm && offset_known_)
-		cpus_[ev.cpu]->window_mono = mono_of(ev.ts_ns);	// part of the interrupt
+	if (c.base.deferred_rearm && offset_known_)
+		c.window_mono = mono_of(ev.ts_ns);	// part of the interrupt
 	if (offset_known_ && ev.hrtimer != hrtimer_event::expire_entry)
 		catch_up(ev.cpu, mono_of(ev.ts_ns));
 	switch (ev.hrtimer) {
@@ -457,8 +457,7 @@ void hrtimer_replay::apply_hrtimer(const sim_event &ev, event_stream &ahead)
 	}
 	case hrtimer_event::start: {
 		const device_writes before = writes_of(ev.cpu);
-		const bool restart = after_exit == ev.timer;
-		on_start(ev, irq_events_ ? cpus_[ev.cpu]->in_irq : restart);
+		on_start(ev, irq_events_ ? c.in_irq : restart);
 		fold_in_hrtirq(ev.cpu, before, restart);
 		return;
 	}
